@@ -1,0 +1,10 @@
+import { defineConfig } from "tsdown";
+
+export default defineConfig({
+  entry: ["src/index.ts"],
+  format: "esm",
+  dts: true,
+  clean: true,
+  platform: "node",
+  target: "node20",
+});

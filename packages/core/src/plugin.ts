@@ -1,0 +1,96 @@
+import type { SectionId, ToolMeta } from "./catalog.js";
+import type { AnyAgentTool, ToolContext } from "./tool.js";
+
+/** Builds a tool (or several) for a context; null when it does not apply. */
+export type ToolFactory = (ctx: ToolContext) => AnyAgentTool | AnyAgentTool[] | null | undefined;
+
+/** Metadata a third-party plugin supplies for its own tools (core ids take the catalog's). */
+export type PluginToolMeta = Partial<Omit<ToolMeta, "id" | "source" | "pluginId" | "optional">>;
+
+/** One registration, as in spec/000 §3.2. */
+export interface PluginToolRegistration {
+  pluginId: string;
+  factory: ToolFactory;
+  /** The tool names the factory produces. */
+  names: string[];
+  /** Optional tools materialise only when an allowlist names them, their plugin, or group:plugins. */
+  optional: boolean;
+  /** Where the registration came from (module path or package name). */
+  source: string;
+  /** Metadata for non-catalog names, keyed by tool name. */
+  meta?: Record<string, PluginToolMeta>;
+}
+
+export interface ClawtoolsPlugin {
+  id: string;
+  version: string;
+  description?: string;
+  /**
+   * A section plugin implements the core catalog tools of that section; only a section
+   * plugin may provide core tool ids. Third-party plugins leave this unset.
+   */
+  section?: SectionId;
+  tools: PluginToolRegistration[];
+}
+
+export interface PluginToolInput {
+  /** Tool names produced by the factory (or the name of a direct tool). */
+  names?: string[];
+  name?: string;
+  factory: ToolFactory | AnyAgentTool;
+  optional?: boolean;
+  source?: string;
+  /** Metadata for a single-name registration, or per name. */
+  meta?: PluginToolMeta | Record<string, PluginToolMeta>;
+}
+
+export interface DefinePluginInput {
+  id: string;
+  version: string;
+  description?: string;
+  section?: SectionId;
+  tools: PluginToolInput[];
+}
+
+function isTool(value: unknown): value is AnyAgentTool {
+  return typeof value === "object" && value !== null && typeof (value as AnyAgentTool).execute === "function";
+}
+
+function isPerNameMeta(
+  meta: PluginToolInput["meta"],
+  names: string[],
+): meta is Record<string, PluginToolMeta> {
+  if (!meta) return false;
+  const keys = Object.keys(meta);
+  return keys.length > 0 && keys.every((key) => names.includes(key));
+}
+
+/** Builds a `ClawtoolsPlugin`, filling `pluginId` and `source` on every registration. */
+export function definePlugin(input: DefinePluginInput): ClawtoolsPlugin {
+  if (!input.id?.trim()) throw new Error("definePlugin: id required");
+  const tools = input.tools.map((entry, index): PluginToolRegistration => {
+    const direct = isTool(entry.factory) ? entry.factory : undefined;
+    const names = entry.names ?? (entry.name ? [entry.name] : direct ? [direct.name] : []);
+    if (names.length === 0)
+      throw new Error(`definePlugin(${input.id}): tools[${index}] needs a name or names`);
+    const factory: ToolFactory = direct ? () => direct : (entry.factory as ToolFactory);
+    let meta: Record<string, PluginToolMeta> | undefined;
+    if (isPerNameMeta(entry.meta, names)) meta = entry.meta;
+    else if (entry.meta) meta = Object.fromEntries(names.map((name) => [name, entry.meta as PluginToolMeta]));
+    return {
+      pluginId: input.id,
+      factory,
+      names,
+      optional: entry.optional ?? false,
+      source: entry.source ?? input.id,
+      ...(meta ? { meta } : {}),
+    };
+  });
+  return {
+    id: input.id,
+    version: input.version,
+    ...(input.description ? { description: input.description } : {}),
+    ...(input.section ? { section: input.section } : {}),
+    tools,
+  };
+}

@@ -1,0 +1,55 @@
+import type { ToolPolicy } from "../catalog.js";
+import { compileGlobPatterns, matchesAnyPattern } from "./glob.js";
+import { expandToolGroups } from "./groups.js";
+import { normalizeToolName } from "./normalize.js";
+
+/**
+ * `alsoAllow` is additive: unioned with an explicit allow, or `["*", …alsoAllow]` when
+ * there is none, so it never restricts.
+ */
+export function mergeAlsoAllow(policy: ToolPolicy | undefined): ToolPolicy | undefined {
+  if (!policy?.alsoAllow?.length) return policy;
+  const { alsoAllow, ...rest } = policy;
+  const allow = policy.allow?.length ? [...policy.allow, ...alsoAllow] : ["*", ...alsoAllow];
+  return { ...rest, allow };
+}
+
+export type ToolPolicyMatcher = (name: string) => boolean;
+
+/** Deny first (deny wins), then an empty or absent allow allows all, else the name must match allow. */
+export function compileToolPolicy(policy: ToolPolicy | undefined): ToolPolicyMatcher {
+  const effective = mergeAlsoAllow(policy);
+  if (!effective) return () => true;
+  const deny = compileGlobPatterns(expandToolGroups(effective.deny));
+  const allow = compileGlobPatterns(expandToolGroups(effective.allow));
+  const denied = (name: string) => matchesAnyPattern(name, deny);
+  const allowed = (name: string) => allow.length === 0 || matchesAnyPattern(name, allow);
+  return (raw) => {
+    const name = normalizeToolName(raw);
+    // apply_patch follows write: denying write denies it, allowing write allows it.
+    if (name === "apply_patch")
+      return !denied(name) && !denied("write") && (allowed(name) || allowed("write"));
+    return !denied(name) && allowed(name);
+  };
+}
+
+export function isToolAllowedByPolicy(name: string, policy: ToolPolicy | undefined): boolean {
+  return compileToolPolicy(policy)(name);
+}
+
+/** A tool must pass every policy (AND across layers). */
+export function isToolAllowedByPolicies(
+  name: string,
+  policies: ReadonlyArray<ToolPolicy | undefined>,
+): boolean {
+  return policies.every((policy) => isToolAllowedByPolicy(name, policy));
+}
+
+export function filterToolsByPolicy<T extends { name: string }>(
+  tools: readonly T[],
+  policy: ToolPolicy | undefined,
+): T[] {
+  if (!policy) return [...tools];
+  const matcher = compileToolPolicy(policy);
+  return tools.filter((tool) => matcher(tool.name));
+}

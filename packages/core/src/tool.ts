@@ -1,0 +1,95 @@
+import type { Static, TSchema } from "@sinclair/typebox";
+
+/** A block of text returned to the model. */
+export interface TextContent {
+  type: "text";
+  text: string;
+}
+
+/** An image returned to the model: base64 data plus its MIME type. */
+export interface ImageContent {
+  type: "image";
+  data: string;
+  mimeType: string;
+}
+
+export type ToolContent = TextContent | ImageContent;
+
+/** What a tool returns. `isError` marks a result the model should treat as a failure. */
+export interface AgentToolResult<TDetails = unknown> {
+  content: ToolContent[];
+  details: TDetails;
+  isError?: boolean;
+}
+
+/** Streaming progress from a long-running tool; the final result is authoritative. */
+export type AgentToolUpdateCallback<TDetails = unknown> = (partial: {
+  content?: ToolContent[];
+  details?: TDetails;
+}) => void;
+
+/**
+ * Any JSON-Schema object. TypeBox 0.34 schemas (our authoring choice), TypeBox 1.x
+ * schemas and hand-written / MCP-imported schemas are all accepted.
+ */
+export type JsonSchema = { [key: string]: unknown };
+
+/** Parameters inferred from a TypeBox 0.34 schema, `Record<string, unknown>` otherwise. */
+export type ToolParams<TParams> = TParams extends TSchema ? Static<TParams> : Record<string, unknown>;
+
+export interface AgentTool<TParams extends JsonSchema = JsonSchema, TDetails = unknown> {
+  /** Canonical tool name sent to the model (lowercase, `[a-z][a-z0-9_]*`). */
+  name: string;
+  /** Human-readable label for UIs. */
+  label: string;
+  description: string;
+  parameters: TParams;
+  execute: (
+    toolCallId: string,
+    params: ToolParams<TParams>,
+    signal?: AbortSignal,
+    onUpdate?: AgentToolUpdateCallback<TDetails>,
+  ) => Promise<AgentToolResult<TDetails>>;
+}
+
+/** A tool of any parameter type, with OpenClaw's owner-only flag. */
+export type AnyAgentTool = AgentTool<any, any> & {
+  /** When true only owner senders may call the tool. */
+  ownerOnly?: boolean;
+};
+
+/** A file-system backend for the fs section (local disk, container, virtual fs…). */
+export interface FsStat {
+  type: "file" | "directory" | "symlink" | "other";
+  size: number;
+  mtimeMs: number;
+}
+
+export interface FsBridge {
+  stat(args: { filePath: string; cwd?: string }): Promise<FsStat | null>;
+  readFile(args: { filePath: string; cwd?: string }): Promise<Buffer>;
+  mkdirp(args: { filePath: string; cwd?: string }): Promise<void>;
+  writeFile(args: { filePath: string; cwd?: string; data: string | Buffer }): Promise<void>;
+  readdir?(args: { filePath: string; cwd?: string }): Promise<Array<{ name: string; type: FsStat["type"] }>>;
+  rename?(args: { from: string; to: string; cwd?: string }): Promise<void>;
+  remove?(args: { filePath: string; cwd?: string }): Promise<void>;
+}
+
+/** Everything a tool factory may learn about where and for whom it runs. */
+export interface ToolContext {
+  /** Application configuration (section-specific options live under their section id). */
+  config?: Record<string, unknown>;
+  workspaceDir?: string;
+  agentDir?: string;
+  agentId?: string;
+  sessionKey?: string;
+  messageChannel?: string;
+  agentAccountId?: string;
+  sandboxed?: boolean;
+  /** fs root for the file tools (defaults to workspaceDir). */
+  root?: string;
+  /** fs implementation for the file tools (defaults to the local disk under root). */
+  bridge?: FsBridge;
+  /** Whether the sender is the owner; undefined means not the owner. */
+  senderIsOwner?: boolean;
+}

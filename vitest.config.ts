@@ -1,0 +1,17 @@
+import { defineConfig } from "vitest/config";
+
+// Every package is tested from source: the custom export condition points
+// workspace imports at src/ so no build is needed before `pnpm test`.
+const conditions = ["@clawtools/source", "node", "import", "module", "default"];
+
+export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ["@clawtools/source"] } },
+  test: {
+    include: ["{packages,plugins,apps}/*/{src,test}/**/*.test.ts"],
+    exclude: ["**/node_modules/**", "**/dist/**"],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: "forks",
+  },
+});
