@@ -1,0 +1,93 @@
+/**
+ * The bench harness: suites measure this project beside a peer or the physical limit in the
+ * same run and report ratios. Each suite writes results/<suite>.md; BENCHMARKS.md is
+ * regenerated from every results file so suites can be run one at a time.
+ */
+import { performance } from "node:perf_hooks";
+
+export interface BenchRow {
+  /** What was measured, e.g. "exec `true` (clawtools)". */
+  name: string;
+  /** Measured value, in `unit`. */
+  value: number;
+  unit: string;
+  /** Name of the baseline row this one is compared to (ratio = value / baseline.value). */
+  baseline?: string;
+  /** Target as text, e.g. "≤ 1.2×" or "< 10 ms". */
+  target?: string;
+  /** Whether the target was met; undefined when there is no target. */
+  met?: boolean;
+  note?: string;
+}
+
+export interface BenchSuiteResult {
+  title: string;
+  rows: BenchRow[];
+  notes?: string[];
+}
+
+export interface BenchSuite {
+  name: string;
+  run(): Promise<BenchSuiteResult>;
+}
+
+/** Median wall time of `fn` in milliseconds after `warmup` runs. */
+export async function timeMedian(fn: () => unknown, iterations = 20, warmup = 3): Promise<number> {
+  for (let i = 0; i < warmup; i++) await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const start = performance.now();
+    await fn();
+    samples.push(performance.now() - start);
+  }
+  return percentile(samples, 50);
+}
+
+/** Mean time per call in microseconds over a tight loop of `iterations` calls. */
+export async function timePerCallMicros(fn: () => unknown, iterations = 10_000): Promise<number> {
+  for (let i = 0; i < Math.min(1000, iterations); i++) await fn();
+  const start = performance.now();
+  for (let i = 0; i < iterations; i++) await fn();
+  return ((performance.now() - start) * 1000) / iterations;
+}
+
+export function percentile(samples: number[], p: number): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index]!;
+}
+
+export function ratioOf(rows: BenchRow[], row: BenchRow): number | undefined {
+  if (!row.baseline) return undefined;
+  const base = rows.find((r) => r.name === row.baseline);
+  return base && base.value > 0 ? row.value / base.value : undefined;
+}
+
+function fmt(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  if (Math.abs(value) >= 100) return value.toFixed(0);
+  if (Math.abs(value) >= 1) return value.toFixed(2);
+  return value.toPrecision(3);
+}
+
+export function renderSuite(suite: string, result: BenchSuiteResult, when: string): string {
+  const lines = [
+    `## ${result.title}`,
+    "",
+    `Suite \`${suite}\`, run ${when} on ${process.platform}/${process.arch}, Node ${process.version}.`,
+    "",
+    "| measurement | value | ratio | target | met |",
+    "|---|---|---|---|---|",
+  ];
+  for (const row of result.rows) {
+    const ratio = ratioOf(result.rows, row);
+    const ratioText = ratio === undefined ? "" : `${ratio.toFixed(2)}× ${row.baseline}`;
+    const met = row.met === undefined ? "" : row.met ? "yes" : "**no**";
+    lines.push(
+      `| ${row.name}${row.note ? ` (${row.note})` : ""} | ${fmt(row.value)} ${row.unit} | ${ratioText} | ${row.target ?? ""} | ${met} |`,
+    );
+  }
+  for (const note of result.notes ?? []) lines.push("", note);
+  return `${lines.join("\n")}\n`;
+}

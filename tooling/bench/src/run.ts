@@ -1,0 +1,38 @@
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { type BenchSuite, renderSuite } from "./harness.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const suitesDir = join(here, "suites");
+const resultsDir = join(here, "..", "results");
+const benchmarksFile = join(here, "..", "..", "..", "BENCHMARKS.md");
+
+const wanted = process.argv.slice(2);
+const files = readdirSync(suitesDir)
+  .filter((f) => f.endsWith(".ts"))
+  .sort();
+const names = files.map((f) => f.replace(/\.ts$/, ""));
+const unknown = wanted.filter((w) => !names.includes(w));
+if (unknown.length > 0) {
+  console.error(`unknown suite(s): ${unknown.join(", ")}; available: ${names.join(", ")}`);
+  process.exit(2);
+}
+
+for (const name of wanted.length > 0 ? wanted : names) {
+  const mod = (await import(pathToFileURL(join(suitesDir, `${name}.ts`)).href)) as { default: BenchSuite };
+  console.log(`\n▶ ${name}`);
+  const result = await mod.default.run();
+  const text = renderSuite(name, result, new Date().toISOString().slice(0, 10));
+  console.log(text);
+  writeFileSync(join(resultsDir, `${name}.md`), text);
+}
+
+const sections = readdirSync(resultsDir)
+  .filter((f) => f.endsWith(".md"))
+  .sort()
+  .map((f) => readFileSync(join(resultsDir, f), "utf8"));
+writeFileSync(
+  benchmarksFile,
+  `# Benchmarks\n\nProduced by \`pnpm bench\` (\`tooling/bench\`); each suite measures clawtools beside a peer or the physical limit in the same run and reports ratios. Run one suite with \`pnpm bench <suite>\`. Numbers are from a 2-core machine and vary run to run; the ratios are what matter.\n\n${sections.join("\n")}`,
+);
