@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import {
+  CORE_TOOL_GROUPS,
+  getCoreSections,
+  getCoreToolCatalog,
+  isKnownCoreToolId,
+  resolveCoreToolProfilePolicy,
+} from "./catalog.js";
+
+describe("catalog", () => {
+  it("has the eleven sections in display order", () => {
+    expect(getCoreSections().map((s) => s.id)).toEqual([
+      "fs",
+      "runtime",
+      "web",
+      "memory",
+      "sessions",
+      "ui",
+      "messaging",
+      "automation",
+      "nodes",
+      "agents",
+      "media",
+    ]);
+    expect(getCoreSections()[0]).toEqual({ id: "fs", label: "Files" });
+  });
+
+  it("lists every tool of spec/000 §2.1 with its metadata", () => {
+    const catalog = getCoreToolCatalog();
+    expect(catalog.map((t) => t.id)).toEqual([
+      "read",
+      "write",
+      "edit",
+      "apply_patch",
+      "exec",
+      "process",
+      "web_search",
+      "web_fetch",
+      "memory_search",
+      "memory_get",
+      "sessions_list",
+      "sessions_history",
+      "sessions_send",
+      "sessions_spawn",
+      "subagents",
+      "session_status",
+      "browser",
+      "canvas",
+      "message",
+      "cron",
+      "gateway",
+      "nodes",
+      "agents_list",
+      "image",
+      "tts",
+    ]);
+    for (const tool of catalog) {
+      expect(tool.label).toBe(tool.id);
+      expect(tool.description.length).toBeGreaterThan(0);
+      expect(tool.source).toBe("core");
+    }
+    expect(isKnownCoreToolId("apply_patch")).toBe(true);
+    expect(isKnownCoreToolId("grep")).toBe(false);
+  });
+
+  it("derives profile allowlists from per-tool profiles", () => {
+    expect(resolveCoreToolProfilePolicy("minimal")).toEqual({ allow: ["session_status"] });
+    expect(resolveCoreToolProfilePolicy("messaging")).toEqual({
+      allow: ["sessions_list", "sessions_history", "sessions_send", "session_status", "message"],
+    });
+    const coding = resolveCoreToolProfilePolicy("coding")?.allow ?? [];
+    expect(coding).toEqual(
+      expect.arrayContaining(["read", "apply_patch", "exec", "process", "web_fetch", "image"]),
+    );
+    for (const none of ["browser", "canvas", "gateway", "nodes", "agents_list", "tts", "message"]) {
+      expect(coding).not.toContain(none);
+    }
+    expect(resolveCoreToolProfilePolicy("full")).toBeUndefined();
+    expect(resolveCoreToolProfilePolicy("nope")).toBeUndefined();
+  });
+
+  it("generates group:<section> and group:openclaw", () => {
+    expect(CORE_TOOL_GROUPS["group:fs"]).toEqual(["read", "write", "edit", "apply_patch"]);
+    expect(CORE_TOOL_GROUPS["group:runtime"]).toEqual(["exec", "process"]);
+    expect(CORE_TOOL_GROUPS["group:media"]).toEqual(["image", "tts"]);
+    const openclaw = CORE_TOOL_GROUPS["group:openclaw"] ?? [];
+    for (const excluded of ["read", "write", "edit", "apply_patch", "exec", "process"]) {
+      expect(openclaw).not.toContain(excluded);
+    }
+    expect(openclaw).toHaveLength(19);
+  });
+});
