@@ -55,7 +55,7 @@ describe("ToolRegistry", () => {
     expect(tools.map((t) => t.name)).toEqual(["ok"]);
     expect(onError).toHaveBeenCalledTimes(2);
     expect(onError.mock.calls[0]?.[0]).toMatchObject({ id: "read" });
-    expect((onError.mock.calls[0]?.[1] as Error).message).toBe("no workspace root");
+    expect(onError.mock.calls[0]![1]).toMatchObject({ message: "no workspace root" });
     const { diagnostics } = registry.resolveWithDiagnostics({});
     expect(diagnostics.map((d) => d.message)).toEqual([
       "fs/read: no workspace root",
