@@ -7,4 +7,6 @@ export default defineConfig({
   clean: true,
   platform: "node",
   target: "node20",
+  // package.json exports point at .js / .d.ts
+  fixedExtension: false,
 });
