@@ -1,17 +1,16 @@
 import { CORE_TOOL_GROUPS } from "../catalog.js";
-import { normalizeToolList } from "./normalize.js";
+import { normalizeToolList, normalizeToolName } from "./normalize.js";
 
 /** Normalises each entry and replaces `group:*` entries by their members; de-duplicated, order kept. */
 export function expandToolGroups(
   list: readonly string[] | undefined,
   groups: Readonly<Record<string, readonly string[]>> = CORE_TOOL_GROUPS,
 ): string[] {
-  const out: string[] = [];
+  const out = new Set<string>();
   for (const entry of normalizeToolList(list)) {
-    const members = groups[entry];
-    for (const name of members ?? [entry]) if (!out.includes(name)) out.push(name);
+    for (const name of groups[entry] ?? [entry]) out.add(name);
   }
-  return out;
+  return [...out];
 }
 
 /** Plugin tool names overall (`group:plugins`) and per plugin id. */
@@ -26,13 +25,20 @@ export function buildPluginToolGroups<T extends { name: string }>(params: {
 }): PluginToolGroups {
   const all: string[] = [];
   const byPlugin = new Map<string, string[]>();
+  const keys = new Map<string, string>();
   for (const tool of params.tools) {
     const pluginId = params.toolMeta(tool)?.pluginId;
     if (!pluginId) continue;
-    const name = normalizeToolList([tool.name])[0]!;
+    const name = normalizeToolName(tool.name);
     all.push(name);
-    const key = normalizeToolList([pluginId])[0]!;
-    byPlugin.set(key, [...(byPlugin.get(key) ?? []), name]);
+    let key = keys.get(pluginId);
+    if (key === undefined) {
+      key = normalizeToolName(pluginId);
+      keys.set(pluginId, key);
+    }
+    const members = byPlugin.get(key);
+    if (members) members.push(name);
+    else byPlugin.set(key, [name]);
   }
   return { all, byPlugin };
 }
@@ -43,10 +49,10 @@ export function expandPluginGroups(
   groups: PluginToolGroups,
 ): string[] | undefined {
   if (!list) return undefined;
-  const out: string[] = [];
+  const out = new Set<string>();
   for (const entry of normalizeToolList(list)) {
     const members = entry === "group:plugins" ? groups.all : groups.byPlugin.get(entry);
-    for (const name of members ?? [entry]) if (!out.includes(name)) out.push(name);
+    for (const name of members ?? [entry]) out.add(name);
   }
-  return out;
+  return [...out];
 }

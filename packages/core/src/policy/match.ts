@@ -16,21 +16,29 @@ export function mergeAlsoAllow(policy: ToolPolicy | undefined): ToolPolicy | und
 
 export type ToolPolicyMatcher = (name: string) => boolean;
 
-/** Deny first (deny wins), then an empty or absent allow allows all, else the name must match allow. */
-export function compileToolPolicy(policy: ToolPolicy | undefined): ToolPolicyMatcher {
+/**
+ * Like compileToolPolicy, for names that are already normalised (the pipeline normalises
+ * each tool name once rather than once per step).
+ */
+export function compileNormalizedToolPolicy(policy: ToolPolicy | undefined): ToolPolicyMatcher {
   const effective = mergeAlsoAllow(policy);
   if (!effective) return () => true;
   const deny = compileGlobPatterns(expandToolGroups(effective.deny));
   const allow = compileGlobPatterns(expandToolGroups(effective.allow));
   const denied = (name: string) => matchesAnyPattern(name, deny);
-  const allowed = (name: string) => allow.length === 0 || matchesAnyPattern(name, allow);
-  return (raw) => {
-    const name = normalizeToolName(raw);
+  const allowed = (name: string) => allow.size === 0 || matchesAnyPattern(name, allow);
+  return (name) => {
     // apply_patch follows write: denying write denies it, allowing write allows it.
     if (name === "apply_patch")
       return !denied(name) && !denied("write") && (allowed(name) || allowed("write"));
     return !denied(name) && allowed(name);
   };
+}
+
+/** Deny first (deny wins), then an empty or absent allow allows all, else the name must match allow. */
+export function compileToolPolicy(policy: ToolPolicy | undefined): ToolPolicyMatcher {
+  const matcher = compileNormalizedToolPolicy(policy);
+  return (raw) => matcher(normalizeToolName(raw));
 }
 
 export function isToolAllowedByPolicy(name: string, policy: ToolPolicy | undefined): boolean {

@@ -6,7 +6,7 @@ import {
   expandToolGroups,
   type PluginToolGroups,
 } from "./groups.js";
-import { filterToolsByPolicy, mergeAlsoAllow } from "./match.js";
+import { compileNormalizedToolPolicy, mergeAlsoAllow } from "./match.js";
 import { normalizeToolList, normalizeToolName } from "./normalize.js";
 
 export interface ToolPolicyPipelineStep {
@@ -81,8 +81,9 @@ export function applyToolPolicyPipeline<T extends { name: string }>(
   params: ApplyToolPolicyPipelineParams<T>,
 ): T[] {
   const plugins = buildPluginToolGroups({ tools: params.tools, toolMeta: params.toolMeta });
-  const present = new Set(params.tools.map((tool) => normalizeToolName(tool.name)));
-  let filtered = params.tools;
+  // Normalise every name once; each step filters the (tool, name) pairs.
+  let entries = params.tools.map((tool) => ({ tool, name: normalizeToolName(tool.name) }));
+  const present = new Set(entries.map((entry) => entry.name));
   for (const step of params.steps) {
     const policy = mergeAlsoAllow(step.policy);
     if (!policy) continue;
@@ -95,11 +96,13 @@ export function applyToolPolicyPipeline<T extends { name: string }>(
         );
       }
     }
-    const expanded: ToolPolicy = {
-      ...(policy.allow ? { allow: expandPluginGroups(policy.allow, plugins)! } : {}),
+    // An allowlist containing "*" allows everything: no need to expand the rest of it.
+    const allowsAll = policy.allow?.some((entry) => entry.trim() === "*");
+    const matcher = compileNormalizedToolPolicy({
+      ...(policy.allow ? { allow: allowsAll ? ["*"] : expandPluginGroups(policy.allow, plugins)! } : {}),
       ...(policy.deny ? { deny: expandPluginGroups(policy.deny, plugins)! } : {}),
-    };
-    filtered = filterToolsByPolicy(filtered, expanded);
+    });
+    entries = entries.filter((entry) => matcher(entry.name));
   }
-  return filtered;
+  return entries.map((entry) => entry.tool);
 }
