@@ -1,9 +1,15 @@
+export * from "./assemble.js";
 export * from "./catalog.js";
 export * from "./errors.js";
+export * from "./external-content.js";
 export * from "./params.js";
 export * from "./plugin.js";
 export * from "./policy/index.js";
+export * from "./providers/index.js";
 export * from "./registry.js";
 export * from "./results.js";
 export * from "./schema.js";
 export type * from "./tool.js";
+export * from "./truncate.js";
+export * from "./validate.js";
+export * from "./wrap/index.js";

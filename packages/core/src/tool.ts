@@ -37,7 +37,7 @@ export type JsonSchema = { [key: string]: unknown };
 /** Parameters inferred from a TypeBox 0.34 schema, `Record<string, unknown>` otherwise. */
 export type ToolParams<TParams> = TParams extends TSchema ? Static<TParams> : Record<string, unknown>;
 
-export interface AgentTool<TParams extends JsonSchema = JsonSchema, TDetails = unknown> {
+export interface AgentTool<TParams extends object = JsonSchema, TDetails = unknown> {
   /** Canonical tool name sent to the model (lowercase, `[a-z][a-z0-9_]*`). */
   name: string;
   /** Human-readable label for UIs. */

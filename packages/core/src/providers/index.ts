@@ -1,1 +1,4 @@
-export {};
+export * from "./definitions.js";
+export * from "./gemini.js";
+export * from "./normalize.js";
+export * from "./openai-strict.js";

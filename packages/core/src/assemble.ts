@@ -1,0 +1,199 @@
+import { catalogIndex, resolveCoreToolProfilePolicy, type ToolMeta, type ToolPolicy } from "./catalog.js";
+import type { ClawtoolsPlugin } from "./plugin.js";
+import { normalizeToolList, normalizeToolName } from "./policy/normalize.js";
+import { isOwnerOnlyTool } from "./policy/owner-only.js";
+import { applyToolPolicyPipeline, type ToolPolicyPipelineStep } from "./policy/pipeline.js";
+import { normalizeToolParameters } from "./providers/normalize.js";
+import { type ToolDiagnostic, ToolRegistry } from "./registry.js";
+import type { AnyAgentTool, ToolContext } from "./tool.js";
+import type { ToolHooks } from "./wrap/hooks.js";
+import { wrapTool } from "./wrap/wrap-tool.js";
+
+/** Every policy layer, applied in OpenClaw's order (each must allow a tool). */
+export interface ToolsetPolicy {
+  /** minimal | coding | messaging | full (default: no profile = everything). */
+  profile?: string;
+  /** The profile for this model provider (tools.byProvider.profile). */
+  providerProfile?: string;
+  global?: ToolPolicy;
+  globalProvider?: ToolPolicy;
+  agent?: ToolPolicy;
+  agentProvider?: ToolPolicy;
+  group?: ToolPolicy;
+  sandbox?: ToolPolicy;
+  subagent?: ToolPolicy;
+  /** Used in warning labels (`agents.<id>.tools.allow`). */
+  agentId?: string;
+}
+
+export interface CreateToolsetOptions {
+  plugins?: ClawtoolsPlugin[];
+  registry?: ToolRegistry;
+  context?: ToolContext;
+  /** Model provider: schema normalisation target and the apply_patch gate. */
+  provider?: string;
+  policy?: ToolsetPolicy;
+  /** Undefined counts as not the owner. */
+  senderIsOwner?: boolean;
+  hooks?: ToolHooks;
+  /** The run's signal, combined with each call's. */
+  signal?: AbortSignal;
+  warn?: (message: string) => void;
+}
+
+export interface Toolset {
+  /** Ready tools in catalog order (plugin tools last), wrapped in the per-call pipeline. */
+  tools: AnyAgentTool[];
+  /** Everything left out and why. */
+  diagnostics: ToolDiagnostic[];
+  /** Policy warnings (unknown allowlist entries…), also sent to `warn`. */
+  warnings: string[];
+  registry: ToolRegistry;
+  meta(name: string): ToolMeta | undefined;
+}
+
+const OPENAI_PROVIDERS = new Set(["openai", "openai-responses", "openai-codex"]);
+
+function profilePolicy(profile: string | undefined, metas: ToolMeta[]): ToolPolicy | undefined {
+  if (!resolveCoreToolProfilePolicy(profile)) return undefined;
+  return { allow: metas.filter((m) => m.profiles.includes(profile as never)).map((m) => m.id) };
+}
+
+function allowEntries(policy: ToolsetPolicy): string[] {
+  const layers = [
+    policy.global,
+    policy.globalProvider,
+    policy.agent,
+    policy.agentProvider,
+    policy.group,
+    policy.sandbox,
+    policy.subagent,
+  ];
+  return normalizeToolList(layers.flatMap((p) => [...(p?.allow ?? []), ...(p?.alsoAllow ?? [])]));
+}
+
+function leftOut(meta: ToolMeta | undefined, name: string, reason: string): ToolDiagnostic {
+  const where = meta?.sectionId || meta?.pluginId || "tool";
+  return {
+    toolId: name,
+    ...(meta?.pluginId ? { pluginId: meta.pluginId } : {}),
+    reason,
+    message: `${where}/${name}: ${reason}`,
+  };
+}
+
+/**
+ * Turns plugins or a registry into the tools one run may use: resolves factories for the
+ * context, applies the apply_patch gate, owner-only and every policy layer, orders them, normalises
+ * their schemas for the provider and wraps each in the per-call pipeline.
+ */
+export function createToolset(options: CreateToolsetOptions = {}): Toolset {
+  const registry = options.registry ?? new ToolRegistry();
+  const diagnostics: ToolDiagnostic[] = [...registry.diagnostics];
+  for (const plugin of options.plugins ?? []) diagnostics.push(...registry.registerPlugin(plugin));
+  const warnings: string[] = [];
+  const warn = (message: string) => {
+    warnings.push(message);
+    options.warn?.(message);
+  };
+  const policy = options.policy ?? {};
+  const senderIsOwner = options.senderIsOwner ?? options.context?.senderIsOwner;
+  const context: ToolContext = {
+    ...options.context,
+    ...(senderIsOwner !== undefined ? { senderIsOwner } : {}),
+  };
+  const allowlist = allowEntries(policy);
+
+  const resolved = registry.resolveWithDiagnostics(context, { allowlist });
+  diagnostics.push(...resolved.diagnostics);
+  let tools = resolved.tools;
+  const metaOf = (tool: { name: string }) => registry.getMeta(normalizeToolName(tool.name));
+
+  const provider = options.provider?.toLowerCase();
+  if (!OPENAI_PROVIDERS.has(provider ?? "") && !allowlist.includes("apply_patch")) {
+    tools = tools.filter((tool) => {
+      if (normalizeToolName(tool.name) !== "apply_patch") return true;
+      diagnostics.push(
+        leftOut(
+          metaOf(tool),
+          "apply_patch",
+          `offered to OpenAI providers only (provider: ${provider ?? "none"}); name it in an allowlist to include it`,
+        ),
+      );
+      return false;
+    });
+  }
+
+  if (senderIsOwner !== true) {
+    tools = tools.filter((tool) => {
+      if (!isOwnerOnlyTool(tool) && !metaOf(tool)?.ownerOnly) return true;
+      diagnostics.push(
+        leftOut(
+          metaOf(tool),
+          normalizeToolName(tool.name),
+          "owner-only tool and the sender is not the owner",
+        ),
+      );
+      return false;
+    });
+  }
+
+  const metas = registry.list();
+  const agent = policy.agentId ? `agents.${policy.agentId}` : "agents.<id>";
+  const steps: ToolPolicyPipelineStep[] = [
+    {
+      policy: profilePolicy(policy.profile, metas),
+      label: `tools.profile (${policy.profile})`,
+      isProfile: true,
+    },
+    {
+      policy: profilePolicy(policy.providerProfile, metas),
+      label: `tools.byProvider.profile (${policy.providerProfile})`,
+      isProfile: true,
+    },
+    { policy: policy.global, label: "tools.allow" },
+    { policy: policy.globalProvider, label: "tools.byProvider.allow" },
+    { policy: policy.agent, label: `${agent}.tools.allow` },
+    { policy: policy.agentProvider, label: `${agent}.tools.byProvider.allow` },
+    { policy: policy.group, label: "group tools.allow" },
+    { policy: policy.sandbox, label: "sandbox tools.allow" },
+    { policy: policy.subagent, label: "subagent tools.allow" },
+  ];
+  for (const step of steps) {
+    if (!step.policy) continue;
+    const kept = new Set(applyToolPolicyPipeline({ tools, toolMeta: metaOf, warn, steps: [step] }));
+    for (const tool of tools) {
+      if (!kept.has(tool))
+        diagnostics.push(leftOut(metaOf(tool), normalizeToolName(tool.name), `not allowed by ${step.label}`));
+    }
+    tools = tools.filter((tool) => kept.has(tool));
+  }
+
+  // Stable sort: catalog order for core tools, registration order for plugin tools after them.
+  const order = new Map(tools.map((tool, i) => [tool, i]));
+  tools = [...tools].sort(
+    (a, b) =>
+      catalogIndex(normalizeToolName(a.name)) - catalogIndex(normalizeToolName(b.name)) ||
+      order.get(a)! - order.get(b)!,
+  );
+
+  // Validation runs against the tool's own schema; the provider sees the normalised copy.
+  const wrapped = tools.map((tool) => ({
+    ...wrapTool(tool, {
+      ...(options.hooks ? { hooks: options.hooks } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(senderIsOwner !== undefined ? { senderIsOwner } : {}),
+      ...(context.agentId ? { agentId: context.agentId } : {}),
+      ...(context.sessionKey ? { sessionKey: context.sessionKey } : {}),
+      warn,
+    }),
+    parameters: normalizeToolParameters(tool.parameters, { provider }),
+  }));
+  return {
+    tools: wrapped,
+    diagnostics,
+    warnings,
+    registry,
+    meta: (name) => registry.getMeta(normalizeToolName(name)),
+  };
+}

@@ -1,0 +1,150 @@
+import type { AgentToolResult, AnyAgentTool, JsonSchema } from "../tool.js";
+import { isGeminiProvider, normalizeToolParameters } from "./normalize.js";
+import { resolveStrict, type StrictMode } from "./openai-strict.js";
+
+export type ProviderId = "openai" | "openai-responses" | "anthropic" | "gemini";
+export const PROVIDER_IDS: readonly ProviderId[] = ["openai", "openai-responses", "anthropic", "gemini"];
+
+type ToolLike = Pick<AnyAgentTool, "name" | "description" | "parameters">;
+
+/** OpenAI Chat Completions `tools[]` entries. */
+export interface OpenAIChatTool {
+  type: "function";
+  function: { name: string; description: string; parameters: JsonSchema; strict?: boolean };
+}
+/** OpenAI Responses API `tools[]` entries. */
+export interface OpenAIResponsesTool {
+  type: "function";
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+  strict: boolean;
+}
+/** Anthropic Messages API `tools[]` entries. */
+export interface AnthropicTool {
+  name: string;
+  description: string;
+  input_schema: JsonSchema;
+}
+/** Gemini `tools[]` entry holding every function declaration. */
+export interface GeminiTool {
+  functionDeclarations: Array<{ name: string; description: string; parameters: JsonSchema }>;
+}
+
+export function toOpenAIChatTools(
+  tools: readonly ToolLike[],
+  options: { strict?: StrictMode } = {},
+): OpenAIChatTool[] {
+  return tools.map((tool) => {
+    const { strict, parameters } = resolveStrict(
+      normalizeToolParameters(tool.parameters, { provider: "openai" }),
+      options.strict ?? false,
+    );
+    return {
+      type: "function",
+      function: { name: tool.name, description: tool.description, parameters, ...(strict ? { strict } : {}) },
+    };
+  });
+}
+
+export function toOpenAIResponsesTools(
+  tools: readonly ToolLike[],
+  options: { strict?: StrictMode } = {},
+): OpenAIResponsesTool[] {
+  return tools.map((tool) => {
+    const { strict, parameters } = resolveStrict(
+      normalizeToolParameters(tool.parameters, { provider: "openai" }),
+      options.strict ?? false,
+    );
+    return { type: "function", name: tool.name, description: tool.description, parameters, strict };
+  });
+}
+
+export function toAnthropicTools(tools: readonly ToolLike[]): AnthropicTool[] {
+  return tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    input_schema: normalizeToolParameters(tool.parameters, { provider: "anthropic" }),
+  }));
+}
+
+export function toGeminiTools(tools: readonly ToolLike[]): GeminiTool[] {
+  return [
+    {
+      functionDeclarations: tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        parameters: normalizeToolParameters(tool.parameters, { provider: "gemini" }),
+      })),
+    },
+  ];
+}
+
+/** Tool definitions in one provider's wire format. */
+export function toProviderTools(
+  tools: readonly ToolLike[],
+  provider: ProviderId,
+  options: { strict?: StrictMode } = {},
+) {
+  switch (provider) {
+    case "openai":
+      return toOpenAIChatTools(tools, options);
+    case "openai-responses":
+      return toOpenAIResponsesTools(tools, options);
+    case "anthropic":
+      return toAnthropicTools(tools);
+    case "gemini":
+      return toGeminiTools(tools);
+    default:
+      throw new Error(`Unknown provider "${provider}" (expected one of ${PROVIDER_IDS.join(", ")})`);
+  }
+}
+
+/** `[{name, description, input_schema}]`, Gemini-cleaned when the provider is Google/Gemini (spec/002). */
+export function extractToolSchemas(tools: readonly ToolLike[], provider?: string): AnthropicTool[] {
+  return tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    input_schema: normalizeToolParameters(tool.parameters, isGeminiProvider(provider) ? { provider } : {}),
+  }));
+}
+
+/** The text of a result (images become a placeholder) for providers that take a string. */
+function resultText(result: AgentToolResult<unknown>): string {
+  return result.content
+    .map((block) => (block.type === "text" ? block.text : `[image ${block.mimeType}]`))
+    .join("\n");
+}
+
+/** A tool result as an OpenAI Chat `role: "tool"` message (text only: the API takes no images there). */
+export function toOpenAIChatToolMessage(toolCallId: string, result: AgentToolResult<unknown>) {
+  return { role: "tool" as const, tool_call_id: toolCallId, content: resultText(result) };
+}
+
+/** A tool result as an OpenAI Responses `function_call_output` item. */
+export function toOpenAIResponsesOutput(callId: string, result: AgentToolResult<unknown>) {
+  return { type: "function_call_output" as const, call_id: callId, output: resultText(result) };
+}
+
+/** A tool result as an Anthropic `tool_result` content block, images kept. */
+export function toAnthropicToolResult(toolUseId: string, result: AgentToolResult<unknown>) {
+  return {
+    type: "tool_result" as const,
+    tool_use_id: toolUseId,
+    content: result.content.map((block) =>
+      block.type === "text"
+        ? { type: "text" as const, text: block.text }
+        : {
+            type: "image" as const,
+            source: { type: "base64" as const, media_type: block.mimeType, data: block.data },
+          },
+    ),
+    ...(result.isError ? { is_error: true } : {}),
+  };
+}
+
+/** A tool result as a Gemini `functionResponse` part. */
+export function toGeminiFunctionResponse(name: string, result: AgentToolResult<unknown>) {
+  const text = resultText(result);
+  return { functionResponse: { name, response: result.isError ? { error: text } : { output: text } } };
+}

@@ -1,0 +1,5 @@
+export * from "./abort.js";
+export * from "./before-call.js";
+export * from "./error-result.js";
+export * from "./hooks.js";
+export * from "./wrap-tool.js";
