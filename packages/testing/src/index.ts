@@ -1,1 +1,1 @@
-export {};
+export { type ContractReport, checkPluginContract, checkToolContract } from "./contract.js";

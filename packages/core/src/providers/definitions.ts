@@ -24,8 +24,10 @@ export interface OpenAIResponsesTool {
 export interface AnthropicTool {
   name: string;
   description: string;
-  input_schema: JsonSchema;
+  input_schema: ObjectJsonSchema;
 }
+/** An object-rooted JSON Schema, as Anthropic's `input_schema` requires. */
+export type ObjectJsonSchema = { type: "object"; [key: string]: unknown };
 /** Gemini `tools[]` entry holding every function declaration. */
 export interface GeminiTool {
   functionDeclarations: Array<{ name: string; description: string; parameters: JsonSchema }>;
@@ -64,7 +66,7 @@ export function toAnthropicTools(tools: readonly ToolLike[]): AnthropicTool[] {
   return tools.map((tool) => ({
     name: tool.name,
     description: tool.description,
-    input_schema: normalizeToolParameters(tool.parameters, { provider: "anthropic" }),
+    input_schema: normalizeToolParameters(tool.parameters, { provider: "anthropic" }) as ObjectJsonSchema,
   }));
 }
 
@@ -105,7 +107,10 @@ export function extractToolSchemas(tools: readonly ToolLike[], provider?: string
   return tools.map((tool) => ({
     name: tool.name,
     description: tool.description,
-    input_schema: normalizeToolParameters(tool.parameters, isGeminiProvider(provider) ? { provider } : {}),
+    input_schema: normalizeToolParameters(
+      tool.parameters,
+      isGeminiProvider(provider) ? { provider } : {},
+    ) as ObjectJsonSchema,
   }));
 }
 

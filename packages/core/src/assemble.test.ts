@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { createToolset } from "./assemble.js";
+import { definePlugin } from "./plugin.js";
+import { resetPolicyWarnings } from "./policy/pipeline.js";
+import { Type } from "./schema.js";
+import type { AnyAgentTool } from "./tool.js";
+
+const tool = (
+  name: string,
+  parameters: object = Type.Object({ path: Type.String({ pattern: "^a" }) }),
+): AnyAgentTool => ({
+  name,
+  label: name,
+  description: `${name} tool`,
+  parameters,
+  execute: async (_id, params) => ({ content: [{ type: "text", text: `${name} ran` }], details: params }),
+});
+
+const fs = definePlugin({
+  id: "@clawtools/fs",
+  version: "1.0.0",
+  section: "fs",
+  tools: [
+    {
+      names: ["write", "read", "apply_patch"],
+      factory: () => [tool("write"), tool("read"), tool("apply_patch")],
+    },
+    { names: ["grep"], factory: () => tool("grep"), meta: { profiles: ["coding"], readOnly: true } },
+  ],
+});
+const extra = definePlugin({
+  id: "acme",
+  version: "1.0.0",
+  tools: [
+    { names: ["acme_lookup"], factory: () => tool("acme_lookup") },
+    { names: ["acme_secret"], optional: true, factory: () => tool("acme_secret") },
+    { names: ["acme_admin"], factory: () => ({ ...tool("acme_admin"), ownerOnly: true }) },
+  ],
+});
+
+describe("createToolset", () => {
+  it("orders core tools by catalog, then plugin tools, and drops apply_patch for non-OpenAI providers", () => {
+    const set = createToolset({ plugins: [fs, extra], provider: "anthropic" });
+    expect(set.tools.map((t) => t.name)).toEqual(["read", "write", "grep", "acme_lookup"]);
+    const messages = set.diagnostics.map((d) => d.message).join("\n");
+    expect(messages).toContain("fs/apply_patch: offered to OpenAI providers only");
+    expect(messages).toContain("acme_admin: owner-only tool and the sender is not the owner");
+    expect(createToolset({ plugins: [fs], provider: "openai" }).tools.map((t) => t.name)).toContain(
+      "apply_patch",
+    );
+    expect(
+      createToolset({
+        plugins: [fs],
+        provider: "gemini",
+        policy: { global: { allow: ["read", "apply_patch"] } },
+      }).tools.map((t) => t.name),
+    ).toEqual(["read", "apply_patch"]);
+  });
+
+  it("keeps plugin tools that declare the profile and reports each policy removal with its step", () => {
+    resetPolicyWarnings();
+    const set = createToolset({
+      plugins: [fs, extra],
+      provider: "openai",
+      policy: { profile: "coding", agentId: "main", agent: { deny: ["write"] } },
+    });
+    // apply_patch follows write: denying write denies it too.
+    expect(set.tools.map((t) => t.name)).toEqual(["read", "grep"]);
+    const messages = set.diagnostics.map((d) => d.message);
+    expect(messages).toContain("acme/acme_lookup: not allowed by tools.profile (coding)");
+    expect(messages).toContain("fs/write: not allowed by agents.main.tools.allow");
+    expect(messages).toContain("fs/apply_patch: not allowed by agents.main.tools.allow");
+  });
+
+  it("unlocks optional plugin tools only when an allowlist names them, and warns about unknown entries", () => {
+    resetPolicyWarnings();
+    expect(createToolset({ plugins: [extra] }).tools.map((t) => t.name)).toEqual(["acme_lookup"]);
+    const set = createToolset({
+      plugins: [extra],
+      policy: { global: { allow: ["acme_secret", "nonesuch"] } },
+    });
+    expect(set.tools.map((t) => t.name)).toEqual(["acme_secret"]);
+    expect(set.warnings).toEqual([
+      "tools: tools.allow allowlist contains unknown entries (nonesuch). These entries won't match any tool unless the plugin is enabled.",
+    ]);
+  });
+
+  it("gives owners their owner-only tools and normalises schemas for the provider while validating with the original", async () => {
+    const owner = createToolset({ plugins: [extra], senderIsOwner: true, provider: "gemini" });
+    const admin = owner.tools.find((t) => t.name === "acme_admin")!;
+    expect(admin.parameters).toEqual({
+      type: "object",
+      properties: { path: { type: "string" } },
+      required: ["path"],
+    });
+    const refused = await admin.execute("c", { path: "zzz" });
+    expect(refused.isError).toBe(true);
+    expect((refused.details as { error: string }).error).toContain('path: must match pattern "^a"');
+    expect((await admin.execute("c", { path: "abc" })).content).toEqual([
+      { type: "text", text: "acme_admin ran" },
+    ]);
+  });
+});
