@@ -73,6 +73,8 @@ export interface FsBridge {
   readdir?(args: { filePath: string; cwd?: string }): Promise<Array<{ name: string; type: FsStat["type"] }>>;
   rename?(args: { from: string; to: string; cwd?: string }): Promise<void>;
   remove?(args: { filePath: string; cwd?: string }): Promise<void>;
+  /** Streams a file in chunks, so a reader can page a huge file without loading it whole. */
+  readStream?(args: { filePath: string; cwd?: string; signal?: AbortSignal }): AsyncIterable<Buffer>;
 }
 
 /** Everything a tool factory may learn about where and for whom it runs. */

@@ -1,0 +1,40 @@
+import { ToolInputError } from "@clawtools/core";
+import type { UpdateChunk } from "./parse.js";
+import { seekSequence } from "./seek.js";
+
+/** The new content of a file after its update chunks; throws (changing nothing) when a chunk does not fit. */
+export function applyUpdateChunks(original: string, chunks: UpdateChunk[], displayPath: string): string {
+  const lines = original.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop(); // the trailing newline is restored below
+  const replacements: Array<{ at: number; remove: number; insert: string[] }> = [];
+  let cursor = 0;
+  for (const chunk of chunks) {
+    if (chunk.context !== undefined) {
+      const at = seekSequence(lines, [chunk.context], cursor, false);
+      if (at === -1) throw new ToolInputError(`Failed to find context '${chunk.context}' in ${displayPath}`);
+      cursor = at + 1;
+    }
+    if (chunk.oldLines.length === 0) {
+      // pure addition: at the end of the file
+      replacements.push({ at: lines.length, remove: 0, insert: chunk.newLines });
+      continue;
+    }
+    let oldLines = chunk.oldLines;
+    let newLines = chunk.newLines;
+    let at = seekSequence(lines, oldLines, cursor, chunk.endOfFile);
+    if (at === -1 && oldLines[oldLines.length - 1] === "") {
+      // a trailing empty context line often stands for the file's final newline
+      oldLines = oldLines.slice(0, -1);
+      if (newLines[newLines.length - 1] === "") newLines = newLines.slice(0, -1);
+      at = seekSequence(lines, oldLines, cursor, chunk.endOfFile);
+    }
+    if (at === -1) {
+      throw new ToolInputError(`Failed to find expected lines in ${displayPath}:\n${chunk.oldLines.join("\n")}`);
+    }
+    replacements.push({ at, remove: oldLines.length, insert: newLines });
+    cursor = at + oldLines.length;
+  }
+  replacements.sort((a, b) => a.at - b.at);
+  for (const r of [...replacements].reverse()) lines.splice(r.at, r.remove, ...r.insert);
+  return lines.length ? `${lines.join("\n")}\n` : "";
+}

@@ -1,0 +1,52 @@
+import { homedir } from "node:os";
+import path from "node:path";
+import { ToolInputError } from "@clawtools/core";
+
+const UNICODE_SPACES = /[\u00a0\u2000-\u200a\u202f\u205f\u3000]/g;
+
+/** Strips a leading `@`, folds Unicode spaces to ASCII and expands `~` / `~/` (never `~user`). */
+export function normalizeInputPath(input: string): string {
+  let p = input.replace(UNICODE_SPACES, " ");
+  if (p.startsWith("@")) p = p.slice(1);
+  if (p === "~") return homedir();
+  if (p.startsWith("~/")) return path.join(homedir(), p.slice(2));
+  return p;
+}
+
+export function isInside(root: string, target: string): boolean {
+  const rel = path.relative(root, target);
+  return rel === "" || (!rel.startsWith(`..${path.sep}`) && rel !== ".." && !path.isAbsolute(rel));
+}
+
+export function escapeError(root: string, input: string): ToolInputError {
+  return new ToolInputError(`Path escapes sandbox root (${root}): ${input}`);
+}
+
+/**
+ * Resolves a tool path against the workspace root. With containment on, `..` and absolute
+ * paths that leave the root are refused here (symlinks are the bridge's to check).
+ */
+export function resolveToolPath(input: string, root: string, workspaceOnly: boolean): string {
+  if (typeof input !== "string" || input.trim() === "") throw new ToolInputError("path required");
+  if (input.includes("\0")) throw new ToolInputError(`Invalid path (contains a NUL byte): ${JSON.stringify(input)}`);
+  const resolved = path.resolve(root, normalizeInputPath(input));
+  if (workspaceOnly && !isInside(path.resolve(root), resolved)) throw escapeError(root, input);
+  return resolved;
+}
+
+/** Path relative to the root when inside it, for messages; the absolute path otherwise. */
+export function displayPath(root: string, abs: string): string {
+  return isInside(root, abs) ? path.relative(root, abs) || "." : abs;
+}
+
+/**
+ * Spellings `read` also tries (pi): the macOS screenshot narrow no-break space before AM/PM,
+ * NFD, and a curly apostrophe, alone and combined.
+ */
+export function readPathVariants(abs: string): string[] {
+  const screenshot = abs.replace(/ (AM|PM)\./g, "\u202f$1.");
+  const nfd = abs.normalize("NFD");
+  const curly = abs.replace(/'/g, "\u2019");
+  const nfdCurly = nfd.replace(/'/g, "\u2019");
+  return [...new Set([abs, screenshot, nfd, curly, nfdCurly])];
+}

@@ -1,0 +1,35 @@
+import { type ClawtoolsPlugin, definePlugin, type ToolContext } from "@clawtools/core";
+import { createApplyPatchTool } from "./tools/apply-patch.js";
+import { createEditTool, type EditToolOptions } from "./tools/edit.js";
+import { createFindTool } from "./tools/find.js";
+import { createGrepTool } from "./tools/grep.js";
+import { createLsTool } from "./tools/ls.js";
+import { createReadTool, type ReadToolOptions } from "./tools/read.js";
+import { createWriteTool } from "./tools/write.js";
+
+export type FsPluginOptions = ReadToolOptions & EditToolOptions;
+
+const READ_ONLY_EXTRA = { profiles: ["coding" as const], readOnly: true, sectionId: "fs" };
+
+/** The fs section: read, write, edit, apply_patch (catalog) plus grep, find, ls. */
+export function createFsPlugin(options: FsPluginOptions = {}): ClawtoolsPlugin {
+  const with_ = <T>(make: (ctx: ToolContext, o: FsPluginOptions) => T) => (ctx: ToolContext) => make(ctx, options);
+  return definePlugin({
+    id: "@clawtools/fs",
+    version: "0.1.0",
+    description: "Files: read, write, edit, apply_patch, grep, find, ls over a pluggable FsBridge",
+    section: "fs",
+    tools: [
+      { name: "read", factory: with_(createReadTool) },
+      { name: "write", factory: with_(createWriteTool) },
+      { name: "edit", factory: with_(createEditTool) },
+      { name: "apply_patch", factory: with_(createApplyPatchTool) },
+      { name: "grep", factory: with_(createGrepTool), meta: { ...READ_ONLY_EXTRA, label: "grep", description: "Search file contents for a pattern" } },
+      { name: "find", factory: with_(createFindTool), meta: { ...READ_ONLY_EXTRA, label: "find", description: "Find files by glob pattern" } },
+      { name: "ls", factory: with_(createLsTool), meta: { ...READ_ONLY_EXTRA, label: "ls", description: "List directory contents" } },
+    ],
+  });
+}
+
+export const fsPlugin: ClawtoolsPlugin = createFsPlugin();
+export default fsPlugin;

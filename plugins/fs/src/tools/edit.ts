@@ -1,0 +1,120 @@
+import { type AgentTool, type ToolContext, ToolInputError, Type } from "@clawtools/core";
+import { applyEdits, type Edit } from "../edit/apply-edits.js";
+import { generateDiffString } from "../edit/diff.js";
+import { detectLineEnding, normalizeToLF, restoreLineEndings, stripBom } from "../edit/normalize.js";
+import { type FsToolOptions, resolveFsEnv, throwIfAborted, withFileLock } from "../fs-env.js";
+
+const editItem = Type.Object(
+  {
+    oldText: Type.String({ description: "Exact text for one targeted replacement. It must be unique in the original file and must not overlap with any other edits[].oldText in the same call." }),
+    newText: Type.String({ description: "Replacement text for this targeted edit." }),
+  },
+  { additionalProperties: false },
+);
+
+const canonical = {
+  path: Type.String({ description: "Path to the file to edit (relative or absolute)" }),
+  edits: Type.Optional(
+    Type.Array(editItem, {
+      description: "One or more targeted replacements. Each edit is matched against the original file, not incrementally. Do not include overlapping or nested edits. If two changes touch the same block or nearby lines, merge them into one edit instead.",
+    }),
+  ),
+  oldText: Type.Optional(Type.String({ description: "Legacy single replacement: text to find (prefer edits[])" })),
+  newText: Type.Optional(Type.String({ description: "Legacy single replacement: replacement text (prefer edits[])" })),
+};
+
+export const editSchema = Type.Object(canonical, { additionalProperties: false });
+
+/** The Claude-Code spellings (spec/001) accepted next to the canonical names; `path` is then checked at run time. */
+export const editSchemaWithAliases = Type.Object(
+  {
+    ...canonical,
+    path: Type.Optional(canonical.path),
+    file_path: Type.Optional(Type.String({ description: "Alias of path" })),
+    old_string: Type.Optional(Type.String({ description: "Alias of oldText" })),
+    new_string: Type.Optional(Type.String({ description: "Alias of newText" })),
+  },
+  { additionalProperties: false },
+);
+
+export interface EditDetails {
+  diff: string;
+  firstChangedLine?: number;
+}
+
+export interface EditToolOptions extends FsToolOptions {
+  /** Accept file_path / old_string / new_string (default true). */
+  claudeCodeAliases?: boolean;
+}
+
+type EditParams = {
+  path?: string;
+  edits?: Edit[];
+  oldText?: string;
+  newText?: string;
+  file_path?: string;
+  old_string?: string;
+  new_string?: string;
+};
+
+function describeReceived(params: Record<string, unknown>): string {
+  return Object.entries(params)
+    .map(([k, v]) => (v === "" ? `${k}=<empty-string>` : k))
+    .join(", ");
+}
+
+/** Canonical path + edits[]; the legacy pair is appended to edits[] (never applied twice). */
+export function collectEdits(params: EditParams, aliases: boolean): { path: string; edits: Edit[] } {
+  const path = params.path ?? (aliases ? params.file_path : undefined);
+  const oldText = params.oldText ?? (aliases ? params.old_string : undefined);
+  const newText = params.newText ?? (aliases ? params.new_string : undefined);
+  const edits = [...(params.edits ?? [])];
+  if (oldText !== undefined || newText !== undefined) {
+    const duplicate = edits.some((e) => e.oldText === oldText && e.newText === newText);
+    if (!duplicate) edits.push({ oldText: oldText ?? "", newText: newText ?? "" });
+  }
+  const missing: string[] = [];
+  if (!path?.trim()) missing.push("path");
+  if (edits.length === 0) missing.push("edits");
+  if (missing.length > 0) {
+    throw new ToolInputError(
+      `Missing required parameter(s): ${missing.join(", ")} (received: ${describeReceived(params as Record<string, unknown>)}). Supply correct parameters before retrying.`,
+    );
+  }
+  return { path: path!, edits };
+}
+
+export function createEditTool(ctx: ToolContext = {}, options: EditToolOptions = {}): AgentTool<typeof editSchemaWithAliases, EditDetails> {
+  const env = resolveFsEnv(ctx, options);
+  const aliases = options.claudeCodeAliases ?? true;
+  return {
+    name: "edit",
+    label: "edit",
+    description:
+      "Edit a single file using exact text replacement. Every edits[].oldText must match a unique, non-overlapping region of the original file. If two changes affect the same block or nearby lines, merge them into one edit instead of emitting overlapping edits. Do not include large unchanged regions just to connect distant changes.",
+    parameters: (aliases ? editSchemaWithAliases : editSchema) as typeof editSchemaWithAliases,
+    async execute(_id, params, signal) {
+      throwIfAborted(signal);
+      const { path, edits } = collectEdits(params as EditParams, aliases);
+      const abs = env.resolve(path);
+      return withFileLock(abs, async () => {
+        const stat = await env.bridge.stat({ filePath: abs });
+        if (!stat || stat.type !== "file") throw new ToolInputError(`File not found: ${path}`);
+        const raw = (await env.bridge.readFile({ filePath: abs })).toString("utf8");
+        throwIfAborted(signal);
+        const { bom, text } = stripBom(raw);
+        const ending = detectLineEnding(text);
+        const original = normalizeToLF(text);
+        const normalizedEdits = edits.map((e) => ({ oldText: normalizeToLF(e.oldText), newText: normalizeToLF(e.newText) }));
+        const updated = applyEdits(original, normalizedEdits, path);
+        throwIfAborted(signal);
+        await env.bridge.writeFile({ filePath: abs, data: bom + restoreLineEndings(updated, ending) });
+        const { diff, firstChangedLine } = generateDiffString(original, updated);
+        return {
+          content: [{ type: "text", text: `Successfully replaced ${edits.length} block(s) in ${path}.` }],
+          details: { diff, ...(firstChangedLine !== undefined ? { firstChangedLine } : {}) },
+        };
+      });
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { type AgentTool, DEFAULT_MAX_BYTES, formatSize, type ToolContext, ToolInputError, type TruncationResult, Type, truncateHead } from "@clawtools/core";
+import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
+
+export const lsSchema = Type.Object({
+  path: Type.Optional(Type.String({ description: "Directory to list (default: current directory)" })),
+  limit: Type.Optional(Type.Number({ description: "Maximum number of entries to return (default: 500)" })),
+});
+
+export interface LsDetails {
+  entryLimitReached?: number;
+  truncation?: TruncationResult;
+}
+
+export function createLsTool(ctx: ToolContext = {}, options: FsToolOptions = {}): AgentTool<typeof lsSchema, LsDetails | undefined> {
+  const env = resolveFsEnv(ctx, options);
+  return {
+    name: "ls",
+    label: "ls",
+    description: `List directory contents. Returns entries sorted alphabetically, with '/' suffix for directories. Includes dotfiles. Output is truncated to 500 entries or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first).`,
+    parameters: lsSchema,
+    async execute(_id, { path, limit }, signal) {
+      throwIfAborted(signal);
+      const abs = env.resolve(path || ".");
+      const cap = Math.max(1, Math.floor(limit ?? 500));
+      const stat = await env.bridge.stat({ filePath: abs });
+      if (!stat) throw new ToolInputError(`Path not found: ${abs}`);
+      if (stat.type !== "directory") throw new ToolInputError(`Not a directory: ${abs}`);
+      if (!env.bridge.readdir) throw new ToolInputError("This file-system bridge cannot list directories (readdir missing)");
+      let entries: Awaited<ReturnType<NonNullable<typeof env.bridge.readdir>>>;
+      try {
+        entries = await env.bridge.readdir({ filePath: abs });
+      } catch (error) {
+        throw new ToolInputError(`Cannot read directory: ${(error as Error).message}`);
+      }
+      entries.sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()));
+      const lines: string[] = [];
+      let limited = false;
+      for (const entry of entries) {
+        if (lines.length >= cap) {
+          limited = true;
+          break;
+        }
+        let type = entry.type;
+        if (type === "symlink") {
+          const st = await env.bridge.stat({ filePath: `${abs}/${entry.name}` }).catch(() => null);
+          if (!st) continue; // dangling or leading outside the workspace
+          type = st.type;
+        }
+        lines.push(type === "directory" ? `${entry.name}/` : entry.name);
+      }
+      if (lines.length === 0) return { content: [{ type: "text", text: "(empty directory)" }], details: undefined };
+      const truncation = truncateHead(lines.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
+      const notices: string[] = [];
+      const details: LsDetails = {};
+      if (limited) {
+        notices.push(`${cap} entries limit reached. Use limit=${cap * 2} for more`);
+        details.entryLimitReached = cap;
+      }
+      if (truncation.truncated) {
+        notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
+        details.truncation = truncation;
+      }
+      const text = truncation.content + (notices.length ? `\n\n[${notices.join(". ")}]` : "");
+      return { content: [{ type: "text", text }], details: notices.length ? details : undefined };
+    },
+  };
+}
