@@ -5,7 +5,13 @@ export type { FsEnv, FsToolOptions } from "./fs-env.js";
 export { normalizeInputPath, resolveToolPath } from "./paths.js";
 export { createFsPlugin, type FsPluginOptions, default, fsPlugin } from "./plugin.js";
 export { type ApplyPatchDetails, applyPatchSchema, createApplyPatchTool } from "./tools/apply-patch.js";
-export { createEditTool, type EditDetails, type EditToolOptions, editSchema, editSchemaWithAliases } from "./tools/edit.js";
+export {
+  createEditTool,
+  type EditDetails,
+  type EditToolOptions,
+  editSchema,
+  editSchemaWithAliases,
+} from "./tools/edit.js";
 export { createFindTool, type FindDetails, findSchema } from "./tools/find.js";
 export { createGrepTool, type GrepDetails, grepSchema } from "./tools/grep.js";
 export { createLsTool, type LsDetails, lsSchema } from "./tools/ls.js";

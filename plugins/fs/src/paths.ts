@@ -28,7 +28,8 @@ export function escapeError(root: string, input: string): ToolInputError {
  */
 export function resolveToolPath(input: string, root: string, workspaceOnly: boolean): string {
   if (typeof input !== "string" || input.trim() === "") throw new ToolInputError("path required");
-  if (input.includes("\0")) throw new ToolInputError(`Invalid path (contains a NUL byte): ${JSON.stringify(input)}`);
+  if (input.includes("\0"))
+    throw new ToolInputError(`Invalid path (contains a NUL byte): ${JSON.stringify(input)}`);
   const resolved = path.resolve(root, normalizeInputPath(input));
   if (workspaceOnly && !isInside(path.resolve(root), resolved)) throw escapeError(root, input);
   return resolved;

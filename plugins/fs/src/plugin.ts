@@ -13,7 +13,10 @@ const READ_ONLY_EXTRA = { profiles: ["coding" as const], readOnly: true, section
 
 /** The fs section: read, write, edit, apply_patch (catalog) plus grep, find, ls. */
 export function createFsPlugin(options: FsPluginOptions = {}): ClawtoolsPlugin {
-  const with_ = <T>(make: (ctx: ToolContext, o: FsPluginOptions) => T) => (ctx: ToolContext) => make(ctx, options);
+  const with_ =
+    <T>(make: (ctx: ToolContext, o: FsPluginOptions) => T) =>
+    (ctx: ToolContext) =>
+      make(ctx, options);
   return definePlugin({
     id: "@clawtools/fs",
     version: "0.1.0",
@@ -24,9 +27,21 @@ export function createFsPlugin(options: FsPluginOptions = {}): ClawtoolsPlugin {
       { name: "write", factory: with_(createWriteTool) },
       { name: "edit", factory: with_(createEditTool) },
       { name: "apply_patch", factory: with_(createApplyPatchTool) },
-      { name: "grep", factory: with_(createGrepTool), meta: { ...READ_ONLY_EXTRA, label: "grep", description: "Search file contents for a pattern" } },
-      { name: "find", factory: with_(createFindTool), meta: { ...READ_ONLY_EXTRA, label: "find", description: "Find files by glob pattern" } },
-      { name: "ls", factory: with_(createLsTool), meta: { ...READ_ONLY_EXTRA, label: "ls", description: "List directory contents" } },
+      {
+        name: "grep",
+        factory: with_(createGrepTool),
+        meta: { ...READ_ONLY_EXTRA, label: "grep", description: "Search file contents for a pattern" },
+      },
+      {
+        name: "find",
+        factory: with_(createFindTool),
+        meta: { ...READ_ONLY_EXTRA, label: "find", description: "Find files by glob pattern" },
+      },
+      {
+        name: "ls",
+        factory: with_(createLsTool),
+        meta: { ...READ_ONLY_EXTRA, label: "ls", description: "List directory contents" },
+      },
     ],
   });
 }

@@ -9,8 +9,12 @@ describe("workspace containment (on by default)", () => {
   it("refuses .. and absolute escapes, naming the root and the path", async () => {
     const root = tempDir();
     const read = createReadTool({ workspaceDir: root });
-    await expect(read.execute("c", { path: "../outside.txt" })).rejects.toThrow(`Path escapes sandbox root (${root}): ../outside.txt`);
-    await expect(read.execute("c", { path: "/etc/passwd" })).rejects.toThrow(`Path escapes sandbox root (${root}): /etc/passwd`);
+    await expect(read.execute("c", { path: "../outside.txt" })).rejects.toThrow(
+      `Path escapes sandbox root (${root}): ../outside.txt`,
+    );
+    await expect(read.execute("c", { path: "/etc/passwd" })).rejects.toThrow(
+      `Path escapes sandbox root (${root}): /etc/passwd`,
+    );
   });
 
   it("refuses final and intermediate symlinks that lead outside, for reads and writes", async () => {
@@ -22,9 +26,15 @@ describe("workspace containment (on by default)", () => {
     const read = createReadTool({ workspaceDir: root });
     const write = createWriteTool({ workspaceDir: root });
     await expect(read.execute("c", { path: "link.txt" })).rejects.toThrow(/Symlink escapes sandbox root/);
-    await expect(read.execute("c", { path: "out/secret.txt" })).rejects.toThrow(/Symlink escapes sandbox root/);
-    await expect(write.execute("c", { path: "out/new.txt", content: "x" })).rejects.toThrow(/Symlink escapes sandbox root/);
-    await expect(write.execute("c", { path: "link.txt", content: "pwned" })).rejects.toThrow(/Symlink escapes/);
+    await expect(read.execute("c", { path: "out/secret.txt" })).rejects.toThrow(
+      /Symlink escapes sandbox root/,
+    );
+    await expect(write.execute("c", { path: "out/new.txt", content: "x" })).rejects.toThrow(
+      /Symlink escapes sandbox root/,
+    );
+    await expect(write.execute("c", { path: "link.txt", content: "pwned" })).rejects.toThrow(
+      /Symlink escapes/,
+    );
     expect(readFileSync(path.join(outside, "secret.txt"), "utf8")).toBe("top secret");
   });
 
@@ -33,7 +43,9 @@ describe("workspace containment (on by default)", () => {
     mkdirSync(path.join(root, "real"));
     writeFileSync(path.join(root, "real", "a.txt"), "inside");
     symlinkSync(path.join(root, "real"), path.join(root, "alias"));
-    expect(text(await createReadTool({ workspaceDir: root }).execute("c", { path: "alias/a.txt" }))).toBe("inside");
+    expect(text(await createReadTool({ workspaceDir: root }).execute("c", { path: "alias/a.txt" }))).toBe(
+      "inside",
+    );
   });
 
   it("refuses to write or edit through a hardlink", async () => {
@@ -41,9 +53,14 @@ describe("workspace containment (on by default)", () => {
     const outside = tempDir();
     writeFileSync(path.join(outside, "target.txt"), "original");
     linkSync(path.join(outside, "target.txt"), path.join(root, "hard.txt"));
-    await expect(createWriteTool({ workspaceDir: root }).execute("c", { path: "hard.txt", content: "x" })).rejects.toThrow(/hardlink/);
     await expect(
-      createEditTool({ workspaceDir: root }).execute("c", { path: "hard.txt", edits: [{ oldText: "original", newText: "x" }] }),
+      createWriteTool({ workspaceDir: root }).execute("c", { path: "hard.txt", content: "x" }),
+    ).rejects.toThrow(/hardlink/);
+    await expect(
+      createEditTool({ workspaceDir: root }).execute("c", {
+        path: "hard.txt",
+        edits: [{ oldText: "original", newText: "x" }],
+      }),
     ).rejects.toThrow(/hardlink/);
     expect(readFileSync(path.join(outside, "target.txt"), "utf8")).toBe("original");
   });
@@ -56,7 +73,9 @@ describe("workspace containment (on by default)", () => {
     const checked = await resolveContained(root, path.join(root, "file.txt"), { input: "file.txt" });
     renameSync(path.join(root, "file.txt"), path.join(root, "moved.txt"));
     symlinkSync(path.join(outside, "secret.txt"), path.join(root, "file.txt"));
-    await expect(openVerified(root, checked, "file.txt")).rejects.toThrow(/Path changed to a symlink during access/);
+    await expect(openVerified(root, checked, "file.txt")).rejects.toThrow(
+      /Path changed to a symlink during access/,
+    );
   });
 
   it("can be turned off", async () => {

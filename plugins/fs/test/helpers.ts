@@ -15,4 +15,5 @@ export function tempDir(): string {
   return dir;
 }
 
-export const text = (r: AgentToolResult<unknown>) => r.content.map((c) => (c.type === "text" ? c.text : `[${c.mimeType}]`)).join("\n");
+export const text = (r: AgentToolResult<unknown>) =>
+  r.content.map((c) => (c.type === "text" ? c.text : `[${c.mimeType}]`)).join("\n");

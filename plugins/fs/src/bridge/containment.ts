@@ -84,7 +84,12 @@ export async function resolveContained(
  * Opens a checked path without following a final symlink and verifies it is still the entry
  * that was checked: a path swapped for a symlink (or another file) in between is refused.
  */
-export async function openVerified(root: string, checked: ContainedPath, input: string, flags = constants.O_RDONLY) {
+export async function openVerified(
+  root: string,
+  checked: ContainedPath,
+  input: string,
+  flags = constants.O_RDONLY,
+) {
   let handle: fs.FileHandle;
   try {
     handle = await fs.open(checked.path, flags | constants.O_NOFOLLOW);

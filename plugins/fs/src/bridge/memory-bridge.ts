@@ -2,7 +2,10 @@ import path from "node:path";
 import type { FsBridge, FsStat } from "@clawtools/core";
 
 /** An in-memory FsBridge (tests, previews, virtual workspaces). Paths are POSIX, absolute or cwd-relative. */
-export function createMemoryBridge(files: Record<string, string | Buffer> = {}, cwd = "/workspace"): Required<FsBridge> & {
+export function createMemoryBridge(
+  files: Record<string, string | Buffer> = {},
+  cwd = "/workspace",
+): Required<FsBridge> & {
   files: Map<string, Buffer>;
 } {
   const store = new Map<string, Buffer>();
@@ -11,7 +14,8 @@ export function createMemoryBridge(files: Record<string, string | Buffer> = {}, 
   const addDirs = (p: string) => {
     for (let d = path.posix.dirname(p); !dirs.has(d); d = path.posix.dirname(d)) dirs.add(d);
   };
-  const enoent = (p: string) => Object.assign(new Error(`ENOENT: no such file or directory, open '${p}'`), { code: "ENOENT" });
+  const enoent = (p: string) =>
+    Object.assign(new Error(`ENOENT: no such file or directory, open '${p}'`), { code: "ENOENT" });
   dirs.add(cwd);
   addDirs(cwd);
   for (const [p, data] of Object.entries(files)) {
@@ -52,7 +56,8 @@ export function createMemoryBridge(files: Record<string, string | Buffer> = {}, 
       if (!dirs.has(a)) throw enoent(a);
       const out = new Map<string, FsStat["type"]>();
       for (const f of store.keys()) if (path.posix.dirname(f) === a) out.set(path.posix.basename(f), "file");
-      for (const d of dirs) if (d !== a && path.posix.dirname(d) === a) out.set(path.posix.basename(d), "directory");
+      for (const d of dirs)
+        if (d !== a && path.posix.dirname(d) === a) out.set(path.posix.basename(d), "directory");
       return [...out].map(([name, type]) => ({ name, type }));
     },
     async rename({ from, to, cwd: c }) {

@@ -34,7 +34,9 @@ export function createNodeBridge(root: string, options: NodeBridgeOptions = {}):
   const refuseHardlink = async (p: string, input: string) => {
     const st = await fs.lstat(p).catch(() => null);
     if (st?.isFile() && st.nlink > 1) {
-      throw new ToolInputError(`Refusing to write through a hardlink (${st.nlink} links) inside ${base}: ${input}`);
+      throw new ToolInputError(
+        `Refusing to write through a hardlink (${st.nlink} links) inside ${base}: ${input}`,
+      );
     }
   };
 
@@ -91,7 +93,11 @@ export function createNodeBridge(root: string, options: NodeBridgeOptions = {}):
       const temp = path.join(dir, `.${path.basename(checked.path)}.${randomBytes(6).toString("hex")}.tmp`);
       const existing = await fs.stat(checked.path).catch(() => null);
       try {
-        const handle = await fs.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, existing?.mode ?? 0o644);
+        const handle = await fs.open(
+          temp,
+          constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+          existing?.mode ?? 0o644,
+        );
         try {
           await handle.writeFile(data);
           await handle.sync();

@@ -38,7 +38,11 @@ export function applyEdits(content: string, edits: Edit[], path: string): string
   let fuzzy: ReturnType<typeof fuzzyWithMap> | undefined;
   const matches: Match[] = edits.map((edit, i) => {
     if (!edit.oldText) {
-      throw new ToolInputError(n === 1 ? `oldText must not be empty in ${path}.` : `edits[${i}].oldText must not be empty in ${path}.`);
+      throw new ToolInputError(
+        n === 1
+          ? `oldText must not be empty in ${path}.`
+          : `edits[${i}].oldText must not be empty in ${path}.`,
+      );
     }
     const exact = countOccurrences(content, edit.oldText);
     if (exact > 1) throw new ToolInputError(duplicate(path, i, n, exact));

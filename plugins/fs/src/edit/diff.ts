@@ -5,7 +5,8 @@ function diffOps(a: string[], b: string[]): Op[] {
   let pre = 0;
   while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
   let suf = 0;
-  while (suf < a.length - pre && suf < b.length - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf]) suf++;
+  while (suf < a.length - pre && suf < b.length - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf])
+    suf++;
   const midA = a.slice(pre, a.length - suf);
   const midB = b.slice(pre, b.length - suf);
   const ops: Op[] = [];
@@ -23,7 +24,8 @@ function diffOps(a: string[], b: string[]): Op[] {
     const lcs = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
     for (let i = n - 1; i >= 0; i--) {
       for (let j = m - 1; j >= 0; j--) {
-        lcs[i]![j] = midA[i] === midB[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+        lcs[i]![j] =
+          midA[i] === midB[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
       }
     }
     let i = 0;
@@ -73,7 +75,11 @@ function reorderBlocks(ops: Op[], from: number): void {
  * them, a padded `...` where unchanged lines are skipped; N in new-file numbering for additions
  * and context, old-file numbering for removals.
  */
-export function generateDiffString(oldText: string, newText: string, context = 4): { diff: string; firstChangedLine?: number } {
+export function generateDiffString(
+  oldText: string,
+  newText: string,
+  context = 4,
+): { diff: string; firstChangedLine?: number } {
   const a = oldText.split("\n");
   const b = newText.split("\n");
   const ops = diffOps(a, b);
@@ -81,7 +87,8 @@ export function generateDiffString(oldText: string, newText: string, context = 4
   const changed = ops.map((o, i) => (o.kind !== " " ? i : -1)).filter((i) => i >= 0);
   if (changed.length === 0) return { diff: "" };
   const near = new Set<number>();
-  for (const i of changed) for (let k = Math.max(0, i - context); k <= Math.min(ops.length - 1, i + context); k++) near.add(k);
+  for (const i of changed)
+    for (let k = Math.max(0, i - context); k <= Math.min(ops.length - 1, i + context); k++) near.add(k);
   const out: string[] = [];
   let skipped = false;
   ops.forEach((op, i) => {

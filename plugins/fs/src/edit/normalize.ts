@@ -72,6 +72,7 @@ export function fuzzyWithMap(text: string): { fuzzy: string; map: number[] } {
 export function countOccurrences(haystack: string, needle: string): number {
   if (!needle) return 0;
   let count = 0;
-  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) count++;
+  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length))
+    count++;
   return count;
 }

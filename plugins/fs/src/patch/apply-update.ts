@@ -20,18 +20,29 @@ export function applyUpdateChunks(original: string, chunks: UpdateChunk[], displ
       continue;
     }
     let oldLines = chunk.oldLines;
-    let newLines = chunk.newLines;
+    let ops = chunk.ops;
     let at = seekSequence(lines, oldLines, cursor, chunk.endOfFile);
     if (at === -1 && oldLines[oldLines.length - 1] === "") {
       // a trailing empty context line often stands for the file's final newline
       oldLines = oldLines.slice(0, -1);
-      if (newLines[newLines.length - 1] === "") newLines = newLines.slice(0, -1);
+      const lastContext = ops.map((op) => op.kind).lastIndexOf(" ");
+      if (lastContext !== -1 && ops[lastContext]!.text === "") ops = ops.filter((_, k) => k !== lastContext);
       at = seekSequence(lines, oldLines, cursor, chunk.endOfFile);
     }
     if (at === -1) {
-      throw new ToolInputError(`Failed to find expected lines in ${displayPath}:\n${chunk.oldLines.join("\n")}`);
+      throw new ToolInputError(
+        `Failed to find expected lines in ${displayPath}:\n${chunk.oldLines.join("\n")}`,
+      );
     }
-    replacements.push({ at, remove: oldLines.length, insert: newLines });
+    // context lines keep the file's own text (the patch may have matched them loosely)
+    const insert: string[] = [];
+    let oldIndex = 0;
+    for (const op of ops) {
+      if (op.kind === " ") insert.push(lines[at + oldIndex++]!);
+      else if (op.kind === "-") oldIndex++;
+      else insert.push(op.text);
+    }
+    replacements.push({ at, remove: oldLines.length, insert });
     cursor = at + oldLines.length;
   }
   replacements.sort((a, b) => a.at - b.at);

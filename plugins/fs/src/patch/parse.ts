@@ -5,6 +5,8 @@ export interface UpdateChunk {
   context?: string;
   oldLines: string[];
   newLines: string[];
+  /** The chunk's lines in order, so context lines can keep the file's own spelling. */
+  ops: Array<{ kind: " " | "-" | "+"; text: string }>;
   /** `*** End of File`: the chunk is anchored at the end of the file. */
   endOfFile: boolean;
 }
@@ -38,8 +40,10 @@ const isHeader = (line: string) => line.startsWith("*** ") && !line.startsWith(E
 export function parsePatch(input: string): Hunk[] {
   let lines = input.replace(/\r\n/g, "\n").trim().split("\n");
   lines = unwrapHeredoc(lines);
-  if (lines[0]?.trim() !== BEGIN) throw new ToolInputError("Invalid patch: the first line of the patch must be '*** Begin Patch'");
-  if (lines[lines.length - 1]?.trim() !== END) throw new ToolInputError("Invalid patch: the last line of the patch must be '*** End Patch'");
+  if (lines[0]?.trim() !== BEGIN)
+    throw new ToolInputError("Invalid patch: the first line of the patch must be '*** Begin Patch'");
+  if (lines[lines.length - 1]?.trim() !== END)
+    throw new ToolInputError("Invalid patch: the last line of the patch must be '*** End Patch'");
   const body = lines.slice(1, -1);
   const hunks: Hunk[] = [];
   let i = 0;
@@ -84,14 +88,14 @@ export function parsePatch(input: string): Hunk[] {
         }
         if (l.startsWith("@@")) {
           const context = l.slice(2).trim();
-          chunk = { ...(context ? { context } : {}), oldLines: [], newLines: [], endOfFile: false };
+          chunk = { ...(context ? { context } : {}), oldLines: [], newLines: [], ops: [], endOfFile: false };
           chunks.push(chunk);
           i++;
           continue;
         }
         if (!chunk) {
           // the first chunk may omit its @@ line
-          chunk = { oldLines: [], newLines: [], endOfFile: false };
+          chunk = { oldLines: [], newLines: [], ops: [], endOfFile: false };
           chunks.push(chunk);
         }
         const mark = l[0];
@@ -99,15 +103,22 @@ export function parsePatch(input: string): Hunk[] {
           const text = l === "" ? "" : l.slice(1);
           chunk.oldLines.push(text);
           chunk.newLines.push(text);
-        } else if (mark === "-") chunk.oldLines.push(l.slice(1));
-        else if (mark === "+") chunk.newLines.push(l.slice(1));
-        else throw bad(`'${l}' must start with ' ', '+' or '-' (or be a '@@' line)`);
+          chunk.ops.push({ kind: " ", text });
+        } else if (mark === "-") {
+          chunk.oldLines.push(l.slice(1));
+          chunk.ops.push({ kind: "-", text: l.slice(1) });
+        } else if (mark === "+") {
+          chunk.newLines.push(l.slice(1));
+          chunk.ops.push({ kind: "+", text: l.slice(1) });
+        } else throw bad(`'${l}' must start with ' ', '+' or '-' (or be a '@@' line)`);
         i++;
       }
       if (chunks.length === 0 && !moveTo) throw bad(`Update File hunk for ${path} is empty`);
       hunks.push({ kind: "update", path, ...(moveTo ? { moveTo } : {}), chunks });
     } else {
-      throw bad(`'${line}' is not a valid hunk header. Valid hunk headers: '*** Add File: {path}', '*** Delete File: {path}', '*** Update File: {path}'`);
+      throw bad(
+        `'${line}' is not a valid hunk header. Valid hunk headers: '*** Add File: {path}', '*** Delete File: {path}', '*** Update File: {path}'`,
+      );
     }
   }
   return hunks;

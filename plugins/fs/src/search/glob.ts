@@ -15,7 +15,10 @@ export function globToRegExp(glob: string, options: { ignoreCase?: boolean } = {
       const close = glob.indexOf("]", i + 1);
       if (close === -1) re += "\\[";
       else {
-        const body = glob.slice(i + 1, close).replace(/^!/, "^").replace(/\\/g, "\\\\");
+        const body = glob
+          .slice(i + 1, close)
+          .replace(/^!/, "^")
+          .replace(/\\/g, "\\\\");
         re += `[${body}]`;
         i = close;
       }

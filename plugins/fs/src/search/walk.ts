@@ -11,7 +11,11 @@ export interface WalkEntry {
 
 const ALWAYS_SKIPPED = new Set([".git", "node_modules"]);
 
-async function entryType(bridge: FsBridge, abs: string, type: FsStat["type"]): Promise<"file" | "directory" | null> {
+async function entryType(
+  bridge: FsBridge,
+  abs: string,
+  type: FsStat["type"],
+): Promise<"file" | "directory" | null> {
   if (type === "file" || type === "directory") return type;
   if (type !== "symlink") return null;
   // a symlink counts as what it points to, if the bridge lets us reach it (escapes are refused)
@@ -26,7 +30,9 @@ async function entryType(bridge: FsBridge, abs: string, type: FsStat["type"]): P
  */
 export async function* walk(bridge: FsBridge, root: string, signal?: AbortSignal): AsyncGenerator<WalkEntry> {
   if (!bridge.readdir) throw new Error("This file-system bridge cannot list directories (readdir missing)");
-  const stack: Array<{ abs: string; rel: string; rules: Array<{ base: string; ig: Ignore }> }> = [{ abs: root, rel: "", rules: [] }];
+  const stack: Array<{ abs: string; rel: string; rules: Array<{ base: string; ig: Ignore }> }> = [
+    { abs: root, rel: "", rules: [] },
+  ];
   while (stack.length > 0) {
     signal?.throwIfAborted();
     const dir = stack.pop()!;

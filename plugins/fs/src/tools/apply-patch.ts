@@ -42,13 +42,15 @@ async function plan(env: FsEnv, input: string) {
       summary.added.push(shown);
       lines.push(`A ${shown}`);
     } else if (hunk.kind === "delete") {
-      if ((await current(abs)) === null) throw new ToolInputError(`Failed to delete file ${shown}: file not found`);
+      if ((await current(abs)) === null)
+        throw new ToolInputError(`Failed to delete file ${shown}: file not found`);
       pending.set(abs, null);
       summary.deleted.push(shown);
       lines.push(`D ${shown}`);
     } else {
       const original = await current(abs);
-      if (original === null) throw new ToolInputError(`Failed to read file to update ${shown}: file not found`);
+      if (original === null)
+        throw new ToolInputError(`Failed to read file to update ${shown}: file not found`);
       const updated = applyUpdateChunks(original, hunk.chunks, shown);
       if (hunk.moveTo) {
         const dest = env.resolve(hunk.moveTo);
@@ -78,7 +80,8 @@ async function commit(env: FsEnv, changes: Change[], signal?: AbortSignal): Prom
       const before = st?.type === "file" ? await env.bridge.readFile({ filePath: change.abs }) : null;
       backups.push({ abs: change.abs, before });
       if (change.content === null) {
-        if (!env.bridge.remove) throw new ToolInputError("This file-system bridge cannot delete files (remove missing)");
+        if (!env.bridge.remove)
+          throw new ToolInputError("This file-system bridge cannot delete files (remove missing)");
         if (before !== null) await env.bridge.remove({ filePath: change.abs });
       } else {
         await env.bridge.mkdirp({ filePath: path.dirname(change.abs) });
@@ -98,7 +101,10 @@ async function commit(env: FsEnv, changes: Change[], signal?: AbortSignal): Prom
   }
 }
 
-export function createApplyPatchTool(ctx: ToolContext = {}, options: FsToolOptions = {}): AgentTool<typeof applyPatchSchema, ApplyPatchDetails> {
+export function createApplyPatchTool(
+  ctx: ToolContext = {},
+  options: FsToolOptions = {},
+): AgentTool<typeof applyPatchSchema, ApplyPatchDetails> {
   const env = resolveFsEnv(ctx, options);
   return {
     name: "apply_patch",
@@ -111,7 +117,8 @@ export function createApplyPatchTool(ctx: ToolContext = {}, options: FsToolOptio
       // one patch at a time per workspace: its files are planned and written as a unit
       return withFileLock(`apply_patch:${env.root}`, async () => {
         const { changes, summary, lines } = await plan(env, input);
-        if (changes.length === 0) return { content: [{ type: "text", text: "No files were modified." }], details: { summary } };
+        if (changes.length === 0)
+          return { content: [{ type: "text", text: "No files were modified." }], details: { summary } };
         await commit(env, changes, signal);
         return {
           content: [{ type: "text", text: `Success. Updated the following files:\n${lines.join("\n")}` }],

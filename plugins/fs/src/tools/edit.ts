@@ -6,7 +6,10 @@ import { type FsToolOptions, resolveFsEnv, throwIfAborted, withFileLock } from "
 
 const editItem = Type.Object(
   {
-    oldText: Type.String({ description: "Exact text for one targeted replacement. It must be unique in the original file and must not overlap with any other edits[].oldText in the same call." }),
+    oldText: Type.String({
+      description:
+        "Exact text for one targeted replacement. It must be unique in the original file and must not overlap with any other edits[].oldText in the same call.",
+    }),
     newText: Type.String({ description: "Replacement text for this targeted edit." }),
   },
   { additionalProperties: false },
@@ -16,11 +19,16 @@ const canonical = {
   path: Type.String({ description: "Path to the file to edit (relative or absolute)" }),
   edits: Type.Optional(
     Type.Array(editItem, {
-      description: "One or more targeted replacements. Each edit is matched against the original file, not incrementally. Do not include overlapping or nested edits. If two changes touch the same block or nearby lines, merge them into one edit instead.",
+      description:
+        "One or more targeted replacements. Each edit is matched against the original file, not incrementally. Do not include overlapping or nested edits. If two changes touch the same block or nearby lines, merge them into one edit instead.",
     }),
   ),
-  oldText: Type.Optional(Type.String({ description: "Legacy single replacement: text to find (prefer edits[])" })),
-  newText: Type.Optional(Type.String({ description: "Legacy single replacement: replacement text (prefer edits[])" })),
+  oldText: Type.Optional(
+    Type.String({ description: "Legacy single replacement: text to find (prefer edits[])" }),
+  ),
+  newText: Type.Optional(
+    Type.String({ description: "Legacy single replacement: replacement text (prefer edits[])" }),
+  ),
 };
 
 export const editSchema = Type.Object(canonical, { additionalProperties: false });
@@ -84,7 +92,10 @@ export function collectEdits(params: EditParams, aliases: boolean): { path: stri
   return { path: path!, edits };
 }
 
-export function createEditTool(ctx: ToolContext = {}, options: EditToolOptions = {}): AgentTool<typeof editSchemaWithAliases, EditDetails> {
+export function createEditTool(
+  ctx: ToolContext = {},
+  options: EditToolOptions = {},
+): AgentTool<typeof editSchemaWithAliases, EditDetails> {
   const env = resolveFsEnv(ctx, options);
   const aliases = options.claudeCodeAliases ?? true;
   return {
@@ -99,13 +110,16 @@ export function createEditTool(ctx: ToolContext = {}, options: EditToolOptions =
       const abs = env.resolve(path);
       return withFileLock(abs, async () => {
         const stat = await env.bridge.stat({ filePath: abs });
-        if (!stat || stat.type !== "file") throw new ToolInputError(`File not found: ${path}`);
+        if (stat?.type !== "file") throw new ToolInputError(`File not found: ${path}`);
         const raw = (await env.bridge.readFile({ filePath: abs })).toString("utf8");
         throwIfAborted(signal);
         const { bom, text } = stripBom(raw);
         const ending = detectLineEnding(text);
         const original = normalizeToLF(text);
-        const normalizedEdits = edits.map((e) => ({ oldText: normalizeToLF(e.oldText), newText: normalizeToLF(e.newText) }));
+        const normalizedEdits = edits.map((e) => ({
+          oldText: normalizeToLF(e.oldText),
+          newText: normalizeToLF(e.newText),
+        }));
         const updated = applyEdits(original, normalizedEdits, path);
         throwIfAborted(signal);
         await env.bridge.writeFile({ filePath: abs, data: bom + restoreLineEndings(updated, ending) });

@@ -1,10 +1,21 @@
-import { type AgentTool, DEFAULT_MAX_BYTES, formatSize, type ToolContext, ToolInputError, type TruncationResult, Type, truncateHead } from "@clawtools/core";
+import {
+  type AgentTool,
+  DEFAULT_MAX_BYTES,
+  formatSize,
+  type ToolContext,
+  ToolInputError,
+  type TruncationResult,
+  Type,
+  truncateHead,
+} from "@clawtools/core";
 import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
 import { makeGlobMatcher } from "../search/glob.js";
 import { walk } from "../search/walk.js";
 
 export const findSchema = Type.Object({
-  pattern: Type.String({ description: "Glob pattern to match files, e.g. '*.ts', '**/*.json', or 'src/**/*.spec.ts'" }),
+  pattern: Type.String({
+    description: "Glob pattern to match files, e.g. '*.ts', '**/*.json', or 'src/**/*.spec.ts'",
+  }),
   path: Type.Optional(Type.String({ description: "Directory to search in (default: current directory)" })),
   limit: Type.Optional(Type.Number({ description: "Maximum number of results (default: 1000)" })),
 });
@@ -14,7 +25,10 @@ export interface FindDetails {
   truncation?: TruncationResult;
 }
 
-export function createFindTool(ctx: ToolContext = {}, options: FsToolOptions = {}): AgentTool<typeof findSchema, FindDetails | undefined> {
+export function createFindTool(
+  ctx: ToolContext = {},
+  options: FsToolOptions = {},
+): AgentTool<typeof findSchema, FindDetails | undefined> {
   const env = resolveFsEnv(ctx, options);
   return {
     name: "find",
@@ -39,7 +53,8 @@ export function createFindTool(ctx: ToolContext = {}, options: FsToolOptions = {
         }
         found.push(entry.type === "directory" ? `${entry.rel}/` : entry.rel);
       }
-      if (found.length === 0) return { content: [{ type: "text", text: "No files found matching pattern" }], details: undefined };
+      if (found.length === 0)
+        return { content: [{ type: "text", text: "No files found matching pattern" }], details: undefined };
       const truncation = truncateHead(found.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
       const notices: string[] = [];
       const details: FindDetails = {};

@@ -17,11 +17,19 @@ import { walk } from "../search/walk.js";
 
 export const grepSchema = Type.Object({
   pattern: Type.String({ description: "Search pattern (regex or literal string)" }),
-  path: Type.Optional(Type.String({ description: "Directory or file to search (default: current directory)" })),
-  glob: Type.Optional(Type.String({ description: "Filter files by glob pattern, e.g. '*.ts' or '**/*.spec.ts'" })),
+  path: Type.Optional(
+    Type.String({ description: "Directory or file to search (default: current directory)" }),
+  ),
+  glob: Type.Optional(
+    Type.String({ description: "Filter files by glob pattern, e.g. '*.ts' or '**/*.spec.ts'" }),
+  ),
   ignoreCase: Type.Optional(Type.Boolean({ description: "Case-insensitive search (default: false)" })),
-  literal: Type.Optional(Type.Boolean({ description: "Treat pattern as literal string instead of regex (default: false)" })),
-  context: Type.Optional(Type.Number({ description: "Number of lines to show before and after each match (default: 0)" })),
+  literal: Type.Optional(
+    Type.Boolean({ description: "Treat pattern as literal string instead of regex (default: false)" }),
+  ),
+  context: Type.Optional(
+    Type.Number({ description: "Number of lines to show before and after each match (default: 0)" }),
+  ),
   limit: Type.Optional(Type.Number({ description: "Maximum number of matches to return (default: 100)" })),
 });
 
@@ -37,14 +45,19 @@ function compile(pattern: string, literal: boolean, ignoreCase: boolean): RegExp
   try {
     return new RegExp(literal ? escapeRegExp(pattern) : pattern, ignoreCase ? "i" : "");
   } catch (error) {
-    throw new ToolInputError(`Invalid regex pattern: ${(error as Error).message}. Use literal=true to search for the text as is.`);
+    throw new ToolInputError(
+      `Invalid regex pattern: ${(error as Error).message}. Use literal=true to search for the text as is.`,
+    );
   }
 }
 
 /** A file is treated as binary (and skipped, like rg) when its first 8 KB hold a NUL byte. */
 const isBinary = (data: Buffer) => data.subarray(0, 8192).includes(0);
 
-export function createGrepTool(ctx: ToolContext = {}, options: FsToolOptions = {}): AgentTool<typeof grepSchema, GrepDetails | undefined> {
+export function createGrepTool(
+  ctx: ToolContext = {},
+  options: FsToolOptions = {},
+): AgentTool<typeof grepSchema, GrepDetails | undefined> {
   const env = resolveFsEnv(ctx, options);
   return {
     name: "grep",
@@ -65,7 +78,8 @@ export function createGrepTool(ctx: ToolContext = {}, options: FsToolOptions = {
       if (stat.type === "file") files.push({ abs, label: path.basename(abs) });
       else {
         for await (const entry of walk(env.bridge, abs, signal)) {
-          if (entry.type === "file" && (!globMatch || globMatch(entry.rel))) files.push({ abs: entry.abs, label: entry.rel });
+          if (entry.type === "file" && (!globMatch || globMatch(entry.rel)))
+            files.push({ abs: entry.abs, label: entry.rel });
         }
       }
 
@@ -103,7 +117,8 @@ export function createGrepTool(ctx: ToolContext = {}, options: FsToolOptions = {
           }
         }
       }
-      if (matchCount === 0) return { content: [{ type: "text", text: "No matches found" }], details: undefined };
+      if (matchCount === 0)
+        return { content: [{ type: "text", text: "No matches found" }], details: undefined };
       const truncation = truncateHead(out.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
       const notices: string[] = [];
       const details: GrepDetails = {};
@@ -116,7 +131,9 @@ export function createGrepTool(ctx: ToolContext = {}, options: FsToolOptions = {
         details.truncation = truncation;
       }
       if (linesTruncated) {
-        notices.push(`Some lines truncated to ${GREP_MAX_LINE_LENGTH} chars. Use read tool to see full lines`);
+        notices.push(
+          `Some lines truncated to ${GREP_MAX_LINE_LENGTH} chars. Use read tool to see full lines`,
+        );
         details.linesTruncated = true;
       }
       const text = truncation.content + (notices.length ? `\n\n[${notices.join(". ")}]` : "");

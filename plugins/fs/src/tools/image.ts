@@ -4,7 +4,13 @@ const SIGNATURES: Array<[string, (b: Buffer) => boolean]> = [
   ["image/png", (b) => b.length >= 8 && b.readUInt32BE(0) === 0x89504e47 && b.readUInt32BE(4) === 0x0d0a1a0a],
   ["image/jpeg", (b) => b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff],
   ["image/gif", (b) => b.length >= 6 && /^GIF8[79]a$/.test(b.subarray(0, 6).toString("latin1"))],
-  ["image/webp", (b) => b.length >= 12 && b.subarray(0, 4).toString("latin1") === "RIFF" && b.subarray(8, 12).toString("latin1") === "WEBP"],
+  [
+    "image/webp",
+    (b) =>
+      b.length >= 12 &&
+      b.subarray(0, 4).toString("latin1") === "RIFF" &&
+      b.subarray(8, 12).toString("latin1") === "WEBP",
+  ],
 ];
 
 /** MIME type from magic bytes; only png, jpeg, gif and webp count as images (never the extension). */
@@ -36,15 +42,29 @@ export async function prepareImage(data: Buffer, mimeType: string): Promise<Prep
   const autoOriented = (meta.orientation ?? 1) >= 5;
   const width = (autoOriented ? meta.height : meta.width) ?? 0;
   const height = (autoOriented ? meta.width : meta.height) ?? 0;
-  if (width <= MAX_IMAGE_SIDE && height <= MAX_IMAGE_SIDE && data.length <= MAX_IMAGE_BYTES) return { data, mimeType };
+  if (width <= MAX_IMAGE_SIDE && height <= MAX_IMAGE_SIDE && data.length <= MAX_IMAGE_BYTES)
+    return { data, mimeType };
   const fit = Math.min(1, MAX_IMAGE_SIDE / width, MAX_IMAGE_SIDE / height);
   const attempt = async (scale: number, quality?: number) => {
     const w = Math.max(1, Math.round(width * fit * scale));
     const h = Math.max(1, Math.round(height * fit * scale));
     const base = sharp(data).rotate().resize(w, h, { fit: "fill" });
-    const jpeg = { data: await base.clone().jpeg({ quality: quality ?? 85 }).toBuffer(), mimeType: "image/jpeg", w, h };
+    const jpeg = {
+      data: await base
+        .clone()
+        .jpeg({ quality: quality ?? 85 })
+        .toBuffer(),
+      mimeType: "image/jpeg",
+      w,
+      h,
+    };
     if (quality !== undefined) return jpeg;
-    const png = { data: await base.clone().png({ compressionLevel: 9 }).toBuffer(), mimeType: "image/png", w, h };
+    const png = {
+      data: await base.clone().png({ compressionLevel: 9 }).toBuffer(),
+      mimeType: "image/png",
+      w,
+      h,
+    };
     return png.data.length <= jpeg.data.length ? png : jpeg;
   };
   let best = await attempt(1);

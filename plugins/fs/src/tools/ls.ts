@@ -1,4 +1,13 @@
-import { type AgentTool, DEFAULT_MAX_BYTES, formatSize, type ToolContext, ToolInputError, type TruncationResult, Type, truncateHead } from "@clawtools/core";
+import {
+  type AgentTool,
+  DEFAULT_MAX_BYTES,
+  formatSize,
+  type ToolContext,
+  ToolInputError,
+  type TruncationResult,
+  Type,
+  truncateHead,
+} from "@clawtools/core";
 import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
 
 export const lsSchema = Type.Object({
@@ -11,7 +20,10 @@ export interface LsDetails {
   truncation?: TruncationResult;
 }
 
-export function createLsTool(ctx: ToolContext = {}, options: FsToolOptions = {}): AgentTool<typeof lsSchema, LsDetails | undefined> {
+export function createLsTool(
+  ctx: ToolContext = {},
+  options: FsToolOptions = {},
+): AgentTool<typeof lsSchema, LsDetails | undefined> {
   const env = resolveFsEnv(ctx, options);
   return {
     name: "ls",
@@ -25,7 +37,8 @@ export function createLsTool(ctx: ToolContext = {}, options: FsToolOptions = {})
       const stat = await env.bridge.stat({ filePath: abs });
       if (!stat) throw new ToolInputError(`Path not found: ${abs}`);
       if (stat.type !== "directory") throw new ToolInputError(`Not a directory: ${abs}`);
-      if (!env.bridge.readdir) throw new ToolInputError("This file-system bridge cannot list directories (readdir missing)");
+      if (!env.bridge.readdir)
+        throw new ToolInputError("This file-system bridge cannot list directories (readdir missing)");
       let entries: Awaited<ReturnType<NonNullable<typeof env.bridge.readdir>>>;
       try {
         entries = await env.bridge.readdir({ filePath: abs });
@@ -48,7 +61,8 @@ export function createLsTool(ctx: ToolContext = {}, options: FsToolOptions = {})
         }
         lines.push(type === "directory" ? `${entry.name}/` : entry.name);
       }
-      if (lines.length === 0) return { content: [{ type: "text", text: "(empty directory)" }], details: undefined };
+      if (lines.length === 0)
+        return { content: [{ type: "text", text: "(empty directory)" }], details: undefined };
       const truncation = truncateHead(lines.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
       const notices: string[] = [];
       const details: LsDetails = {};

@@ -41,7 +41,8 @@ export async function readLinePage(
     if (index === start) startLineBytes += bytes;
     if (!wants()) return;
     // an oversized line keeps just enough text to show it is over the cap
-    if (partialBytes <= maxBytes) partial += piece.length > maxBytes + 1 ? piece.slice(0, maxBytes + 1) : piece;
+    if (partialBytes <= maxBytes)
+      partial += piece.length > maxBytes + 1 ? piece.slice(0, maxBytes + 1) : piece;
     partialBytes += bytes;
   };
   const endLine = () => {

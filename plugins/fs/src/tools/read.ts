@@ -32,7 +32,10 @@ export interface ReadToolOptions extends FsToolOptions {
 
 const DESCRIPTION = `Read the contents of a file. Supports text files and images (jpg, png, gif, webp). Images are sent as attachments. For text files, output is truncated to ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first). Use offset/limit for large files. When you need the full file, continue with offset until complete.`;
 
-export function createReadTool(ctx: ToolContext = {}, options: ReadToolOptions = {}): AgentTool<typeof readSchema, ReadDetails | undefined> {
+export function createReadTool(
+  ctx: ToolContext = {},
+  options: ReadToolOptions = {},
+): AgentTool<typeof readSchema, ReadDetails | undefined> {
   const env = resolveFsEnv(ctx, options);
 
   /** The first spelling that exists (macOS screenshot, NFD, curly quote), else the path as given. */
@@ -53,16 +56,22 @@ export function createReadTool(ctx: ToolContext = {}, options: ReadToolOptions =
       const abs = await locate(env.resolve(path));
       const stat = await env.bridge.stat({ filePath: abs });
       if (!stat) throw new ToolInputError(`ENOENT: no such file or directory, open '${abs}'`);
-      if (stat.type === "directory") throw new ToolInputError(`EISDIR: illegal operation on a directory, read '${abs}'. Use ls to list a directory.`);
-      if (offset !== undefined && (!Number.isFinite(offset) || offset < 1)) throw new ToolInputError("offset must be a line number ≥ 1");
-      if (limit !== undefined && (!Number.isFinite(limit) || limit < 1)) throw new ToolInputError("limit must be ≥ 1");
+      if (stat.type === "directory")
+        throw new ToolInputError(
+          `EISDIR: illegal operation on a directory, read '${abs}'. Use ls to list a directory.`,
+        );
+      if (offset !== undefined && (!Number.isFinite(offset) || offset < 1))
+        throw new ToolInputError("offset must be a line number ≥ 1");
+      if (limit !== undefined && (!Number.isFinite(limit) || limit < 1))
+        throw new ToolInputError("limit must be ≥ 1");
 
       const head = await firstBytes(env.bridge, abs, signal);
       const mime = detectImageMime(head);
       if (mime) {
         const data = await env.bridge.readFile({ filePath: abs });
         if (data.length === 0) throw new ToolInputError(`Image file is empty: ${path}`);
-        const image = options.autoResizeImages === false ? { data, mimeType: mime } : await prepareImage(data, mime);
+        const image =
+          options.autoResizeImages === false ? { data, mimeType: mime } : await prepareImage(data, mime);
         const text = `Read image file [${image.mimeType}]${"note" in image && image.note ? `\n${image.note}` : ""}`;
         return {
           content: [
@@ -96,20 +105,35 @@ export function createReadTool(ctx: ToolContext = {}, options: ReadToolOptions =
         const notice = `[Showing lines ${first}-${last} of ${page.totalLines}${cap}. Use offset=${last + 1} to continue.]`;
         return {
           content: [{ type: "text", text: `${truncation.content}\n\n${notice}` }],
-          details: { truncation: { ...truncation, truncated: true, truncatedBy: truncation.truncatedBy ?? "lines", totalLines: page.totalLines } },
+          details: {
+            truncation: {
+              ...truncation,
+              truncated: true,
+              truncatedBy: truncation.truncatedBy ?? "lines",
+              totalLines: page.totalLines,
+            },
+          },
         };
       }
       if (userEnd !== undefined && userEnd < page.totalLines) {
         const notice = `[${page.totalLines - userEnd} more lines in file. Use offset=${userEnd + 1} to continue.]`;
-        return { content: [{ type: "text", text: `${truncation.content}\n\n${notice}` }], details: undefined };
+        return {
+          content: [{ type: "text", text: `${truncation.content}\n\n${notice}` }],
+          details: undefined,
+        };
       }
       return { content: [{ type: "text", text: truncation.content }], details: undefined };
     },
   };
 }
 
-async function firstBytes(bridge: ReturnType<typeof resolveFsEnv>["bridge"], filePath: string, signal?: AbortSignal) {
+async function firstBytes(
+  bridge: ReturnType<typeof resolveFsEnv>["bridge"],
+  filePath: string,
+  signal?: AbortSignal,
+) {
   if (!bridge.readStream) return (await bridge.readFile({ filePath })).subarray(0, 16);
-  for await (const chunk of bridge.readStream({ filePath, ...(signal ? { signal } : {}) })) return chunk.subarray(0, 16);
+  for await (const chunk of bridge.readStream({ filePath, ...(signal ? { signal } : {}) }))
+    return chunk.subarray(0, 16);
   return Buffer.alloc(0);
 }

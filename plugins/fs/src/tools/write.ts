@@ -9,7 +9,10 @@ export const writeSchema = Type.Object({
 
 export type WriteToolOptions = FsToolOptions;
 
-export function createWriteTool(ctx: ToolContext = {}, options: WriteToolOptions = {}): AgentTool<typeof writeSchema, undefined> {
+export function createWriteTool(
+  ctx: ToolContext = {},
+  options: WriteToolOptions = {},
+): AgentTool<typeof writeSchema, undefined> {
   const env = resolveFsEnv(ctx, options);
   return {
     name: "write",
@@ -25,7 +28,10 @@ export function createWriteTool(ctx: ToolContext = {}, options: WriteToolOptions
         await env.bridge.mkdirp({ filePath: path.dirname(abs) });
         await env.bridge.writeFile({ filePath: abs, data: content });
         // pi reports the string length (UTF-16 units), kept for notice compatibility
-        return { content: [{ type: "text", text: `Successfully wrote ${content.length} bytes to ${input}` }], details: undefined };
+        return {
+          content: [{ type: "text", text: `Successfully wrote ${content.length} bytes to ${input}` }],
+          details: undefined,
+        };
       });
     },
   };

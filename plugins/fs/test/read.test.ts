@@ -1,0 +1,100 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { createMemoryBridge, createReadTool } from "../src/index.js";
+import { tempDir, text } from "./helpers.js";
+
+const lines = (n: number, prefix = "line") =>
+  Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`).join("\n");
+
+describe("read", () => {
+  it("returns raw text without line numbers and no details for small files", async () => {
+    const root = tempDir();
+    writeFileSync(path.join(root, "a.txt"), "hello\nworld");
+    const r = await createReadTool({ workspaceDir: root }).execute("c", { path: "@a.txt" });
+    expect(text(r)).toBe("hello\nworld");
+    expect(r.details).toBeUndefined();
+  });
+
+  it("pages at 2000 lines with the continuation notice", async () => {
+    const bridge = createMemoryBridge({ "big.txt": lines(2500) });
+    const read = createReadTool({ root: "/workspace", bridge });
+    const r = await read.execute("c", { path: "big.txt" });
+    expect(text(r).endsWith("line2000\n\n[Showing lines 1-2000 of 2500. Use offset=2001 to continue.]")).toBe(
+      true,
+    );
+    const next = await read.execute("c", { path: "big.txt", offset: 2001 });
+    expect(text(next).startsWith("line2001\n")).toBe(true);
+    expect(text(next).endsWith("line2500")).toBe(true);
+  });
+
+  it("pages at 50 KB with the byte-limit notice", async () => {
+    const bridge = createMemoryBridge({ "wide.txt": lines(1000, "x".repeat(100)) });
+    const r = await createReadTool({ root: "/workspace", bridge }).execute("c", { path: "wide.txt" });
+    expect(text(r)).toMatch(
+      /\n\n\[Showing lines 1-\d+ of 1000 \(50\.0KB limit\)\. Use offset=\d+ to continue\.\]$/,
+    );
+  });
+
+  it("says how many lines remain after an explicit limit, and refuses an offset past the end", async () => {
+    const bridge = createMemoryBridge({ "f.txt": lines(10) });
+    const read = createReadTool({ root: "/workspace", bridge });
+    expect(text(await read.execute("c", { path: "f.txt", offset: 3, limit: 2 }))).toBe(
+      "line3\nline4\n\n[6 more lines in file. Use offset=5 to continue.]",
+    );
+    await expect(read.execute("c", { path: "f.txt", offset: 11 })).rejects.toThrow(
+      "Offset 11 is beyond end of file (10 lines total)",
+    );
+  });
+
+  it("points to sed for a single oversized line", async () => {
+    const bridge = createMemoryBridge({ "one.txt": `${"y".repeat(60 * 1024)}\nshort` });
+    const r = await createReadTool({ root: "/workspace", bridge }).execute("c", { path: "one.txt" });
+    expect(text(r)).toBe(
+      "[Line 1 is 60.0KB, exceeds 50.0KB limit. Use bash: sed -n '1p' one.txt | head -c 51200]",
+    );
+  });
+
+  it("streams: the first page of a huge file never calls readFile", async () => {
+    const inner = createMemoryBridge({ "huge.txt": lines(200_000) });
+    const bridge = {
+      ...inner,
+      readFile: async () => {
+        throw new Error("whole-file read attempted");
+      },
+    };
+    const r = await createReadTool({ root: "/workspace", bridge }).execute("c", { path: "huge.txt" });
+    expect(text(r)).toContain("[Showing lines 1-2000 of 200000. Use offset=2001 to continue.]");
+  });
+
+  it("reads images by magic bytes and downscales big ones; a .png holding text is text", async () => {
+    const root = tempDir();
+    const big = await sharp({ create: { width: 3000, height: 1500, channels: 3, background: "#336699" } })
+      .png()
+      .toBuffer();
+    writeFileSync(path.join(root, "shot.dat"), big);
+    writeFileSync(path.join(root, "fake.png"), "not an image");
+    const read = createReadTool({ workspaceDir: root });
+    const r = await read.execute("c", { path: "shot.dat" });
+    expect(r.content[0]).toEqual({
+      type: "text",
+      text: expect.stringContaining("Read image file [image/"),
+    });
+    expect(text(r)).toContain(
+      "[Image: original 3000x1500, displayed at 2000x1000. Multiply coordinates by 1.50 to map to original image.]",
+    );
+    const img = r.content[1] as { data: string };
+    expect((await sharp(Buffer.from(img.data, "base64")).metadata()).width).toBe(2000);
+    expect(text(await read.execute("c", { path: "fake.png" }))).toBe("not an image");
+  });
+
+  it("tries the macOS screenshot spelling", async () => {
+    const root = tempDir();
+    writeFileSync(path.join(root, "Screenshot 2024-01-01 at 10.00.00\u202fAM.txt"), "found");
+    const r = await createReadTool({ workspaceDir: root }).execute("c", {
+      path: "Screenshot 2024-01-01 at 10.00.00 AM.txt",
+    });
+    expect(text(r)).toBe("found");
+  });
+});

@@ -1,0 +1,112 @@
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { createEditTool, createMemoryBridge, createWriteTool } from "../src/index.js";
+import { tempDir, text } from "./helpers.js";
+
+describe("write", () => {
+  it("creates parents, reports pi's text and leaves no temp files", async () => {
+    const root = tempDir();
+    const r = await createWriteTool({ workspaceDir: root }).execute("c", {
+      path: "a/b/c.txt",
+      content: "héllo",
+    });
+    expect(text(r)).toBe("Successfully wrote 5 bytes to a/b/c.txt");
+    expect(readFileSync(path.join(root, "a/b/c.txt"), "utf8")).toBe("héllo");
+    expect(readdirSync(path.join(root, "a/b"))).toEqual(["c.txt"]);
+  });
+
+  it("serialises concurrent writes to one path", async () => {
+    const root = tempDir();
+    const write = createWriteTool({ workspaceDir: root });
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => write.execute("c", { path: "same.txt", content: `v${i}` })),
+    );
+    expect(readFileSync(path.join(root, "same.txt"), "utf8")).toBe("v19");
+  });
+});
+
+describe("edit", () => {
+  const setup = (content: string) => {
+    const bridge = createMemoryBridge({ "f.txt": content });
+    return {
+      bridge,
+      edit: createEditTool({ root: "/workspace", bridge }),
+      read: () => bridge.files.get("/workspace/f.txt")!.toString(),
+    };
+  };
+
+  it("applies several edits against the original with a numbered diff", async () => {
+    const { edit, read } = setup("alpha\nbeta\ngamma\ndelta\n");
+    const r = await edit.execute("c", {
+      path: "f.txt",
+      edits: [
+        { oldText: "alpha", newText: "ALPHA" },
+        { oldText: "delta", newText: "DELTA" },
+      ],
+    });
+    expect(text(r)).toBe("Successfully replaced 2 block(s) in f.txt.");
+    expect(read()).toBe("ALPHA\nbeta\ngamma\nDELTA\n");
+    expect(r.details).toEqual({
+      diff: "-1 alpha\n+1 ALPHA\n 2 beta\n 3 gamma\n-4 delta\n+4 DELTA\n 5 ",
+      firstChangedLine: 1,
+    });
+  });
+
+  it("gives pi's exact errors and changes nothing", async () => {
+    const { edit, read } = setup("x\nx\ny\n");
+    await expect(edit.execute("c", { path: "f.txt", oldText: "x", newText: "z" })).rejects.toThrow(
+      "Found 2 occurrences of the text in f.txt. The text must be unique. Please provide more context to make it unique.",
+    );
+    await expect(edit.execute("c", { path: "f.txt", oldText: "nope", newText: "z" })).rejects.toThrow(
+      "Could not find the exact text in f.txt. The old text must match exactly including all whitespace and newlines.",
+    );
+    await expect(
+      edit.execute("c", {
+        path: "f.txt",
+        edits: [
+          { oldText: "y", newText: "a" },
+          { oldText: "\ny", newText: "b" },
+        ],
+      }),
+    ).rejects.toThrow(
+      "edits[1] and edits[0] overlap in f.txt. Merge them into one edit or target disjoint regions.",
+    );
+    await expect(edit.execute("c", { path: "f.txt", oldText: "y", newText: "y" })).rejects.toThrow(
+      /^No changes made to f.txt\./,
+    );
+    await expect(edit.execute("c", { path: "missing.txt", oldText: "y", newText: "q" })).rejects.toThrow(
+      "File not found: missing.txt",
+    );
+    await expect(edit.execute("c", { path: "f.txt" })).rejects.toThrow(
+      "Missing required parameter(s): edits (received: path). Supply correct parameters before retrying.",
+    );
+    expect(read()).toBe("x\nx\ny\n");
+  });
+
+  it("preserves BOM and CRLF", async () => {
+    const root = tempDir();
+    writeFileSync(path.join(root, "w.txt"), "\ufeffone\r\ntwo\r\n");
+    await createEditTool({ workspaceDir: root }).execute("c", {
+      path: "w.txt",
+      oldText: "two\n",
+      newText: "TWO\nthree\n",
+    });
+    expect(readFileSync(path.join(root, "w.txt"), "utf8")).toBe("\ufeffone\r\nTWO\r\nthree\r\n");
+  });
+
+  it("fuzzy-matches but rewrites only the matched region (upstream pi bug #5899)", async () => {
+    const original = "keep “smart” quotes   \nconst a = “x”;  \nother line with trailing   \n";
+    const { edit, read } = setup(original);
+    await edit.execute("c", { path: "f.txt", oldText: 'const a = "x";', newText: 'const a = "y";' });
+    expect(read()).toBe('keep “smart” quotes   \nconst a = "y";  \nother line with trailing   \n');
+  });
+
+  it("accepts the Claude-Code aliases by default, and not when turned off", async () => {
+    const { bridge, edit, read } = setup("hello\n");
+    await edit.execute("c", { file_path: "f.txt", old_string: "hello", new_string: "bye" });
+    expect(read()).toBe("bye\n");
+    const strict = createEditTool({ root: "/workspace", bridge }, { claudeCodeAliases: false });
+    expect(JSON.stringify(strict.parameters)).not.toContain("file_path");
+  });
+});
