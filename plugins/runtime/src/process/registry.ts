@@ -1,0 +1,59 @@
+import { ProcessSession, type SpawnOptions } from "./session.js";
+
+export const DEFAULT_RETENTION_MS = 30 * 60_000;
+const MIN_RETENTION_MS = 60_000;
+const MAX_RETENTION_MS = 3 * 60 * 60_000;
+
+/**
+ * Every process session of a runtime plugin instance. Sessions are scoped (by session key or
+ * agent): a scope never sees another's processes. Finished sessions are kept for `retentionMs`.
+ */
+export class ProcessRegistry {
+  private readonly sessions = new Map<string, ProcessSession>();
+  readonly retentionMs: number;
+
+  constructor(options: { retentionMs?: number } = {}) {
+    this.retentionMs = Math.min(
+      MAX_RETENTION_MS,
+      Math.max(MIN_RETENTION_MS, options.retentionMs ?? DEFAULT_RETENTION_MS),
+    );
+  }
+
+  spawn(options: SpawnOptions): ProcessSession {
+    this.sweep();
+    const session = new ProcessSession(options);
+    this.sessions.set(session.id, session);
+    return session;
+  }
+
+  get(scopeKey: string, id: string): ProcessSession | undefined {
+    this.sweep();
+    const session = this.sessions.get(id);
+    return session?.scopeKey === scopeKey ? session : undefined;
+  }
+
+  /** Running and finished sessions of a scope, newest first. */
+  list(scopeKey: string): ProcessSession[] {
+    this.sweep();
+    return [...this.sessions.values()]
+      .filter((s) => s.scopeKey === scopeKey)
+      .sort((a, b) => b.startedAt - a.startedAt);
+  }
+
+  delete(id: string): void {
+    this.sessions.delete(id);
+  }
+
+  /** Kills every running session (host shutdown). */
+  killAll(): void {
+    for (const session of this.sessions.values()) session.kill("SIGKILL");
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [id, s] of this.sessions) {
+      if (!s.running && s.endedAt !== undefined && now - s.endedAt > this.retentionMs)
+        this.sessions.delete(id);
+    }
+  }
+}

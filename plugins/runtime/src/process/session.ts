@@ -1,0 +1,176 @@
+import { randomBytes } from "node:crypto";
+import { constants } from "node:os";
+import * as pty from "@lydell/node-pty";
+import { execa, type ResultPromise } from "execa";
+import { MAX_OUTPUT_CHARS, MAX_PENDING_CHARS, TailBuffer, TAIL_CHARS } from "./output.js";
+
+export type SessionStatus = "running" | "completed" | "failed" | "killed";
+
+export interface SpawnOptions {
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+  pty?: boolean;
+  shell?: string;
+  scopeKey: string;
+  cols?: number;
+  rows?: number;
+}
+
+export interface SessionExit {
+  exitCode: number | null;
+  exitSignal: string | null;
+}
+
+const slug = () => randomBytes(4).toString("hex");
+
+/**
+ * One spawned command. The child leads its own process group (execa `detached`, or the pty's
+ * session), so killing the group takes every descendant with it: no orphans.
+ */
+export class ProcessSession {
+  readonly id = slug();
+  readonly startedAt = Date.now();
+  readonly command: string;
+  readonly cwd: string;
+  readonly scopeKey: string;
+  readonly pty: boolean;
+  readonly aggregated = new TailBuffer(MAX_OUTPUT_CHARS);
+  readonly pending = new TailBuffer(MAX_PENDING_CHARS);
+  pid: number | undefined;
+  status: SessionStatus = "running";
+  exit: SessionExit | undefined;
+  endedAt: number | undefined;
+  backgrounded = false;
+  stdinOpen = true;
+  /** The program switched the terminal to application-cursor mode (arrows become SS3). */
+  applicationCursor = false;
+  killRequested = false;
+  readonly exited: Promise<SessionExit>;
+  private readonly listeners = new Set<(chunk: string) => void>();
+  private child: ResultPromise | undefined;
+  private terminal: pty.IPty | undefined;
+
+  constructor(options: SpawnOptions) {
+    this.command = options.command;
+    this.cwd = options.cwd;
+    this.scopeKey = options.scopeKey;
+    this.pty = options.pty ?? false;
+    const shell = options.shell ?? "/bin/sh";
+    let resolveExit!: (exit: SessionExit) => void;
+    this.exited = new Promise((resolve) => {
+      resolveExit = resolve;
+    });
+    const finish = (exit: SessionExit) => {
+      if (this.exit) return;
+      this.exit = exit;
+      this.endedAt = Date.now();
+      if (this.status === "running") {
+        this.status = this.killRequested ? "killed" : exit.exitCode === 0 ? "completed" : "failed";
+      }
+      this.stdinOpen = false;
+      resolveExit(exit);
+    };
+    if (this.pty) {
+      this.terminal = pty.spawn(shell, ["-c", options.command], {
+        name: "xterm-256color",
+        cols: options.cols ?? 120,
+        rows: options.rows ?? 30,
+        cwd: options.cwd,
+        env: options.env,
+      });
+      this.pid = this.terminal.pid;
+      this.terminal.onData((data) => this.push(data));
+      this.terminal.onExit(({ exitCode, signal }) =>
+        finish({ exitCode: signal ? null : exitCode, exitSignal: signal ? signalName(signal) : null }),
+      );
+    } else {
+      this.child = execa(shell, ["-c", options.command], {
+        cwd: options.cwd,
+        env: options.env,
+        extendEnv: false,
+        detached: true,
+        stdin: "pipe",
+        buffer: false,
+        reject: false,
+        stripFinalNewline: false,
+      });
+      this.pid = this.child.pid;
+      this.child.stdout?.setEncoding("utf8").on("data", (d: string) => this.push(d));
+      this.child.stderr?.setEncoding("utf8").on("data", (d: string) => this.push(d));
+      this.child.stdin?.on("error", () => {
+        this.stdinOpen = false;
+      });
+      this.child.then(
+        (result) => finish({ exitCode: result.exitCode ?? null, exitSignal: result.signal ?? null }),
+        (error: { exitCode?: number; signal?: string }) =>
+          finish({ exitCode: error.exitCode ?? null, exitSignal: error.signal ?? null }),
+      );
+    }
+  }
+
+  private push(chunk: string): void {
+    if (chunk.includes("\x1b[?1h")) this.applicationCursor = true;
+    if (chunk.includes("\x1b[?1l")) this.applicationCursor = false;
+    this.aggregated.append(chunk);
+    this.pending.append(chunk);
+    for (const listener of this.listeners) listener(chunk);
+  }
+
+  onData(listener: (chunk: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get tail(): string {
+    return this.aggregated.value.slice(-TAIL_CHARS);
+  }
+
+  get running(): boolean {
+    return this.exit === undefined;
+  }
+
+  write(data: string): void {
+    if (!this.running) throw new Error(`Session ${this.id} has exited; stdin is closed`);
+    if (this.terminal) this.terminal.write(data);
+    else if (this.stdinOpen && this.child?.stdin) this.child.stdin.write(data);
+    else throw new Error(`Session ${this.id} stdin is closed`);
+  }
+
+  closeStdin(): void {
+    if (this.terminal) this.terminal.write("\x04");
+    else this.child?.stdin?.end();
+    this.stdinOpen = false;
+  }
+
+  /** Signals the whole process group; SIGKILL follows after `graceMs` if it is still alive. */
+  kill(signal: NodeJS.Signals = "SIGTERM", graceMs = 2_000): void {
+    if (!this.running || this.pid === undefined) return;
+    this.killRequested = true;
+    killGroup(this.pid, signal);
+    if (signal !== "SIGKILL") {
+      const timer = setTimeout(() => {
+        if (this.running && this.pid !== undefined) killGroup(this.pid, "SIGKILL");
+      }, graceMs);
+      timer.unref();
+      this.exited.then(() => clearTimeout(timer));
+    }
+  }
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function signalName(signal: number): string {
+  const table = constants.signals as Record<string, number>;
+  return Object.entries(table).find(([, n]) => n === signal)?.[0] ?? `signal ${signal}`;
+}

@@ -1,0 +1,324 @@
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import {
+  type AgentTool,
+  type AgentToolResult,
+  type AgentToolUpdateCallback,
+  optionalStringEnum,
+  type ToolContext,
+  ToolInputError,
+  Type,
+} from "@clawtools/core";
+import type { ProcessRegistry } from "../process/registry.js";
+import type { ProcessSession } from "../process/session.js";
+import { type AllowlistEntry, allowlistMisses } from "../security/allowlist.js";
+import { analyzeCommandLine } from "../security/command-line.js";
+import { sanitizeEnv } from "../security/env.js";
+import {
+  type ExecApprovalHandler,
+  type ExecAsk,
+  type ExecSecurity,
+  effectiveAsk,
+  effectiveSecurity,
+  NO_APPROVAL_ROUTE,
+} from "../security/policy.js";
+import { type ExecHost, LOCAL_HOSTS } from "./exec-host.js";
+
+export const execSchema = Type.Object({
+  command: Type.String({ description: "Shell command to execute" }),
+  workdir: Type.Optional(Type.String({ description: "Working directory (defaults to the workspace)" })),
+  env: Type.Optional(
+    Type.Record(Type.String(), Type.String(), { description: "Extra environment variables" }),
+  ),
+  yieldMs: Type.Optional(
+    Type.Number({ description: "Milliseconds to wait before backgrounding (default 10000)" }),
+  ),
+  background: Type.Optional(Type.Boolean({ description: "Run in background immediately" })),
+  timeout: Type.Optional(Type.Number({ description: "Timeout in seconds (kills the process on expiry)" })),
+  pty: Type.Optional(
+    Type.Boolean({ description: "Run in a pseudo-terminal (for TTY-only programs and interactive CLIs)" }),
+  ),
+  elevated: Type.Optional(
+    Type.Boolean({ description: "Run with elevated permissions (needs a configured elevated host)" }),
+  ),
+  host: optionalStringEnum(["auto", "sandbox", "gateway", "node"] as const, {
+    description: "Exec host (default auto = this machine)",
+  }),
+  security: optionalStringEnum(["deny", "allowlist", "full"] as const, {
+    description: "Exec security mode; may only tighten the configured mode",
+  }),
+  ask: optionalStringEnum(["off", "on-miss", "always"] as const, {
+    description: "Exec ask mode; may only tighten the configured mode",
+  }),
+  node: Type.Optional(Type.String({ description: "Node id/name for host=node" })),
+});
+
+export interface ExecDetails {
+  status: "completed" | "failed" | "running";
+  exitCode?: number | null;
+  exitSignal?: string | null;
+  durationMs?: number;
+  sessionId?: string;
+  pid?: number;
+  startedAt?: number;
+  cwd: string;
+  tail?: string;
+  aggregated?: string;
+}
+
+export interface ExecToolOptions {
+  registry: ProcessRegistry;
+  /** Configured security (default full) and ask (default off); a call may only tighten them. */
+  security?: ExecSecurity;
+  ask?: ExecAsk;
+  allowlist?: AllowlistEntry[];
+  safeBins?: string[];
+  safeBinTrustedDirs?: string[];
+  /** Asked when approval is needed; absent ⇒ such commands are denied with guidance. */
+  approval?: ExecApprovalHandler;
+  /** Milliseconds an approval may take before it counts as a deny (default 30 min). */
+  approvalTimeoutMs?: number;
+  /** Foreground timeout in seconds (default 1800). */
+  timeoutSec?: number;
+  /** Yield window in ms (default 10000, clamped 10..120000). */
+  backgroundMs?: number;
+  /** Background sessions are possible (false when `process` is not available). */
+  allowBackground?: boolean;
+  /** Non-local hosts by name (sandbox, node, ssh…). */
+  hosts?: Record<string, ExecHost>;
+  shell?: string;
+}
+
+const DEFAULT_TIMEOUT_SEC = 1800;
+const DEFAULT_YIELD_MS = 10_000;
+const TIMEOUT_HINT =
+  "If this command is expected to take longer, re-run with a higher timeout (e.g., exec timeout=300), or with background=true / yieldMs and follow up with process; do not rely on a trailing '&'.";
+
+export const clampYield = (ms: number) => Math.min(120_000, Math.max(10, Math.floor(ms)));
+
+function runningResult(session: ProcessSession): AgentToolResult<ExecDetails> {
+  return {
+    content: [
+      {
+        type: "text",
+        text: `Command still running (session ${session.id}, pid ${session.pid}). Use process (list/poll/log/write/kill/clear/remove) for follow-up.`,
+      },
+    ],
+    details: {
+      status: "running",
+      sessionId: session.id,
+      pid: session.pid!,
+      startedAt: session.startedAt,
+      cwd: session.cwd,
+      tail: session.tail,
+    },
+  };
+}
+
+/** The final text of a finished run; 126/127 and timeouts are failures (thrown → isError). */
+function finishedResult(
+  session: ProcessSession,
+  timedOutSec: number | undefined,
+): AgentToolResult<ExecDetails> {
+  const output = session.aggregated.value.trim();
+  const exit = session.exit!;
+  const durationMs = (session.endedAt ?? Date.now()) - session.startedAt;
+  const base = {
+    exitCode: exit.exitCode,
+    exitSignal: exit.exitSignal,
+    durationMs,
+    cwd: session.cwd,
+    sessionId: session.id,
+  };
+  const fail = (reason: string): never => {
+    throw new Error(output ? `${output}\n\n${reason}` : reason);
+  };
+  if (timedOutSec !== undefined) fail(`Command timed out after ${timedOutSec} seconds. ${TIMEOUT_HINT}`);
+  if (exit.exitCode === 127) fail("Command not found");
+  if (exit.exitCode === 126) fail("Command not executable (permission denied)");
+  if (exit.exitCode === null) fail(`Command aborted by signal ${exit.exitSignal}`);
+  const exitNote = exit.exitCode !== 0 ? `\n\n(Command exited with code ${exit.exitCode})` : "";
+  const text = (output || "(no output)") + exitNote;
+  return { content: [{ type: "text", text }], details: { status: "completed", ...base, aggregated: output } };
+}
+
+export function createExecTool(
+  ctx: ToolContext,
+  options: ExecToolOptions,
+): AgentTool<typeof execSchema, ExecDetails> {
+  const scopeKey = ctx.sessionKey ?? `agent:${ctx.agentId ?? "main"}`;
+  const alwaysAllowed = new Set<string>();
+
+  const checkSecurity = async (
+    command: string,
+    cwd: string,
+    params: { security?: ExecSecurity; ask?: ExecAsk },
+    signal?: AbortSignal,
+  ) => {
+    const security = effectiveSecurity(options.security ?? "full", params.security);
+    const ask = effectiveAsk(options.ask ?? "off", params.ask);
+    if (security === "deny") throw new ToolInputError("exec denied: security=deny");
+    let reason: string | undefined;
+    let misses: string[] = [];
+    if (security === "allowlist") {
+      const analysis = analyzeCommandLine(command);
+      if (!analysis.ok) reason = `command could not be analysed (${analysis.reason})`;
+      else {
+        misses = allowlistMisses(analysis.segments, {
+          entries: options.allowlist ?? [],
+          ...(options.safeBins ? { safeBins: options.safeBins } : {}),
+          ...(options.safeBinTrustedDirs ? { trustedDirs: options.safeBinTrustedDirs } : {}),
+        }).map((segment) => segment.join(" "));
+        if (misses.length) reason = `allowlist miss: ${misses.join("; ")}`;
+      }
+      if (reason && ask === "off") throw new ToolInputError(`exec denied: ${reason}`);
+    }
+    if (ask === "always") reason ??= "ask=always";
+    if (!reason || alwaysAllowed.has(command)) return;
+    if (!options.approval) throw new ToolInputError(`${NO_APPROVAL_ROUTE} (${reason})`);
+    const timeoutMs = options.approvalTimeoutMs ?? 30 * 60_000;
+    let timer: NodeJS.Timeout | undefined;
+    const decision = await Promise.race([
+      options.approval({ command, cwd, reason, misses }, signal).catch(() => "deny" as const),
+      new Promise<"timeout">((resolve) => {
+        timer = setTimeout(() => resolve("timeout"), timeoutMs);
+      }),
+    ]).finally(() => clearTimeout(timer));
+    if (decision === "timeout") throw new ToolInputError("exec denied: approval timed out");
+    if (decision === "deny") throw new ToolInputError("exec denied: Denied by user");
+    if (decision === "allow-always") alwaysAllowed.add(command);
+  };
+
+  return {
+    name: "exec",
+    label: "exec",
+    description:
+      "Execute shell commands with background continuation. Use yieldMs/background to continue later via the process tool. Use pty=true for TTY-required commands (terminal UIs, coding agents).",
+    parameters: execSchema,
+    async execute(_id, params, signal, onUpdate): Promise<AgentToolResult<ExecDetails>> {
+      const command = params.command?.trim() ? params.command : "";
+      if (!command) throw new ToolInputError("Provide a command to start.");
+      const base = ctx.workspaceDir ?? process.cwd();
+      const cwd = params.workdir ? path.resolve(base, params.workdir) : base;
+      if (!existsSync(cwd) || !statSync(cwd).isDirectory())
+        throw new ToolInputError(`Working directory does not exist: ${cwd}`);
+      const env = sanitizeEnv(process.env, params.env);
+      const hostName = params.elevated ? "elevated" : (params.host ?? "auto");
+      await checkSecurity(command, cwd, params, signal);
+
+      if (!LOCAL_HOSTS.has(hostName)) {
+        const host = options.hosts?.[hostName];
+        if (!host) {
+          throw new ToolInputError(
+            `exec host "${hostName}" is not configured. Pass an ExecHost as runtime option exec.hosts.${hostName}, or omit host to run on this machine.`,
+          );
+        }
+        return runOnHost(host, command, cwd, env, params.timeout, signal, onUpdate);
+      }
+
+      const session = options.registry.spawn({
+        command,
+        cwd,
+        env,
+        scopeKey,
+        ...(params.pty ? { pty: true } : {}),
+        ...(options.shell ? { shell: options.shell } : {}),
+      });
+      const canBackground = options.allowBackground !== false;
+      const explicitTimeout = params.timeout !== undefined && params.timeout > 0 ? params.timeout : undefined;
+      const yieldRequested = params.background === true || params.yieldMs !== undefined;
+      const timeoutSec =
+        explicitTimeout ??
+        (yieldRequested && canBackground ? undefined : (options.timeoutSec ?? DEFAULT_TIMEOUT_SEC));
+      let timedOut = false;
+      const timer = timeoutSec
+        ? setTimeout(() => {
+            timedOut = true;
+            session.kill("SIGKILL");
+          }, timeoutSec * 1000)
+        : undefined;
+      timer?.unref();
+      session.exited.then(() => clearTimeout(timer));
+
+      if (params.background && canBackground) {
+        session.backgrounded = true;
+        return runningResult(session);
+      }
+      const yieldMs = canBackground
+        ? clampYield(params.yieldMs ?? options.backgroundMs ?? DEFAULT_YIELD_MS)
+        : undefined;
+      const stopUpdates = session.onData(() => {
+        onUpdate?.({
+          content: [{ type: "text", text: session.tail }],
+          details: { status: "running", cwd, sessionId: session.id, tail: session.tail },
+        });
+      });
+      const onAbort = () => session.kill("SIGKILL");
+      signal?.addEventListener("abort", onAbort, { once: true });
+      try {
+        const outcome = await Promise.race([
+          session.exited.then(() => "exited" as const),
+          ...(yieldMs !== undefined
+            ? [new Promise<"yield">((resolve) => setTimeout(() => resolve("yield"), yieldMs).unref())]
+            : []),
+        ]);
+        if (outcome === "yield" && session.running) {
+          // the call returns; the process lives on as a session and stops streaming to this call
+          session.backgrounded = true;
+          return runningResult(session);
+        }
+        if (signal?.aborted) throw new Error("Command aborted");
+        return finishedResult(session, timedOut ? timeoutSec : undefined);
+      } finally {
+        stopUpdates();
+        signal?.removeEventListener("abort", onAbort);
+      }
+    },
+  };
+}
+
+async function runOnHost(
+  host: ExecHost,
+  command: string,
+  cwd: string,
+  env: Record<string, string>,
+  timeout: number | undefined,
+  signal: AbortSignal | undefined,
+  onUpdate: AgentToolUpdateCallback<ExecDetails> | undefined,
+): Promise<AgentToolResult<ExecDetails>> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  let output = "";
+  const started = Date.now();
+  try {
+    const exit = await host.run(command, {
+      cwd,
+      env,
+      signal: controller.signal,
+      ...(timeout ? { timeoutMs: timeout * 1000 } : {}),
+      onData: (chunk) => {
+        output += chunk;
+        onUpdate?.({
+          content: [{ type: "text", text: output.slice(-2000) }],
+          details: { status: "running", cwd },
+        });
+      },
+    });
+    const text = output.trim();
+    if (exit.exitCode === 127) throw new Error(text ? `${text}\n\nCommand not found` : "Command not found");
+    const note = exit.exitCode !== 0 ? `\n\n(Command exited with code ${exit.exitCode})` : "";
+    return {
+      content: [{ type: "text", text: (text || "(no output)") + note }],
+      details: {
+        status: "completed",
+        exitCode: exit.exitCode,
+        durationMs: Date.now() - started,
+        cwd,
+        aggregated: text,
+      },
+    };
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+  }
+}

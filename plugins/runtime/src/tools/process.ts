@@ -1,0 +1,249 @@
+import {
+  type AgentTool,
+  type AgentToolResult,
+  stringEnum,
+  type ToolContext,
+  ToolInputError,
+  Type,
+} from "@clawtools/core";
+import { BRACKETED_PASTE_END, BRACKETED_PASTE_START, encodeSendKeys } from "../process/keys.js";
+import type { ProcessRegistry } from "../process/registry.js";
+import type { ProcessSession } from "../process/session.js";
+
+const ACTIONS = [
+  "list",
+  "poll",
+  "log",
+  "write",
+  "send-keys",
+  "submit",
+  "paste",
+  "kill",
+  "clear",
+  "remove",
+] as const;
+
+export const processSchema = Type.Object({
+  action: stringEnum(ACTIONS, { description: "Process action" }),
+  sessionId: Type.Optional(Type.String({ description: "Session id for actions other than list" })),
+  data: Type.Optional(Type.String({ description: "Data to write for write" })),
+  keys: Type.Optional(
+    Type.Array(Type.String(), { description: "Key tokens to send for send-keys (enter, up, C-c, M-x, ^D…)" }),
+  ),
+  hex: Type.Optional(Type.Array(Type.String(), { description: "Hex bytes to send for send-keys" })),
+  literal: Type.Optional(Type.String({ description: "Literal string for send-keys" })),
+  text: Type.Optional(Type.String({ description: "Text to paste for paste" })),
+  bracketed: Type.Optional(Type.Boolean({ description: "Wrap paste in bracketed mode (default true)" })),
+  eof: Type.Optional(Type.Boolean({ description: "Close stdin after write" })),
+  offset: Type.Optional(Type.Number({ description: "Log offset (line)" })),
+  limit: Type.Optional(Type.Number({ description: "Log length (lines)" })),
+  timeout: Type.Optional(
+    Type.Number({
+      description: "For poll: wait up to this many milliseconds for the process to exit (max 120000)",
+    }),
+  ),
+});
+
+const LOG_DEFAULT_LINES = 200;
+const MAX_POLL_WAIT_MS = 120_000;
+
+const text = (
+  value: string,
+  details: Record<string, unknown> = {},
+): AgentToolResult<Record<string, unknown>> => ({
+  content: [{ type: "text", text: value }],
+  details,
+});
+
+function duration(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${s % 60}s`;
+  return `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60)}m`;
+}
+
+function exitLine(session: ProcessSession): string {
+  if (session.running) return "Process still running.";
+  const exit = session.exit!;
+  return exit.exitSignal
+    ? `Process exited with signal ${exit.exitSignal}.`
+    : `Process exited with code ${exit.exitCode}.`;
+}
+
+function summary(session: ProcessSession) {
+  return {
+    sessionId: session.id,
+    status: session.status,
+    pid: session.pid,
+    startedAt: session.startedAt,
+    runtimeMs: (session.endedAt ?? Date.now()) - session.startedAt,
+    cwd: session.cwd,
+    command: session.command,
+    tail: session.tail,
+    truncated: session.aggregated.truncated,
+    ...(session.exit ? { exitCode: session.exit.exitCode, exitSignal: session.exit.exitSignal } : {}),
+  };
+}
+
+export function createProcessTool(
+  ctx: ToolContext,
+  options: { registry: ProcessRegistry },
+): AgentTool<typeof processSchema, Record<string, unknown>> {
+  const scopeKey = ctx.sessionKey ?? `agent:${ctx.agentId ?? "main"}`;
+  const registry = options.registry;
+  const find = (id: string | undefined) => {
+    if (!id) throw new ToolInputError("sessionId required");
+    const session = registry.get(scopeKey, id);
+    if (!session) throw new ToolInputError(`No session found for ${id}`);
+    return session;
+  };
+  const requireRunning = (session: ProcessSession) => {
+    if (!session.running)
+      throw new ToolInputError(`Session ${session.id} is not running (${exitLine(session)})`);
+  };
+
+  return {
+    name: "process",
+    label: "process",
+    description:
+      "Manage running exec sessions: list, poll, log, write, send-keys, submit, paste, kill, clear, remove.",
+    parameters: processSchema,
+    async execute(_id, params, signal) {
+      switch (params.action) {
+        case "list": {
+          const sessions = registry.list(scopeKey);
+          if (sessions.length === 0) return text("No running or recent sessions.", { sessions: [] });
+          const lines = sessions.map(
+            (s) =>
+              `${s.id} ${s.status} ${duration((s.endedAt ?? Date.now()) - s.startedAt)} :: ${s.command.replace(/\s+/g, " ").slice(0, 120)}`,
+          );
+          return text(lines.join("\n"), { sessions: sessions.map(summary) });
+        }
+        case "poll": {
+          const session = find(params.sessionId);
+          const wait = Math.min(MAX_POLL_WAIT_MS, Math.max(0, params.timeout ?? 0));
+          if (wait > 0 && session.running) {
+            await Promise.race([
+              session.exited,
+              new Promise((resolve) => setTimeout(resolve, wait).unref()),
+              new Promise((resolve) => signal?.addEventListener("abort", resolve, { once: true })),
+            ]);
+          }
+          const output = session.pending.take();
+          return text(`${output.trim() ? output.trimEnd() : "(no new output)"}\n\n${exitLine(session)}`, {
+            ...summary(session),
+            ...(session.running ? { retryInMs: 1000 } : {}),
+          });
+        }
+        case "log": {
+          const session = find(params.sessionId);
+          const all = session.aggregated.value.replace(/\n$/, "");
+          const lines = all === "" ? [] : all.split("\n");
+          const total = lines.length;
+          let slice: string[];
+          let note = "";
+          if (params.offset === undefined && params.limit === undefined) {
+            slice = lines.slice(-LOG_DEFAULT_LINES);
+            if (total > LOG_DEFAULT_LINES)
+              note = `\n\n[showing last ${LOG_DEFAULT_LINES} of ${total} lines; pass offset/limit to page]`;
+          } else {
+            const start = Math.max(0, Math.floor(params.offset ?? 0));
+            slice = lines.slice(
+              start,
+              params.limit !== undefined ? start + Math.max(0, Math.floor(params.limit)) : undefined,
+            );
+          }
+          return text((slice.join("\n") || "(no output)") + note, {
+            sessionId: session.id,
+            total: slice.length,
+            totalLines: total,
+            totalChars: session.aggregated.value.length,
+            truncated: session.aggregated.truncated,
+          });
+        }
+        case "write": {
+          const session = find(params.sessionId);
+          requireRunning(session);
+          if (params.data) session.write(params.data);
+          if (params.eof) session.closeStdin();
+          return text(
+            `Wrote ${params.data?.length ?? 0} bytes to session ${session.id}${params.eof ? " (stdin closed)" : ""}.`,
+            { sessionId: session.id },
+          );
+        }
+        case "send-keys": {
+          const session = find(params.sessionId);
+          requireRunning(session);
+          const encoded = encodeSendKeys(
+            {
+              ...(params.literal !== undefined ? { literal: params.literal } : {}),
+              ...(params.hex ? { hex: params.hex } : {}),
+              ...(params.keys ? { keys: params.keys } : {}),
+            },
+            session.applicationCursor,
+          );
+          if (!encoded.data)
+            throw new ToolInputError(
+              `Nothing to send${encoded.warnings.length ? `: ${encoded.warnings.join("; ")}` : ""}`,
+            );
+          session.write(encoded.data);
+          const warn = encoded.warnings.length ? `\nWarnings: ${encoded.warnings.join("; ")}` : "";
+          return text(`Sent ${encoded.data.length} bytes to session ${session.id}.${warn}`, {
+            sessionId: session.id,
+            warnings: encoded.warnings,
+          });
+        }
+        case "submit": {
+          const session = find(params.sessionId);
+          requireRunning(session);
+          session.write("\r");
+          return text(`Submitted session ${session.id}.`, { sessionId: session.id });
+        }
+        case "paste": {
+          const session = find(params.sessionId);
+          requireRunning(session);
+          if (params.text === undefined) throw new ToolInputError("text required");
+          const payload =
+            params.bracketed === false
+              ? params.text
+              : `${BRACKETED_PASTE_START}${params.text}${BRACKETED_PASTE_END}`;
+          session.write(payload);
+          return text(`Pasted ${params.text.length} chars to session ${session.id}.`, {
+            sessionId: session.id,
+          });
+        }
+        case "kill": {
+          const session = find(params.sessionId);
+          if (!session.running)
+            return text(`Session ${session.id} already exited. ${exitLine(session)}`, summary(session));
+          session.kill("SIGTERM");
+          await Promise.race([session.exited, new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
+          return text(
+            session.running
+              ? `Termination requested for session ${session.id}.`
+              : `Killed session ${session.id}.`,
+            summary(session),
+          );
+        }
+        case "clear": {
+          const session = find(params.sessionId);
+          if (session.running)
+            throw new ToolInputError(`Session ${session.id} is still running; kill it first or use remove.`);
+          registry.delete(session.id);
+          return text(`Cleared session ${session.id}.`, { sessionId: session.id });
+        }
+        case "remove": {
+          const session = find(params.sessionId);
+          if (session.running) {
+            session.kill("SIGKILL");
+            await session.exited;
+          }
+          registry.delete(session.id);
+          return text(`Removed session ${session.id}.`, { sessionId: session.id });
+        }
+        default:
+          throw new ToolInputError(`Unknown action ${String((params as { action: unknown }).action)}`);
+      }
+    },
+  };
+}

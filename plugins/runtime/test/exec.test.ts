@@ -1,0 +1,185 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createExecTool, createProcessTool, ProcessRegistry } from "../src/index.js";
+import { processesMatching, text, waitFor } from "./helpers.js";
+
+const registry = new ProcessRegistry();
+afterAll(() => registry.killAll());
+const workspaceDir = mkdtempSync(path.join(tmpdir(), "clawtools-rt-"));
+const ctx = { workspaceDir, sessionKey: "s1" };
+const exec = createExecTool(ctx, { registry });
+const proc = createProcessTool(ctx, { registry });
+
+describe("exec", () => {
+  it("runs in the workspace and aggregates stdout and stderr", async () => {
+    const r = await exec.execute("c", { command: "pwd; echo err >&2" });
+    expect(text(r)).toBe(`${workspaceDir}\nerr`);
+    expect(r.details).toMatchObject({ status: "completed", exitCode: 0, cwd: workspaceDir });
+  });
+
+  it("uses the exact texts for no output, non-zero exits, 126 and 127", async () => {
+    expect(text(await exec.execute("c", { command: "true" }))).toBe("(no output)");
+    expect(text(await exec.execute("c", { command: "echo out; exit 3" }))).toBe(
+      "out\n\n(Command exited with code 3)",
+    );
+    await expect(exec.execute("c", { command: "definitely-not-a-command-xyz" })).rejects.toThrow(
+      /\n\nCommand not found$/,
+    );
+    await expect(exec.execute("c", { command: "/etc/passwd" })).rejects.toThrow(
+      /Command not executable \(permission denied\)$/,
+    );
+    await expect(exec.execute("c", { command: "   " })).rejects.toThrow("Provide a command to start.");
+  });
+
+  it("streams output through onUpdate", async () => {
+    const updates: string[] = [];
+    await exec.execute("c", { command: "echo one; sleep 0.2; echo two" }, undefined, (u) => {
+      updates.push(u.content?.map((c) => (c.type === "text" ? c.text : "")).join("") ?? "");
+    });
+    expect(updates.length).toBeGreaterThan(0);
+    expect(updates.at(-1)).toContain("two");
+  });
+
+  it("backgrounds after the yield window and is polled to completion", async () => {
+    const r = await exec.execute("c", { command: "echo start; sleep 1; echo done", yieldMs: 100 });
+    expect(text(r)).toMatch(
+      /^Command still running \(session (\w+), pid \d+\)\. Use process \(list\/poll\/log\/write\/kill\/clear\/remove\) for follow-up\.$/,
+    );
+    const sessionId = (r.details as { sessionId: string }).sessionId;
+    const polled = await proc.execute("p", { action: "poll", sessionId, timeout: 20_000 });
+    expect(text(polled)).toContain("done");
+    expect(text(polled)).toMatch(/Process exited with code 0\.$/);
+    expect(text(await proc.execute("p", { action: "poll", sessionId }))).toBe(
+      "(no new output)\n\nProcess exited with code 0.",
+    );
+  });
+
+  it("kills the whole process group on timeout: no orphans", async () => {
+    await expect(
+      exec.execute("c", { command: "sh -c 'sleep 4141 & sleep 4141'", timeout: 1 }),
+    ).rejects.toThrow(/Command timed out after 1 seconds\./);
+    expect(await waitFor(() => processesMatching("sleep 4141").length === 0)).toBe(true);
+  });
+
+  it("kills the whole process group on abort, but background sessions survive an abort", async () => {
+    const controller = new AbortController();
+    const pending = exec.execute("c", { command: "sh -c 'sleep 4242 & sleep 4242'" }, controller.signal);
+    await waitFor(() => processesMatching("sleep 4242").length >= 2);
+    controller.abort();
+    await expect(pending).rejects.toThrow("Command aborted");
+    expect(await waitFor(() => processesMatching("sleep 4242").length === 0)).toBe(true);
+
+    const bg = new AbortController();
+    const r = await exec.execute("c", { command: "sleep 4343", background: true }, bg.signal);
+    bg.abort();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(processesMatching("sleep 4343").length).toBeGreaterThan(0);
+    await proc.execute("p", { action: "kill", sessionId: (r.details as { sessionId: string }).sessionId });
+    expect(await waitFor(() => processesMatching("sleep 4343").length === 0)).toBe(true);
+  });
+
+  it("refuses PATH and dangerous variables, drops inherited ones", async () => {
+    await expect(exec.execute("c", { command: "true", env: { PATH: "/tmp" } })).rejects.toThrow(
+      "Security Violation: Custom 'PATH' variable is forbidden during host execution.",
+    );
+    await expect(exec.execute("c", { command: "true", env: { LD_PRELOAD: "/x.so" } })).rejects.toThrow(
+      /LD_PRELOAD' is forbidden/,
+    );
+    process.env.NODE_OPTIONS = "--require /tmp/evil.js";
+    try {
+      const r = await exec.execute("c", { command: 'echo "[$NODE_OPTIONS][$FOO]"', env: { FOO: "bar" } });
+      expect(text(r)).toBe("[][bar]");
+    } finally {
+      delete process.env.NODE_OPTIONS;
+    }
+  });
+
+  it("refuses a missing working directory and unconfigured hosts, and runs on a configured host", async () => {
+    await expect(exec.execute("c", { command: "true", workdir: "nope" })).rejects.toThrow(
+      `Working directory does not exist: ${path.join(workspaceDir, "nope")}`,
+    );
+    await expect(exec.execute("c", { command: "true", host: "node" })).rejects.toThrow(
+      /exec host "node" is not configured/,
+    );
+    const seen: string[] = [];
+    const remote = createExecTool(ctx, {
+      registry,
+      hosts: {
+        sandbox: {
+          run: async (command, o) => {
+            seen.push(command);
+            o.onData("remote says hi\n");
+            return { exitCode: 0 };
+          },
+        },
+      },
+    });
+    expect(text(await remote.execute("c", { command: "uname", host: "sandbox" }))).toBe("remote says hi");
+    expect(seen).toEqual(["uname"]);
+  });
+});
+
+describe("exec security", () => {
+  it("deny refuses everything; a call may tighten but never loosen", async () => {
+    const denied = createExecTool(ctx, { registry, security: "deny" });
+    await expect(denied.execute("c", { command: "true", security: "full" })).rejects.toThrow(
+      "exec denied: security=deny",
+    );
+    await expect(exec.execute("c", { command: "true", security: "deny" })).rejects.toThrow(
+      "exec denied: security=deny",
+    );
+  });
+
+  it("checks every segment against the allowlist; safe bins read stdin only", async () => {
+    const tool = createExecTool(ctx, {
+      registry,
+      security: "allowlist",
+      allowlist: [{ pattern: "echo" }, { pattern: "git", argPattern: "status.*" }],
+    });
+    expect(text(await tool.execute("c", { command: "echo a b | wc -w" }))).toBe("2");
+    expect(text(await tool.execute("c", { command: "echo x && echo y | head -n 1" }))).toBe("x\ny");
+    await expect(tool.execute("c", { command: "echo hi; rm -rf /tmp/nothing" })).rejects.toThrow(
+      "exec denied: allowlist miss: rm -rf /tmp/nothing",
+    );
+    await expect(tool.execute("c", { command: "echo $(cat /etc/passwd)" })).rejects.toThrow(
+      /allowlist miss: cat \/etc\/passwd/,
+    );
+    await expect(tool.execute("c", { command: "head /etc/passwd" })).rejects.toThrow(
+      /allowlist miss: head \/etc\/passwd/,
+    );
+    await expect(tool.execute("c", { command: "git push" })).rejects.toThrow(/allowlist miss: git push/);
+    await expect(tool.execute("c", { command: "cat <<EOF\nx\nEOF" })).rejects.toThrow(
+      /could not be analysed \(heredoc\)/,
+    );
+  });
+
+  it("asks the approval handler on a miss; allow-always is remembered; no handler is denied with guidance", async () => {
+    const asked: string[] = [];
+    const tool = createExecTool(ctx, {
+      registry,
+      security: "allowlist",
+      ask: "on-miss",
+      approval: async (req) => {
+        asked.push(req.reason);
+        return "allow-always";
+      },
+    });
+    expect(text(await tool.execute("c", { command: "printf ok" }))).toBe("ok");
+    expect(text(await tool.execute("c", { command: "printf ok" }))).toBe("ok");
+    expect(asked).toEqual(["allowlist miss: printf ok"]);
+    const denying = createExecTool(ctx, { registry, ask: "always", approval: async () => "deny" });
+    await expect(denying.execute("c", { command: "true" })).rejects.toThrow("exec denied: Denied by user");
+    const slow = createExecTool(ctx, {
+      registry,
+      ask: "always",
+      approvalTimeoutMs: 50,
+      approval: () => new Promise(() => {}),
+    });
+    await expect(slow.execute("c", { command: "true" })).rejects.toThrow("exec denied: approval timed out");
+    await expect(exec.execute("c", { command: "true", ask: "always" })).rejects.toThrow(
+      /no approval handler is configured.*add an allowlist entry/,
+    );
+  });
+});
