@@ -1,0 +1,59 @@
+import { readFileSync } from "node:fs";
+import type { CommonOptions } from "../options.js";
+import { buildToolset } from "../toolset.js";
+import { UsageError } from "../usage.js";
+
+function readArgs(options: CommonOptions): unknown {
+  if (options.args !== undefined && options.argsFile !== undefined)
+    throw new UsageError("pass --args or --args-file, not both");
+  let raw = options.args;
+  if (options.argsFile !== undefined) {
+    try {
+      raw = readFileSync(options.argsFile, "utf8");
+    } catch (error) {
+      throw new UsageError(`cannot read --args-file: ${(error as Error).message}`);
+    }
+  }
+  if (raw === undefined) return {};
+  try {
+    return JSON.parse(raw);
+  } catch (error) {
+    throw new UsageError(`--args is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+export async function callCommand(options: CommonOptions, out: (line: string) => void): Promise<number> {
+  const name = options.positionals[0];
+  if (!name) throw new UsageError("call needs a tool name: clawtools call <tool> --args <json>");
+  const args = readArgs(options);
+  const set = await buildToolset(options);
+  const tool = set.tools.find((t) => t.name === name);
+  if (!tool) {
+    const why = set.diagnostics.find((d) => d.toolId === name)?.message;
+    throw new UsageError(
+      why ? `tool "${name}" is not available: ${why}` : `unknown tool "${name}" (see clawtools list)`,
+    );
+  }
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.once("SIGINT", onSignal);
+  try {
+    const result = await tool.execute("cli", args, controller.signal);
+    if (options.json) out(JSON.stringify(result, null, 2));
+    else {
+      for (const block of result.content) {
+        out(
+          block.type === "text"
+            ? block.text
+            : `[image ${block.mimeType}, ${Math.round((block.data.length * 3) / 4)} bytes]`,
+        );
+      }
+    }
+    return result.isError ? 1 : 0;
+  } finally {
+    process.off("SIGINT", onSignal);
+    for (const s of set.clawtools.sections) {
+      (s.plugin as { registry?: { killAll(): void } } | undefined)?.registry?.killAll();
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import type { CommonOptions } from "../options.js";
+import { buildToolset } from "../toolset.js";
+import { UsageError } from "../usage.js";
+
+export async function describeCommand(options: CommonOptions, out: (line: string) => void): Promise<number> {
+  const name = options.positionals[0];
+  if (!name) throw new UsageError("describe needs a tool name: clawtools describe <tool>");
+  const set = await buildToolset({ ...options, owner: true });
+  const tool = set.tools.find((t) => t.name === name);
+  const meta = set.meta(name);
+  if (!tool) {
+    const why = set.diagnostics.find((d) => d.toolId === name)?.message;
+    throw new UsageError(
+      why ? `tool "${name}" is not available: ${why}` : `unknown tool "${name}" (see clawtools list)`,
+    );
+  }
+  const info = {
+    name: tool.name,
+    label: tool.label,
+    section: meta?.sectionId,
+    plugin: meta?.pluginId,
+    profiles: meta?.profiles ?? [],
+    readOnly: meta?.readOnly ?? false,
+    destructive: meta?.destructive ?? false,
+    ownerOnly: meta?.ownerOnly ?? tool.ownerOnly ?? false,
+    description: tool.description,
+    parameters: tool.parameters,
+  };
+  out(JSON.stringify(info, null, 2));
+  return 0;
+}

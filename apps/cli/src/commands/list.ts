@@ -1,0 +1,66 @@
+import { getCoreSections, getCoreToolCatalog, type ToolMeta } from "@clawtools/core";
+import type { CommonOptions } from "../options.js";
+import { loadClawtools } from "../toolset.js";
+
+interface Row {
+  tool: string;
+  section: string;
+  available: boolean;
+  profiles: string[];
+  description: string;
+  plugin?: string;
+}
+
+/** Every catalog tool (available or not) plus every installed plugin tool, grouped by section. */
+export async function listCommand(options: CommonOptions, out: (line: string) => void): Promise<number> {
+  const clawtools = await loadClawtools();
+  const registered = new Map(clawtools.tools.list().map((meta) => [meta.id, meta]));
+  const rows: Row[] = [];
+  const row = (meta: ToolMeta, available: boolean): Row => ({
+    tool: meta.id,
+    section: meta.sectionId,
+    available,
+    profiles: meta.profiles,
+    description: meta.description,
+    ...(meta.pluginId ? { plugin: meta.pluginId } : {}),
+  });
+  for (const meta of getCoreToolCatalog())
+    rows.push(row(registered.get(meta.id) ?? meta, registered.has(meta.id)));
+  for (const meta of registered.values())
+    if (!rows.some((r) => r.tool === meta.id)) rows.push(row(meta, true));
+  if (options.json) {
+    out(
+      JSON.stringify(
+        {
+          sections: clawtools.sections.map(({ plugin, ...s }) => ({ ...s, installed: Boolean(plugin) })),
+          tools: rows,
+        },
+        null,
+        2,
+      ),
+    );
+    return 0;
+  }
+  const sections = [...getCoreSections().map((s) => s.id), ...new Set(rows.map((r) => r.section))];
+  const width = Math.max(...rows.map((r) => r.tool.length)) + 2;
+  const profileWidth = Math.max(...rows.map((r) => r.profiles.join(",").length)) + 2;
+  for (const id of [...new Set(sections)]) {
+    const inSection = rows.filter((r) => r.section === id);
+    if (inSection.length === 0) continue;
+    const label = getCoreSections().find((s) => s.id === id)?.label ?? id;
+    const found = clawtools.sections.find((s) => s.section === id);
+    const status = found
+      ? found.plugin
+        ? found.packageName
+        : `${found.packageName}: ${found.missing}`
+      : "plugin";
+    out(`${label} (${id}) — ${status}`);
+    for (const r of inSection) {
+      const profiles = r.profiles.length ? r.profiles.join(",") : "-";
+      out(
+        `  ${r.tool.padEnd(width)}${(r.available ? "available" : "missing").padEnd(11)}${profiles.padEnd(profileWidth)}${r.description}`,
+      );
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,66 @@
+/** A mistake in how the command was invoked: one line on stderr, exit code 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+export const COMMANDS = ["list", "describe", "schema", "call", "serve"] as const;
+export type CommandName = (typeof COMMANDS)[number];
+
+const COMMON = `  --workspace <dir>   workspace root (default: current directory)
+  --profile <id>      minimal | coding | messaging | full
+  --allow <names>     allow only these tools / groups (comma-separated, repeatable)
+  --deny <names>      deny these tools / groups (comma-separated, repeatable)
+  --owner             the caller is the owner (unlocks owner-only tools)
+  --provider <id>     openai | openai-responses | anthropic | gemini (schema normalisation)
+  -h, --help          show help`;
+
+export const HELP: Record<CommandName | "main", string> = {
+  main: `clawtools — OpenClaw's agent tools as a library, a CLI and an MCP server
+
+Usage: clawtools <command> [options]
+
+Commands:
+  list                    sections and tools, and which are installed
+  describe <tool>         one tool: metadata and input schema
+  schema --provider <p>   tool definitions in a provider's wire format
+  call <tool> --args <json> | --args-file <file>
+                          run one tool and print its result (exit 1 on a tool error)
+  serve                   serve the tools over MCP on stdio
+
+Run 'clawtools <command> --help' for the options of a command.`,
+  list: `Usage: clawtools list [options]
+
+Lists every section and tool of the catalog plus installed plugin tools, with whether each is
+available in this installation and which profiles include it.
+
+Options:
+${COMMON}
+  --json              machine-readable output`,
+  describe: `Usage: clawtools describe <tool> [options]
+
+Options:
+${COMMON}`,
+  schema: `Usage: clawtools schema --provider <openai|openai-responses|anthropic|gemini> [options]
+
+Prints the tool definitions (after policy) in the provider's format, as JSON.
+
+Options:
+${COMMON}
+  --strict            OpenAI strict mode (openai, openai-responses)`,
+  call: `Usage: clawtools call <tool> (--args <json> | --args-file <file>) [options]
+
+Runs one tool through the full pipeline and prints its text result. Exit code 1 when the result
+is an error.
+
+Options:
+${COMMON}
+  --args <json>       arguments as a JSON object
+  --args-file <file>  read the arguments from a JSON file
+  --json              print the whole result as JSON`,
+  serve: `Usage: clawtools serve [options]
+
+Serves the installed tools over MCP on stdio (profile coding by default). Logs go to stderr.
+
+Options:
+${COMMON}`,
+};
