@@ -31,6 +31,17 @@ function validatorFor(schema: object): Validator | null {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** Deep copy of JSON data (tool arguments); several times faster than structuredClone here. */
+function cloneJson(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(cloneJson);
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) out[key] = cloneJson(value[key]);
+    return out;
+  }
+  return value;
+}
+
 const NUMERIC = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
 
 function typesOf(schema: JsonSchema): string[] {
@@ -122,8 +133,7 @@ export function coerceToSchema(schema: unknown, value: unknown): unknown {
         delete out[key];
       }
       if (out[key] === undefined) {
-        if (isPlainObject(propSchema) && "default" in propSchema)
-          out[key] = structuredClone(propSchema.default);
+        if (isPlainObject(propSchema) && "default" in propSchema) out[key] = cloneJson(propSchema.default);
       } else {
         out[key] = coerceToSchema(propSchema, out[key]);
       }
@@ -182,7 +192,7 @@ export function validateToolArguments(
   rawArgs: unknown,
 ): Record<string, unknown> {
   const parsed = parseToolArguments(rawArgs);
-  const value = coerceToSchema(tool.parameters, isPlainObject(parsed) ? structuredClone(parsed) : parsed);
+  const value = coerceToSchema(tool.parameters, isPlainObject(parsed) ? cloneJson(parsed) : parsed);
   const validator = validatorFor(tool.parameters);
   const problems: string[] = [];
   if (!isPlainObject(value)) {
