@@ -123,7 +123,7 @@ export class ProcessSession {
   }
 
   get tail(): string {
-    return this.aggregated.value.slice(-TAIL_CHARS);
+    return this.aggregated.tail(TAIL_CHARS);
   }
 
   get running(): boolean {
