@@ -51,6 +51,8 @@ function compile(pattern: string, literal: boolean, ignoreCase: boolean): RegExp
   }
 }
 
+const READ_AHEAD = 32;
+
 /** A file is treated as binary (and skipped, like rg) when its first 8 KB hold a NUL byte. */
 const isBinary = (data: Buffer) => data.subarray(0, 8192).includes(0);
 
@@ -92,10 +94,24 @@ export function createGrepTool(
         if (cut.wasTruncated) linesTruncated = true;
         return `${label}${sep}${n}${sep} ${cut.text}`;
       };
-      for (const file of files) {
+      // files are read ahead in parallel; output stays in walk order
+      const reads = new Map<number, Promise<Buffer | null>>();
+      const readAhead = (i: number) => {
+        const file = files[i];
+        if (file && !reads.has(i))
+          reads.set(
+            i,
+            env.bridge.readFile({ filePath: file.abs }).catch(() => null),
+          );
+      };
+      for (let i = 0; i < READ_AHEAD; i++) readAhead(i);
+      for (const [fileIndex, file] of files.entries()) {
         if (limited) break;
         throwIfAborted(signal);
-        const data = await env.bridge.readFile({ filePath: file.abs }).catch(() => null);
+        readAhead(fileIndex);
+        const data = await reads.get(fileIndex)!;
+        reads.delete(fileIndex);
+        readAhead(fileIndex + READ_AHEAD);
         if (!data || isBinary(data)) continue;
         const lines = data.toString("utf8").replace(/\r\n/g, "\n").split("\n");
         let lastShown = -1;

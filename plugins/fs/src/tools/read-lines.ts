@@ -55,7 +55,20 @@ export async function readLinePage(
     partialBytes = 0;
     index++;
   };
+  let counting = false; // past the page: only newlines are counted, on raw bytes
   for await (const chunk of chunks) {
+    if (counting) {
+      for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) index++;
+      continue;
+    }
+    if (!collecting && index > start) {
+      // the page is complete; the decoder may hold a partial character, which holds no newline
+      counting = true;
+      decoder.end();
+      partial = "";
+      for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) index++;
+      continue;
+    }
     const text = decoder.write(chunk);
     let from = 0;
     for (let nl = text.indexOf("\n", from); nl !== -1; nl = text.indexOf("\n", from)) {
@@ -65,7 +78,7 @@ export async function readLinePage(
     }
     feed(text.slice(from));
   }
-  feed(decoder.end());
+  if (!counting) feed(decoder.end());
   if (wants()) lines.push(partial);
   return { lines, totalLines: index + 1, startLineBytes };
 }

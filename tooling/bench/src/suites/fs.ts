@@ -75,8 +75,7 @@ export default {
         async () => {
           await pi.edit.execute("b", {
             path: "edit.txt",
-            oldText: `UNIQUE-MARKER-${n}`,
-            newText: `UNIQUE-MARKER-${n + 1}`,
+            edits: [{ oldText: `UNIQUE-MARKER-${n}`, newText: `UNIQUE-MARKER-${n + 1}` }],
           } as never);
           n++;
         },
