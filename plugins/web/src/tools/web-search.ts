@@ -1,0 +1,166 @@
+import {
+  type AgentTool,
+  jsonResult,
+  optionalStringEnum,
+  type ToolContext,
+  ToolInputError,
+  ToolUnavailableError,
+  Type,
+  wrapExternalContent,
+} from "@clawtools/core";
+import { TtlCache } from "../cache.js";
+import {
+  type ResolvedProvider,
+  resolveSearchProvider,
+  type SearchProviderConfig,
+  type SearchProviderId,
+} from "../search/registry.js";
+import type { SearchRequest } from "../search/types.js";
+import { guardedFetch } from "../ssrf/fetch-guard.js";
+import type { Lookup } from "../ssrf/policy.js";
+
+export const webSearchSchema = Type.Object({
+  query: Type.String({ description: "Search query string." }),
+  count: Type.Optional(
+    Type.Number({ description: "Number of results to return (1-10).", minimum: 1, maximum: 10 }),
+  ),
+  country: Type.Optional(
+    Type.String({
+      description: "2-letter country code for region-specific results (e.g., 'DE', 'US', 'ALL').",
+    }),
+  ),
+  language: Type.Optional(
+    Type.String({ description: "ISO 639-1 language code for results (e.g., 'en', 'de')." }),
+  ),
+  freshness: optionalStringEnum(["day", "week", "month", "year"] as const, {
+    description: "Filter by time: day, week, month or year.",
+  }),
+  date_after: Type.Optional(
+    Type.String({ description: "Only results published after this date (YYYY-MM-DD)." }),
+  ),
+  date_before: Type.Optional(
+    Type.String({ description: "Only results published before this date (YYYY-MM-DD)." }),
+  ),
+  search_lang: Type.Optional(
+    Type.String({ description: "Brave: language code for search results (e.g., 'en', 'de')." }),
+  ),
+  ui_lang: Type.Optional(Type.String({ description: "Brave: locale code for UI elements (e.g., 'en-US')." })),
+});
+
+export interface WebSearchOptions {
+  /** A provider by name; default: auto-detect from credentials. */
+  provider?: SearchProviderId;
+  /** Keys and base URLs per provider (override the environment). */
+  providers?: Partial<Record<SearchProviderId, SearchProviderConfig>>;
+  timeoutSeconds?: number;
+  cacheTtlMinutes?: number;
+  env?: NodeJS.ProcessEnv;
+  lookup?: Lookup;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function searchRequest(params: Record<string, unknown>): SearchRequest {
+  const query = typeof params.query === "string" ? params.query.trim() : "";
+  if (!query) throw new ToolInputError("query required");
+  const count = Math.min(10, Math.max(1, Math.floor(Number(params.count ?? 5)) || 5));
+  for (const key of ["date_after", "date_before"] as const) {
+    if (params[key] !== undefined && !DATE.test(String(params[key])))
+      throw new ToolInputError(`${key} must be YYYY-MM-DD`);
+  }
+  if (params.freshness && (params.date_after || params.date_before)) {
+    throw new ToolInputError(
+      "freshness and date_after/date_before cannot be combined; use one or the other.",
+    );
+  }
+  const out: SearchRequest = { query, count };
+  for (const key of [
+    "country",
+    "language",
+    "freshness",
+    "date_after",
+    "date_before",
+    "search_lang",
+    "ui_lang",
+  ] as const) {
+    if (typeof params[key] === "string" && params[key])
+      (out as unknown as Record<string, unknown>)[key] = params[key];
+  }
+  return out;
+}
+
+export function createWebSearchTool(
+  _ctx: ToolContext = {},
+  options: WebSearchOptions = {},
+): AgentTool<typeof webSearchSchema, unknown> {
+  const resolved = resolveSearchProvider(options, options.env ?? process.env);
+  if ("error" in resolved) throw new ToolUnavailableError(resolved.error);
+  const { provider, apiKey, baseUrl }: ResolvedProvider = resolved;
+  const cache = new TtlCache<Record<string, unknown>>((options.cacheTtlMinutes ?? 15) * 60_000, 100);
+  return {
+    name: "web_search",
+    label: "web_search",
+    description: `Search the web (${provider.id}). Returns titles, URLs and snippets (or a synthesised answer with citations) for fast research.`,
+    parameters: webSearchSchema,
+    async execute(_id, params, signal) {
+      const request = searchRequest(params as Record<string, unknown>);
+      const key = JSON.stringify([provider.id, request]).toLowerCase();
+      const hit = cache.get(key);
+      if (hit) return jsonResult({ ...hit, cached: true });
+      const started = Date.now();
+      const payload = await provider.search(request, {
+        ...(apiKey ? { apiKey } : {}),
+        baseUrl,
+        ...(signal ? { signal } : {}),
+        http: async (url, init) => {
+          const body =
+            init.body === undefined
+              ? undefined
+              : typeof init.body === "string"
+                ? init.body
+                : JSON.stringify(init.body);
+          // provider endpoints are trusted destinations (self-hosted SearXNG may be private)
+          const res = await guardedFetch(url, {
+            policy: { allowPrivateNetwork: true },
+            method: init.method ?? "GET",
+            headers: init.headers ?? {},
+            ...(body !== undefined ? { body } : {}),
+            timeoutMs: (options.timeoutSeconds ?? 30) * 1000,
+            maxBytes: 5_000_000,
+            ...(signal ? { signal } : {}),
+            ...(options.lookup ? { lookup: options.lookup } : {}),
+          });
+          return { status: res.status, text: res.body.toString("utf8") };
+        },
+      });
+      const externalContent = { untrusted: true, source: "web_search", provider: provider.id, wrapped: true };
+      const tookMs = Date.now() - started;
+      const result =
+        payload.kind === "results"
+          ? {
+              query: request.query,
+              provider: provider.id,
+              count: payload.results.length,
+              tookMs,
+              externalContent,
+              results: payload.results.slice(0, request.count).map((r) => ({
+                title: wrapExternalContent(r.title, { source: "Web Search" }),
+                url: r.url,
+                description: wrapExternalContent(r.description, { source: "Web Search" }),
+                ...(r.published ? { published: r.published } : {}),
+                ...(r.siteName ? { siteName: r.siteName } : {}),
+              })),
+            }
+          : {
+              query: request.query,
+              provider: provider.id,
+              tookMs,
+              externalContent,
+              content: wrapExternalContent(payload.content, { source: "Web Search" }),
+              citations: payload.citations,
+            };
+      cache.set(key, result);
+      return jsonResult(result);
+    },
+  };
+}
