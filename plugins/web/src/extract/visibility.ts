@@ -20,7 +20,7 @@ export function removeHiddenElements(document: {
   querySelectorAll(selector: string): ArrayLike<DomElement>;
 }): void {
   const remove = (selector: string, keep?: (el: DomElement) => boolean) => {
-    for (const el of Array.from(document.querySelectorAll(selector))) if (!keep || !keep(el)) el.remove();
+    for (const el of Array.from(document.querySelectorAll(selector))) if (!keep?.(el)) el.remove();
   };
   remove("script, style, noscript, template, iframe, object, embed, svg");
   remove("[hidden], [aria-hidden='true'], input[type='hidden']");

@@ -41,6 +41,27 @@ function pinnedAgent(addresses: Array<{ address: string; family: number }>): Age
   });
 }
 
+// Pinned agents are reused per (origin, checked addresses), so keep-alive connections survive
+// between calls; a different DNS answer gets a different agent, never a re-resolution.
+const agents = new Map<string, Agent>();
+const MAX_AGENTS = 32;
+function agentFor(origin: string, addresses: Array<{ address: string; family: number }>): Agent {
+  const key = `${origin}|${addresses.map((a) => a.address).join(",")}`;
+  let agent = agents.get(key);
+  if (agent) {
+    agents.delete(key);
+  } else {
+    agent = pinnedAgent(addresses);
+  }
+  agents.set(key, agent);
+  while (agents.size > MAX_AGENTS) {
+    const [oldKey, old] = agents.entries().next().value!;
+    agents.delete(oldKey);
+    old.close().catch(() => {});
+  }
+  return agent;
+}
+
 function headerRecord(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers))
@@ -70,51 +91,47 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions = {
     if (visited.has(current.href)) throw new Error("Redirect loop detected");
     visited.add(current.href);
     const addresses = await resolvePinned(current.hostname, policy, lookup);
-    const agent = pinnedAgent(addresses);
-    try {
-      const response = await request(current, {
-        method: hop === 0 ? (options.method ?? "GET") : "GET",
-        headers,
-        ...(hop === 0 && options.body !== undefined ? { body: options.body } : {}),
-        dispatcher: agent,
-        signal,
-      });
-      const location = response.headers.location;
-      if (response.statusCode >= 300 && response.statusCode < 400 && response.statusCode !== 304) {
-        await response.body.dump();
-        if (!location) throw new Error(`Redirect (${response.statusCode}) without a Location header`);
-        if (hop + 1 > maxRedirects) throw new Error(`Too many redirects (limit: ${maxRedirects})`);
-        const next = new URL(Array.isArray(location) ? location[0]! : location, current);
-        if (next.origin !== current.origin) {
-          headers = Object.fromEntries(Object.entries(headers).filter(([k]) => CROSS_ORIGIN_SAFE.test(k)));
-        }
-        current = next;
-        continue;
+    const agent = agentFor(current.origin, addresses);
+    const response = await request(current, {
+      method: hop === 0 ? (options.method ?? "GET") : "GET",
+      headers,
+      ...(hop === 0 && options.body !== undefined ? { body: options.body } : {}),
+      dispatcher: agent,
+      signal,
+    });
+    const location = response.headers.location;
+    if (response.statusCode >= 300 && response.statusCode < 400 && response.statusCode !== 304) {
+      await response.body.dump();
+      if (!location) throw new Error(`Redirect (${response.statusCode}) without a Location header`);
+      if (hop + 1 > maxRedirects) throw new Error(`Too many redirects (limit: ${maxRedirects})`);
+      const next = new URL(Array.isArray(location) ? location[0]! : location, current);
+      if (next.origin !== current.origin) {
+        headers = Object.fromEntries(Object.entries(headers).filter(([k]) => CROSS_ORIGIN_SAFE.test(k)));
       }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let truncated = false;
-      for await (const chunk of response.body) {
-        const buf = chunk as Buffer;
-        if (size + buf.length > maxBytes) {
-          chunks.push(buf.subarray(0, maxBytes - size));
-          size = maxBytes;
-          truncated = true;
-          response.body.destroy();
-          break;
-        }
-        chunks.push(buf);
-        size += buf.length;
-      }
-      return {
-        status: response.statusCode,
-        headers: headerRecord(response.headers),
-        finalUrl: current.href,
-        body: Buffer.concat(chunks, size),
-        truncated,
-      };
-    } finally {
-      agent.close().catch(() => {});
+      current = next;
+      continue;
     }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+    for await (const chunk of response.body) {
+      const buf = chunk as Buffer;
+      if (size + buf.length > maxBytes) {
+        chunks.push(buf.subarray(0, maxBytes - size));
+        size = maxBytes;
+        truncated = true;
+        response.body.destroy();
+        break;
+      }
+      chunks.push(buf);
+      size += buf.length;
+    }
+    return {
+      status: response.statusCode,
+      headers: headerRecord(response.headers),
+      finalUrl: current.href,
+      body: Buffer.concat(chunks, size),
+      truncated,
+    };
   }
 }
