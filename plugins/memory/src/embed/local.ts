@@ -1,0 +1,62 @@
+import { createHash } from "node:crypto";
+import { type EmbeddingProvider, normalize } from "./types.js";
+
+const STOP = new Set(
+  "a an and are as at be by for from has have i in is it its of on or that the this to was were will with".split(
+    " ",
+  ),
+);
+
+function tokens(text: string): string[] {
+  return (
+    text
+      .toLowerCase()
+      .normalize("NFKC")
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  ).filter((t) => !STOP.has(t));
+}
+
+/** A cheap stable hash of a feature into [0, dims) with a sign (the hashing trick). */
+function bucket(feature: string, dims: number): [number, number] {
+  const h = createHash("md5").update(feature).digest();
+  return [h.readUInt32LE(0) % dims, h[4]! & 1 ? 1 : -1];
+}
+
+/**
+ * A deterministic local embedder: hashed word, word-pair and character-trigram features,
+ * L2-normalised. No network, no model download; trigrams make "deploying" and "deployment" close.
+ */
+export function createLocalEmbedder(options: { dims?: number } = {}): EmbeddingProvider {
+  const dims = options.dims ?? 384;
+  const cache = new Map<string, [number, number]>();
+  const hashed = (feature: string) => {
+    let hit = cache.get(feature);
+    if (!hit) {
+      hit = bucket(feature, dims);
+      if (cache.size < 200_000) cache.set(feature, hit);
+    }
+    return hit;
+  };
+  return {
+    id: "local",
+    model: `hashing-${dims}`,
+    dims,
+    async embed(texts) {
+      return texts.map((text) => {
+        const v = new Array<number>(dims).fill(0);
+        const words = tokens(text);
+        const add = (feature: string, weight: number) => {
+          const [i, sign] = hashed(feature);
+          v[i]! += sign * weight;
+        };
+        words.forEach((w, k) => {
+          add(`w:${w}`, 1);
+          if (k > 0) add(`b:${words[k - 1]} ${w}`, 0.5);
+          const padded = ` ${w} `;
+          for (let c = 0; c + 3 <= padded.length; c++) add(`c:${padded.slice(c, c + 3)}`, 0.35);
+        });
+        return normalize(v);
+      });
+    },
+  };
+}

@@ -1,0 +1,14 @@
+/** Turns texts into vectors. Implementations must return one vector per input, all of `dims` length. */
+export interface EmbeddingProvider {
+  id: string;
+  model: string;
+  dims: number;
+  embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
+}
+
+export function normalize(vector: number[]): number[] {
+  let norm = 0;
+  for (const v of vector) norm += v * v;
+  norm = Math.sqrt(norm);
+  return norm > 0 ? vector.map((v) => v / norm) : vector;
+}
