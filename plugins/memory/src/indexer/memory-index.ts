@@ -220,13 +220,13 @@ export class MemoryIndex {
           slice.map((r) => r.text),
           signal,
         );
-        slice.forEach((row, k) => ready.push({ id: row.id, vector: vectors[k]! }));
+        for (const [k, row] of slice.entries()) ready.push({ id: row.id, vector: vectors[k]! });
         const cache = this.db.prepare(
           "INSERT OR REPLACE INTO embedding_cache(hash, model, vector) VALUES (?, ?, ?)",
         );
-        this.db.transaction(() =>
-          slice.forEach((row, k) => cache.run(row.hash, model, toBlob(vectors[k]!))),
-        )();
+        this.db.transaction(() => {
+          for (const [k, row] of slice.entries()) cache.run(row.hash, model, toBlob(vectors[k]!));
+        })();
       } catch (error) {
         report.embeddingError = (error as Error).message;
         report.pendingEmbeddings = todo.length - i;
