@@ -15,7 +15,10 @@ import { gfm } from "turndown-plugin-gfm";
 import { request } from "undici";
 import { type BenchRow, type BenchSuite, timeMedian } from "../harness.js";
 
-const pagesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../plugins/web/test/fixtures/pages");
+const pagesDir = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../../../plugins/web/test/fixtures/pages",
+);
 
 export default {
   name: "web",
@@ -50,12 +53,20 @@ export default {
     const server = createServer((_req, res) => res.end(body));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    const bareFetch = await timeMedian(async () => {
-      const res = await request(url);
-      await res.body.arrayBuffer();
-    }, 300, 30);
+    const bareFetch = await timeMedian(
+      async () => {
+        const res = await request(url);
+        await res.body.arrayBuffer();
+      },
+      300,
+      30,
+    );
     rows.push({ name: "bare undici request on loopback (10 KB)", value: bareFetch, unit: "ms" });
-    const guarded = await timeMedian(() => guardedFetch(url, { policy: { allowPrivateNetwork: true } }), 300, 30);
+    const guarded = await timeMedian(
+      () => guardedFetch(url, { policy: { allowPrivateNetwork: true } }),
+      300,
+      30,
+    );
     rows.push({
       name: "guarded fetch on loopback (10 KB)",
       value: guarded,
