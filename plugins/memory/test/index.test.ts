@@ -93,7 +93,7 @@ describe("MemoryIndex on a real SQLite file", () => {
     const flaky: EmbeddingProvider = {
       id: "flaky",
       model: "m",
-      dims: 384,
+      dims: 256,
       embed: async (texts) => {
         if (failing) throw new Error("429 quota exceeded");
         return embedder.embed(texts);

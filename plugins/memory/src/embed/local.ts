@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { type EmbeddingProvider, normalize } from "./types.js";
 
 const STOP = new Set(
@@ -16,10 +15,15 @@ function tokens(text: string): string[] {
   ).filter((t) => !STOP.has(t));
 }
 
-/** A cheap stable hash of a feature into [0, dims) with a sign (the hashing trick). */
+/** FNV-1a over UTF-16 units: a cheap stable hash of a feature into [0, dims) with a sign (the hashing trick). */
 function bucket(feature: string, dims: number): [number, number] {
-  const h = createHash("md5").update(feature).digest();
-  return [h.readUInt32LE(0) % dims, h[4]! & 1 ? 1 : -1];
+  let h = 0x811c9dc5;
+  for (let i = 0; i < feature.length; i++) {
+    h ^= feature.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  h >>>= 0;
+  return [h % dims, (h >>> 31) & 1 ? 1 : -1];
 }
 
 /**
@@ -27,7 +31,7 @@ function bucket(feature: string, dims: number): [number, number] {
  * L2-normalised. No network, no model download; trigrams make "deploying" and "deployment" close.
  */
 export function createLocalEmbedder(options: { dims?: number } = {}): EmbeddingProvider {
-  const dims = options.dims ?? 384;
+  const dims = options.dims ?? 256;
   const cache = new Map<string, [number, number]>();
   const hashed = (feature: string) => {
     let hit = cache.get(feature);

@@ -15,6 +15,8 @@ export interface MemoryIndexOptions {
   /** Weights of the hybrid score (normalised to sum 1); default 0.7 / 0.3. */
   vectorWeight?: number;
   textWeight?: number;
+  /** Use sqlite-vec for nearest neighbours when installed (default true); false scans vectors in memory. */
+  useSqliteVec?: boolean;
 }
 
 export interface SyncReport {
@@ -67,7 +69,7 @@ export class MemoryIndex {
   private readonly textWeight: number;
 
   constructor(private readonly options: MemoryIndexOptions) {
-    const opened = openDatabase(options.dbPath, options.embedder.dims);
+    const opened = openDatabase(options.dbPath, options.embedder.dims, options.useSqliteVec ?? true);
     this.db = opened.db;
     this.vec = opened.vec;
     const vw = options.vectorWeight ?? 0.7;

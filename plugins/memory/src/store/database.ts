@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 export type Db = Database.Database;
 
 /** Opens (creating) the index database and its tables; loads sqlite-vec when it is installed. */
-export function openDatabase(file: string, dims: number): { db: Db; vec: boolean } {
+export function openDatabase(file: string, dims: number, useVec = true): { db: Db; vec: boolean } {
   if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
@@ -24,14 +24,32 @@ export function openDatabase(file: string, dims: number): { db: Db; vec: boolean
     CREATE TABLE IF NOT EXISTS embedding_cache (hash TEXT NOT NULL, model TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (hash, model));
   `);
   let vec = false;
-  try {
-    // optional dependency: nearest-neighbour search inside SQLite when present
-    const sqliteVec = createRequire(import.meta.url)("sqlite-vec") as { load(db: Db): void };
-    sqliteVec.load(db);
-    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vec USING vec0(embedding float[${dims}])`);
-    vec = true;
-  } catch {
-    vec = false;
+  if (useVec) {
+    try {
+      // optional dependency: nearest-neighbour search inside SQLite when present
+      const sqliteVec = createRequire(import.meta.url)("sqlite-vec") as { load(db: Db): void };
+      sqliteVec.load(db);
+      db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vec USING vec0(embedding float[${dims}])`);
+      vec = true;
+    } catch {
+      vec = false;
+    }
+  }
+  if (vec) {
+    // a run without sqlite-vec may have changed the vectors: refill the KNN table if it drifted
+    const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+    if (count("SELECT count(*) AS n FROM chunks_vec") !== count("SELECT count(*) AS n FROM embeddings")) {
+      db.exec("DELETE FROM chunks_vec");
+      const insert = db.prepare("INSERT INTO chunks_vec(rowid, embedding) VALUES (?, ?)");
+      db.transaction(() => {
+        for (const row of db.prepare("SELECT chunk_id, vector FROM embeddings").iterate() as Iterable<{
+          chunk_id: number;
+          vector: Buffer;
+        }>) {
+          insert.run(BigInt(row.chunk_id), row.vector);
+        }
+      })();
+    }
   }
   return { db, vec };
 }
