@@ -90,7 +90,7 @@ describe("createToolset", () => {
     const admin = owner.tools.find((t) => t.name === "acme_admin")!;
     expect(admin.parameters).toEqual({
       type: "object",
-      properties: { path: { type: "string" } },
+      properties: { path: { type: "string", description: "Constraints: pattern ^a." } },
       required: ["path"],
     });
     const refused = await admin.execute("c", { path: "zzz" });

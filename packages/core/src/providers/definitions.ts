@@ -121,14 +121,50 @@ function resultText(result: AgentToolResult<unknown>): string {
     .join("\n");
 }
 
-/** A tool result as an OpenAI Chat `role: "tool"` message (text only: the API takes no images there). */
-export function toOpenAIChatToolMessage(toolCallId: string, result: AgentToolResult<unknown>) {
-  return { role: "tool" as const, tool_call_id: toolCallId, content: resultText(result) };
+const images = (result: AgentToolResult<unknown>) => result.content.filter((b) => b.type === "image");
+const dataUrl = (image: { data: string; mimeType: string }) => `data:${image.mimeType};base64,${image.data}`;
+
+/**
+ * A tool result as OpenAI Chat messages: the `role: "tool"` message (text only: the API takes
+ * no images there), then a user message carrying the images, if any.
+ */
+export function toOpenAIChatToolMessages(toolCallId: string, result: AgentToolResult<unknown>) {
+  const text = result.content
+    .filter((b) => b.type === "text")
+    .map((b) => b.text)
+    .join("\n");
+  const pictures = images(result);
+  const tool = {
+    role: "tool" as const,
+    tool_call_id: toolCallId,
+    content:
+      (result.isError ? `Error: ${text}` : text) ||
+      (pictures.length ? `(${pictures.length} image(s) attached below)` : ""),
+  };
+  if (pictures.length === 0) return [tool];
+  const user = {
+    role: "user" as const,
+    content: [
+      { type: "text" as const, text: `Image(s) returned by tool call ${toolCallId}:` },
+      ...pictures.map((image) => ({ type: "image_url" as const, image_url: { url: dataUrl(image) } })),
+    ],
+  };
+  return [tool, user];
 }
 
-/** A tool result as an OpenAI Responses `function_call_output` item. */
+/** A tool result as an OpenAI Responses `function_call_output` item with text and image parts. */
 export function toOpenAIResponsesOutput(callId: string, result: AgentToolResult<unknown>) {
-  return { type: "function_call_output" as const, call_id: callId, output: resultText(result) };
+  if (images(result).length === 0)
+    return { type: "function_call_output" as const, call_id: callId, output: resultText(result) };
+  return {
+    type: "function_call_output" as const,
+    call_id: callId,
+    output: result.content.map((block) =>
+      block.type === "text"
+        ? { type: "input_text" as const, text: block.text }
+        : { type: "input_image" as const, image_url: dataUrl(block), detail: "auto" as const },
+    ),
+  };
 }
 
 /** A tool result as an Anthropic `tool_result` content block, images kept. */
@@ -141,15 +177,31 @@ export function toAnthropicToolResult(toolUseId: string, result: AgentToolResult
         ? { type: "text" as const, text: block.text }
         : {
             type: "image" as const,
-            source: { type: "base64" as const, media_type: block.mimeType, data: block.data },
+            source: {
+              type: "base64" as const,
+              media_type: block.mimeType as "image/png" | "image/jpeg" | "image/gif" | "image/webp",
+              data: block.data,
+            },
           },
     ),
     ...(result.isError ? { is_error: true } : {}),
   };
 }
 
-/** A tool result as a Gemini `functionResponse` part. */
+/** A tool result as a Gemini `functionResponse` part: `output` or `error`, images as inline parts. */
 export function toGeminiFunctionResponse(name: string, result: AgentToolResult<unknown>) {
-  const text = resultText(result);
-  return { functionResponse: { name, response: result.isError ? { error: text } : { output: text } } };
+  const text = result.content
+    .filter((b) => b.type === "text")
+    .map((b) => b.text)
+    .join("\n");
+  const pictures = images(result);
+  return {
+    functionResponse: {
+      name,
+      response: result.isError ? { error: text } : { output: text },
+      ...(pictures.length
+        ? { parts: pictures.map((image) => ({ inlineData: { mimeType: image.mimeType, data: image.data } })) }
+        : {}),
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import type { JsonSchema } from "../tool.js";
+import { describeDroppedConstraints } from "./constraints.js";
 
 /** Keywords Gemini's function-declaration schema refuses (removed where they are keywords only). */
 export const GEMINI_UNSUPPORTED_KEYWORDS: ReadonlySet<string> = new Set([
@@ -90,9 +91,13 @@ function cleanUnion(schema: JsonSchema, key: "anyOf" | "oneOf", defs: Defs, seen
 }
 
 function cleanObjectKeys(schema: JsonSchema, defs: Defs, seen: Set<string>): JsonSchema {
-  const out: JsonSchema = {};
+  let out: JsonSchema = {};
+  const dropped: string[] = [];
   for (const [key, value] of Object.entries(schema)) {
-    if (GEMINI_UNSUPPORTED_KEYWORDS.has(key)) continue;
+    if (GEMINI_UNSUPPORTED_KEYWORDS.has(key)) {
+      dropped.push(key);
+      continue;
+    }
     if (key === "properties") {
       // Property NAMES are data, not keywords: `pattern` or `format` parameters survive.
       const props: JsonSchema = {};
@@ -121,6 +126,8 @@ function cleanObjectKeys(schema: JsonSchema, defs: Defs, seen: Set<string>): Jso
     if (required.length > 0) out.required = required;
     else delete out.required;
   }
+  // what Gemini cannot check, the model can still read
+  out = describeDroppedConstraints(out, schema, dropped);
   return out;
 }
 

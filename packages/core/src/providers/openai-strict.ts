@@ -1,8 +1,9 @@
 import type { JsonSchema } from "../tool.js";
+import { describeDroppedConstraints } from "./constraints.js";
 
 const isObject = (v: unknown): v is JsonSchema => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Keywords OpenAI's strict structured-output mode does not accept. */
+/** Keywords OpenAI's strict structured-output mode does not accept (said in the description instead). */
 const STRICT_UNSUPPORTED = new Set([
   "format",
   "pattern",
@@ -12,37 +13,41 @@ const STRICT_UNSUPPORTED = new Set([
   "maxItems",
   "uniqueItems",
   "patternProperties",
+  "minProperties",
+  "maxProperties",
   "default",
   "examples",
   "$schema",
   "$id",
 ]);
 
-/** True when the schema already satisfies strict mode unchanged: every property required, no extras. */
-export function isStrictCompatible(schema: unknown): boolean {
-  if (Array.isArray(schema)) return schema.every(isStrictCompatible);
-  if (!isObject(schema)) return true;
+const NOT_SCHEMAS = new Set(["enum", "const", "required", "default", "examples"]);
+
+/**
+ * What strict mode could not express at all: open objects (additionalProperties true or a
+ * schema, pattern properties, free-form objects). Keywords it refuses are not losses: they move
+ * into descriptions.
+ */
+export function strictLosses(schema: unknown, at = "root"): string[] {
+  if (Array.isArray(schema)) return schema.flatMap((s, i) => strictLosses(s, `${at}[${i}]`));
+  if (!isObject(schema)) return [];
+  const losses: string[] = [];
   if (schema.type === "object" || isObject(schema.properties)) {
-    const props = isObject(schema.properties) ? Object.keys(schema.properties) : [];
-    const required = Array.isArray(schema.required) ? schema.required : [];
-    if (schema.additionalProperties !== false) return false;
-    if (props.some((p) => !required.includes(p))) return false;
-  }
-  for (const [key, value] of Object.entries(schema)) {
-    if (STRICT_UNSUPPORTED.has(key)) return false;
-    if (key === "properties" && isObject(value)) {
-      if (!Object.values(value).every(isStrictCompatible)) return false;
-    } else if (
-      typeof value === "object" &&
-      value !== null &&
-      key !== "enum" &&
-      key !== "required" &&
-      !isStrictCompatible(value)
-    ) {
-      return false;
+    if (schema.additionalProperties !== undefined && schema.additionalProperties !== false)
+      losses.push(`${at}: open object (additionalProperties)`);
+    if (schema.patternProperties) losses.push(`${at}: patternProperties`);
+    if (!isObject(schema.properties) || Object.keys(schema.properties).length === 0) {
+      if (at !== "root") losses.push(`${at}: free-form object`);
     }
   }
-  return true;
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "properties" && isObject(value)) {
+      for (const [name, prop] of Object.entries(value)) losses.push(...strictLosses(prop, `${at}.${name}`));
+    } else if (!NOT_SCHEMAS.has(key) && typeof value === "object" && value !== null) {
+      losses.push(...strictLosses(value, `${at}.${key}`));
+    }
+  }
+  return losses;
 }
 
 function nullable(schema: JsonSchema): JsonSchema {
@@ -54,20 +59,22 @@ function nullable(schema: JsonSchema): JsonSchema {
 
 /**
  * Rewrites a schema for OpenAI strict mode: every object closed and fully required, optional
- * properties made nullable (the validator treats a null optional as absent), unsupported
- * keywords removed.
+ * properties made nullable (the validator reads a null optional as absent), refused keywords
+ * moved into descriptions.
  */
 export function toStrictSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toStrictSchema);
   if (!isObject(schema)) return schema;
-  const out: JsonSchema = {};
+  let out: JsonSchema = {};
+  const dropped: string[] = [];
   for (const [key, value] of Object.entries(schema)) {
-    if (STRICT_UNSUPPORTED.has(key)) continue;
+    if (STRICT_UNSUPPORTED.has(key)) {
+      dropped.push(key);
+      continue;
+    }
     if (key === "properties" && isObject(value)) continue;
     out[key] =
-      typeof value === "object" && value !== null && key !== "enum" && key !== "required"
-        ? toStrictSchema(value)
-        : value;
+      typeof value === "object" && value !== null && !NOT_SCHEMAS.has(key) ? toStrictSchema(value) : value;
   }
   if (schema.type === "object" || isObject(schema.properties)) {
     const props = isObject(schema.properties) ? schema.properties : {};
@@ -81,17 +88,22 @@ export function toStrictSchema(schema: unknown): unknown {
     out.required = Object.keys(props);
     out.additionalProperties = false;
   }
+  out = describeDroppedConstraints(out, schema, dropped);
   return out;
 }
 
 export type StrictMode = boolean | "auto";
 
-/** Resolves `strict` for one schema: `auto` turns it on only when nothing has to change. */
+/**
+ * Resolves `strict` for one schema: `true` always transforms; `auto` transforms when nothing
+ * would be lost (optional fields become nullable + required) and stays non-strict otherwise.
+ */
 export function resolveStrict(
   schema: JsonSchema,
   mode: StrictMode,
 ): { strict: boolean; parameters: JsonSchema } {
   if (mode === true) return { strict: true, parameters: toStrictSchema(schema) as JsonSchema };
-  if (mode === "auto" && isStrictCompatible(schema)) return { strict: true, parameters: schema };
+  if (mode === "auto" && strictLosses(schema).length === 0)
+    return { strict: true, parameters: toStrictSchema(schema) as JsonSchema };
   return { strict: false, parameters: schema };
 }

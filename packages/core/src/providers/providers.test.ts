@@ -3,9 +3,13 @@ import { Type } from "../schema.js";
 import { validateToolArguments } from "../validate.js";
 import {
   extractToolSchemas,
+  toAnthropicToolResult,
   toAnthropicTools,
+  toGeminiFunctionResponse,
   toGeminiTools,
+  toOpenAIChatToolMessages,
   toOpenAIChatTools,
+  toOpenAIResponsesOutput,
   toOpenAIResponsesTools,
 } from "./definitions.js";
 import { cleanSchemaForGemini } from "./gemini.js";
@@ -70,7 +74,11 @@ describe("cleanSchemaForGemini", () => {
     });
     expect(cleanSchemaForGemini(schema)).toEqual({
       type: "object",
-      properties: { pattern: { type: "string" }, format: { type: "string" }, n: { type: "number" } },
+      properties: {
+        pattern: { type: "string", description: "Constraints: minLength 1, pattern ^x." },
+        format: { type: "string", description: "Constraints: format uri." },
+        n: { type: "number", description: "Constraints: minimum 0, maximum 9." },
+      },
       required: ["pattern", "n"],
     });
   });
@@ -155,7 +163,27 @@ describe("provider tool definitions", () => {
         additionalProperties: false,
       },
     });
-    expect(toOpenAIChatTools(tools, { strict: "auto" })[0]!.function.strict).toBeUndefined();
+    // auto: optional fields can become nullable + required without losing meaning
+    expect(toOpenAIChatTools(tools, { strict: "auto" })[0]!.function).toMatchObject({
+      strict: true,
+      parameters: { required: ["path", "limit"] },
+    });
+    // an open object cannot be expressed in strict mode: auto stays non-strict
+    const open = [
+      {
+        name: "t",
+        description: "d",
+        parameters: { type: "object", properties: { meta: { type: "object", additionalProperties: true } } },
+      },
+    ];
+    expect(toOpenAIChatTools(open, { strict: "auto" })[0]!.function.strict).toBeUndefined();
+    // refused keywords move into the description instead of being lost
+    const withPattern = [
+      { name: "t", description: "d", parameters: Type.Object({ id: Type.String({ pattern: "^[a-z]+$" }) }) },
+    ];
+    expect(toOpenAIChatTools(withPattern, { strict: true })[0]!.function.parameters.properties).toEqual({
+      id: { type: "string", description: "Constraints: pattern ^[a-z]+$." },
+    });
     expect(validateToolArguments(tools[0]!, { path: "a", limit: null })).toEqual({ path: "a" });
   });
 
@@ -166,5 +194,73 @@ describe("provider tool definitions", () => {
     const anthropic: import("@anthropic-ai/sdk/resources/messages").Tool[] = toAnthropicTools(tools);
     const gemini: import("@google/genai").Tool[] = toGeminiTools(tools);
     expect([chat, responses, anthropic, gemini].every((list) => list.length === 1)).toBe(true);
+  });
+});
+
+describe("result conversion", () => {
+  const result = {
+    content: [
+      { type: "text" as const, text: "a chart" },
+      { type: "image" as const, data: "iVBOR", mimeType: "image/png" },
+    ],
+    details: {},
+  };
+
+  it("OpenAI chat: tool message, then the images in a user message", () => {
+    const messages: import("openai/resources/chat/completions").ChatCompletionMessageParam[] =
+      toOpenAIChatToolMessages("call_1", result);
+    expect(messages).toEqual([
+      { role: "tool", tool_call_id: "call_1", content: "a chart" },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Image(s) returned by tool call call_1:" },
+          { type: "image_url", image_url: { url: "data:image/png;base64,iVBOR" } },
+        ],
+      },
+    ]);
+  });
+
+  it("Responses: function_call_output with text and image parts", () => {
+    const item: import("openai/resources/responses/responses").ResponseInputItem = toOpenAIResponsesOutput(
+      "call_2",
+      result,
+    );
+    expect(item).toEqual({
+      type: "function_call_output",
+      call_id: "call_2",
+      output: [
+        { type: "input_text", text: "a chart" },
+        { type: "input_image", image_url: "data:image/png;base64,iVBOR", detail: "auto" },
+      ],
+    });
+  });
+
+  it("Anthropic: tool_result with is_error and image blocks; Gemini: functionResponse with inline parts", () => {
+    const block: import("@anthropic-ai/sdk/resources/messages").ToolResultBlockParam = toAnthropicToolResult(
+      "tu_1",
+      { ...result, isError: true },
+    );
+    expect(block).toMatchObject({
+      is_error: true,
+      content: [{ type: "text" }, { type: "image", source: { type: "base64", media_type: "image/png" } }],
+    });
+    const part: import("@google/genai").Part = toGeminiFunctionResponse("read", result);
+    expect(part).toEqual({
+      functionResponse: {
+        name: "read",
+        response: { output: "a chart" },
+        parts: [{ inlineData: { mimeType: "image/png", data: "iVBOR" } }],
+      },
+    });
+    expect(
+      toGeminiFunctionResponse("read", {
+        content: [{ type: "text", text: "bad" }],
+        details: {},
+        isError: true,
+      }),
+    ).toEqual({
+      functionResponse: { name: "read", response: { error: "bad" } },
+    });
   });
 });
