@@ -45,3 +45,28 @@ describe("contract kit", () => {
     expect(report.problems.join("\n")).toContain('"read" is a core fs tool');
   });
 });
+
+describe("contract kit: behaviour checks", () => {
+  it("flags a tool that ignores an aborted signal, and long names", async () => {
+    const careless = {
+      ...good,
+      execute: async () => ({ content: [{ type: "text" as const, text: "ran anyway" }], details: {} }),
+    };
+    const report = await checkToolContract(careless, { sampleArgs: { text: "x" } });
+    expect(report.problems).toContain("acme_echo: an already-aborted signal was not honoured (the call ran)");
+    const long = await checkToolContract({ ...good, name: `a${"b".repeat(64)}` });
+    expect(long.problems.join("\n")).toMatch(/name must match/);
+  });
+
+  it("flags a bad result shape", async () => {
+    const shapeless = {
+      ...good,
+      execute: async (_id: string, _p: unknown, signal?: AbortSignal) => {
+        signal?.throwIfAborted();
+        return { content: [{ type: "html", html: "<b>" }], details: {} } as never;
+      },
+    };
+    const report = await checkToolContract(shapeless, { sampleArgs: { text: "x" } });
+    expect(report.problems).toContain("acme_echo: content[0] is not a text or image block");
+  });
+});

@@ -3,10 +3,14 @@ import {
   type ClawtoolsPlugin,
   checkToolSchema,
   getCoreToolDefinition,
+  type JsonSchema,
   normalizeToolName,
   normalizeToolParameters,
+  PROVIDER_IDS,
   type ToolContext,
   ToolRegistry,
+  toProviderTools,
+  wrapTool,
 } from "@clawtools/core";
 
 export interface ContractReport {
@@ -14,13 +18,43 @@ export interface ContractReport {
   problems: string[];
 }
 
-const NAME = /^[a-z][a-z0-9_]*$/;
+// valid for every provider (OpenAI and Gemini cap names at 64 characters)
+const NAME = /^[a-z][a-z0-9_]{0,63}$/;
+
+export interface ToolContractOptions {
+  /** Valid arguments: enables the aborted-signal and result-shape checks (the tool runs once). */
+  sampleArgs?: Record<string, unknown>;
+}
+
+const propertyNames = (schema: unknown): string[] =>
+  schema &&
+  typeof schema === "object" &&
+  (schema as JsonSchema).properties &&
+  typeof (schema as JsonSchema).properties === "object"
+    ? Object.keys((schema as JsonSchema).properties as object).sort()
+    : [];
+
+function resultProblems(at: string, result: unknown): string[] {
+  const r = result as { content?: unknown };
+  if (!r || !Array.isArray(r.content)) return [`${at}: result has no content array`];
+  return r.content.flatMap(
+    (block: { type?: string; text?: unknown; data?: unknown; mimeType?: unknown }, i: number) => {
+      if (block?.type === "text" && typeof block.text === "string") return [];
+      if (block?.type === "image" && typeof block.data === "string" && typeof block.mimeType === "string")
+        return [];
+      return [`${at}: content[${i}] is not a text or image block`];
+    },
+  );
+}
 
 /**
  * Checks one tool against the AgentTool contract without calling it: name, label,
  * description, an object schema inside the provider guardrails, schema survives normalisation.
  */
-export async function checkToolContract(tool: AnyAgentTool): Promise<ContractReport> {
+export async function checkToolContract(
+  tool: AnyAgentTool,
+  options: ToolContractOptions = {},
+): Promise<ContractReport> {
   const problems: string[] = [];
   const name = typeof tool?.name === "string" ? tool.name : "";
   const at = name || "<unnamed>";
@@ -40,12 +74,72 @@ export async function checkToolContract(tool: AnyAgentTool): Promise<ContractRep
       problems.push(`${at}: schema ${issue.path || "(root)"}: ${issue.message}`);
     try {
       const normalized = normalizeToolParameters(tool.parameters);
-      JSON.stringify(normalized);
+      const names = propertyNames(normalized);
+      // every provider must see every parameter
+      for (const provider of PROVIDER_IDS) {
+        const [def] = toProviderTools([tool], provider) as unknown[];
+        const schema =
+          provider === "gemini"
+            ? (def as { functionDeclarations: Array<{ parameters: unknown }> }).functionDeclarations[0]!
+                .parameters
+            : provider === "anthropic"
+              ? (def as { input_schema: unknown }).input_schema
+              : provider === "openai"
+                ? (def as { function: { parameters: unknown } }).function.parameters
+                : (def as { parameters: unknown }).parameters;
+        const lost = names.filter((n) => !propertyNames(schema).includes(n));
+        if (lost.length)
+          problems.push(`${at}: converting for ${provider} loses parameters ${lost.join(", ")}`);
+      }
     } catch (error) {
-      problems.push(`${at}: schema cannot be serialised: ${(error as Error).message}`);
+      problems.push(`${at}: schema cannot be converted: ${(error as Error).message}`);
+    }
+    problems.push(...(await invalidArgumentProblems(tool, at)));
+  }
+  if (options.sampleArgs && typeof tool?.execute === "function") {
+    const aborted = new AbortController();
+    aborted.abort();
+    const outcome = await tool.execute("contract-abort", options.sampleArgs, aborted.signal).then(
+      () => "resolved",
+      () => "rejected",
+    );
+    if (outcome !== "rejected")
+      problems.push(`${at}: an already-aborted signal was not honoured (the call ran)`);
+    try {
+      problems.push(...resultProblems(at, await tool.execute("contract-sample", options.sampleArgs)));
+    } catch (error) {
+      problems.push(`${at}: the sample call threw: ${(error as Error).message}`);
     }
   }
   return { ok: problems.length === 0, problems };
+}
+
+/** Invalid arguments must be refused with a clear error before the tool runs. */
+async function invalidArgumentProblems(tool: AnyAgentTool, at: string): Promise<string[]> {
+  const schema = tool.parameters as JsonSchema;
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  const invalid =
+    required.length > 0
+      ? {}
+      : schema.additionalProperties === false
+        ? { __contract_unexpected__: true }
+        : undefined;
+  if (!invalid) return [];
+  let ran = false;
+  const stand: AnyAgentTool = {
+    ...tool,
+    execute: async () => {
+      ran = true;
+      return { content: [{ type: "text", text: "ran" }], details: undefined };
+    },
+  };
+  const result = await wrapTool(stand).execute("contract-invalid", invalid);
+  const problems: string[] = [];
+  if (ran || !result.isError)
+    problems.push(`${at}: invalid arguments ${JSON.stringify(invalid)} were not refused`);
+  else if (!JSON.stringify(result.details).includes("Validation failed"))
+    problems.push(`${at}: invalid arguments refused without a validation message`);
+  return problems;
 }
 
 /**
@@ -56,6 +150,7 @@ export async function checkToolContract(tool: AnyAgentTool): Promise<ContractRep
 export async function checkPluginContract(
   plugin: ClawtoolsPlugin,
   ctx: ToolContext = {},
+  options: { sampleArgs?: Record<string, Record<string, unknown>> } = {},
 ): Promise<ContractReport> {
   const problems: string[] = [];
   if (!plugin?.id?.trim()) problems.push("plugin: id must be a non-empty string");
@@ -95,7 +190,8 @@ export async function checkPluginContract(
           `${where}: factory built "${tool.name}" which is not in names [${reg.names.join(", ")}]`,
         );
       }
-      problems.push(...(await checkToolContract(tool)).problems);
+      const sampleArgs = options.sampleArgs?.[tool.name];
+      problems.push(...(await checkToolContract(tool, sampleArgs ? { sampleArgs } : {})).problems);
     }
   }
   const registry = new ToolRegistry();

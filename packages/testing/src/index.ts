@@ -1,1 +1,6 @@
-export { type ContractReport, checkPluginContract, checkToolContract } from "./contract.js";
+export {
+  type ContractReport,
+  checkPluginContract,
+  checkToolContract,
+  type ToolContractOptions,
+} from "./contract.js";

@@ -6,7 +6,21 @@ import { text } from "./helpers.js";
 
 describe("fs plugin", () => {
   it("passes the contract kit", async () => {
-    expect(await checkPluginContract(fsPlugin, { workspaceDir: "/tmp" })).toEqual({ ok: true, problems: [] });
+    const bridge = createMemoryBridge({ "a.txt": "hello" });
+    const report = await checkPluginContract(
+      fsPlugin,
+      { root: "/workspace", bridge },
+      {
+        sampleArgs: {
+          read: { path: "a.txt" },
+          ls: {},
+          find: { pattern: "*.txt" },
+          grep: { pattern: "hello" },
+          write: { path: "b.txt", content: "x" },
+        },
+      },
+    );
+    expect(report).toEqual({ ok: true, problems: [] });
   });
 
   it("works end to end over an in-memory bridge through createToolset (coding profile keeps grep/find/ls)", async () => {

@@ -40,7 +40,8 @@ export function createMemoryGetTool(options: MemoryGetOptions): AgentTool<typeof
     description:
       "Safe snippet read from MEMORY.md or memory/*.md with optional from/lines; use after memory_search to pull only the needed lines and keep context small.",
     parameters: memoryGetSchema,
-    async execute(_id, params) {
+    async execute(_id, params, signal) {
+      signal?.throwIfAborted();
       const input = params.path?.trim();
       if (!input) throw new ToolInputError("path required");
       const abs = path.resolve(options.workspaceDir, input);

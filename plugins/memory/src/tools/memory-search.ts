@@ -32,6 +32,7 @@ export function createMemorySearchTool(
       "Mandatory recall step: semantically search MEMORY.md + memory/*.md before answering questions about prior work, decisions, dates, people, preferences, or todos; returns top snippets with path + lines.",
     parameters: memorySearchSchema,
     async execute(_id, params, signal) {
+      signal?.throwIfAborted();
       const index = getIndex();
       const sync = await index.sync(signal);
       const outcome = await index.search(params.query, {

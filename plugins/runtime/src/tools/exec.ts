@@ -196,6 +196,7 @@ export function createExecTool(
       "Execute shell commands with background continuation. Use yieldMs/background to continue later via the process tool. Use pty=true for TTY-required commands (terminal UIs, coding agents).",
     parameters: execSchema,
     async execute(_id, params, signal, onUpdate): Promise<AgentToolResult<ExecDetails>> {
+      signal?.throwIfAborted();
       const command = params.command?.trim() ? params.command : "";
       if (!command) throw new ToolInputError("Provide a command to start.");
       const base = ctx.workspaceDir ?? process.cwd();

@@ -109,6 +109,7 @@ export function createProcessTool(
       "Manage running exec sessions: list, poll, log, write, send-keys, submit, paste, kill, clear, remove.",
     parameters: processSchema,
     async execute(_id, params, signal) {
+      signal?.throwIfAborted();
       switch (params.action) {
         case "list": {
           const sessions = registry.list(scopeKey);

@@ -129,6 +129,7 @@ export function createWebFetchTool(
       "Fetch and extract readable content from a URL (HTML → markdown/text). Use for lightweight page access without browser automation. Private, internal and special-use addresses are refused.",
     parameters: webFetchSchema,
     async execute(_id, params, signal) {
+      signal?.throwIfAborted();
       let url: URL;
       try {
         url = new URL(params.url);

@@ -103,6 +103,7 @@ export function createWebSearchTool(
     description: `Search the web (${provider.id}). Returns titles, URLs and snippets (or a synthesised answer with citations) for fast research.`,
     parameters: webSearchSchema,
     async execute(_id, params, signal) {
+      signal?.throwIfAborted();
       const request = searchRequest(params as Record<string, unknown>);
       const key = JSON.stringify([provider.id, request]).toLowerCase();
       const hit = cache.get(key);
