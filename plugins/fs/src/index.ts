@@ -13,7 +13,7 @@ export {
   editSchemaWithAliases,
 } from "./tools/edit.js";
 export { createFindTool, type FindDetails, findSchema } from "./tools/find.js";
-export { createGrepTool, type GrepDetails, grepSchema } from "./tools/grep.js";
+export { createGrepTool, type GrepDetails, type GrepToolOptions, grepSchema } from "./tools/grep.js";
 export { createLsTool, type LsDetails, lsSchema } from "./tools/ls.js";
 export { createReadTool, type ReadDetails, type ReadToolOptions, readSchema } from "./tools/read.js";
 export { createWriteTool, writeSchema } from "./tools/write.js";

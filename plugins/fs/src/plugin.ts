@@ -2,12 +2,12 @@ import { type ClawtoolsPlugin, definePlugin, type ToolContext } from "@clawtools
 import { createApplyPatchTool } from "./tools/apply-patch.js";
 import { createEditTool, type EditToolOptions } from "./tools/edit.js";
 import { createFindTool } from "./tools/find.js";
-import { createGrepTool } from "./tools/grep.js";
+import { createGrepTool, type GrepToolOptions } from "./tools/grep.js";
 import { createLsTool } from "./tools/ls.js";
 import { createReadTool, type ReadToolOptions } from "./tools/read.js";
 import { createWriteTool } from "./tools/write.js";
 
-export type FsPluginOptions = ReadToolOptions & EditToolOptions;
+export type FsPluginOptions = ReadToolOptions & EditToolOptions & GrepToolOptions;
 
 const READ_ONLY_EXTRA = { profiles: ["coding" as const], readOnly: true, sectionId: "fs" };
 

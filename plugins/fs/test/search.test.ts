@@ -20,18 +20,23 @@ function tree() {
   return root;
 }
 
-describe("grep", () => {
+const engines = [
+  { name: "ripgrep", options: {} },
+  { name: "built-in engine", options: { ripgrep: false as const } },
+];
+
+describe.each(engines)("grep ($name)", ({ options }) => {
   it("finds matches with relative paths, honours .gitignore, includes dotfiles, skips binaries", async () => {
     const root = tree();
-    const r = await createGrepTool({ workspaceDir: root }).execute("c", { pattern: "TODO" });
+    const r = await createGrepTool({ workspaceDir: root }, options).execute("c", { pattern: "TODO" });
     expect(text(r).split("\n").sort()).toEqual(["src/.hidden.ts:1: TODO hidden", "src/a.ts:2: // TODO fix"]);
   });
 
   it("supports ignoreCase, literal, glob, context and limit notices", async () => {
     const root = tree();
-    const grep = createGrepTool({ workspaceDir: root });
+    const grep = createGrepTool({ workspaceDir: root }, options);
     expect(text(await grep.execute("c", { pattern: "todo", ignoreCase: true, glob: "**/deep/*.ts" }))).toBe(
-      "deep/b.ts:1: todo: lowercase".replace("deep", "src/deep"),
+      "src/deep/b.ts:1: todo: lowercase",
     );
     expect(text(await grep.execute("c", { pattern: "alpha", path: "src/a.ts", context: 1 }))).toBe(
       "a.ts:1: export const alpha = 1;\na.ts-2- // TODO fix",
@@ -42,14 +47,126 @@ describe("grep", () => {
     expect(text(limited)).toMatch(
       /\n\n\[1 matches limit reached\. Use limit=2 for more, or refine pattern\]$/,
     );
+    expect(limited.details).toEqual({ matchLimitReached: 1 });
+  });
+
+  it("merges context, keeps only the last match's after-context at the limit, normalises CRLF", async () => {
+    const root = tempDir();
+    const lines = ["l1", "hit a", "l3", "l4", "hit b", "l6", "l7", "l8", "l9", "hit c", "l11"];
+    writeFileSync(path.join(root, "f.txt"), `${lines.join("\r\n")}\r\n`);
+    const grep = createGrepTool({ workspaceDir: root }, options);
+    expect(text(await grep.execute("c", { pattern: "hit", context: 2 }))).toBe(
+      [
+        "f.txt-1- l1",
+        "f.txt:2: hit a",
+        "f.txt-3- l3",
+        "f.txt-4- l4",
+        "f.txt:5: hit b",
+        "f.txt-6- l6",
+        "f.txt-7- l7",
+        "f.txt-8- l8",
+        "f.txt-9- l9",
+        "f.txt:10: hit c",
+        "f.txt-11- l11",
+      ].join("\n"),
+    );
+    expect(text(await grep.execute("c", { pattern: "hit", context: 1, limit: 2 }))).toBe(
+      "f.txt-1- l1\nf.txt:2: hit a\nf.txt-3- l3\nf.txt-4- l4\nf.txt:5: hit b\nf.txt-6- l6\n\n" +
+        "[2 matches limit reached. Use limit=4 for more, or refine pattern]",
+    );
+  });
+
+  it("never follows symlinks while walking, so a link out of the workspace is not searched", async () => {
+    const root = tempDir();
+    const outside = tempDir();
+    writeFileSync(path.join(outside, "secret.txt"), "SECRET=1\n");
+    symlinkSync(outside, path.join(root, "out"));
+    symlinkSync(path.join(outside, "secret.txt"), path.join(root, "secret-link.txt"));
+    writeFileSync(path.join(root, "mine.txt"), "SECRET=0\n");
+    const grep = createGrepTool({ workspaceDir: root }, options);
+    expect(text(await grep.execute("c", { pattern: "SECRET" }))).toBe("mine.txt:1: SECRET=0");
+    await expect(grep.execute("c", { pattern: "SECRET", path: "out" })).rejects.toThrow(/escapes/i);
+    await expect(grep.execute("c", { pattern: "SECRET", path: "../" })).rejects.toThrow(/escapes/i);
+  });
+
+  it("treats a pattern starting with a dash as a pattern, not an option", async () => {
+    const root = tempDir();
+    writeFileSync(path.join(root, "f.txt"), "a --files b\n");
+    const grep = createGrepTool({ workspaceDir: root }, options);
+    expect(text(await grep.execute("c", { pattern: "--files" }))).toBe("f.txt:1: a --files b");
+  });
+
+  it("stops on abort", async () => {
+    const root = tree();
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      createGrepTool({ workspaceDir: root }, options).execute("c", { pattern: "TODO" }, controller.signal),
+    ).rejects.toThrow(/aborted/i);
   });
 
   it("cuts long lines at 500 chars with the notice", async () => {
-    const bridge = createMemoryBridge({ "long.txt": `needle ${"z".repeat(800)}` });
-    const r = await createGrepTool({ root: "/workspace", bridge }).execute("c", { pattern: "needle" });
+    const root = tempDir();
+    writeFileSync(path.join(root, "long.txt"), `needle ${"z".repeat(800)}`);
+    const r = await createGrepTool({ workspaceDir: root }, options).execute("c", { pattern: "needle" });
     expect(text(r)).toContain(
       "... [truncated]\n\n[Some lines truncated to 500 chars. Use read tool to see full lines]",
     );
+  });
+});
+
+describe("grep engines", () => {
+  it("give the same lines for the same tree and queries", async () => {
+    const root = tempDir();
+    for (let d = 0; d < 6; d++) {
+      mkdirSync(path.join(root, `pkg${d}/src`), { recursive: true });
+      writeFileSync(path.join(root, `pkg${d}/.gitignore`), "gen/\n");
+      mkdirSync(path.join(root, `pkg${d}/gen`));
+      writeFileSync(path.join(root, `pkg${d}/gen/out.ts`), "export const TODO = 1;\n");
+      for (let f = 0; f < 8; f++) {
+        const body = Array.from({ length: 30 }, (_, i) =>
+          i % (f + 3) === 0 ? `// TODO(${d}.${f}) item ${i}` : `const v${i} = ${i * f};`,
+        );
+        writeFileSync(path.join(root, `pkg${d}/src/f${f}.${f % 2 ? "ts" : "js"}`), body.join("\n"));
+      }
+    }
+    const queries = [
+      { pattern: "TODO" },
+      { pattern: "todo\\(\\d\\.[0-3]\\)", ignoreCase: true, context: 2 },
+      { pattern: "v1\\d =", glob: "*.ts" },
+      { pattern: "(2.", literal: true, glob: "pkg2/**/*.js" },
+    ];
+    for (const q of queries) {
+      const rg = await createGrepTool({ workspaceDir: root }).execute("c", { ...q, limit: 1000 });
+      const js = await createGrepTool({ workspaceDir: root }, { ripgrep: false }).execute("c", { ...q, limit: 1000 });
+      const sortByFile = (r: typeof rg) => text(r).split("\n").sort();
+      expect(sortByFile(rg)).toEqual(sortByFile(js));
+      expect(text(rg)).not.toBe("No matches found");
+    }
+  });
+
+  it("uses ripgrep on the local disk: its regex syntax works there, and JS-only syntax still works", async () => {
+    const root = tree();
+    const rg = createGrepTool({ workspaceDir: root });
+    // inline flags are ripgrep syntax that JavaScript regexes refuse
+    expect(text(await rg.execute("c", { pattern: "(?i)todo: low" }))).toBe("src/deep/b.ts:1: todo: lowercase");
+    await expect(
+      createGrepTool({ workspaceDir: root }, { ripgrep: false }).execute("c", { pattern: "(?i)todo: low" }),
+    ).rejects.toThrow(/Invalid regex pattern/);
+    // a look-ahead is refused by ripgrep's engine; the built-in engine answers instead
+    expect(text(await rg.execute("c", { pattern: "alpha(?= = 1)" }))).toBe("src/a.ts:1: export const alpha = 1;");
+  });
+
+  it("names a ripgrep binary that cannot start", async () => {
+    const root = tree();
+    const grep = createGrepTool({ workspaceDir: root }, { ripgrep: path.join(root, "no-such-rg") });
+    await expect(grep.execute("c", { pattern: "TODO" })).rejects.toThrow(/no-such-rg/);
+  });
+
+  it("uses the built-in engine over other bridges", async () => {
+    const bridge = createMemoryBridge({ "long.txt": "needle here" });
+    const r = await createGrepTool({ root: "/workspace", bridge }).execute("c", { pattern: "(?=needle)need" });
+    expect(text(r)).toBe("long.txt:1: needle here");
   });
 });
 

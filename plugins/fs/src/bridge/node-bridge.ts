@@ -19,6 +19,13 @@ function kind(st: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink():
   return "other";
 }
 
+const localBridges = new WeakSet<object>();
+
+/** True for bridges made by `createNodeBridge`: native tools (rg) may read their files directly. */
+export function isNodeBridge(bridge: FsBridge): bridge is NodeBridge {
+  return localBridges.has(bridge);
+}
+
 /** The local disk under `root`. Writes are atomic (temp file + rename in the same directory). */
 export function createNodeBridge(root: string, options: NodeBridgeOptions = {}): NodeBridge {
   const workspaceOnly = options.workspaceOnly ?? true;
@@ -128,5 +135,6 @@ export function createNodeBridge(root: string, options: NodeBridgeOptions = {}):
       await fs.rm(checked.path, { recursive: false });
     },
   };
+  localBridges.add(bridge);
   return bridge;
 }

@@ -6,27 +6,16 @@ export interface WalkEntry {
   /** Path relative to the walk root, `/`-separated. */
   rel: string;
   abs: string;
-  type: "file" | "directory";
+  /** Symlinks are reported as such and never followed, like rg and fd by default. */
+  type: "file" | "directory" | "symlink";
 }
 
 const ALWAYS_SKIPPED = new Set([".git", "node_modules"]);
 
-async function entryType(
-  bridge: FsBridge,
-  abs: string,
-  type: FsStat["type"],
-): Promise<"file" | "directory" | null> {
-  if (type === "file" || type === "directory") return type;
-  if (type !== "symlink") return null;
-  // a symlink counts as what it points to, if the bridge lets us reach it (escapes are refused)
-  const st = await bridge.stat({ filePath: abs }).catch(() => null);
-  return st?.type === "file" || st?.type === "directory" ? st.type : null;
-}
-
 /**
  * Walks a directory through the bridge, dotfiles included, honouring `.gitignore` files at
- * every level (like rg and fd) and skipping `.git` and `node_modules`. Symlinked directories
- * are not descended into (no cycles).
+ * every level (like rg and fd) and skipping `.git` and `node_modules`. Symlinks are listed
+ * but never followed: no cycles, and nothing outside the tree is reached through them.
  */
 export async function* walk(bridge: FsBridge, root: string, signal?: AbortSignal): AsyncGenerator<WalkEntry> {
   if (!bridge.readdir) throw new Error("This file-system bridge cannot list directories (readdir missing)");
@@ -57,15 +46,15 @@ export async function* walk(bridge: FsBridge, root: string, signal?: AbortSignal
       if (ALWAYS_SKIPPED.has(entry.name)) continue;
       const rel = dir.rel ? `${dir.rel}/${entry.name}` : entry.name;
       const abs = path.join(dir.abs, entry.name);
-      const type = await entryType(bridge, abs, entry.type);
-      if (!type) continue;
+      const type = entry.type;
+      if (type !== "file" && type !== "directory" && type !== "symlink") continue;
       const ignored = rules.some(({ base, ig }) => {
         const local = base ? rel.slice(base.length + 1) : rel;
         return ig.ignores(type === "directory" ? `${local}/` : local);
       });
       if (ignored) continue;
       yield { rel, abs, type };
-      if (type === "directory" && entry.type === "directory") subdirs.push({ abs, rel, rules });
+      if (type === "directory") subdirs.push({ abs, rel, rules });
     }
     stack.push(...subdirs.reverse());
   }

@@ -1,19 +1,19 @@
-import path from "node:path";
 import {
   type AgentTool,
   DEFAULT_MAX_BYTES,
-  formatSize,
   GREP_MAX_LINE_LENGTH,
   type ToolContext,
   ToolInputError,
-  type TruncationResult,
   Type,
-  truncateHead,
-  truncateLine,
 } from "@clawtools/core";
+import { isNodeBridge } from "../bridge/node-bridge.js";
 import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
-import { makeGlobMatcher } from "../search/glob.js";
-import { walk } from "../search/walk.js";
+import { type GrepQuery, grepWithBridge } from "../search/grep-js.js";
+import { type GrepDetails, GrepOutput } from "../search/grep-output.js";
+import { grepWithRipgrep } from "../search/grep-rg.js";
+import { locateRipgrep } from "../search/ripgrep.js";
+
+export type { GrepDetails } from "../search/grep-output.js";
 
 export const grepSchema = Type.Object({
   pattern: Type.String({ description: "Search pattern (regex or literal string)" }),
@@ -33,34 +33,24 @@ export const grepSchema = Type.Object({
   limit: Type.Optional(Type.Number({ description: "Maximum number of matches to return (default: 100)" })),
 });
 
-export interface GrepDetails {
-  matchLimitReached?: number;
-  truncation?: TruncationResult;
-  linesTruncated?: boolean;
+export interface GrepToolOptions extends FsToolOptions {
+  /**
+   * The ripgrep binary to search the local disk with, or `false` for the built-in engine only.
+   * Default: `RG_PATH`, then `@vscode/ripgrep`, then `rg` on PATH. Other bridges always use the
+   * built-in engine, which gives the same results.
+   */
+  ripgrep?: string | false;
 }
-
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-function compile(pattern: string, literal: boolean, ignoreCase: boolean): RegExp {
-  try {
-    return new RegExp(literal ? escapeRegExp(pattern) : pattern, ignoreCase ? "i" : "");
-  } catch (error) {
-    throw new ToolInputError(
-      `Invalid regex pattern: ${(error as Error).message}. Use literal=true to search for the text as is.`,
-    );
-  }
-}
-
-const READ_AHEAD = 32;
-
-/** A file is treated as binary (and skipped, like rg) when its first 8 KB hold a NUL byte. */
-const isBinary = (data: Buffer) => data.subarray(0, 8192).includes(0);
 
 export function createGrepTool(
   ctx: ToolContext = {},
-  options: FsToolOptions = {},
+  options: GrepToolOptions = {},
 ): AgentTool<typeof grepSchema, GrepDetails | undefined> {
   const env = resolveFsEnv(ctx, options);
+  const ripgrep = async () => {
+    if (options.ripgrep === false || !isNodeBridge(env.bridge)) return undefined;
+    return options.ripgrep ?? (await locateRipgrep());
+  };
   return {
     name: "grep",
     label: "grep",
@@ -69,91 +59,22 @@ export function createGrepTool(
     async execute(_id, params, signal) {
       throwIfAborted(signal);
       const abs = env.resolve(params.path || ".");
-      const limit = Math.max(1, Math.floor(params.limit ?? 100));
-      const context = Math.max(0, Math.floor(params.context ?? 0));
-      const re = compile(params.pattern, params.literal ?? false, params.ignoreCase ?? false);
       const stat = await env.bridge.stat({ filePath: abs });
       if (!stat) throw new ToolInputError(`Path not found: ${abs}`);
-      const globMatch = params.glob ? makeGlobMatcher(params.glob) : undefined;
-
-      const files: Array<{ abs: string; label: string }> = [];
-      if (stat.type === "file") files.push({ abs, label: path.basename(abs) });
-      else {
-        for await (const entry of walk(env.bridge, abs, signal)) {
-          if (entry.type === "file" && (!globMatch || globMatch(entry.rel)))
-            files.push({ abs: entry.abs, label: entry.rel });
-        }
-      }
-
-      const out: string[] = [];
-      let matchCount = 0;
-      let limited = false;
-      let linesTruncated = false;
-      const fmt = (label: string, n: number, sep: ":" | "-", text: string) => {
-        const cut = truncateLine(text, GREP_MAX_LINE_LENGTH);
-        if (cut.wasTruncated) linesTruncated = true;
-        return `${label}${sep}${n}${sep} ${cut.text}`;
+      const query: GrepQuery = {
+        abs,
+        isFile: stat.type === "file",
+        pattern: params.pattern,
+        literal: params.literal ?? false,
+        ignoreCase: params.ignoreCase ?? false,
+        glob: params.glob,
+        context: Math.max(0, Math.floor(params.context ?? 0)),
       };
-      // files are read ahead in parallel; output stays in walk order
-      const reads = new Map<number, Promise<Buffer | null>>();
-      const readAhead = (i: number) => {
-        const file = files[i];
-        if (file && !reads.has(i))
-          reads.set(
-            i,
-            env.bridge.readFile({ filePath: file.abs }).catch(() => null),
-          );
-      };
-      for (let i = 0; i < READ_AHEAD; i++) readAhead(i);
-      for (const [fileIndex, file] of files.entries()) {
-        if (limited) break;
-        throwIfAborted(signal);
-        readAhead(fileIndex);
-        const data = await reads.get(fileIndex)!;
-        reads.delete(fileIndex);
-        readAhead(fileIndex + READ_AHEAD);
-        if (!data || isBinary(data)) continue;
-        const lines = data.toString("utf8").replace(/\r\n/g, "\n").split("\n");
-        let lastShown = -1;
-        for (let i = 0; i < lines.length; i++) {
-          if (!re.test(lines[i]!)) continue;
-          if (matchCount >= limit) {
-            limited = true;
-            break;
-          }
-          matchCount++;
-          const from = Math.max(lastShown + 1, i - context);
-          for (let k = from; k < i; k++) out.push(fmt(file.label, k + 1, "-", lines[k]!));
-          out.push(fmt(file.label, i + 1, ":", lines[i]!));
-          lastShown = i;
-          for (let k = i + 1; k <= Math.min(lines.length - 1, i + context); k++) {
-            if (re.test(lines[k]!)) break;
-            out.push(fmt(file.label, k + 1, "-", lines[k]!));
-            lastShown = k;
-          }
-        }
-      }
-      if (matchCount === 0)
-        return { content: [{ type: "text", text: "No matches found" }], details: undefined };
-      const truncation = truncateHead(out.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
-      const notices: string[] = [];
-      const details: GrepDetails = {};
-      if (limited) {
-        notices.push(`${limit} matches limit reached. Use limit=${limit * 2} for more, or refine pattern`);
-        details.matchLimitReached = limit;
-      }
-      if (truncation.truncated) {
-        notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
-        details.truncation = truncation;
-      }
-      if (linesTruncated) {
-        notices.push(
-          `Some lines truncated to ${GREP_MAX_LINE_LENGTH} chars. Use read tool to see full lines`,
-        );
-        details.linesTruncated = true;
-      }
-      const text = truncation.content + (notices.length ? `\n\n[${notices.join(". ")}]` : "");
-      return { content: [{ type: "text", text }], details: notices.length ? details : undefined };
+      const out = new GrepOutput(Math.max(1, Math.floor(params.limit ?? 100)));
+      const rg = await ripgrep();
+      const answered = rg ? await grepWithRipgrep(rg, query, out, signal) : false;
+      if (!answered) await grepWithBridge(env.bridge, query, out, signal);
+      return out.toResult();
     },
   };
 }

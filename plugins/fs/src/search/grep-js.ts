@@ -1,0 +1,91 @@
+import path from "node:path";
+import { type FsBridge, ToolInputError } from "@clawtools/core";
+import { throwIfAborted } from "../fs-env.js";
+import { makeGlobMatcher } from "./glob.js";
+import type { GrepOutput } from "./grep-output.js";
+import { walk } from "./walk.js";
+
+export interface GrepQuery {
+  /** Absolute path of the file or directory searched. */
+  abs: string;
+  isFile: boolean;
+  pattern: string;
+  literal: boolean;
+  ignoreCase: boolean;
+  glob?: string;
+  context: number;
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+export function compileGrepPattern(query: Pick<GrepQuery, "pattern" | "literal" | "ignoreCase">): RegExp {
+  try {
+    return new RegExp(query.literal ? escapeRegExp(query.pattern) : query.pattern, query.ignoreCase ? "i" : "");
+  } catch (error) {
+    throw new ToolInputError(
+      `Invalid regex pattern: ${(error as Error).message}. Use literal=true to search for the text as is.`,
+    );
+  }
+}
+
+const READ_AHEAD = 32;
+
+/** A file is treated as binary (and skipped, like rg) when its first 8 KB hold a NUL byte. */
+const isBinary = (data: Buffer) => data.subarray(0, 8192).includes(0);
+
+/** The built-in engine: walks and reads through the bridge, so it works over any FsBridge. */
+export async function grepWithBridge(
+  bridge: FsBridge,
+  query: GrepQuery,
+  out: GrepOutput,
+  signal?: AbortSignal,
+): Promise<void> {
+  const re = compileGrepPattern(query);
+  const globMatch = query.glob ? makeGlobMatcher(query.glob) : undefined;
+  const files: Array<{ abs: string; label: string }> = [];
+  if (query.isFile) files.push({ abs: query.abs, label: path.basename(query.abs) });
+  else {
+    for await (const entry of walk(bridge, query.abs, signal)) {
+      if (entry.type === "file" && (!globMatch || globMatch(entry.rel)))
+        files.push({ abs: entry.abs, label: entry.rel });
+    }
+  }
+
+  // files are read ahead in parallel; output stays in walk order
+  const reads = new Map<number, Promise<Buffer | null>>();
+  const readAhead = (i: number) => {
+    const file = files[i];
+    if (file && !reads.has(i))
+      reads.set(
+        i,
+        bridge.readFile({ filePath: file.abs }).catch(() => null),
+      );
+  };
+  for (let i = 0; i < READ_AHEAD; i++) readAhead(i);
+  for (const [fileIndex, file] of files.entries()) {
+    if (out.limited) break;
+    throwIfAborted(signal);
+    readAhead(fileIndex);
+    const data = await reads.get(fileIndex)!;
+    reads.delete(fileIndex);
+    readAhead(fileIndex + READ_AHEAD);
+    if (!data || isBinary(data)) continue;
+    const lines = data.toString("utf8").replace(/\r\n/g, "\n").split("\n");
+    // a final newline ends the last line; it does not start another
+    if (lines.length > 1 && lines.at(-1) === "") lines.pop();
+    let lastShown = -1;
+    for (let i = 0; i < lines.length; i++) {
+      if (!re.test(lines[i]!)) continue;
+      if (out.overLimit()) break;
+      const from = Math.max(lastShown + 1, i - query.context);
+      for (let k = from; k < i; k++) out.context(file.label, k + 1, lines[k]!);
+      out.match(file.label, i + 1, lines[i]!);
+      lastShown = i;
+      for (let k = i + 1; k <= Math.min(lines.length - 1, i + query.context); k++) {
+        if (re.test(lines[k]!)) break;
+        out.context(file.label, k + 1, lines[k]!);
+        lastShown = k;
+      }
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import type { GrepQuery } from "./grep-js.js";
+import type { GrepOutput } from "./grep-output.js";
+
+interface RgText {
+  text?: string;
+  bytes?: string;
+}
+interface RgLineEvent {
+  type: "match" | "context";
+  data: { path: RgText; lines: RgText; line_number: number };
+}
+
+const decode = (value: RgText) => value.text ?? Buffer.from(value.bytes ?? "", "base64").toString("utf8");
+
+/** The same filters as the built-in walk: only `.gitignore` files under the searched tree. */
+function rgArgs(query: GrepQuery): string[] {
+  const args = ["--json", "--line-number", "--color=never", "--no-config", "--hidden", "--no-require-git"];
+  args.push("--no-ignore-parent", "--no-ignore-global", "--no-ignore-exclude", "--no-ignore-dot");
+  if (query.ignoreCase) args.push("--ignore-case");
+  if (query.literal) args.push("--fixed-strings");
+  if (query.context > 0) args.push("--context", String(query.context));
+  if (query.glob) args.push("--glob", query.glob);
+  args.push("--glob", "!.git", "--glob", "!node_modules");
+  args.push("--regexp", query.pattern, "--", query.isFile ? path.basename(query.abs) : ".");
+  return args;
+}
+
+/**
+ * Runs ripgrep over the local disk and feeds its JSON events into `out`, stopping rg once the
+ * match limit is passed. Returns false when rg failed without finding anything (a pattern its
+ * regex engine refuses, say), so the caller can answer with the built-in engine instead.
+ */
+export function grepWithRipgrep(
+  rg: string,
+  query: GrepQuery,
+  out: GrepOutput,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(rg, rgArgs(query), {
+      cwd: query.isFile ? path.dirname(query.abs) : query.abs,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let seen = 0;
+    let stopped = false;
+    let lastMatch: { label: string; line: number } | undefined;
+    let pending = "";
+    const stop = () => {
+      stopped = true;
+      child.kill();
+    };
+    const onAbort = () => stop();
+    signal?.addEventListener("abort", onAbort, { once: true });
+
+    const handle = (json: string) => {
+      // only match and context events carry lines; skip the rest without parsing
+      if (!json.startsWith('{"type":"match"') && !json.startsWith('{"type":"context"')) return;
+      const event = JSON.parse(json) as RgLineEvent;
+      const label = decode(event.data.path).replace(/^\.\//, "");
+      const line = event.data.line_number;
+      const text = decode(event.data.lines).replace(/\r?\n$/, "");
+      seen++;
+      if (event.type === "match") {
+        if (out.overLimit()) return stop();
+        out.match(label, line, text);
+        lastMatch = { label, line };
+      } else if (!out.atLimit() || (lastMatch?.label === label && line <= lastMatch.line + query.context)) {
+        // past the limit only the last match's after-context is kept, as the built-in engine does
+        out.context(label, line, text);
+      }
+    };
+
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      if (stopped) return;
+      const parts = (pending + chunk).split("\n");
+      pending = parts.pop() ?? "";
+      for (const part of parts) {
+        if (stopped) break;
+        handle(part);
+      }
+    });
+    let stderr = "";
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      if (stderr.length < 4096) stderr += chunk;
+    });
+    child.on("error", (error) => {
+      signal?.removeEventListener("abort", onAbort);
+      reject(new Error(`ripgrep could not start (${rg}): ${error.message}`));
+    });
+    child.on("close", (code) => {
+      signal?.removeEventListener("abort", onAbort);
+      if (!stopped && pending) handle(pending);
+      if (signal?.aborted) return reject(new Error("Operation aborted"));
+      // 0: matches, 1: none; 2: errors, which only matter when nothing was found
+      resolve(stopped || code === 0 || code === 1 || seen > 0);
+    });
+  });
+}
