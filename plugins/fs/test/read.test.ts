@@ -1,8 +1,8 @@
-import { writeFileSync } from "node:fs";
+import { statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { createMemoryBridge, createReadTool } from "../src/index.js";
+import { createMemoryBridge, createNodeBridge, createReadTool } from "../src/index.js";
 import { tempDir, text } from "./helpers.js";
 
 const lines = (n: number, prefix = "line") =>
@@ -66,6 +66,37 @@ describe("read", () => {
     };
     const r = await createReadTool({ root: "/workspace", bridge }).execute("c", { path: "huge.txt" });
     expect(text(r)).toContain("[Showing lines 1-2000 of 200000. Use offset=2001 to continue.]");
+  });
+
+  it("counts a big file's lines once: later pages stop reading where the page ends", async () => {
+    const root = tempDir();
+    const file = path.join(root, "log.txt");
+    writeFileSync(file, lines(300_000, "entry"));
+    const node = createNodeBridge(root);
+    let streamed = 0;
+    const bridge = {
+      ...node,
+      async *readStream(args: Parameters<typeof node.readStream>[0]) {
+        for await (const chunk of node.readStream(args)) {
+          streamed += chunk.length;
+          yield chunk;
+        }
+      },
+    };
+    const read = createReadTool({ root, bridge });
+    const first = await read.execute("c", { path: "log.txt" });
+    expect(text(first)).toContain("[Showing lines 1-2000 of 300000. Use offset=2001 to continue.]");
+    const size = statSync(file).size;
+    expect(streamed).toBeGreaterThanOrEqual(size);
+    streamed = 0;
+    const second = await read.execute("c", { path: "log.txt", offset: 2001 });
+    expect(text(second)).toContain("entry2001\n");
+    expect(text(second)).toContain("[Showing lines 2001-4000 of 300000. Use offset=4001 to continue.]");
+    expect(streamed).toBeLessThan(size / 4);
+    // a changed file is counted again
+    writeFileSync(file, `${lines(300_000, "entry")}\nextra`);
+    const third = await read.execute("c", { path: "log.txt", offset: 4001 });
+    expect(text(third)).toContain("[Showing lines 4001-6000 of 300001. Use offset=6001 to continue.]");
   });
 
   it("reads images by magic bytes and downscales big ones; a .png holding text is text", async () => {

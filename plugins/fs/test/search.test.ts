@@ -138,7 +138,10 @@ describe("grep engines", () => {
     ];
     for (const q of queries) {
       const rg = await createGrepTool({ workspaceDir: root }).execute("c", { ...q, limit: 1000 });
-      const js = await createGrepTool({ workspaceDir: root }, { ripgrep: false }).execute("c", { ...q, limit: 1000 });
+      const js = await createGrepTool({ workspaceDir: root }, { ripgrep: false }).execute("c", {
+        ...q,
+        limit: 1000,
+      });
       const sortByFile = (r: typeof rg) => text(r).split("\n").sort();
       expect(sortByFile(rg)).toEqual(sortByFile(js));
       expect(text(rg)).not.toBe("No matches found");
@@ -149,12 +152,16 @@ describe("grep engines", () => {
     const root = tree();
     const rg = createGrepTool({ workspaceDir: root });
     // inline flags are ripgrep syntax that JavaScript regexes refuse
-    expect(text(await rg.execute("c", { pattern: "(?i)todo: low" }))).toBe("src/deep/b.ts:1: todo: lowercase");
+    expect(text(await rg.execute("c", { pattern: "(?i)todo: low" }))).toBe(
+      "src/deep/b.ts:1: todo: lowercase",
+    );
     await expect(
       createGrepTool({ workspaceDir: root }, { ripgrep: false }).execute("c", { pattern: "(?i)todo: low" }),
     ).rejects.toThrow(/Invalid regex pattern/);
     // a look-ahead is refused by ripgrep's engine; the built-in engine answers instead
-    expect(text(await rg.execute("c", { pattern: "alpha(?= = 1)" }))).toBe("src/a.ts:1: export const alpha = 1;");
+    expect(text(await rg.execute("c", { pattern: "alpha(?= = 1)" }))).toBe(
+      "src/a.ts:1: export const alpha = 1;",
+    );
   });
 
   it("names a ripgrep binary that cannot start", async () => {
@@ -165,7 +172,9 @@ describe("grep engines", () => {
 
   it("uses the built-in engine over other bridges", async () => {
     const bridge = createMemoryBridge({ "long.txt": "needle here" });
-    const r = await createGrepTool({ root: "/workspace", bridge }).execute("c", { pattern: "(?=needle)need" });
+    const r = await createGrepTool({ root: "/workspace", bridge }).execute("c", {
+      pattern: "(?=needle)need",
+    });
     expect(text(r)).toBe("long.txt:1: needle here");
   });
 });

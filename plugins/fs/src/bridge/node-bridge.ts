@@ -76,12 +76,15 @@ export function createNodeBridge(root: string, options: NodeBridgeOptions = {}):
         : { handle: await fs.open(checked.path, constants.O_RDONLY), stat: await fs.stat(checked.path) };
       try {
         if (stat.isDirectory()) throw new ToolInputError(`Not a file: ${filePath}`);
-        const buffer = Buffer.allocUnsafe(64 * 1024);
+        // small first reads for the common short page, then 1 MB reads for whatever streams on
+        let size = 64 * 1024;
         for (;;) {
           signal?.throwIfAborted();
-          const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+          const buffer = Buffer.allocUnsafe(size);
+          const { bytesRead } = await handle.read(buffer, 0, size, null);
           if (bytesRead === 0) return;
-          yield Buffer.from(buffer.subarray(0, bytesRead));
+          yield buffer.subarray(0, bytesRead);
+          size = Math.min(size * 2, 1024 * 1024);
         }
       } finally {
         await handle.close();

@@ -20,7 +20,10 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 export function compileGrepPattern(query: Pick<GrepQuery, "pattern" | "literal" | "ignoreCase">): RegExp {
   try {
-    return new RegExp(query.literal ? escapeRegExp(query.pattern) : query.pattern, query.ignoreCase ? "i" : "");
+    return new RegExp(
+      query.literal ? escapeRegExp(query.pattern) : query.pattern,
+      query.ignoreCase ? "i" : "",
+    );
   } catch (error) {
     throw new ToolInputError(
       `Invalid regex pattern: ${(error as Error).message}. Use literal=true to search for the text as is.`,

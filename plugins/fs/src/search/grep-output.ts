@@ -54,7 +54,8 @@ export class GrepOutput {
   }
 
   toResult(): AgentToolResult<GrepDetails | undefined> {
-    if (this.matchCount === 0) return { content: [{ type: "text", text: "No matches found" }], details: undefined };
+    if (this.matchCount === 0)
+      return { content: [{ type: "text", text: "No matches found" }], details: undefined };
     const truncation = truncateHead(this.lines.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
     const notices: string[] = [];
     const details: GrepDetails = {};

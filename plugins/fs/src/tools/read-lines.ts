@@ -21,6 +21,8 @@ export async function readLinePage(
   maxLines: number,
   maxBytes: number,
   signal?: AbortSignal,
+  /** The file's line total when already known: reading stops once the page is complete. */
+  knownTotal?: number,
 ): Promise<LinePage> {
   const chunks: AsyncIterable<Buffer> = bridge.readStream
     ? bridge.readStream({ filePath, ...(signal ? { signal } : {}) })
@@ -60,6 +62,9 @@ export async function readLinePage(
     if (counting) {
       for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) index++;
       continue;
+    }
+    if (!collecting && index > start && knownTotal !== undefined) {
+      return { lines, totalLines: knownTotal, startLineBytes };
     }
     if (!collecting && index > start) {
       // the page is complete; the decoder may hold a partial character, which holds no newline

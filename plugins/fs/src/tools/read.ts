@@ -13,6 +13,7 @@ import {
 import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
 import { readPathVariants } from "../paths.js";
 import { detectImageMime, prepareImage } from "./image.js";
+import { lineCounts } from "./line-count-cache.js";
 import { readLinePage } from "./read-lines.js";
 
 export const readSchema = Type.Object({
@@ -84,7 +85,9 @@ export function createReadTool(
 
       const start = offset !== undefined ? Math.floor(offset) - 1 : 0;
       const want = limit !== undefined ? Math.min(Math.floor(limit), DEFAULT_MAX_LINES) : DEFAULT_MAX_LINES;
-      const page = await readLinePage(env.bridge, abs, start, want, DEFAULT_MAX_BYTES, signal);
+      const known = lineCounts.get(env.bridge, abs, stat);
+      const page = await readLinePage(env.bridge, abs, start, want, DEFAULT_MAX_BYTES, signal, known);
+      if (known === undefined) lineCounts.set(env.bridge, abs, stat, page.totalLines);
       throwIfAborted(signal);
       if (start >= page.totalLines) {
         throw new ToolInputError(`Offset ${offset} is beyond end of file (${page.totalLines} lines total)`);

@@ -1,15 +1,21 @@
 /**
  * fs tools against pi-coding-agent 0.66.1 (the version OpenClaw pins) on the same inputs:
  * first page of 1 MB and 100 MB files (time and peak memory), an edit in a 10 MB file, grep
- * and find over a 20,000-file tree (GNU grep / find as the limit: ripgrep and fd are not
- * installable here without downloading binaries).
+ * and find over a 20,000-file tree, with raw rg and fd as the limit. pi finds rg and fd on PATH:
+ * rg from @vscode/ripgrep (npm registry), fd from Debian's fd-find (`fdfind`), linked as `fd`.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createEditTool, createFindTool, createGrepTool, createReadTool } from "@clawtools/fs";
-import { createEditTool as piEdit, createReadTool as piRead } from "@mariozechner/pi-coding-agent";
+import {
+  createEditTool as piEdit,
+  createFindTool as piFind,
+  createGrepTool as piGrep,
+  createReadTool as piRead,
+} from "@mariozechner/pi-coding-agent";
+import { rgPath } from "@vscode/ripgrep";
 import { type BenchRow, type BenchSuite, timeMedian } from "../harness.js";
 
 function makeFile(file: string, mb: number): void {
@@ -17,6 +23,17 @@ function makeFile(file: string, mb: number): void {
   const chunk = line.repeat(Math.ceil((1024 * 1024) / line.length));
   writeFileSync(file, "");
   for (let i = 0; i < mb; i++) writeFileSync(file, chunk, { flag: "a" });
+}
+
+const FD = ["/usr/bin/fd", "/usr/bin/fdfind"].find((p) => existsSync(p));
+
+/** A bin directory holding `rg` and `fd`, put first on PATH so pi's tools find them. */
+function exposeNativeTools(dir: string): void {
+  const bin = path.join(dir, "bin");
+  mkdirSync(bin);
+  symlinkSync(rgPath, path.join(bin, "rg"));
+  if (FD) symlinkSync(FD, path.join(bin, "fd"));
+  process.env.PATH = `${bin}${path.delimiter}${process.env.PATH ?? ""}`;
 }
 
 async function peak(fn: () => Promise<unknown>): Promise<number> {
@@ -42,31 +59,67 @@ export default {
         edit: createEditTool({ workspaceDir: dir }),
       };
       const pi = { read: piRead(dir), edit: piEdit(dir) };
-      for (const mb of [1, 100]) {
+      for (const mb of [1, 100, 1024]) {
+        const size = mb >= 1024 ? `${mb / 1024} GB` : `${mb} MB`;
         const file = `big-${mb}.txt`;
         makeFile(path.join(dir, file), mb);
-        const iterations = mb > 10 ? 5 : 20;
-        const piMs = await timeMedian(() => pi.read.execute("b", { path: file }), iterations, 1);
-        rows.push({ name: `pi read, first page of ${mb} MB`, value: piMs, unit: "ms" });
+        const iterations = mb >= 1024 ? 3 : mb > 10 ? 5 : 20;
+        // pi reads the whole file into one string, which V8 cannot hold past ~512 MB
+        const piFailure = await pi.read.execute("b", { path: file }).then(
+          () => undefined,
+          (error: Error) => error.message.slice(0, 80),
+        );
+        const piMs = piFailure
+          ? Number.NaN
+          : await timeMedian(() => pi.read.execute("b", { path: file }), iterations, 0);
+        rows.push({
+          name: `pi read, first page of ${size}`,
+          value: piMs,
+          unit: "ms",
+          ...(piFailure ? { note: `fails: ${piFailure}` } : {}),
+        });
         const ourMs = await timeMedian(() => ours.read.execute("b", { path: file }), iterations, 1);
         rows.push({
-          name: `clawtools read, first page of ${mb} MB`,
+          name: `clawtools read, first page of ${size}, read before (line total remembered)`,
           value: ourMs,
           unit: "ms",
-          baseline: `pi read, first page of ${mb} MB`,
+          baseline: `pi read, first page of ${size}`,
           target: "≤ 1×",
-          met: ourMs <= piMs,
+          met: piFailure !== undefined || ourMs <= piMs,
+        });
+        // a new mtime makes every call count the file's lines again, as on a first read
+        let stamp = Date.now() / 1000;
+        const coldMs = await timeMedian(
+          async () => {
+            stamp += 1;
+            utimesSync(path.join(dir, file), stamp, stamp);
+            await ours.read.execute("b", { path: file });
+          },
+          iterations,
+          1,
+        );
+        rows.push({
+          name: `clawtools read, first page of ${size}, file not read before`,
+          value: coldMs,
+          unit: "ms",
+          baseline: `pi read, first page of ${size}`,
+          target: "≤ 1×",
+          met: piFailure !== undefined || coldMs <= piMs,
         });
         rows.push({
-          name: `pi read ${mb} MB, peak memory growth`,
-          value: await peak(() => pi.read.execute("b", { path: file })),
+          name: `pi read ${size}, peak memory growth`,
+          value: await peak(() => pi.read.execute("b", { path: file }).catch(() => {})),
           unit: "MB",
+          ...(piFailure ? { note: "until it fails" } : {}),
         });
+        stamp += 1;
+        utimesSync(path.join(dir, file), stamp, stamp);
         rows.push({
-          name: `clawtools read ${mb} MB, peak memory growth`,
+          name: `clawtools read ${size}, peak memory growth, file not read before`,
           value: await peak(() => ours.read.execute("b", { path: file })),
           unit: "MB",
         });
+        rmSync(path.join(dir, file));
       }
       makeFile(path.join(dir, "edit.txt"), 10);
       writeFileSync(path.join(dir, "edit.txt"), "UNIQUE-MARKER-0\n", { flag: "a" });
@@ -113,31 +166,45 @@ export default {
           );
         }
       }
+      exposeNativeTools(dir);
       const grep = createGrepTool({ workspaceDir: tree });
       const find = createFindTool({ workspaceDir: tree });
-      rows.push({
-        name: "GNU grep -rn over 20,000 files (limit)",
-        value: await timeMedian(() => execFileSync("grep", ["-rn", "NEEDLE", tree]), 5, 1),
-        unit: "ms",
-      });
+      const pig = piGrep(tree);
+      const pif = piFind(tree);
+      const rgMs = await timeMedian(() => execFileSync(rgPath, ["-n", "NEEDLE", tree]), 5, 1);
+      rows.push({ name: "raw rg -n over 20,000 files (limit)", value: rgMs, unit: "ms" });
+      const piGrepMs = await timeMedian(() => pig.execute("b", { pattern: "NEEDLE", limit: 1000 }), 5, 1);
+      rows.push({ name: "pi grep over 20,000 files", value: piGrepMs, unit: "ms" });
+      const grepMs = await timeMedian(() => grep.execute("b", { pattern: "NEEDLE", limit: 1000 }), 5, 1);
       rows.push({
         name: "clawtools grep over 20,000 files",
-        value: await timeMedian(() => grep.execute("b", { pattern: "NEEDLE", limit: 1000 }), 5, 1),
+        value: grepMs,
         unit: "ms",
-        baseline: "GNU grep -rn over 20,000 files (limit)",
-        target: "≤ 1.3× (of rg)",
+        baseline: "raw rg -n over 20,000 files (limit)",
+        target: "≤ 1.3× rg, ≤ 1× pi",
+        met: grepMs <= 1.3 * rgMs && grepMs <= piGrepMs,
       });
-      rows.at(-1)!.met = rows.at(-1)!.value <= 1.3 * rows.at(-2)!.value;
+      const jsGrep = createGrepTool({ workspaceDir: tree }, { ripgrep: false });
       rows.push({
-        name: "GNU find -name over 20,000 files (limit)",
-        value: await timeMedian(() => execFileSync("find", [tree, "-name", "file42.ts"]), 5, 1),
+        name: "clawtools grep, built-in engine (no rg), over 20,000 files",
+        value: await timeMedian(() => jsGrep.execute("b", { pattern: "NEEDLE", limit: 1000 }), 5, 1),
         unit: "ms",
+        baseline: "raw rg -n over 20,000 files (limit)",
       });
+      if (FD) {
+        const fdMs = await timeMedian(() => execFileSync(FD, ["--glob", "file42.ts", tree]), 5, 1);
+        rows.push({ name: "raw fd --glob over 20,000 files (limit)", value: fdMs, unit: "ms" });
+      }
+      const piFindMs = await timeMedian(() => pif.execute("b", { pattern: "file42.ts" }), 5, 1);
+      rows.push({ name: "pi find over 20,000 files", value: piFindMs, unit: "ms" });
+      const findMs = await timeMedian(() => find.execute("b", { pattern: "file42.ts" }), 5, 1);
       rows.push({
         name: "clawtools find over 20,000 files",
-        value: await timeMedian(() => find.execute("b", { pattern: "file42.ts" }), 5, 1),
+        value: findMs,
         unit: "ms",
-        baseline: "GNU find -name over 20,000 files (limit)",
+        baseline: "pi find over 20,000 files",
+        target: "≤ 1×",
+        met: findMs <= piFindMs,
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -146,7 +213,8 @@ export default {
       title: "fs: clawtools against pi-coding-agent 0.66.1",
       rows,
       notes: [
-        "pi's grep and find need ripgrep and fd, which pi downloads from GitHub at first use; that is not possible here, so GNU grep and find stand in as the native limit. The 1 GB first-page row is not run (disk and time on the CI machines); reading streams, so the 100 MB row shows the size-independence.",
+        "rg is @vscode/ripgrep's binary (rg 15, from the npm registry); fd is Debian's fd-find when installed (`apt-get install fd-find`), otherwise the fd rows are skipped. pi runs both from PATH. The 1 GB first-page row is not run (disk and time on the CI machines).",
+        "The first read of a file must count all its lines, because the notice names the total (`Showing lines 1-2000 of N`): it streams at close to the disk cache's speed and holds one 1 MB chunk at a time, but it grows with the size. Later pages of the same unchanged file (same size and mtime) reuse the total and stop reading at the page's end, so they take the same time whatever the size.",
         "Peak memory is RSS growth sampled every 2 ms during one call.",
       ],
     };
