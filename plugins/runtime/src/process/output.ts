@@ -4,9 +4,9 @@ export const MAX_PENDING_CHARS = 30_000;
 export const TAIL_CHARS = 2_000;
 
 /**
- * A text buffer that keeps only its last `max` characters. Chunks are kept as they come and
- * compacted only when twice the cap has piled up, so a fast producer costs one copy per
- * `max` characters instead of one per chunk.
+ * A text buffer that keeps only its last `max` characters. Chunks are kept as they come; once
+ * twice the cap has piled up, whole chunks are dropped from the front and only the first kept
+ * one is sliced, so a fast producer never pays for joining text it will throw away.
  */
 export class TailBuffer {
   private chunks: string[] = [];
@@ -16,26 +16,37 @@ export class TailBuffer {
 
   append(chunk: string): void {
     if (!chunk) return;
+    if (chunk.length >= this.max) {
+      // one chunk fills the whole window: everything before it goes
+      if (this.length > 0 || chunk.length > this.max) this.truncated = true;
+      this.chunks = [chunk.length > this.max ? chunk.slice(chunk.length - this.max) : chunk];
+      this.length = this.max;
+      return;
+    }
     this.chunks.push(chunk);
     this.length += chunk.length;
-    if (this.length > this.max * 2) this.compact();
+    if (this.length > this.max * 2) this.trim();
   }
 
-  private compact(): void {
-    let text = this.chunks.join("");
-    if (text.length > this.max) {
-      text = text.slice(text.length - this.max);
-      this.truncated = true;
+  /** Drops what lies before the last `max` characters. */
+  private trim(): void {
+    if (this.length <= this.max) return;
+    let drop = 0;
+    while (this.length - this.chunks[drop]!.length >= this.max) this.length -= this.chunks[drop++]!.length;
+    if (drop > 0) this.chunks.splice(0, drop);
+    const excess = this.length - this.max;
+    if (excess > 0) {
+      this.chunks[0] = this.chunks[0]!.slice(excess);
+      this.length = this.max;
     }
-    this.chunks = text ? [text] : [];
-    this.length = text.length;
+    this.truncated = true;
   }
 
   get value(): string {
-    this.compact();
+    this.trim();
+    if (this.chunks.length > 1) this.chunks = [this.chunks.join("")];
     return this.chunks[0] ?? "";
   }
-
   /** The last `n` characters, without compacting everything. */
   tail(n: number): string {
     let out = "";

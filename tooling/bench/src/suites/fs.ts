@@ -213,7 +213,7 @@ export default {
       title: "fs: clawtools against pi-coding-agent 0.66.1",
       rows,
       notes: [
-        "rg is @vscode/ripgrep's binary (rg 15, from the npm registry); fd is Debian's fd-find when installed (`apt-get install fd-find`), otherwise the fd rows are skipped. pi runs both from PATH. The 1 GB first-page row is not run (disk and time on the CI machines).",
+        "rg is @vscode/ripgrep's binary (rg 15, from the npm registry); fd is Debian's fd-find when installed (`apt-get install fd-find`), otherwise the fd rows are skipped. pi runs both from PATH. Files are in the page cache (just written), so reads measure the code, not the disk.",
         "The first read of a file must count all its lines, because the notice names the total (`Showing lines 1-2000 of N`): it streams at close to the disk cache's speed and holds one 1 MB chunk at a time, but it grows with the size. Later pages of the same unchanged file (same size and mtime) reuse the total and stop reading at the page's end, so they take the same time whatever the size.",
         "Peak memory is RSS growth sampled every 2 ms during one call.",
       ],
