@@ -134,3 +134,37 @@ describe("SSRF guard (default policy)", () => {
     );
   });
 });
+
+describe("guarded fetch deadlines and abort", () => {
+  const policy = { allowPrivateNetwork: true };
+
+  it("times out a server that never answers", async () => {
+    const silent = await serve(() => {});
+    await expect(guardedFetch(`${silent.url}/`, { policy, timeoutMs: 200 })).rejects.toThrow(
+      "Request timed out after 200 ms",
+    );
+  });
+
+  it("times out a body that trickles in, even though each byte arrives in time", async () => {
+    const slow = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      const timer = setInterval(() => res.write("x"), 40);
+      res.on("close", () => clearInterval(timer));
+    });
+    const started = Date.now();
+    await expect(guardedFetch(`${slow.url}/`, { policy, timeoutMs: 300 })).rejects.toThrow(
+      "Request timed out after 300 ms",
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("stops when the caller aborts, before or during the request", async () => {
+    const silent = await serve(() => {});
+    const before = new AbortController();
+    before.abort();
+    await expect(guardedFetch(`${silent.url}/`, { policy, signal: before.signal })).rejects.toThrow(/abort/i);
+    const during = new AbortController();
+    setTimeout(() => during.abort(), 100);
+    await expect(guardedFetch(`${silent.url}/`, { policy, signal: during.signal })).rejects.toThrow(/abort/i);
+  });
+});

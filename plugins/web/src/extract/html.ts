@@ -3,7 +3,7 @@ import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import TurndownService from "turndown";
 import { gfm } from "turndown-plugin-gfm";
-import { removeHiddenElements, removeNavigation, stripInvisibleUnicode } from "./visibility.js";
+import { removeUnseenAndNavigation, stripInvisibleUnicode } from "./visibility.js";
 
 export type ExtractMode = "markdown" | "text";
 
@@ -60,13 +60,18 @@ function textOf(html: string): string {
  * HTML to readable markdown or text: hidden elements and invisible characters removed first,
  * then Readability (skipped for very large or deeply nested pages), else a basic cleanup.
  */
-export function extractHtml(html: string, mode: ExtractMode): Extracted {
+function cleanDocument(html: string) {
   const { document } = parseHTML(html);
-  removeHiddenElements(document as never);
-  removeNavigation(document as never);
+  removeUnseenAndNavigation(document as never);
+  return document;
+}
+
+export function extractHtml(html: string, mode: ExtractMode): Extracted {
+  let document = cleanDocument(html);
   const title = document.querySelector("title")?.textContent?.replace(/\s+/g, " ").trim() || undefined;
-  const cleaned = (document as unknown as { toString(): string }).toString();
-  if (cleaned.length <= MAX_READABILITY_CHARS && estimateDepth(cleaned) <= MAX_NESTING) {
+  const fits = (page: string) => page.length <= MAX_READABILITY_CHARS && estimateDepth(page) <= MAX_NESTING;
+  // removal only shrinks a page: when the original fits, the cleaned one does, unserialised
+  if (fits(html) || fits((document as unknown as { toString(): string }).toString())) {
     try {
       const article = new Readability(document as never, { charThreshold: 100 }).parse();
       if (article?.content && (article.textContent ?? "").trim().length > 0) {
@@ -78,8 +83,10 @@ export function extractHtml(html: string, mode: ExtractMode): Extracted {
     } catch {
       // fall through to the basic cleanup
     }
+    // Readability edits the document it reads: start again from the page
+    document = cleanDocument(html);
   }
-  const bodyHtml = parseHTML(cleaned).document.body?.innerHTML ?? cleaned;
+  const bodyHtml = document.body?.innerHTML ?? html;
   const body = mode === "markdown" ? markdownOf(bodyHtml) : textOf(bodyHtml);
   return {
     text: tidy(body),

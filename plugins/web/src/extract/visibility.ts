@@ -13,26 +13,52 @@ const HIDDEN_STYLE =
 interface DomElement {
   remove(): void;
   getAttribute(name: string): string | null;
+  hasAttribute(name: string): boolean;
+  localName: string;
+}
+
+interface DomDocument {
+  querySelectorAll(selector: string): ArrayLike<DomElement>;
+}
+
+const UNSEEN_TAGS = new Set(["script", "style", "noscript", "template", "iframe", "object", "embed", "svg"]);
+const NAV_CLASS = /(^|\s)(navigation|navheader|navfooter|breadcrumbs?)(\s|$)/;
+
+/** Would a person not see this element (hidden, script-like)? */
+function isHidden(el: DomElement): boolean {
+  if (UNSEEN_TAGS.has(el.localName)) return true;
+  if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") return true;
+  if (el.localName === "input" && el.getAttribute("type")?.toLowerCase() === "hidden") return true;
+  const style = el.getAttribute("style");
+  if (style && HIDDEN_STYLE.test(style)) return true;
+  const cls = el.getAttribute("class");
+  return cls !== null && HIDDEN_CLASS.test(cls);
+}
+
+/** Is this element site navigation (landmarks, navigation tables and bars, breadcrumbs)? */
+function isNavigation(el: DomElement): boolean {
+  if (el.localName === "nav" || el.getAttribute("role") === "navigation") return true;
+  const cls = el.getAttribute("class");
+  if (cls !== null && NAV_CLASS.test(cls)) return true;
+  return el.localName === "table" && (el.getAttribute("summary") ?? "").startsWith("Navigation");
+}
+
+/** One walk over every element, removing those `unwanted` picks (descendants go with them). */
+function removeWhere(document: DomDocument, unwanted: (el: DomElement) => boolean): void {
+  for (const el of Array.from(document.querySelectorAll("*"))) if (unwanted(el)) el.remove();
 }
 
 /** Removes elements a person would not see (and scripts/styles), in place. */
-export function removeHiddenElements(document: {
-  querySelectorAll(selector: string): ArrayLike<DomElement>;
-}): void {
-  const remove = (selector: string, keep?: (el: DomElement) => boolean) => {
-    for (const el of Array.from(document.querySelectorAll(selector))) if (!keep?.(el)) el.remove();
-  };
-  remove("script, style, noscript, template, iframe, object, embed, svg");
-  remove("[hidden], [aria-hidden='true'], input[type='hidden']");
-  remove("[style]", (el) => !HIDDEN_STYLE.test(el.getAttribute("style") ?? ""));
-  remove("[class]", (el) => !HIDDEN_CLASS.test(el.getAttribute("class") ?? ""));
+export function removeHiddenElements(document: DomDocument): void {
+  removeWhere(document, isHidden);
 }
 
 /** Site navigation is not content: nav landmarks, navigation tables and bars, breadcrumbs. */
-export function removeNavigation(document: {
-  querySelectorAll(selector: string): ArrayLike<DomElement>;
-}): void {
-  const selector =
-    "nav, [role='navigation'], .navigation, .navheader, .navfooter, .breadcrumbs, .breadcrumb, table[summary^='Navigation']";
-  for (const el of Array.from(document.querySelectorAll(selector))) el.remove();
+export function removeNavigation(document: DomDocument): void {
+  removeWhere(document, isNavigation);
+}
+
+/** Both removals in a single walk. */
+export function removeUnseenAndNavigation(document: DomDocument): void {
+  removeWhere(document, (el) => isHidden(el) || isNavigation(el));
 }

@@ -35,11 +35,13 @@ export function policyKey(policy: SsrfPolicy): string {
   ]);
 }
 
+type Addresses = Array<{ address: string; family: number }>;
+
 /**
- * Checks a hostname, resolves it once and checks every address. Returns the addresses the
- * connection must be pinned to. Throws SsrfBlockedError with OpenClaw's messages.
+ * The checks that need no DNS: an IP literal's addresses (or a refusal), a blocked name or
+ * legacy IP form refused; `undefined` when the name must be resolved.
  */
-export async function resolvePinned(hostname: string, policy: SsrfPolicy, lookup: Lookup = systemLookup) {
+export function checkHostWithoutDns(hostname: string, policy: SsrfPolicy): Addresses | undefined {
   const host = hostname.toLowerCase().replace(/\.$/, "");
   const bare = host.startsWith("[") ? host.slice(1, -1) : host;
   const allowed = hostAllowed(bare, policy);
@@ -56,9 +58,24 @@ export async function resolvePinned(hostname: string, policy: SsrfPolicy, lookup
   ) {
     throw new SsrfBlockedError(BLOCKED_HOST);
   }
+  return undefined;
+}
+
+/**
+ * Checks a hostname, resolves it once and checks every address. Returns the addresses the
+ * connection must be pinned to. Throws SsrfBlockedError with OpenClaw's messages.
+ */
+export async function resolvePinned(
+  hostname: string,
+  policy: SsrfPolicy,
+  lookup: Lookup = systemLookup,
+): Promise<Addresses> {
+  const literal = checkHostWithoutDns(hostname, policy);
+  if (literal) return literal;
+  const bare = hostname.toLowerCase().replace(/\.$/, "");
   const addresses = await lookup(bare);
   if (addresses.length === 0) throw new Error(`DNS lookup returned no addresses for ${bare}`);
-  if (!allowed) {
+  if (!hostAllowed(bare, policy)) {
     for (const a of addresses) {
       const ip = parseIpLiteral(a.address);
       if (!ip || blockedReason(ip, policy)) throw new SsrfBlockedError(BLOCKED_RESOLVED);
