@@ -13,7 +13,7 @@ import { parseHTML } from "linkedom";
 import TurndownService from "turndown";
 import { gfm } from "turndown-plugin-gfm";
 import { request } from "undici";
-import { type BenchRow, type BenchSuite, timeMedian } from "../harness.js";
+import type { BenchRow, BenchSuite } from "../harness.js";
 
 const pagesDir = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
