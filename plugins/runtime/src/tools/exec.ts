@@ -9,10 +9,12 @@ import {
   ToolInputError,
   Type,
 } from "@clawtools/core";
+import { type BackgroundExitNotice, backgroundExitNotice } from "../process/exit-notice.js";
 import type { ProcessRegistry } from "../process/registry.js";
 import type { ProcessSession } from "../process/session.js";
 import { type AllowlistEntry, allowlistMisses } from "../security/allowlist.js";
 import { analyzeCommandLine } from "../security/command-line.js";
+import { refuseApprovalCommands } from "../security/control-commands.js";
 import { sanitizeEnv } from "../security/env.js";
 import {
   type ExecApprovalHandler,
@@ -22,6 +24,7 @@ import {
   effectiveSecurity,
   NO_APPROVAL_ROUTE,
 } from "../security/policy.js";
+import { preflightScripts } from "../security/script-preflight.js";
 import { type ExecHost, LOCAL_HOSTS } from "./exec-host.js";
 
 export const execSchema = Type.Object({
@@ -87,6 +90,15 @@ export interface ExecToolOptions {
   /** Non-local hosts by name (sandbox, node, ssh…). */
   hosts?: Record<string, ExecHost>;
   shell?: string;
+  /**
+   * Told when a run that went to the background ends (OpenClaw queues this as a system event
+   * for the agent). Successful runs without output are not reported unless
+   * `notifyOnExitEmptySuccess` is true.
+   */
+  onBackgroundExit?: (notice: BackgroundExitNotice) => void;
+  /** Report background exits at all (default true; needs `onBackgroundExit`). */
+  notifyOnExit?: boolean;
+  notifyOnExitEmptySuccess?: boolean;
 }
 
 const DEFAULT_TIMEOUT_SEC = 1800;
@@ -203,6 +215,7 @@ export function createExecTool(
       const cwd = params.workdir ? path.resolve(base, params.workdir) : base;
       if (!existsSync(cwd) || !statSync(cwd).isDirectory())
         throw new ToolInputError(`Working directory does not exist: ${cwd}`);
+      refuseApprovalCommands(command);
       const env = sanitizeEnv(process.env, params.env);
       const hostName = params.elevated ? "elevated" : (params.host ?? "auto");
       await checkSecurity(command, cwd, params, signal);
@@ -216,6 +229,8 @@ export function createExecTool(
         }
         return runOnHost(host, command, cwd, env, params.timeout, signal, onUpdate);
       }
+      // the scripts are on this machine only when the command runs here
+      await preflightScripts(command, cwd);
 
       const session = options.registry.spawn({
         command,
@@ -239,7 +254,14 @@ export function createExecTool(
           }, timeoutSec * 1000)
         : undefined;
       timer?.unref();
-      session.exited.then(() => clearTimeout(timer));
+      session.exited.then(() => {
+        clearTimeout(timer);
+        if (options.notifyOnExit === false || !options.onBackgroundExit) return;
+        const notice = backgroundExitNotice(session, {
+          emptySuccess: options.notifyOnExitEmptySuccess === true,
+        });
+        if (notice) options.onBackgroundExit(notice);
+      });
 
       if (params.background && canBackground) {
         session.backgrounded = true;

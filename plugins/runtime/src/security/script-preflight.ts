@@ -1,0 +1,112 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { ToolInputError } from "@clawtools/core";
+import type { Segment } from "./command-line.js";
+import { commandsOf } from "./command-prefixes.js";
+
+type ScriptKind = "python" | "node";
+
+const PYTHON = /^python(?:3(?:\.\d+)?)?$/i;
+const MAX_SCRIPT_BYTES = 512 * 1024;
+// all-caps names only: `$` is a legal JavaScript identifier character
+const SHELL_VARIABLE = /\$[A-Z_][A-Z0-9_]+/;
+
+/** `python [opts] script.py …`: the script, unless the code comes from -c, -m or stdin. */
+function pythonScript(args: string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--") return args[i + 1]?.toLowerCase().endsWith(".py") ? args[i + 1] : undefined;
+    if (arg === "-" || /^-[cm]/.test(arg)) return undefined;
+    if (["-W", "-X", "-Q", "--check-hash-based-pycs"].includes(arg)) i++;
+    else if (!arg.startsWith("-")) return arg.toLowerCase().endsWith(".py") ? arg : undefined;
+  }
+  return undefined;
+}
+
+/** `node [opts] entry.js`: preloaded scripts and the entry script, unless code comes from -e/-p. */
+function nodeScripts(args: string[]): string[] {
+  const scripts: string[] = [];
+  const isJs = (s: string | undefined): s is string => Boolean(s?.toLowerCase().endsWith(".js"));
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "-e" || arg === "-p" || arg === "--eval" || arg === "--print") return scripts;
+    if (/^(-[ep].|--eval=|--print=)/.test(arg)) return scripts;
+    if (arg === "-r" || arg === "--require" || arg === "--import") {
+      if (isJs(args[i + 1])) scripts.push(args[i + 1]!);
+      i++;
+    } else if (/^(-r.|--require=|--import=)/.test(arg)) {
+      const value = arg.startsWith("-r") ? arg.slice(2) : arg.slice(arg.indexOf("=") + 1);
+      if (isJs(value)) scripts.push(value);
+    } else if (arg === "--") {
+      if (isJs(args[i + 1])) scripts.push(args[i + 1]!);
+      return scripts;
+    } else if (!arg.startsWith("-")) {
+      if (isJs(arg)) scripts.push(arg);
+      return scripts;
+    }
+  }
+  return scripts;
+}
+
+function scriptsOf(words: Segment): Array<{ kind: ScriptKind; file: string }> {
+  const [name, ...args] = words;
+  const base = path.basename(name ?? "");
+  if (PYTHON.test(base)) {
+    const file = pythonScript(args);
+    return file ? [{ kind: "python", file }] : [];
+  }
+  if (base === "node") return nodeScripts(args).map((file) => ({ kind: "node" as const, file }));
+  return [];
+}
+
+async function readSmallFileInside(dir: string, file: string): Promise<string | undefined> {
+  const abs = path.resolve(dir, file);
+  const rel = path.relative(dir, abs);
+  if (rel.startsWith("..") || path.isAbsolute(rel)) return undefined;
+  try {
+    const stat = await fs.stat(abs);
+    if (!stat.isFile() || stat.size > MAX_SCRIPT_BYTES) return undefined;
+    return await fs.readFile(abs, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Catches a common model mistake before it runs: shell syntax leaking into a Python or
+ * Node script the command is about to run (`$HOME` in Python source, a JS file whose first
+ * line is a `NODE …` shell line). Only scripts inside the working directory, up to 512 KB,
+ * are read.
+ */
+export async function preflightScripts(command: string, cwd: string): Promise<void> {
+  for (const words of commandsOf(command)) {
+    for (const { kind, file } of scriptsOf(words)) {
+      const content = await readSmallFileInside(cwd, file);
+      if (content === undefined) continue;
+      const leak = SHELL_VARIABLE.exec(content);
+      if (leak) {
+        const token = leak[0];
+        const name = JSON.stringify(token.slice(1));
+        const line = content.slice(0, leak.index).split("\n").length;
+        throw new ToolInputError(
+          [
+            `exec preflight: detected likely shell variable injection (${token}) in ${kind} script: ${path.basename(file)}:${line}.`,
+            kind === "python"
+              ? `In Python, use os.environ.get(${name}) instead of raw ${token}.`
+              : `In Node.js, use process.env[${name}] instead of raw ${token}.`,
+            "(If this is inside a string literal on purpose, escape it or restructure the code.)",
+          ].join("\n"),
+        );
+      }
+      const firstLine = content
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .find((l) => l.length > 0);
+      if (kind === "node" && firstLine && /^NODE\b/.test(firstLine)) {
+        throw new ToolInputError(
+          `exec preflight: JS file starts with shell syntax (${firstLine}). This looks like a shell command, not JavaScript.`,
+        );
+      }
+    }
+  }
+}

@@ -1,0 +1,117 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { APPROVE_REFUSED, type BackgroundExitNotice, createExecTool, ProcessRegistry } from "../src/index.js";
+import { text, waitFor } from "./helpers.js";
+
+const registry = new ProcessRegistry();
+afterAll(() => registry.killAll());
+const workspaceDir = mkdtempSync(path.join(tmpdir(), "clawtools-guards-"));
+const exec = createExecTool({ workspaceDir, sessionKey: "g" }, { registry });
+
+describe("exec refuses /approve commands", () => {
+  it.each([
+    "/approve abc123 allow-once",
+    "/approve@bot abc123 always",
+    "echo hi; /approve abc123 deny",
+    "FOO=1 env -i /approve abc123 allow-always",
+    "sudo -u root /approve abc123 deny",
+    "sh -c '/approve abc123 allow-once'",
+    'bash -lc "env X=1 /approve abc123 deny"',
+    "env -S '/approve abc123 deny'",
+    "nohup command /approve abc123 deny",
+  ])("%s", async (command) => {
+    await expect(exec.execute("c", { command })).rejects.toThrow(APPROVE_REFUSED);
+  });
+
+  it("leaves look-alikes alone", async () => {
+    const r = await exec.execute("c", { command: "echo '/approve abc123 allow-once'" });
+    expect(text(r)).toBe("/approve abc123 allow-once");
+  });
+});
+
+describe("exec script preflight", () => {
+  it("refuses a Python script with shell variables, naming the line and the fix", async () => {
+    writeFileSync(path.join(workspaceDir, "bad.py"), 'import os\n\nprint("home is", $HOME)\n');
+    await expect(exec.execute("c", { command: "python3 -u bad.py --flag" })).rejects.toThrow(
+      [
+        "exec preflight: detected likely shell variable injection ($HOME) in python script: bad.py:3.",
+        'In Python, use os.environ.get("HOME") instead of raw $HOME.',
+        "(If this is inside a string literal on purpose, escape it or restructure the code.)",
+      ].join("\n"),
+    );
+  });
+
+  it("refuses a Node script with shell variables or a shell first line, also behind wrappers", async () => {
+    writeFileSync(path.join(workspaceDir, "bad.js"), "const dir = $PWD_DIR;\n");
+    await expect(exec.execute("c", { command: "cd . && env A=1 node bad.js" })).rejects.toThrow(
+      'In Node.js, use process.env["PWD_DIR"] instead of raw $PWD_DIR.',
+    );
+    writeFileSync(path.join(workspaceDir, "shell.js"), "\nNODE --version\n");
+    await expect(exec.execute("c", { command: "sh -c 'node shell.js'" })).rejects.toThrow(
+      "exec preflight: JS file starts with shell syntax (NODE --version). This looks like a shell command, not JavaScript.",
+    );
+  });
+
+  it("runs clean scripts, inline code and scripts outside the working directory", async () => {
+    writeFileSync(path.join(workspaceDir, "ok.js"), "const $el = 1; console.log('ok', $el);\n");
+    expect(text(await exec.execute("c", { command: "node ok.js" }))).toBe("ok 1");
+    // -e code is not a script file; nothing to read
+    expect(text(await exec.execute("c", { command: "node -e 'console.log(2)' bad.js" }))).toBe("2");
+    // files outside the working directory are not read: the run goes ahead (and fails on its own)
+    const elsewhere = mkdtempSync(path.join(tmpdir(), "clawtools-guards-out-"));
+    writeFileSync(path.join(elsewhere, "leak.js"), "console.log($LEAKED_VAR);\n");
+    const r = await exec.execute("c", { command: `node ${path.join(elsewhere, "leak.js")}` });
+    expect(text(r)).toMatch(/ReferenceError[\s\S]*\(Command exited with code 1\)$/);
+  });
+});
+
+describe("exec background exit notices", () => {
+  it("reports a background run's end with OpenClaw's text, and skips silent successes", async () => {
+    const notices: BackgroundExitNotice[] = [];
+    const notifying = createExecTool(
+      { workspaceDir, sessionKey: "n" },
+      { registry, onBackgroundExit: (n) => notices.push(n) },
+    );
+    const loud = await notifying.execute("c", { command: "echo  done   here; exit 4", background: true });
+    const quiet = await notifying.execute("c", { command: "true", background: true });
+    await notifying.execute("c", { command: "echo foreground" });
+    const loudId = (loud.details as { sessionId: string }).sessionId;
+    expect(await waitFor(() => notices.length >= 1)).toBe(true);
+    await registry.get("n", (quiet.details as { sessionId: string }).sessionId)!.exited;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(notices).toEqual([
+      {
+        sessionKey: "n",
+        sessionId: loudId,
+        status: "failed",
+        exitCode: 4,
+        exitSignal: null,
+        text: `Exec failed (${loudId.slice(0, 8)}, code 4) :: done here`,
+      },
+    ]);
+  });
+
+  it("reports silent successes when asked, and nothing when turned off", async () => {
+    const notices: string[] = [];
+    const tool = createExecTool(
+      { workspaceDir, sessionKey: "m" },
+      { registry, onBackgroundExit: (n) => notices.push(n.text), notifyOnExitEmptySuccess: true },
+    );
+    const r = await tool.execute("c", { command: "true", background: true });
+    const id = (r.details as { sessionId: string }).sessionId;
+    expect(await waitFor(() => notices.length === 1)).toBe(true);
+    expect(notices[0]).toBe(`Exec completed (${id.slice(0, 8)}, code 0)`);
+
+    const off: string[] = [];
+    const silent = createExecTool(
+      { workspaceDir, sessionKey: "o" },
+      { registry, onBackgroundExit: (n) => off.push(n.text), notifyOnExit: false },
+    );
+    const s = await silent.execute("c", { command: "echo x", background: true });
+    await registry.get("o", (s.details as { sessionId: string }).sessionId)!.exited;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(off).toEqual([]);
+  });
+});
