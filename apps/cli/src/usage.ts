@@ -31,7 +31,9 @@ Run 'clawtools <command> --help' for the options of a command.`,
   list: `Usage: clawtools list [options]
 
 Lists every section and tool of the catalog plus installed plugin tools, with whether each is
-available in this installation and which profiles include it.
+available in this installation and workspace (missing: its section is not installed;
+unavailable: installed but left out here, with the reason, such as an API key to set) and
+which profiles include it.
 
 Options:
 ${COMMON}

@@ -32,6 +32,34 @@ describe("clawtools CLI", () => {
     });
   });
 
+  it("says which installed tools are left out here, and why", async () => {
+    for (const key of [
+      "BRAVE_API_KEY",
+      "XAI_API_KEY",
+      "PERPLEXITY_API_KEY",
+      "OPENROUTER_API_KEY",
+      "EXA_API_KEY",
+      "TAVILY_API_KEY",
+      "SEARXNG_BASE_URL",
+    ])
+      vi.stubEnv(key, "");
+    try {
+      const { out } = await run(["list"]);
+      expect(out).toMatch(
+        /^ {2}web_search\s+unavailable\s+coding\s+Search the web \(no web search provider configured: set BRAVE_API_KEY/m,
+      );
+      const json = JSON.parse((await run(["list", "--json"])).out);
+      expect(json.tools.find((t: { tool: string }) => t.tool === "web_search")).toMatchObject({
+        available: false,
+        unavailable: expect.stringContaining("BRAVE_API_KEY"),
+      });
+      vi.stubEnv("BRAVE_API_KEY", "test-key");
+      expect((await run(["list"])).out).toMatch(/^ {2}web_search\s+available\s/m);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it("describes a tool and prints provider schemas", async () => {
     const described = JSON.parse((await run(["describe", "read", "--workspace", workspace])).out);
     expect(described).toMatchObject({

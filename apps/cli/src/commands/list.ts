@@ -6,6 +6,8 @@ interface Row {
   tool: string;
   section: string;
   available: boolean;
+  /** Installed, but its factory leaves it out here (a missing API key, say): why. */
+  unavailable?: string;
   profiles: string[];
   description: string;
   plugin?: string;
@@ -15,11 +17,18 @@ interface Row {
 export async function listCommand(options: CommonOptions, out: (line: string) => void): Promise<number> {
   const clawtools = await loadClawtools();
   const registered = new Map(clawtools.tools.list().map((meta) => [meta.id, meta]));
+  // resolve in this workspace and environment, so tools that need a key or a setting say so
+  const { diagnostics } = clawtools.tools.resolveWithDiagnostics(
+    { workspaceDir: options.workspace, agentId: "cli", sessionKey: "cli" },
+    { allowlist: ["group:plugins"] },
+  );
+  const leftOut = new Map(diagnostics.map((d) => [d.toolId, d.reason]));
   const rows: Row[] = [];
-  const row = (meta: ToolMeta, available: boolean): Row => ({
+  const row = (meta: ToolMeta, installed: boolean): Row => ({
     tool: meta.id,
     section: meta.sectionId,
-    available,
+    available: installed && !leftOut.has(meta.id),
+    ...(installed && leftOut.has(meta.id) ? { unavailable: leftOut.get(meta.id)! } : {}),
     profiles: meta.profiles,
     description: meta.description,
     ...(meta.pluginId ? { plugin: meta.pluginId } : {}),
@@ -58,7 +67,7 @@ export async function listCommand(options: CommonOptions, out: (line: string) =>
     for (const r of inSection) {
       const profiles = r.profiles.length ? r.profiles.join(",") : "-";
       out(
-        `  ${r.tool.padEnd(width)}${(r.available ? "available" : "missing").padEnd(11)}${profiles.padEnd(profileWidth)}${r.description}`,
+        `  ${r.tool.padEnd(width)}${(r.available ? "available" : r.unavailable ? "unavailable" : "missing").padEnd(13)}${profiles.padEnd(profileWidth)}${r.description}${r.unavailable ? ` (${r.unavailable})` : ""}`,
       );
     }
   }
