@@ -7,6 +7,7 @@ import { normalizeToolParameters } from "./providers/normalize.js";
 import { type ToolDiagnostic, ToolRegistry } from "./registry.js";
 import type { AnyAgentTool, ToolContext } from "./tool.js";
 import type { ToolHooks } from "./wrap/hooks.js";
+import { type LoopDetectionConfig, LoopDetector } from "./wrap/loop-detection.js";
 import { wrapTool } from "./wrap/wrap-tool.js";
 
 /** Every policy layer, applied in OpenClaw's order (each must allow a tool). */
@@ -39,6 +40,11 @@ export interface CreateToolsetOptions {
   /** The run's signal, combined with each call's. */
   signal?: AbortSignal;
   warn?: (message: string) => void;
+  /**
+   * Tool-loop detection across the toolset's calls (OpenClaw's `tools.loopDetection`, off
+   * unless `enabled`). Pass a `LoopDetector` to share one history between toolsets.
+   */
+  loopDetection?: LoopDetectionConfig | LoopDetector;
 }
 
 export interface Toolset {
@@ -178,6 +184,12 @@ export function createToolset(options: CreateToolsetOptions = {}): Toolset {
   );
 
   // Validation runs against the tool's own schema; the provider sees the normalised copy.
+  const loops =
+    options.loopDetection instanceof LoopDetector
+      ? options.loopDetection
+      : options.loopDetection?.enabled
+        ? new LoopDetector(options.loopDetection)
+        : undefined;
   const wrapped = tools.map((tool) => ({
     ...wrapTool(tool, {
       ...(options.hooks ? { hooks: options.hooks } : {}),
@@ -186,6 +198,7 @@ export function createToolset(options: CreateToolsetOptions = {}): Toolset {
       ...(context.agentId ? { agentId: context.agentId } : {}),
       ...(context.sessionKey ? { sessionKey: context.sessionKey } : {}),
       warn,
+      ...(loops ? { loopDetection: loops } : {}),
     }),
     parameters: normalizeToolParameters(tool.parameters, { provider }),
   }));

@@ -7,6 +7,7 @@ import { abortError, combineSignals, isAbortError } from "./abort.js";
 import { runBeforeToolCall } from "./before-call.js";
 import { coerceToolResult, errorMessage, toolErrorResult } from "./error-result.js";
 import { byPriority, type ToolCallHookContext, type ToolHooks } from "./hooks.js";
+import type { LoopDetector } from "./loop-detection.js";
 
 export interface WrapToolOptions {
   hooks?: ToolHooks;
@@ -17,13 +18,15 @@ export interface WrapToolOptions {
   sessionKey?: string;
   /** Where hook warnings go (a persist hook returning a Promise, an observer that threw). */
   warn?: (message: string) => void;
+  /** Shared by every tool of a run: loop warnings go to `warn`, critical loops block the call. */
+  loopDetection?: LoopDetector;
 }
 
 const DEFAULT_APPROVAL_TIMEOUT_MS = 120_000;
 
 /**
- * Wraps a tool in the per-call pipeline: abort check → owner-only → validation →
- * before_tool_call hooks (block / approval) → execute → result coercion →
+ * Wraps a tool in the per-call pipeline: abort check → owner-only → validation → loop
+ * detection → before_tool_call hooks (block / approval) → execute → result coercion →
  * tool_result_persist → after_tool_call observers. Failures come back as
  * `{status:"error", tool, error}` results with `isError: true`; only aborts throw.
  */
@@ -41,6 +44,7 @@ export function wrapTool<T extends AnyAgentTool>(tool: T, options: WrapToolOptio
   ): AgentToolResult<unknown> => {
     let result = raw;
     const isError = result.isError === true;
+    options.loopDetection?.recordOutcome(toolCallId, { content: raw.content, isError });
     for (const hook of byPriority(hooks.toolResultPersist)) {
       try {
         const out = hook.handler({ toolName, toolCallId, result, isError });
@@ -105,6 +109,13 @@ export function wrapTool<T extends AnyAgentTool>(tool: T, options: WrapToolOptio
       params = validateToolArguments(tool, rawParams);
     } catch (error) {
       return fail(error);
+    }
+    const loops = options.loopDetection;
+    if (loops) {
+      const verdict = loops.check(toolName, params);
+      if (verdict.stuck && verdict.level === "critical") return fail(new Error(verdict.message));
+      if (verdict.stuck && loops.shouldWarn(verdict, toolName)) warn(verdict.message);
+      loops.recordCall(toolName, params, toolCallId);
     }
     if (hooks.beforeToolCall?.length) {
       const outcome = await runBeforeToolCall(

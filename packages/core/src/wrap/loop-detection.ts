@@ -1,0 +1,217 @@
+import { createHash } from "node:crypto";
+
+/** OpenClaw's `tools.loopDetection` (off unless `enabled`). */
+export interface LoopDetectionConfig {
+  enabled: boolean;
+  /** Calls remembered (default 30). */
+  historySize?: number;
+  /** Repeats that earn a warning (default 10). */
+  warningThreshold?: number;
+  /** Repeats without progress that block polling and ping-pong loops (default 20). */
+  criticalThreshold?: number;
+  /** Identical calls with identical results that block any tool (default 30). */
+  globalCircuitBreakerThreshold?: number;
+  detectors?: { genericRepeat?: boolean; knownPollNoProgress?: boolean; pingPong?: boolean };
+}
+
+export type LoopDetectorKind =
+  | "generic_repeat"
+  | "known_poll_no_progress"
+  | "ping_pong"
+  | "global_circuit_breaker";
+
+export type LoopVerdict =
+  | { stuck: false }
+  | {
+      stuck: true;
+      level: "warning" | "critical";
+      detector: LoopDetectorKind;
+      count: number;
+      message: string;
+    };
+
+interface CallRecord {
+  toolName: string;
+  /** Tool name and a digest of its arguments. */
+  signature: string;
+  toolCallId: string;
+  /** Digest of the outcome, once known. */
+  outcome?: string;
+}
+
+const positive = (value: number | undefined, fallback: number) =>
+  typeof value === "number" && Number.isInteger(value) && value > 0 ? value : fallback;
+
+/** Key order never changes the digest of an object. */
+function canonical(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "undefined";
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  const record = value as Record<string, unknown>;
+  return `{${Object.keys(record)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonical(record[k])}`)
+    .join(",")}}`;
+}
+const digest = (value: unknown) => createHash("sha256").update(canonical(value)).digest("hex").slice(0, 32);
+
+/** Polling calls: repeating them is expected, repeating them without progress is not. */
+function isPoll(toolName: string, params: Record<string, unknown>): boolean {
+  return (
+    toolName === "command_status" ||
+    (toolName === "process" && (params.action === "poll" || params.action === "log"))
+  );
+}
+
+/**
+ * Notices an agent going round in circles, from a sliding window of its recent calls and
+ * their outcomes: the same call over and over (warning), a poll that keeps returning the same
+ * thing, two calls alternating without progress (warning, then blocked), and any call repeated
+ * with identical results past the circuit breaker (blocked).
+ */
+export class LoopDetector {
+  private readonly history: CallRecord[] = [];
+  private readonly warnedBuckets = new Map<string, number>();
+  private readonly historySize: number;
+  private readonly warningAt: number;
+  private readonly criticalAt: number;
+  private readonly breakerAt: number;
+  private readonly detectors: Required<NonNullable<LoopDetectionConfig["detectors"]>>;
+
+  constructor(readonly config: LoopDetectionConfig) {
+    this.historySize = positive(config.historySize, 30);
+    this.warningAt = positive(config.warningThreshold, 10);
+    this.criticalAt = Math.max(positive(config.criticalThreshold, 20), this.warningAt + 1);
+    this.breakerAt = Math.max(positive(config.globalCircuitBreakerThreshold, 30), this.criticalAt + 1);
+    this.detectors = {
+      genericRepeat: config.detectors?.genericRepeat ?? true,
+      knownPollNoProgress: config.detectors?.knownPollNoProgress ?? true,
+      pingPong: config.detectors?.pingPong ?? true,
+    };
+  }
+
+  /** The verdict on a call about to run, judged against the calls before it. */
+  check(toolName: string, params: Record<string, unknown>): LoopVerdict {
+    if (!this.config.enabled) return { stuck: false };
+    const signature = `${toolName}:${digest(params)}`;
+    const sameResults = this.sameOutcomeStreak(signature);
+    const poll = isPoll(toolName, params);
+    const pingPong = this.pingPongStreak(signature);
+    const stuck = (
+      level: "warning" | "critical",
+      detector: LoopDetectorKind,
+      count: number,
+      message: string,
+    ) => ({ stuck: true, level, detector, count, message }) as const;
+
+    if (sameResults >= this.breakerAt)
+      return stuck(
+        "critical",
+        "global_circuit_breaker",
+        sameResults,
+        `CRITICAL: ${toolName} repeated ${sameResults} times with no progress. Blocked by circuit breaker.`,
+      );
+    if (poll && this.detectors.knownPollNoProgress) {
+      if (sameResults >= this.criticalAt)
+        return stuck(
+          "critical",
+          "known_poll_no_progress",
+          sameResults,
+          `CRITICAL: ${toolName} polled ${sameResults} times with no progress. Stuck polling loop.`,
+        );
+      if (sameResults >= this.warningAt)
+        return stuck(
+          "warning",
+          "known_poll_no_progress",
+          sameResults,
+          `WARNING: ${toolName} polled ${sameResults} times with identical results.`,
+        );
+    }
+    if (this.detectors.pingPong) {
+      if (pingPong.count >= this.criticalAt && pingPong.noProgress)
+        return stuck(
+          "critical",
+          "ping_pong",
+          pingPong.count,
+          `CRITICAL: Alternating tool calls (${pingPong.count} consecutive) with no progress. Blocked.`,
+        );
+      if (pingPong.count >= this.warningAt)
+        return stuck(
+          "warning",
+          "ping_pong",
+          pingPong.count,
+          `WARNING: Alternating tool calls (${pingPong.count} consecutive). Possible ping-pong loop.`,
+        );
+    }
+    const repeats = this.history.filter((call) => call.signature === signature).length;
+    if (!poll && this.detectors.genericRepeat && repeats >= this.warningAt)
+      return stuck(
+        "warning",
+        "generic_repeat",
+        repeats,
+        `WARNING: ${toolName} called ${repeats} times with identical arguments.`,
+      );
+    return { stuck: false };
+  }
+
+  /** Whether a warning deserves telling: once per bucket of 10 repeats of the same pattern. */
+  shouldWarn(verdict: LoopVerdict & { stuck: true }, toolName: string): boolean {
+    const key = `${verdict.detector}:${toolName}`;
+    const bucket = Math.floor(verdict.count / 10);
+    if ((this.warnedBuckets.get(key) ?? -1) >= bucket) return false;
+    this.warnedBuckets.set(key, bucket);
+    return true;
+  }
+
+  recordCall(toolName: string, params: Record<string, unknown>, toolCallId: string): void {
+    if (!this.config.enabled) return;
+    this.history.push({ toolName, signature: `${toolName}:${digest(params)}`, toolCallId });
+    if (this.history.length > this.historySize)
+      this.history.splice(0, this.history.length - this.historySize);
+  }
+
+  /** What the call returned (text and images, plus the error flag): the progress evidence. */
+  recordOutcome(toolCallId: string, outcome: unknown): void {
+    if (!this.config.enabled) return;
+    const call = this.history.findLast((c) => c.toolCallId === toolCallId && c.outcome === undefined);
+    if (call) call.outcome = digest(outcome);
+  }
+
+  /** Identical calls in a row (skipping other tools) whose outcomes were all the same. */
+  private sameOutcomeStreak(signature: string): number {
+    let streak = 0;
+    let latest: string | undefined;
+    for (let i = this.history.length - 1; i >= 0; i--) {
+      const call = this.history[i]!;
+      if (call.signature !== signature || call.outcome === undefined) continue;
+      if (latest === undefined) latest = call.outcome;
+      else if (call.outcome !== latest) break;
+      streak++;
+    }
+    return streak;
+  }
+
+  /** A, B, A, B … with the next call continuing the pattern; no progress if each side repeats its outcome. */
+  private pingPongStreak(signature: string): { count: number; noProgress: boolean } {
+    const last = this.history.at(-1);
+    if (!last) return { count: 0, noProgress: false };
+    const other = this.history.findLast((c) => c.signature !== last.signature)?.signature;
+    if (!other || signature !== other) return { count: 0, noProgress: false };
+    let tail = 0;
+    for (let i = this.history.length - 1; i >= 0; i--) {
+      if (this.history[i]!.signature !== (tail % 2 === 0 ? last.signature : other)) break;
+      tail++;
+    }
+    if (tail < 2) return { count: 0, noProgress: false };
+    const outcomes = new Map<string, string>();
+    let noProgress = true;
+    for (const call of this.history.slice(this.history.length - tail)) {
+      const seen = outcomes.get(call.signature);
+      if (call.outcome === undefined || (seen !== undefined && seen !== call.outcome)) {
+        noProgress = false;
+        break;
+      }
+      outcomes.set(call.signature, call.outcome);
+    }
+    return { count: tail + 1, noProgress: noProgress && outcomes.size === 2 };
+  }
+}
