@@ -34,10 +34,12 @@ describe("loop detection", () => {
   it("warns about a repeated call once per bucket of 10, then the circuit breaker blocks it", async () => {
     const warn = vi.fn();
     const loops = new LoopDetector({ enabled: true });
-    const execute = vi.fn(async () => ({
-      content: [{ type: "text" as const, text: "same" }],
-      details: undefined,
-    }));
+    const execute = vi.fn(
+      async (_id: string, _params: unknown): Promise<AgentToolResult<unknown>> => ({
+        content: [{ type: "text", text: "same" }],
+        details: undefined,
+      }),
+    );
     const wrapped = wrapTool({ ...tool("t", () => ""), execute }, { loopDetection: loops, warn });
     const results = [];
     for (let i = 0; i < 31; i++) results.push(await wrapped.execute(`c${i}`, { n: 1 }));
@@ -114,6 +116,7 @@ describe("loop detection", () => {
     const warn = vi.fn();
     const plugin = definePlugin({
       id: "loop-test",
+      version: "1.0.0",
       tools: [{ name: "spin", factory: () => tool("spin", () => "same") }],
     });
     const set = createToolset({
