@@ -1,4 +1,5 @@
 import type { AgentToolResult, AnyAgentTool, JsonSchema } from "../tool.js";
+import { toClaudeCodeToolName } from "./claude-code-names.js";
 import { isGeminiProvider, normalizeToolParameters } from "./normalize.js";
 import { resolveStrict, type StrictMode } from "./openai-strict.js";
 
@@ -62,9 +63,17 @@ export function toOpenAIResponsesTools(
   });
 }
 
-export function toAnthropicTools(tools: readonly ToolLike[]): AnthropicTool[] {
+/**
+ * Anthropic tool definitions. With `claudeCodeNames` (needed for OAuth tokens, see
+ * `isAnthropicOAuthKey`) names that match a Claude Code tool case-insensitively are sent in its
+ * casing; map the calls back with `fromClaudeCodeToolName`.
+ */
+export function toAnthropicTools(
+  tools: readonly ToolLike[],
+  options: { claudeCodeNames?: boolean } = {},
+): AnthropicTool[] {
   return tools.map((tool) => ({
-    name: tool.name,
+    name: options.claudeCodeNames ? toClaudeCodeToolName(tool.name) : tool.name,
     description: tool.description,
     input_schema: normalizeToolParameters(tool.parameters, { provider: "anthropic" }) as ObjectJsonSchema,
   }));
@@ -86,7 +95,7 @@ export function toGeminiTools(tools: readonly ToolLike[]): GeminiTool[] {
 export function toProviderTools(
   tools: readonly ToolLike[],
   provider: ProviderId,
-  options: { strict?: StrictMode } = {},
+  options: { strict?: StrictMode; claudeCodeNames?: boolean } = {},
 ) {
   switch (provider) {
     case "openai":
@@ -94,7 +103,7 @@ export function toProviderTools(
     case "openai-responses":
       return toOpenAIResponsesTools(tools, options);
     case "anthropic":
-      return toAnthropicTools(tools);
+      return toAnthropicTools(tools, options);
     case "gemini":
       return toGeminiTools(tools);
     default:

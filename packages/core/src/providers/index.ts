@@ -1,3 +1,4 @@
+export * from "./claude-code-names.js";
 export * from "./definitions.js";
 export * from "./gemini.js";
 export * from "./normalize.js";

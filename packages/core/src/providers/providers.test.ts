@@ -11,7 +11,9 @@ import {
   toOpenAIChatTools,
   toOpenAIResponsesOutput,
   toOpenAIResponsesTools,
+  toProviderTools,
 } from "./definitions.js";
+import { fromClaudeCodeToolName, isAnthropicOAuthKey, toClaudeCodeToolName } from "./claude-code-names.js";
 import { cleanSchemaForGemini } from "./gemini.js";
 import { normalizeToolParameters } from "./normalize.js";
 
@@ -262,5 +264,37 @@ describe("result conversion", () => {
     ).toEqual({
       functionResponse: { name: "read", response: { error: "bad" } },
     });
+  });
+});
+
+describe("Claude Code tool names (Anthropic OAuth)", () => {
+  const tools = ["read", "write", "edit", "exec", "grep", "web_fetch", "webfetch", "todowrite"].map(
+    (name) => ({
+      name,
+      description: name,
+      parameters: { type: "object", properties: {} },
+    }),
+  );
+
+  it("recognises OAuth tokens", () => {
+    expect(isAnthropicOAuthKey("sk-ant-oat01-abc")).toBe(true);
+    expect(isAnthropicOAuthKey("sk-ant-api03-abc")).toBe(false);
+    expect(isAnthropicOAuthKey(undefined)).toBe(false);
+  });
+
+  it("sends Claude Code casing only when asked, for case-insensitive matches only", () => {
+    expect(toAnthropicTools(tools).map((t) => t.name)).toEqual(tools.map((t) => t.name));
+    expect(
+      toProviderTools(tools, "anthropic", { claudeCodeNames: true }).map((t: { name?: string }) => t.name),
+    ).toEqual(["Read", "Write", "Edit", "exec", "Grep", "web_fetch", "WebFetch", "TodoWrite"]);
+  });
+
+  it("maps a call back to the registered name", () => {
+    const names = tools.map((t) => t.name);
+    expect(fromClaudeCodeToolName("Read", names)).toBe("read");
+    expect(fromClaudeCodeToolName("WebFetch", names)).toBe("webfetch");
+    expect(fromClaudeCodeToolName("exec", names)).toBe("exec");
+    expect(fromClaudeCodeToolName("Unknown", names)).toBe("Unknown");
+    expect(toClaudeCodeToolName("bash")).toBe("Bash");
   });
 });
