@@ -11,6 +11,14 @@ export {
   type SearchOutcome,
   type SyncReport,
 } from "./indexer/memory-index.js";
+export {
+  applyTemporalDecay,
+  decayMultiplier,
+  type MmrOptions,
+  mmrRerank,
+  noteDate,
+  type TemporalDecayOptions,
+} from "./indexer/post-process.js";
 export { createMemoryPlugin, default, type MemoryPluginOptions, memoryPlugin } from "./plugin.js";
 export { createMemoryGetTool, isMemoryPath, memoryGetSchema } from "./tools/memory-get.js";
 export { createMemorySearchTool, memorySearchSchema } from "./tools/memory-search.js";

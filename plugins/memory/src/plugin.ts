@@ -5,6 +5,7 @@ import type { ChunkOptions } from "./chunk.js";
 import { createLocalEmbedder } from "./embed/local.js";
 import type { EmbeddingProvider } from "./embed/types.js";
 import { MemoryIndex } from "./indexer/memory-index.js";
+import type { MmrOptions, TemporalDecayOptions } from "./indexer/post-process.js";
 import { createMemoryGetTool } from "./tools/memory-get.js";
 import { createMemorySearchTool, type MemorySearchOptions } from "./tools/memory-search.js";
 
@@ -18,6 +19,10 @@ export interface MemoryPluginOptions extends MemorySearchOptions {
   /** Re-index on file changes (debounced) in addition to on each search. */
   watch?: boolean;
   watchDebounceMs?: number;
+  /** Older daily notes (memory/YYYY-MM-DD.md) weigh less; off by default, half-life 30 days. */
+  temporalDecay?: TemporalDecayOptions;
+  /** Maximal-marginal-relevance re-ranking for diverse results; off by default, λ 0.7. */
+  mmr?: MmrOptions;
 }
 
 /** The memory section: memory_search and memory_get over a persistent hybrid index. */
@@ -42,6 +47,8 @@ export function createMemoryPlugin(options: MemoryPluginOptions = {}): Clawtools
         embedder,
         ...(options.extraPaths ? { extraPaths: options.extraPaths } : {}),
         ...(options.chunking ? { chunking: options.chunking } : {}),
+        ...(options.temporalDecay ? { temporalDecay: options.temporalDecay } : {}),
+        ...(options.mmr ? { mmr: options.mmr } : {}),
       });
       indexes.set(dbPath, index);
       if (options.watch) closers.push(watchMemory(workspaceDir, index, options.watchDebounceMs ?? 1500));

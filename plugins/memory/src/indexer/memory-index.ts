@@ -4,6 +4,7 @@ import { type Chunk, type ChunkOptions, chunkMarkdown } from "../chunk.js";
 import type { EmbeddingProvider } from "../embed/types.js";
 import { type Db, fromBlob, openDatabase, toBlob } from "../store/database.js";
 import { listMemoryFiles } from "./files.js";
+import { applyTemporalDecay, type MmrOptions, mmrRerank, type TemporalDecayOptions } from "./post-process.js";
 
 export interface MemoryIndexOptions {
   workspaceDir: string;
@@ -17,6 +18,9 @@ export interface MemoryIndexOptions {
   textWeight?: number;
   /** Use sqlite-vec for nearest neighbours when installed (default true); false scans vectors in memory. */
   useSqliteVec?: boolean;
+  /** Default post-processing for searches (both off, as in OpenClaw). */
+  temporalDecay?: TemporalDecayOptions;
+  mmr?: MmrOptions;
 }
 
 export interface SyncReport {
@@ -304,6 +308,12 @@ export class MemoryIndex {
       minScore?: number;
       mode?: "hybrid" | "vector" | "keyword";
       signal?: AbortSignal;
+      /** Older daily notes (memory/YYYY-MM-DD.md) weigh less. */
+      temporalDecay?: TemporalDecayOptions;
+      /** Re-rank for diversity. */
+      mmr?: MmrOptions;
+      /** "Now" for the temporal decay (tests). */
+      nowMs?: number;
     } = {},
   ): Promise<SearchOutcome> {
     const maxResults = options.maxResults ?? 6;
@@ -335,7 +345,6 @@ export class MemoryIndex {
     const hits: MemoryHit[] = [];
     for (const [id, s] of merged) {
       const score = weight.v * s.v + weight.t * s.t;
-      if (score < minScore) continue;
       const row = get.get(id) as
         | { path: string; start_line: number; end_line: number; text: string }
         | undefined;
@@ -350,8 +359,16 @@ export class MemoryIndex {
           text: row.text,
         });
     }
-    hits.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.startLine - b.startLine);
-    return { hits: hits.slice(0, maxResults), mode, ...(fallback ? { fallback } : {}) };
+    // merge → temporal decay → threshold → sort → MMR → top K (OpenClaw's order)
+    applyTemporalDecay(
+      hits,
+      options.temporalDecay ?? this.options.temporalDecay ?? { enabled: false },
+      options.nowMs,
+    );
+    const kept = hits.filter((hit) => hit.score >= minScore);
+    kept.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.startLine - b.startLine);
+    const ranked = mmrRerank(kept, options.mmr ?? this.options.mmr ?? { enabled: false });
+    return { hits: ranked.slice(0, maxResults), mode, ...(fallback ? { fallback } : {}) };
   }
 
   get chunkCount(): number {
