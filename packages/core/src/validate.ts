@@ -1,4 +1,5 @@
-import { Compile } from "typebox/compile";
+import { createRequire } from "node:module";
+import type { Compile as CompileFn } from "typebox/compile";
 import { ToolInputError } from "./errors.js";
 import type { JsonSchema } from "./tool.js";
 
@@ -13,11 +14,19 @@ interface ValidationIssue {
 // One compiled validator per schema object; null when the schema cannot be compiled.
 const compiled = new WeakMap<object, Validator | null>();
 
+// The schema compiler is loaded on the first validation, not at import: it costs more to load
+// than the rest of core, and listing or converting tools never needs it.
+let compiler: typeof CompileFn | undefined;
+function loadCompiler(): typeof CompileFn {
+  compiler ??= (createRequire(import.meta.url)("typebox/compile") as { Compile: typeof CompileFn }).Compile;
+  return compiler;
+}
+
 function validatorFor(schema: object): Validator | null {
   let validator = compiled.get(schema);
   if (validator === undefined) {
     try {
-      validator = Compile(schema as never) as unknown as Validator;
+      validator = loadCompiler()(schema as never) as unknown as Validator;
     } catch {
       // A schema the compiler cannot read (exotic $ref, vendor keywords) is not a reason to
       // refuse every call: coercion and defaults still apply, the tool checks the rest.
