@@ -63,14 +63,17 @@ export default {
       target: "≤ 1.2×",
     });
     const piBash = await timeMedian(() => bash.execute("b", { command: "true" }), 40, 5);
-    rows.push({
-      name: "pi-coding-agent 0.66.1 bash `true`",
-      value: piBash,
-      unit: "ms",
-      baseline: "clawtools exec `true`",
-    });
+    rows.push({ name: "pi-coding-agent 0.66.1 bash `true`", value: piBash, unit: "ms" });
     const execaRow = rows.find((r) => r.name === "bare execa `sh -c true`")!;
-    rows.find((r) => r.name === "clawtools exec `true`")!.met = ours <= execaRow.value * 1.2 && ours < piBash;
+    rows.find((r) => r.name === "clawtools exec `true`")!.met = ours <= execaRow.value * 1.2;
+    rows.push({
+      name: "clawtools exec `true`, against pi's bash",
+      value: ours,
+      unit: "ms",
+      baseline: "pi-coding-agent 0.66.1 bash `true`",
+      target: "< 1×",
+      met: ours < piBash,
+    });
 
     // alternate the two, 5 runs each: one run of either swings with the machine's load
     const rawRuns: number[] = [];
@@ -136,6 +139,7 @@ export default {
       notes: [
         "Spawn rows: medians of 40 runs after warm-up. Throughput rows: medians of 5 alternating runs timing `yes | head -c 100MB` end to end, so the producer's own cost is in both; peak memory is the largest of the 5.",
         "clawtools exec keeps the last 200,000 chars only; pi's bash spills to a temp file past 50 KB.",
+        "pi's bash spawns with child_process directly; exec goes through execa (the project's choice), whose own bookkeeping (abort controllers per stream) costs about as much as pi's whole overhead, so exec matches pi's bash but does not beat it.",
       ],
     };
   },
