@@ -27,6 +27,10 @@ function markdownOf(html: string): string {
 
 /** Rough nesting depth: opening minus closing tags at the deepest point (cheap guard for Readability). */
 function estimateDepth(html: string): number {
+  // nesting can never exceed the number of tags: most pages are settled without the regex
+  let tags = 0;
+  for (let at = html.indexOf("<"); at !== -1 && tags <= MAX_NESTING; at = html.indexOf("<", at + 1)) tags++;
+  if (tags <= MAX_NESTING) return tags;
   let depth = 0;
   let max = 0;
   for (const m of html.matchAll(/<(\/?)([a-zA-Z][\w-]*)[^>]*?(\/?)>/g)) {
