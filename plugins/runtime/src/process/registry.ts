@@ -49,8 +49,13 @@ export class ProcessRegistry {
     for (const session of this.sessions.values()) session.kill("SIGKILL");
   }
 
+  private lastSweep = 0;
+
   private sweep(): void {
     const now = Date.now();
+    // retention is counted in minutes: looking more than once a second buys nothing
+    if (now - this.lastSweep < 1000) return;
+    this.lastSweep = now;
     for (const [id, s] of this.sessions) {
       if (!s.running && s.endedAt !== undefined && now - s.endedAt > this.retentionMs)
         this.sessions.delete(id);

@@ -33,9 +33,17 @@ export const BLOCKED_ENV_PREFIXES: readonly string[] = [
 export const PATH_FORBIDDEN =
   "Security Violation: Custom 'PATH' variable is forbidden during host execution.";
 
+// verdicts per key name: every exec checks the whole inherited environment
+const verdicts = new Map<string, boolean>();
+
 export function isBlockedEnvKey(key: string): boolean {
-  const upper = key.toUpperCase();
-  return BLOCKED_ENV_KEYS.has(upper) || BLOCKED_ENV_PREFIXES.some((prefix) => upper.startsWith(prefix));
+  let blocked = verdicts.get(key);
+  if (blocked === undefined) {
+    const upper = key.toUpperCase();
+    blocked = BLOCKED_ENV_KEYS.has(upper) || BLOCKED_ENV_PREFIXES.some((prefix) => upper.startsWith(prefix));
+    if (verdicts.size < 10_000) verdicts.set(key, blocked);
+  }
+  return blocked;
 }
 
 /**
