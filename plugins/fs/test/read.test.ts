@@ -129,3 +129,20 @@ describe("read", () => {
     expect(text(r)).toBe("found");
   });
 });
+
+describe("read over the memory bridge", () => {
+  it("sees a same-size rewrite of a big file (the line-total cache keys on mtime)", async () => {
+    // over 1 MB, so its line total is remembered
+    const big = (prefix: string) =>
+      Array.from({ length: 200_000 }, (_, i) => `${prefix}-line-${i % 10}`).join("\n");
+    const bridge = createMemoryBridge({ "big.txt": big("a") });
+    const read = createReadTool({ root: "/workspace", bridge });
+    expect(text(await read.execute("c", { path: "big.txt" }))).toContain("of 200000.");
+    // same size, one line fewer: a newline becomes a character
+    const changed = big("a").replace("\n", "x");
+    expect(changed.length).toBe(big("a").length);
+    await bridge.writeFile({ filePath: "big.txt", data: changed });
+    const after = text(await read.execute("c", { path: "big.txt", offset: 2 }));
+    expect(after).toContain("of 199999.");
+  });
+});

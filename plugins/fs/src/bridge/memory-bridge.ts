@@ -14,6 +14,19 @@ export function createMemoryBridge(
   const addDirs = (p: string) => {
     for (let d = path.posix.dirname(p); !dirs.has(d); d = path.posix.dirname(d)) dirs.add(d);
   };
+  // each stored Buffer is one version of a file: its mtime is when the bridge first saw it, on a
+  // clock that never repeats, so caches keyed on size and mtime notice every rewrite
+  const versions = new WeakMap<Buffer, number>();
+  let clock = 0;
+  const mtimeOf = (file: Buffer) => {
+    let at = versions.get(file);
+    if (at === undefined) {
+      clock = Math.max(Date.now(), clock + 0.001);
+      at = clock;
+      versions.set(file, at);
+    }
+    return at;
+  };
   const enoent = (p: string) =>
     Object.assign(new Error(`ENOENT: no such file or directory, open '${p}'`), { code: "ENOENT" });
   dirs.add(cwd);
@@ -28,7 +41,7 @@ export function createMemoryBridge(
     async stat({ filePath, cwd: c }) {
       const a = abs(filePath, c);
       const file = store.get(a);
-      if (file) return { type: "file", size: file.length, mtimeMs: 0 };
+      if (file) return { type: "file", size: file.length, mtimeMs: mtimeOf(file) };
       return dirs.has(a) ? { type: "directory", size: 0, mtimeMs: 0 } : null;
     },
     async readFile({ filePath, cwd: c }) {
