@@ -9,7 +9,7 @@ export { effectiveCommands } from "./security/command-prefixes.js";
 export { APPROVE_REFUSED, refuseApprovalCommands } from "./security/control-commands.js";
 export { BLOCKED_ENV_KEYS, BLOCKED_ENV_PREFIXES, isBlockedEnvKey, sanitizeEnv } from "./security/env.js";
 export * from "./security/policy.js";
-export { preflightScripts } from "./security/script-preflight.js";
+export { COMPLEX_INTERPRETER_REFUSED, preflightScripts } from "./security/script-preflight.js";
 export { createExecTool, type ExecDetails, type ExecToolOptions, execSchema } from "./tools/exec.js";
 export type { ExecHost } from "./tools/exec-host.js";
 export { createProcessTool, processSchema } from "./tools/process.js";

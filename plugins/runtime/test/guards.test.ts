@@ -2,7 +2,13 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { APPROVE_REFUSED, type BackgroundExitNotice, createExecTool, ProcessRegistry } from "../src/index.js";
+import {
+  APPROVE_REFUSED,
+  type BackgroundExitNotice,
+  COMPLEX_INTERPRETER_REFUSED,
+  createExecTool,
+  ProcessRegistry,
+} from "../src/index.js";
 import { text, waitFor } from "./helpers.js";
 
 const registry = new ProcessRegistry();
@@ -64,6 +70,31 @@ describe("exec script preflight", () => {
     writeFileSync(path.join(elsewhere, "leak.js"), "console.log($LEAKED_VAR);\n");
     const r = await exec.execute("c", { command: `node ${path.join(elsewhere, "leak.js")}` });
     expect(text(r)).toMatch(/ReferenceError[\s\S]*\(Command exited with code 1\)$/);
+  });
+});
+
+describe("exec refuses interpreters fed a script it cannot read first", () => {
+  it.each([
+    "cat tool.py | python3",
+    "python3 < tool.py",
+    "python3 -u - < tool.py",
+    "python3 <(cat tool.py)",
+    "cd . && node < tool.js",
+    "sh -c 'cat tool.js | node'",
+  ])("%s", async (command) => {
+    await expect(exec.execute("c", { command })).rejects.toThrow(COMPLEX_INTERPRETER_REFUSED);
+  });
+
+  it("lets through pipes that feed data, not programs", async () => {
+    writeFileSync(path.join(workspaceDir, "data.json"), '{"a":1}\n');
+    expect(
+      text(
+        await exec.execute("c", { command: "cat data.json | node -e 'process.stdin.pipe(process.stdout)'" }),
+      ),
+    ).toBe('{"a":1}');
+    expect(text(await exec.execute("c", { command: "ls *.py | wc -l" }))).toMatch(/^\d+$/);
+    writeFileSync(path.join(workspaceDir, "echo.js"), "process.stdin.pipe(process.stdout);\n");
+    expect(text(await exec.execute("c", { command: "echo hi | node echo.js" }))).toBe("hi");
   });
 });
 

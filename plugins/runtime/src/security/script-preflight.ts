@@ -59,6 +59,45 @@ function scriptsOf(words: Segment): Array<{ kind: ScriptKind; file: string }> {
   return [];
 }
 
+const PYTHON_INFO = new Set(["-V", "--version", "-h", "--help"]);
+const NODE_INFO = new Set(["-v", "--version", "-h", "--help", "-c", "--check"]);
+
+const PYTHON_VALUE_OPTIONS = new Set(["-W", "-X", "-Q", "--check-hash-based-pycs"]);
+
+/** An interpreter that takes its program from stdin (`cat x.py | python3`, `node < x.js`). */
+function readsProgramFromStdin(words: Segment): boolean {
+  const [name, ...args] = words;
+  const base = path.basename(name ?? "");
+  const python = PYTHON.test(base);
+  if (!python && base !== "node") return false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "-") return true;
+    if (arg === "--") return args[i + 1] === undefined;
+    if (
+      python
+        ? PYTHON_INFO.has(arg) || /^-[cm]/.test(arg)
+        : NODE_INFO.has(arg) || /^(-[ep]|--eval|--print)/.test(arg)
+    )
+      return false;
+    if (!arg.startsWith("-")) return false; // a program file
+    if (python && PYTHON_VALUE_OPTIONS.has(arg)) i++;
+    if (!python && ["-r", "--require", "--import"].includes(arg)) i++;
+  }
+  return true;
+}
+
+const isInterpreter = (words: Segment) => {
+  const base = path.basename(words[0] ?? "");
+  return PYTHON.test(base) || base === "node";
+};
+
+// a word naming a Python or JavaScript file anywhere in the raw command line (redirections too)
+const SCRIPT_HINT = /[^\s'"<>|;&()]+\.(?:py|js)(?=$|[\s'")|;&<>])/i;
+
+export const COMPLEX_INTERPRETER_REFUSED =
+  "exec preflight: complex interpreter invocation detected; refusing to run without script preflight validation. Use a direct `python <file>.py` or `node <file>.js` command.";
+
 async function readSmallFileInside(dir: string, file: string): Promise<string | undefined> {
   const abs = path.resolve(dir, file);
   const rel = path.relative(dir, abs);
@@ -79,7 +118,15 @@ async function readSmallFileInside(dir: string, file: string): Promise<string | 
  * are read.
  */
 export async function preflightScripts(command: string, cwd: string): Promise<void> {
-  for (const words of commandsOf(command)) {
+  const commands = commandsOf(command);
+  // a script fed to an interpreter through a pipe or redirection cannot be read here: refuse
+  // rather than run unchecked code (direct `python x.py` forms are checked below)
+  if (SCRIPT_HINT.test(command)) {
+    const substitution = /[<>]\(/.test(command) && commands.some(isInterpreter);
+    if (substitution || commands.some(readsProgramFromStdin))
+      throw new ToolInputError(COMPLEX_INTERPRETER_REFUSED);
+  }
+  for (const words of commands) {
     for (const { kind, file } of scriptsOf(words)) {
       const content = await readSmallFileInside(cwd, file);
       if (content === undefined) continue;
