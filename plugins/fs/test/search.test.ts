@@ -130,6 +130,8 @@ describe("grep engines", () => {
         writeFileSync(path.join(root, `pkg${d}/src/f${f}.${f % 2 ? "ts" : "js"}`), body.join("\n"));
       }
     }
+    mkdirSync(path.join(root, "sub dir"));
+    writeFileSync(path.join(root, "sub dir", "naïve file.ts"), "// TODO(ü) spaced path\n");
     const queries = [
       { pattern: "TODO" },
       { pattern: "todo\\(\\d\\.[0-3]\\)", ignoreCase: true, context: 2 },

@@ -12,6 +12,10 @@ interface RgLineEvent {
   data: { path: RgText; lines: RgText; line_number: number };
 }
 
+// rg prints paths as given (`./sub/x.ts`) with the platform's separator; labels are `sub/x.ts`
+const toLabel = (rgPath: string) =>
+  (path.sep === "\\" ? rgPath.replace(/\\/g, "/") : rgPath).replace(/^\.\//, "");
+
 const decode = (value: RgText) => value.text ?? Buffer.from(value.bytes ?? "", "base64").toString("utf8");
 
 /** The same filters as the built-in walk: only `.gitignore` files under the searched tree. */
@@ -58,7 +62,7 @@ export function grepWithRipgrep(
       // only match and context events carry lines; skip the rest without parsing
       if (!json.startsWith('{"type":"match"') && !json.startsWith('{"type":"context"')) return;
       const event = JSON.parse(json) as RgLineEvent;
-      const label = decode(event.data.path).replace(/^\.\//, "");
+      const label = toLabel(decode(event.data.path));
       const line = event.data.line_number;
       const text = decode(event.data.lines).replace(/\r?\n$/, "");
       seen++;
