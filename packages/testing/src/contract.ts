@@ -7,6 +7,7 @@ import {
   normalizeToolName,
   normalizeToolParameters,
   PROVIDER_IDS,
+  type ProviderId,
   type ToolContext,
   ToolRegistry,
   toProviderTools,
@@ -33,6 +34,21 @@ const propertyNames = (schema: unknown): string[] =>
   typeof (schema as JsonSchema).properties === "object"
     ? Object.keys((schema as JsonSchema).properties as object).sort()
     : [];
+
+/** Where each provider's tool definition keeps the parameters schema. */
+function parametersOf(def: unknown, provider: ProviderId): unknown {
+  switch (provider) {
+    case "openai":
+      return (def as { function: { parameters: unknown } }).function.parameters;
+    case "openai-responses":
+      return (def as { parameters: unknown }).parameters;
+    case "anthropic":
+      return (def as { input_schema: unknown }).input_schema;
+    case "gemini":
+      return (def as { functionDeclarations: Array<{ parameters: unknown }> }).functionDeclarations[0]!
+        .parameters;
+  }
+}
 
 function resultProblems(at: string, result: unknown): string[] {
   const r = result as { content?: unknown };
@@ -78,16 +94,8 @@ export async function checkToolContract(
       // every provider must see every parameter
       for (const provider of PROVIDER_IDS) {
         const [def] = toProviderTools([tool], provider) as unknown[];
-        const schema =
-          provider === "gemini"
-            ? (def as { functionDeclarations: Array<{ parameters: unknown }> }).functionDeclarations[0]!
-                .parameters
-            : provider === "anthropic"
-              ? (def as { input_schema: unknown }).input_schema
-              : provider === "openai"
-                ? (def as { function: { parameters: unknown } }).function.parameters
-                : (def as { parameters: unknown }).parameters;
-        const lost = names.filter((n) => !propertyNames(schema).includes(n));
+        const kept = propertyNames(parametersOf(def, provider));
+        const lost = names.filter((n) => !kept.includes(n));
         if (lost.length)
           problems.push(`${at}: converting for ${provider} loses parameters ${lost.join(", ")}`);
       }

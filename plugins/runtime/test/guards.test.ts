@@ -16,20 +16,27 @@ afterAll(() => registry.killAll());
 const workspaceDir = mkdtempSync(path.join(tmpdir(), "clawtools-guards-"));
 const exec = createExecTool({ workspaceDir, sessionKey: "g" }, { registry });
 
-describe("exec refuses /approve commands", () => {
-  it.each([
-    "/approve abc123 allow-once",
-    "/approve@bot abc123 always",
-    "echo hi; /approve abc123 deny",
-    "FOO=1 env -i /approve abc123 allow-always",
-    "sudo -u root /approve abc123 deny",
-    "sh -c '/approve abc123 allow-once'",
-    'bash -lc "env X=1 /approve abc123 deny"',
-    "env -S '/approve abc123 deny'",
-    "nohup command /approve abc123 deny",
-  ])("%s", async (command) => {
-    await expect(exec.execute("c", { command })).rejects.toThrow(APPROVE_REFUSED);
+/** Each command is refused with `message` before anything runs. */
+const refusesEach = (commands: string[], message: string) =>
+  it.each(commands)("%s", async (command) => {
+    await expect(exec.execute("c", { command })).rejects.toThrow(message);
   });
+
+describe("exec refuses /approve commands", () => {
+  refusesEach(
+    [
+      "/approve abc123 allow-once",
+      "/approve@bot abc123 always",
+      "echo hi; /approve abc123 deny",
+      "FOO=1 env -i /approve abc123 allow-always",
+      "sudo -u root /approve abc123 deny",
+      "sh -c '/approve abc123 allow-once'",
+      'bash -lc "env X=1 /approve abc123 deny"',
+      "env -S '/approve abc123 deny'",
+      "nohup command /approve abc123 deny",
+    ],
+    APPROVE_REFUSED,
+  );
 
   it("leaves look-alikes alone", async () => {
     const r = await exec.execute("c", { command: "echo '/approve abc123 allow-once'" });
@@ -74,16 +81,17 @@ describe("exec script preflight", () => {
 });
 
 describe("exec refuses interpreters fed a script it cannot read first", () => {
-  it.each([
-    "cat tool.py | python3",
-    "python3 < tool.py",
-    "python3 -u - < tool.py",
-    "python3 <(cat tool.py)",
-    "cd . && node < tool.js",
-    "sh -c 'cat tool.js | node'",
-  ])("%s", async (command) => {
-    await expect(exec.execute("c", { command })).rejects.toThrow(COMPLEX_INTERPRETER_REFUSED);
-  });
+  refusesEach(
+    [
+      "cat tool.py | python3",
+      "python3 < tool.py",
+      "python3 -u - < tool.py",
+      "python3 <(cat tool.py)",
+      "cd . && node < tool.js",
+      "sh -c 'cat tool.js | node'",
+    ],
+    COMPLEX_INTERPRETER_REFUSED,
+  );
 
   it("lets through pipes that feed data, not programs", async () => {
     writeFileSync(path.join(workspaceDir, "data.json"), '{"a":1}\n');

@@ -31,7 +31,6 @@ export type LoopVerdict =
     };
 
 interface CallRecord {
-  toolName: string;
   /** Tool name and a digest of its arguments. */
   signature: string;
   toolCallId: string;
@@ -89,10 +88,23 @@ export class LoopDetector {
     };
   }
 
-  /** The verdict on a call about to run, judged against the calls before it. */
-  check(toolName: string, params: Record<string, unknown>): LoopVerdict {
+  /**
+   * The verdict on a call about to run, judged against the calls before it; the call joins the
+   * history unless the verdict blocks it.
+   */
+  observe(toolName: string, params: Record<string, unknown>, toolCallId: string): LoopVerdict {
     if (!this.config.enabled) return { stuck: false };
     const signature = `${toolName}:${digest(params)}`;
+    const verdict = this.judge(toolName, params, signature);
+    if (!verdict.stuck || verdict.level !== "critical") {
+      this.history.push({ signature, toolCallId });
+      if (this.history.length > this.historySize)
+        this.history.splice(0, this.history.length - this.historySize);
+    }
+    return verdict;
+  }
+
+  private judge(toolName: string, params: Record<string, unknown>, signature: string): LoopVerdict {
     const sameResults = this.sameOutcomeStreak(signature);
     const poll = isPoll(toolName, params);
     const pingPong = this.pingPongStreak(signature);
@@ -160,13 +172,6 @@ export class LoopDetector {
     if ((this.warnedBuckets.get(key) ?? -1) >= bucket) return false;
     this.warnedBuckets.set(key, bucket);
     return true;
-  }
-
-  recordCall(toolName: string, params: Record<string, unknown>, toolCallId: string): void {
-    if (!this.config.enabled) return;
-    this.history.push({ toolName, signature: `${toolName}:${digest(params)}`, toolCallId });
-    if (this.history.length > this.historySize)
-      this.history.splice(0, this.history.length - this.historySize);
   }
 
   /** What the call returned (text and images, plus the error flag): the progress evidence. */

@@ -110,13 +110,9 @@ export function wrapTool<T extends AnyAgentTool>(tool: T, options: WrapToolOptio
     } catch (error) {
       return fail(error);
     }
-    const loops = options.loopDetection;
-    if (loops) {
-      const verdict = loops.check(toolName, params);
-      if (verdict.stuck && verdict.level === "critical") return fail(new Error(verdict.message));
-      if (verdict.stuck && loops.shouldWarn(verdict, toolName)) warn(verdict.message);
-      loops.recordCall(toolName, params, toolCallId);
-    }
+    const verdict = options.loopDetection?.observe(toolName, params, toolCallId);
+    if (verdict?.stuck && verdict.level === "critical") return fail(new Error(verdict.message));
+    if (verdict?.stuck && options.loopDetection?.shouldWarn(verdict, toolName)) warn(verdict.message);
     if (hooks.beforeToolCall?.length) {
       const outcome = await runBeforeToolCall(
         hooks.beforeToolCall,

@@ -45,7 +45,9 @@ export function grepWithRipgrep(
   return new Promise((resolve, reject) => {
     const child = spawn(rg, rgArgs(query), {
       cwd: query.isFile ? path.dirname(query.abs) : query.abs,
-      stdio: ["ignore", "pipe", "pipe"],
+      // rg's complaints (unreadable files) matter only when it finds nothing, and then the
+      // built-in engine answers instead
+      stdio: ["ignore", "pipe", "ignore"],
     });
     let seen = 0;
     let stopped = false;
@@ -55,8 +57,7 @@ export function grepWithRipgrep(
       stopped = true;
       child.kill();
     };
-    const onAbort = () => stop();
-    signal?.addEventListener("abort", onAbort, { once: true });
+    signal?.addEventListener("abort", stop, { once: true });
 
     const handle = (json: string) => {
       // only match and context events carry lines; skip the rest without parsing
@@ -86,17 +87,12 @@ export function grepWithRipgrep(
         handle(part);
       }
     });
-    let stderr = "";
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk: string) => {
-      if (stderr.length < 4096) stderr += chunk;
-    });
     child.on("error", (error) => {
-      signal?.removeEventListener("abort", onAbort);
+      signal?.removeEventListener("abort", stop);
       reject(new Error(`ripgrep could not start (${rg}): ${error.message}`));
     });
     child.on("close", (code) => {
-      signal?.removeEventListener("abort", onAbort);
+      signal?.removeEventListener("abort", stop);
       if (!stopped && pending) handle(pending);
       if (signal?.aborted) return reject(new Error("Operation aborted"));
       // 0: matches, 1: none; 2: errors, which only matter when nothing was found

@@ -12,11 +12,6 @@ export interface WalkEntry {
 
 const ALWAYS_SKIPPED = new Set([".git", "node_modules"]);
 
-/**
- * Walks a directory through the bridge, dotfiles included, honouring `.gitignore` files at
- * every level (like rg and fd) and skipping `.git` and `node_modules`. Symlinks are listed
- * but never followed: no cycles, and nothing outside the tree is reached through them.
- */
 type Listing = Array<{ name: string; type: FsStat["type"] }>;
 
 interface PendingDir {
@@ -29,19 +24,26 @@ interface PendingDir {
 /** Directories listed ahead of the walk: their readdir calls overlap instead of queueing. */
 const LIST_AHEAD = 16;
 
+/**
+ * Walks a directory through the bridge, dotfiles included, honouring `.gitignore` files at
+ * every level (like rg and fd) and skipping `.git` and `node_modules`. Symlinks are listed
+ * but never followed: no cycles, and nothing outside the tree is reached through them.
+ */
 export async function* walk(bridge: FsBridge, root: string, signal?: AbortSignal): AsyncGenerator<WalkEntry> {
   const readdir = bridge.readdir?.bind(bridge);
   if (!readdir) throw new Error("This file-system bridge cannot list directories (readdir missing)");
+  const stack: PendingDir[] = [{ abs: root, rel: "", rules: [] }];
   const list = (dir: PendingDir) => {
     dir.listing ??= readdir({ filePath: dir.abs }).catch(() => null);
     return dir.listing;
   };
-  const stack: PendingDir[] = [{ abs: root, rel: "", rules: [] }];
+  const listAhead = () => {
+    for (let i = Math.max(0, stack.length - LIST_AHEAD); i < stack.length; i++) list(stack[i]!);
+  };
   while (stack.length > 0) {
     signal?.throwIfAborted();
     const dir = stack.pop()!;
     const entries = await list(dir);
-    for (let i = Math.max(0, stack.length - LIST_AHEAD); i < stack.length; i++) list(stack[i]!);
     if (!entries) continue;
     const rules = [...dir.rules];
     if (entries.some((e) => e.name === ".gitignore" && e.type === "file")) {
@@ -73,6 +75,6 @@ export async function* walk(bridge: FsBridge, root: string, signal?: AbortSignal
       if (type === "directory") subdirs.push({ abs, rel, rules });
     }
     stack.push(...subdirs.reverse());
-    for (let i = Math.max(0, stack.length - LIST_AHEAD); i < stack.length; i++) list(stack[i]!);
+    listAhead();
   }
 }

@@ -47,6 +47,7 @@ export class TailBuffer {
     if (this.chunks.length > 1) this.chunks = [this.chunks.join("")];
     return this.chunks[0] ?? "";
   }
+
   /** The last `n` characters, without compacting everything. */
   tail(n: number): string {
     let out = "";

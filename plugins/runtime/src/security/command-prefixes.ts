@@ -36,6 +36,8 @@ const SUDO_VALUE_OPTIONS = new Set([
   "--user",
 ]);
 const EXEC_VALUE_OPTIONS = new Set(["-a"]);
+const ENV_ALL_VALUE_OPTIONS = new Set([...ENV_VALUE_OPTIONS, "-S", "--split-string"]);
+const NO_VALUE_OPTIONS: ReadonlySet<string> = new Set();
 
 /** Skips a wrapper's options (and their values); returns the index of the wrapped command. */
 function skipOptions(words: Segment, from: number, withValue: ReadonlySet<string>): number {
@@ -76,9 +78,9 @@ export function effectiveCommands(words: Segment, depth = 0): Segment[] {
             : /^(-S|--split-string=)(.+)$/.exec(word)?.[2];
         if (payload) nested.push(...commandsOf(payload, depth));
       }
-      i = skipOptions(words, i + 1, new Set([...ENV_VALUE_OPTIONS, "-S", "--split-string"]));
+      i = skipOptions(words, i + 1, ENV_ALL_VALUE_OPTIONS);
     } else if (base === "command" || base === "builtin" || base === "nohup" || base === "time") {
-      i = skipOptions(words, i + 1, new Set());
+      i = skipOptions(words, i + 1, NO_VALUE_OPTIONS);
     } else if (base === "exec") {
       i = skipOptions(words, i + 1, EXEC_VALUE_OPTIONS);
     } else if (base === "sudo" || base === "doas") {

@@ -11,8 +11,8 @@ export const APPROVE_REFUSED =
  * Approval decisions belong to the user: a model that tries to run `/approve <id> allow-once`
  * through the shell (bare, or behind env / sudo / sh -c wrappers) is refused.
  */
-export function refuseApprovalCommands(command: string): void {
-  for (const words of commandsOf(command)) {
+export function refuseApprovalCommands(command: string, commands = commandsOf(command)): void {
+  for (const words of commands) {
     if (APPROVE.test(words.join(" "))) throw new ToolInputError(APPROVE_REFUSED);
   }
 }

@@ -7,6 +7,15 @@ import { commandsOf } from "./command-prefixes.js";
 type ScriptKind = "python" | "node";
 
 const PYTHON = /^python(?:3(?:\.\d+)?)?$/i;
+const PYTHON_VALUE_OPTIONS = new Set(["-W", "-X", "-Q", "--check-hash-based-pycs"]);
+const NODE_VALUE_OPTIONS = new Set(["-r", "--require", "--import"]);
+
+/** Which interpreter a simple command runs, if any. */
+function interpreterOf(words: Segment): ScriptKind | undefined {
+  const base = path.basename(words[0] ?? "");
+  return PYTHON.test(base) ? "python" : base === "node" ? "node" : undefined;
+}
+
 const MAX_SCRIPT_BYTES = 512 * 1024;
 // all-caps names only: `$` is a legal JavaScript identifier character
 const SHELL_VARIABLE = /\$[A-Z_][A-Z0-9_]+/;
@@ -17,7 +26,7 @@ function pythonScript(args: string[]): string | undefined {
     const arg = args[i]!;
     if (arg === "--") return args[i + 1]?.toLowerCase().endsWith(".py") ? args[i + 1] : undefined;
     if (arg === "-" || /^-[cm]/.test(arg)) return undefined;
-    if (["-W", "-X", "-Q", "--check-hash-based-pycs"].includes(arg)) i++;
+    if (PYTHON_VALUE_OPTIONS.has(arg)) i++;
     else if (!arg.startsWith("-")) return arg.toLowerCase().endsWith(".py") ? arg : undefined;
   }
   return undefined;
@@ -31,7 +40,7 @@ function nodeScripts(args: string[]): string[] {
     const arg = args[i]!;
     if (arg === "-e" || arg === "-p" || arg === "--eval" || arg === "--print") return scripts;
     if (/^(-[ep].|--eval=|--print=)/.test(arg)) return scripts;
-    if (arg === "-r" || arg === "--require" || arg === "--import") {
+    if (NODE_VALUE_OPTIONS.has(arg)) {
       if (isJs(args[i + 1])) scripts.push(args[i + 1]!);
       i++;
     } else if (/^(-r.|--require=|--import=)/.test(arg)) {
@@ -49,27 +58,28 @@ function nodeScripts(args: string[]): string[] {
 }
 
 function scriptsOf(words: Segment): Array<{ kind: ScriptKind; file: string }> {
-  const [name, ...args] = words;
-  const base = path.basename(name ?? "");
-  if (PYTHON.test(base)) {
-    const file = pythonScript(args);
-    return file ? [{ kind: "python", file }] : [];
+  const args = words.slice(1);
+  switch (interpreterOf(words)) {
+    case "python": {
+      const file = pythonScript(args);
+      return file ? [{ kind: "python", file }] : [];
+    }
+    case "node":
+      return nodeScripts(args).map((file) => ({ kind: "node" as const, file }));
+    default:
+      return [];
   }
-  if (base === "node") return nodeScripts(args).map((file) => ({ kind: "node" as const, file }));
-  return [];
 }
 
 const PYTHON_INFO = new Set(["-V", "--version", "-h", "--help"]);
 const NODE_INFO = new Set(["-v", "--version", "-h", "--help", "-c", "--check"]);
 
-const PYTHON_VALUE_OPTIONS = new Set(["-W", "-X", "-Q", "--check-hash-based-pycs"]);
-
 /** An interpreter that takes its program from stdin (`cat x.py | python3`, `node < x.js`). */
 function readsProgramFromStdin(words: Segment): boolean {
-  const [name, ...args] = words;
-  const base = path.basename(name ?? "");
-  const python = PYTHON.test(base);
-  if (!python && base !== "node") return false;
+  const kind = interpreterOf(words);
+  if (!kind) return false;
+  const python = kind === "python";
+  const args = words.slice(1);
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === "-") return true;
@@ -81,16 +91,10 @@ function readsProgramFromStdin(words: Segment): boolean {
     )
       return false;
     if (!arg.startsWith("-")) return false; // a program file
-    if (python && PYTHON_VALUE_OPTIONS.has(arg)) i++;
-    if (!python && ["-r", "--require", "--import"].includes(arg)) i++;
+    if ((python ? PYTHON_VALUE_OPTIONS : NODE_VALUE_OPTIONS).has(arg)) i++;
   }
   return true;
 }
-
-const isInterpreter = (words: Segment) => {
-  const base = path.basename(words[0] ?? "");
-  return PYTHON.test(base) || base === "node";
-};
 
 // a word naming a Python or JavaScript file anywhere in the raw command line (redirections too)
 const SCRIPT_HINT = /[^\s'"<>|;&()]+\.(?:py|js)(?=$|[\s'")|;&<>])/i;
@@ -117,12 +121,16 @@ async function readSmallFileInside(dir: string, file: string): Promise<string | 
  * line is a `NODE …` shell line). Only scripts inside the working directory, up to 512 KB,
  * are read.
  */
-export async function preflightScripts(command: string, cwd: string): Promise<void> {
-  const commands = commandsOf(command);
+export async function preflightScripts(
+  command: string,
+  cwd: string,
+  commands = commandsOf(command),
+): Promise<void> {
   // a script fed to an interpreter through a pipe or redirection cannot be read here: refuse
   // rather than run unchecked code (direct `python x.py` forms are checked below)
   if (SCRIPT_HINT.test(command)) {
-    const substitution = /[<>]\(/.test(command) && commands.some(isInterpreter);
+    const substitution =
+      /[<>]\(/.test(command) && commands.some((words) => interpreterOf(words) !== undefined);
     if (substitution || commands.some(readsProgramFromStdin))
       throw new ToolInputError(COMPLEX_INTERPRETER_REFUSED);
   }

@@ -14,6 +14,7 @@ import type { ProcessRegistry } from "../process/registry.js";
 import type { ProcessSession } from "../process/session.js";
 import { type AllowlistEntry, allowlistMisses } from "../security/allowlist.js";
 import { analyzeCommandLine } from "../security/command-line.js";
+import { commandsOf } from "../security/command-prefixes.js";
 import { refuseApprovalCommands } from "../security/control-commands.js";
 import { sanitizeEnv } from "../security/env.js";
 import {
@@ -215,7 +216,9 @@ export function createExecTool(
       const cwd = params.workdir ? path.resolve(base, params.workdir) : base;
       if (!existsSync(cwd) || !statSync(cwd).isDirectory())
         throw new ToolInputError(`Working directory does not exist: ${cwd}`);
-      refuseApprovalCommands(command);
+      // one parse of the command line serves both the /approve refusal and the script preflight
+      const commands = commandsOf(command);
+      refuseApprovalCommands(command, commands);
       const env = sanitizeEnv(process.env, params.env);
       const hostName = params.elevated ? "elevated" : (params.host ?? "auto");
       await checkSecurity(command, cwd, params, signal);
@@ -230,7 +233,7 @@ export function createExecTool(
         return runOnHost(host, command, cwd, env, params.timeout, signal, onUpdate);
       }
       // the scripts are on this machine only when the command runs here
-      await preflightScripts(command, cwd);
+      await preflightScripts(command, cwd, commands);
 
       const session = options.registry.spawn({
         command,

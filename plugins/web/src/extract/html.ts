@@ -60,16 +60,17 @@ function textOf(html: string): string {
   return (document.body?.textContent ?? "").replace(/[ \t]+/g, " ");
 }
 
-/**
- * HTML to readable markdown or text: hidden elements and invisible characters removed first,
- * then Readability (skipped for very large or deeply nested pages), else a basic cleanup.
- */
+/** The parsed page without what a reader would not see, nor site navigation. */
 function cleanDocument(html: string) {
   const { document } = parseHTML(html);
   removeUnseenAndNavigation(document as never);
   return document;
 }
 
+/**
+ * HTML to readable markdown or text: hidden elements and invisible characters removed first,
+ * then Readability (skipped for very large or deeply nested pages), else a basic cleanup.
+ */
 export function extractHtml(html: string, mode: ExtractMode): Extracted {
   let document = cleanDocument(html);
   const title = document.querySelector("title")?.textContent?.replace(/\s+/g, " ").trim() || undefined;

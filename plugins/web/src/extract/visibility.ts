@@ -53,12 +53,7 @@ export function removeHiddenElements(document: DomDocument): void {
   removeWhere(document, isHidden);
 }
 
-/** Site navigation is not content: nav landmarks, navigation tables and bars, breadcrumbs. */
-export function removeNavigation(document: DomDocument): void {
-  removeWhere(document, isNavigation);
-}
-
-/** Both removals in a single walk. */
+/** Hidden elements and site navigation (nav landmarks, navigation tables and bars, breadcrumbs), in one walk. */
 export function removeUnseenAndNavigation(document: DomDocument): void {
   removeWhere(document, (el) => isHidden(el) || isNavigation(el));
 }

@@ -1,5 +1,11 @@
 import { Agent, type Dispatcher } from "undici";
-import { checkHostWithoutDns, type Lookup, resolvePinned, type SsrfPolicy, systemLookup } from "./policy.js";
+import {
+  checkHostWithoutDns,
+  type Lookup,
+  resolveCheckedName,
+  type SsrfPolicy,
+  systemLookup,
+} from "./policy.js";
 
 export interface GuardedFetchOptions {
   policy?: SsrfPolicy;
@@ -144,7 +150,7 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions = {
     // IP literals are checked without a trip through the event loop
     const addresses =
       checkHostWithoutDns(current.hostname, policy) ??
-      (await resolvePinned(current.hostname, policy, lookup));
+      (await resolveCheckedName(current.hostname, policy, lookup));
     const agent = agentFor(current.origin, addresses);
     const left = msLeft();
     // straight to the pinned agent: undici's top-level request() adds a few µs per call

@@ -61,17 +61,12 @@ export function checkHostWithoutDns(hostname: string, policy: SsrfPolicy): Addre
   return undefined;
 }
 
-/**
- * Checks a hostname, resolves it once and checks every address. Returns the addresses the
- * connection must be pinned to. Throws SsrfBlockedError with OpenClaw's messages.
- */
-export async function resolvePinned(
+/** Resolves a name that passed `checkHostWithoutDns` once and checks every address it gives. */
+export async function resolveCheckedName(
   hostname: string,
   policy: SsrfPolicy,
   lookup: Lookup = systemLookup,
 ): Promise<Addresses> {
-  const literal = checkHostWithoutDns(hostname, policy);
-  if (literal) return literal;
   const bare = hostname.toLowerCase().replace(/\.$/, "");
   const addresses = await lookup(bare);
   if (addresses.length === 0) throw new Error(`DNS lookup returned no addresses for ${bare}`);
@@ -82,4 +77,16 @@ export async function resolvePinned(
     }
   }
   return addresses;
+}
+
+/**
+ * Checks a hostname, resolves it once and checks every address. Returns the addresses the
+ * connection must be pinned to. Throws SsrfBlockedError with OpenClaw's messages.
+ */
+export async function resolvePinned(
+  hostname: string,
+  policy: SsrfPolicy,
+  lookup: Lookup = systemLookup,
+): Promise<Addresses> {
+  return checkHostWithoutDns(hostname, policy) ?? resolveCheckedName(hostname, policy, lookup);
 }
