@@ -5,7 +5,7 @@ export { ProcessRegistry } from "./process/registry.js";
 export { ProcessSession, type SessionStatus } from "./process/session.js";
 export { type AllowlistEntry, allowlistMisses, DEFAULT_SAFE_BINS } from "./security/allowlist.js";
 export { analyzeCommandLine } from "./security/command-line.js";
-export { effectiveCommands } from "./security/command-prefixes.js";
+export { commandsOf, effectiveCommands } from "./security/command-prefixes.js";
 export { APPROVE_REFUSED, refuseApprovalCommands } from "./security/control-commands.js";
 export { BLOCKED_ENV_KEYS, BLOCKED_ENV_PREFIXES, isBlockedEnvKey, sanitizeEnv } from "./security/env.js";
 export * from "./security/policy.js";

@@ -10,8 +10,19 @@ const proc = createProcessTool(ctx, { registry });
 const sessionOf = (r: { details: unknown }) => (r.details as { sessionId: string }).sessionId;
 
 describe("process", () => {
-  it("writes to stdin, closes it, and pages the log", async () => {
-    const r = await exec.execute("c", { command: "cat; seq 1 300", background: true });
+  it("starts non-PTY runs with stdin closed, as OpenClaw does", async () => {
+    // cat reads EOF at once instead of waiting out the yield window
+    expect(text(await exec.execute("c", { command: "cat; echo after" }))).toBe("after");
+    const r = await exec.execute("c", { command: "sleep 30", background: true });
+    await expect(proc.execute("p", { action: "write", sessionId: sessionOf(r), data: "x" })).rejects.toThrow(
+      `Session ${sessionOf(r)} stdin is not writable. Non-PTY runs start with stdin closed; run exec with pty=true to type into a program.`,
+    );
+    await proc.execute("p", { action: "remove", sessionId: sessionOf(r) });
+  });
+
+  it("writes to an open stdin, closes it, and pages the log", async () => {
+    const open = createExecTool(ctx, { registry, stdin: "open" });
+    const r = await open.execute("c", { command: "cat; seq 1 300", background: true });
     const id = sessionOf(r);
     await proc.execute("p", { action: "write", sessionId: id, data: "hello\n", eof: true });
     await proc.execute("p", { action: "poll", sessionId: id, timeout: 10_000 });
@@ -21,6 +32,19 @@ describe("process", () => {
     expect(text(await proc.execute("p", { action: "log", sessionId: id, offset: 0, limit: 2 }))).toBe(
       "hello\n1",
     );
+  });
+
+  it("refuses input and polls for a run that is still in the foreground", async () => {
+    const pending = exec.execute("c", { command: "sleep 0.5; echo fg", pty: true });
+    await waitFor(() => registry.list("owner").some((s) => s.command === "sleep 0.5; echo fg"));
+    const id = registry.list("owner").find((s) => s.command === "sleep 0.5; echo fg")!.id;
+    await expect(proc.execute("p", { action: "send-keys", sessionId: id, keys: ["enter"] })).rejects.toThrow(
+      `Session ${id} is not backgrounded.`,
+    );
+    await expect(proc.execute("p", { action: "poll", sessionId: id })).rejects.toThrow(
+      `Session ${id} is not backgrounded.`,
+    );
+    expect(text(await pending)).toBe("fg");
   });
 
   it("scopes sessions by session key and lists newest first", async () => {

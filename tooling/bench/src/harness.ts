@@ -43,6 +43,31 @@ export async function timeMedian(fn: () => unknown, iterations = 20, warmup = 3)
   return percentile(samples, 50);
 }
 
+/**
+ * Median wall time (ms) of each variant when they take turns call after call, the first in
+ * each round rotating, so warm-up, machine load and position in a round hit them alike.
+ */
+export async function timeInTurns<K extends string>(
+  variants: Record<K, () => unknown>,
+  rounds: number,
+  warmupRounds = Math.ceil(rounds / 10),
+): Promise<Record<K, number>> {
+  const order = Object.entries(variants) as Array<[K, () => unknown]>;
+  const samples = Object.fromEntries(order.map(([name]) => [name, [] as number[]])) as Record<K, number[]>;
+  for (let round = 0; round < warmupRounds + rounds; round++) {
+    for (let k = 0; k < order.length; k++) {
+      const [name, run] = order[(round + k) % order.length]!;
+      const start = performance.now();
+      await run();
+      if (round >= warmupRounds) samples[name].push(performance.now() - start);
+    }
+  }
+  return Object.fromEntries(order.map(([name]) => [name, percentile(samples[name], 50)])) as Record<
+    K,
+    number
+  >;
+}
+
 /** Mean time per call in microseconds over a tight loop of `iterations` calls. */
 export async function timePerCallMicros(fn: () => unknown, iterations = 10_000): Promise<number> {
   for (let i = 0; i < Math.min(1000, iterations); i++) await fn();

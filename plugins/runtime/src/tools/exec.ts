@@ -1,4 +1,4 @@
-import { existsSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import path from "node:path";
 import {
   type AgentTool,
@@ -92,6 +92,11 @@ export interface ExecToolOptions {
   hosts?: Record<string, ExecHost>;
   shell?: string;
   /**
+   * stdin of non-PTY runs: "closed" (default, as OpenClaw: programs read EOF at once, nothing
+   * waits for input) or "open" (a pipe that `process write` can feed after the run backgrounds).
+   */
+  stdin?: "closed" | "open";
+  /**
    * Told when a run that went to the background ends (OpenClaw queues this as a system event
    * for the agent). Successful runs without output are not reported unless
    * `notifyOnExitEmptySuccess` is true.
@@ -146,6 +151,7 @@ function finishedResult(
   const fail = (reason: string): never => {
     throw new Error(output ? `${output}\n\n${reason}` : reason);
   };
+  if (session.spawnError) fail(`Failed to start the command: ${session.spawnError}`);
   if (timedOutSec !== undefined) fail(`Command timed out after ${timedOutSec} seconds. ${TIMEOUT_HINT}`);
   if (exit.exitCode === 127) fail("Command not found");
   if (exit.exitCode === 126) fail("Command not executable (permission denied)");
@@ -214,7 +220,7 @@ export function createExecTool(
       if (!command) throw new ToolInputError("Provide a command to start.");
       const base = ctx.workspaceDir ?? process.cwd();
       const cwd = params.workdir ? path.resolve(base, params.workdir) : base;
-      if (!existsSync(cwd) || !statSync(cwd).isDirectory())
+      if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory())
         throw new ToolInputError(`Working directory does not exist: ${cwd}`);
       // one parse of the command line serves both the /approve refusal and the script preflight
       const commands = commandsOf(command);
@@ -242,6 +248,7 @@ export function createExecTool(
         scopeKey,
         ...(params.pty ? { pty: true } : {}),
         ...(options.shell ? { shell: options.shell } : {}),
+        ...(options.stdin ? { stdin: options.stdin } : {}),
       });
       const canBackground = options.allowBackground !== false;
       const explicitTimeout = params.timeout !== undefined && params.timeout > 0 ? params.timeout : undefined;
@@ -281,11 +288,16 @@ export function createExecTool(
       });
       const onAbort = () => session.kill("SIGKILL");
       signal?.addEventListener("abort", onAbort, { once: true });
+      let yieldTimer: NodeJS.Timeout | undefined;
       try {
         const outcome = await Promise.race([
           session.exited.then(() => "exited" as const),
           ...(yieldMs !== undefined
-            ? [new Promise<"yield">((resolve) => setTimeout(() => resolve("yield"), yieldMs).unref())]
+            ? [
+                new Promise<"yield">((resolve) => {
+                  yieldTimer = setTimeout(() => resolve("yield"), yieldMs);
+                }),
+              ]
             : []),
         ]);
         if (outcome === "yield" && session.running) {
@@ -296,6 +308,7 @@ export function createExecTool(
         if (signal?.aborted) throw new Error("Command aborted");
         return finishedResult(session, timedOut ? timeoutSec : undefined);
       } finally {
+        clearTimeout(yieldTimer);
         stopUpdates();
         signal?.removeEventListener("abort", onAbort);
       }

@@ -97,9 +97,14 @@ export function createProcessTool(
     if (!session) throw new ToolInputError(`No session found for ${id}`);
     return session;
   };
+  // input goes only to runs that went to the background: a foreground run belongs to its call
   const requireRunning = (session: ProcessSession) => {
     if (!session.running)
       throw new ToolInputError(`Session ${session.id} is not running (${exitLine(session)})`);
+    requireBackgrounded(session);
+  };
+  const requireBackgrounded = (session: ProcessSession) => {
+    if (!session.backgrounded) throw new ToolInputError(`Session ${session.id} is not backgrounded.`);
   };
 
   return {
@@ -122,6 +127,7 @@ export function createProcessTool(
         }
         case "poll": {
           const session = find(params.sessionId);
+          if (session.running) requireBackgrounded(session);
           const wait = Math.min(MAX_POLL_WAIT_MS, Math.max(0, params.timeout ?? 0));
           if (wait > 0 && session.running) {
             await Promise.race([
