@@ -12,4 +12,11 @@ export * from "./security/policy.js";
 export { COMPLEX_INTERPRETER_REFUSED, preflightScripts } from "./security/script-preflight.js";
 export { createExecTool, type ExecDetails, type ExecToolOptions, execSchema } from "./tools/exec.js";
 export type { ExecHost } from "./tools/exec-host.js";
+export {
+  applyElevated,
+  type ElevatedLevel,
+  type ExecHostKind,
+  type ExecTarget,
+  resolveExecHost,
+} from "./tools/exec-target.js";
 export { createProcessTool, processSchema } from "./tools/process.js";

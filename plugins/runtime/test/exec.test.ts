@@ -96,28 +96,76 @@ describe("exec", () => {
     }
   });
 
-  it("refuses a missing working directory and unconfigured hosts, and runs on a configured host", async () => {
+  it("says so when the shell cannot start", async () => {
+    const broken = createExecTool(ctx, { registry, shell: "/nonexistent/sh" });
+    await expect(broken.execute("c", { command: "true" })).rejects.toThrow(
+      /^Failed to start the command: Command failed with ENOENT: \/nonexistent\/sh -c true/,
+    );
+  });
+
+  it("refuses a missing working directory and hosts that are not configured", async () => {
     await expect(exec.execute("c", { command: "true", workdir: "nope" })).rejects.toThrow(
       `Working directory does not exist: ${path.join(workspaceDir, "nope")}`,
     );
     await expect(exec.execute("c", { command: "true", host: "node" })).rejects.toThrow(
-      /exec host "node" is not configured/,
+      "exec host=node requires a node host. Pass an ExecHost as runtime option exec.hosts.node, or use host=auto/gateway.",
     );
-    const seen: string[] = [];
-    const remote = createExecTool(ctx, {
-      registry,
-      hosts: {
-        sandbox: {
-          run: async (command, o) => {
-            seen.push(command);
-            o.onData("remote says hi\n");
-            return { exitCode: 0 };
-          },
-        },
+    await expect(exec.execute("c", { command: "true", host: "sandbox" })).rejects.toThrow(
+      "exec host=sandbox requires a sandbox runtime for this session. Pass an ExecHost as runtime option exec.hosts.sandbox, or use host=auto/gateway/node.",
+    );
+  });
+
+  it("resolves hosts as OpenClaw does: auto prefers the sandbox, which a call cannot escape", async () => {
+    const seen: Array<{ command: string; env: Record<string, string>; node?: string }> = [];
+    const recorder = (name: string) => ({
+      run: async (
+        command: string,
+        o: { env: Record<string, string>; node?: string; onData: (s: string) => void },
+      ) => {
+        seen.push({ command, env: o.env, ...(o.node ? { node: o.node } : {}) });
+        o.onData(`${name} says hi\n`);
+        return { exitCode: 0 };
       },
     });
-    expect(text(await remote.execute("c", { command: "uname", host: "sandbox" }))).toBe("remote says hi");
-    expect(seen).toEqual(["uname"]);
+    const sandboxed = createExecTool(ctx, { registry, hosts: { sandbox: recorder("sandbox") } });
+    expect(text(await sandboxed.execute("c", { command: "uname", env: { A: "1" } }))).toBe("sandbox says hi");
+    // only the call's own variables travel: this machine's environment stays here
+    expect(seen).toEqual([{ command: "uname", env: { A: "1" } }]);
+    await expect(sandboxed.execute("c", { command: "uname", host: "gateway" })).rejects.toThrow(
+      "exec host not allowed (requested gateway; configured host is auto; set exec.host=gateway to allow this override).",
+    );
+    await expect(sandboxed.execute("c", { command: "uname", env: { PATH: "/x" } })).rejects.toThrow(
+      "Security Violation: Custom 'PATH' variable is forbidden during host execution.",
+    );
+    const pinned = createExecTool(ctx, { registry, host: "gateway", hosts: { node: recorder("node") } });
+    await expect(pinned.execute("c", { command: "uname", host: "node" })).rejects.toThrow(
+      "exec host not allowed (requested node; configured host is gateway; set exec.host=node or auto to allow this override).",
+    );
+    const nodes = createExecTool(ctx, { registry, hosts: { node: recorder("node") } });
+    expect(text(await nodes.execute("c", { command: "hostname", host: "node", node: "mac-mini" }))).toBe(
+      "node says hi",
+    );
+    expect(seen.at(-1)).toEqual({ command: "hostname", env: {}, node: "mac-mini" });
+  });
+
+  it("runs elevated calls only when enabled: on this machine, and without approvals at full", async () => {
+    await expect(exec.execute("c", { command: "true", elevated: true })).rejects.toThrow(
+      'elevated exec is not enabled. Set runtime option exec.elevated to "ask" (run on this machine with approvals) or "full" (no approvals) to allow it.',
+    );
+    const sandbox = { run: async () => ({ exitCode: 0 }) };
+    const full = createExecTool(ctx, {
+      registry,
+      security: "allowlist",
+      ask: "always",
+      elevated: "full",
+      hosts: { sandbox },
+    });
+    // leaves the sandbox for this machine, and neither allowlist nor approval stands in the way
+    expect(text(await full.execute("c", { command: "pwd", elevated: true }))).toBe(workspaceDir);
+    const asking = createExecTool(ctx, { registry, ask: "always", elevated: "ask", hosts: { sandbox } });
+    await expect(asking.execute("c", { command: "pwd", elevated: true })).rejects.toThrow(
+      /exec denied: this command needs approval but no approval handler is configured/,
+    );
   });
 });
 
@@ -125,10 +173,10 @@ describe("exec security", () => {
   it("deny refuses everything; a call may tighten but never loosen", async () => {
     const denied = createExecTool(ctx, { registry, security: "deny" });
     await expect(denied.execute("c", { command: "true", security: "full" })).rejects.toThrow(
-      "exec denied: security=deny",
+      "exec denied: host=gateway security=deny",
     );
     await expect(exec.execute("c", { command: "true", security: "deny" })).rejects.toThrow(
-      "exec denied: security=deny",
+      "exec denied: host=gateway security=deny",
     );
   });
 
@@ -180,6 +228,46 @@ describe("exec security", () => {
     await expect(slow.execute("c", { command: "true" })).rejects.toThrow("exec denied: approval timed out");
     await expect(exec.execute("c", { command: "true", ask: "always" })).rejects.toThrow(
       /no approval handler is configured.*add an allowlist entry/,
+    );
+  });
+
+  it("asks again after allow-once, never asks on an allowlist hit, and on-miss means nothing under full", async () => {
+    const asked: string[] = [];
+    const approval = async (req: { command: string }) => {
+      asked.push(req.command);
+      return "allow-once" as const;
+    };
+    const tool = createExecTool(ctx, {
+      registry,
+      security: "allowlist",
+      ask: "on-miss",
+      allowlist: [{ pattern: "echo" }],
+      approval,
+    });
+    expect(text(await tool.execute("c", { command: "printf once" }))).toBe("once");
+    expect(text(await tool.execute("c", { command: "printf once" }))).toBe("once");
+    expect(text(await tool.execute("c", { command: "echo hit | tr a-z A-Z" }))).toBe("HIT");
+    expect(asked).toEqual(["printf once", "printf once"]);
+    const full = createExecTool(ctx, { registry, ask: "on-miss", approval });
+    expect(text(await full.execute("c", { command: "printf free" }))).toBe("free");
+    expect(asked).toHaveLength(2);
+    // a call can raise ask to always, and the handler is asked even under full
+    expect(text(await full.execute("c", { command: "printf raised", ask: "always" }))).toBe("raised");
+    expect(asked).toEqual(["printf once", "printf once", "printf raised"]);
+  });
+
+  it("a handler that throws counts as a deny; a call cannot loosen allowlist to full", async () => {
+    const throwing = createExecTool(ctx, {
+      registry,
+      ask: "always",
+      approval: async () => {
+        throw new Error("ui crashed");
+      },
+    });
+    await expect(throwing.execute("c", { command: "true" })).rejects.toThrow("exec denied: Denied by user");
+    const strict = createExecTool(ctx, { registry, security: "allowlist", allowlist: [{ pattern: "echo" }] });
+    await expect(strict.execute("c", { command: "id", security: "full", ask: "off" })).rejects.toThrow(
+      "exec denied: allowlist miss: id",
     );
   });
 });

@@ -34,6 +34,17 @@ describe("process", () => {
     );
   });
 
+  it("writes to a PTY and ends its input with eof", async () => {
+    const r = await exec.execute("c", { command: "cat; echo cat-done", pty: true, background: true });
+    const id = sessionOf(r);
+    expect(
+      text(await proc.execute("p", { action: "write", sessionId: id, data: "typed\n", eof: true })),
+    ).toBe(`Wrote 6 bytes to session ${id} (stdin closed).`);
+    const polled = text(await proc.execute("p", { action: "poll", sessionId: id, timeout: 10_000 }));
+    expect(polled).toContain("typed");
+    expect(polled).toMatch(/cat-done\s*\n\nProcess exited with code 0\.$/);
+  });
+
   it("refuses input and polls for a run that is still in the foreground", async () => {
     const pending = exec.execute("c", { command: "sleep 0.5; echo fg", pty: true });
     await waitFor(() => registry.list("owner").some((s) => s.command === "sleep 0.5; echo fg"));

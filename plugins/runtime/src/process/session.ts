@@ -28,7 +28,17 @@ export interface SessionExit {
   exitSignal: string | null;
 }
 
-const slug = () => randomBytes(4).toString("hex");
+// session ids come from a pool of random bytes: one crypto call per 64 sessions, not per run
+let idPool = Buffer.alloc(0);
+let idOffset = 0;
+function slug(): string {
+  if (idOffset + 4 > idPool.length) {
+    idPool = randomBytes(256);
+    idOffset = 0;
+  }
+  idOffset += 4;
+  return idPool.toString("hex", idOffset - 4, idOffset);
+}
 
 /**
  * One spawned command. The child leads its own process group (execa `detached`, or the pty's

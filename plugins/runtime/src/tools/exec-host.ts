@@ -1,19 +1,20 @@
 /**
- * Where a command runs when `host` is not local: an SSH host, a container, a remote node…
- * Implement `run` and pass it in the runtime options under `exec.hosts.<name>`.
+ * Where a command runs when it does not run on this machine: a container or VM (`sandbox`),
+ * a remote node (`node`), reached over SSH or any transport. Implement `run` and pass it in
+ * the runtime options under `exec.hosts.sandbox` or `exec.hosts.node`.
  */
 export interface ExecHost {
   run(
     command: string,
     options: {
       cwd?: string;
+      /** Only what the call asked for (checked like local runs); the host adds its own base. */
       env: Record<string, string>;
       signal: AbortSignal;
       timeoutMs?: number;
       onData: (chunk: string) => void;
+      /** The node id or name the call asked for (host=node). */
+      node?: string;
     },
   ): Promise<{ exitCode: number | null; exitSignal?: string | null }>;
 }
-
-/** Hosts that mean "this machine". */
-export const LOCAL_HOSTS: ReadonlySet<string> = new Set(["auto", "local", "gateway"]);

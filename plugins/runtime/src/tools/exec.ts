@@ -26,7 +26,14 @@ import {
   NO_APPROVAL_ROUTE,
 } from "../security/policy.js";
 import { preflightScripts } from "../security/script-preflight.js";
-import { type ExecHost, LOCAL_HOSTS } from "./exec-host.js";
+import type { ExecHost } from "./exec-host.js";
+import {
+  applyElevated,
+  type ElevatedLevel,
+  type ExecHostKind,
+  type ExecTarget,
+  resolveExecHost,
+} from "./exec-target.js";
 
 export const execSchema = Type.Object({
   command: Type.String({ description: "Shell command to execute" }),
@@ -43,10 +50,12 @@ export const execSchema = Type.Object({
     Type.Boolean({ description: "Run in a pseudo-terminal (for TTY-only programs and interactive CLIs)" }),
   ),
   elevated: Type.Optional(
-    Type.Boolean({ description: "Run with elevated permissions (needs a configured elevated host)" }),
+    Type.Boolean({
+      description: "Run with elevated permissions on this machine, if elevated exec is enabled",
+    }),
   ),
   host: optionalStringEnum(["auto", "sandbox", "gateway", "node"] as const, {
-    description: "Exec host (default auto = this machine)",
+    description: "Exec host (default auto: the sandbox if configured, else this machine)",
   }),
   security: optionalStringEnum(["deny", "allowlist", "full"] as const, {
     description: "Exec security mode; may only tighten the configured mode",
@@ -88,8 +97,15 @@ export interface ExecToolOptions {
   backgroundMs?: number;
   /** Background sessions are possible (false when `process` is not available). */
   allowBackground?: boolean;
-  /** Non-local hosts by name (sandbox, node, ssh…). */
-  hosts?: Record<string, ExecHost>;
+  /**
+   * Where runs go when the call does not say (default auto: the sandbox host when one is
+   * configured, else this machine). A call may name another host only when this is auto.
+   */
+  host?: ExecTarget;
+  /** Hosts other than this machine: `sandbox` (a container, a VM…) and `node` (a remote node). */
+  hosts?: Partial<Record<"sandbox" | "node", ExecHost>>;
+  /** Whether `elevated: true` calls may run, on this machine (default off). */
+  elevated?: ElevatedLevel;
   shell?: string;
   /**
    * stdin of non-PTY runs: "closed" (default, as OpenClaw: programs read EOF at once, nothing
@@ -171,12 +187,11 @@ export function createExecTool(
   const checkSecurity = async (
     command: string,
     cwd: string,
-    params: { security?: ExecSecurity; ask?: ExecAsk },
+    host: ExecHostKind,
+    { security, ask }: { security: ExecSecurity; ask: ExecAsk },
     signal?: AbortSignal,
   ) => {
-    const security = effectiveSecurity(options.security ?? "full", params.security);
-    const ask = effectiveAsk(options.ask ?? "off", params.ask);
-    if (security === "deny") throw new ToolInputError("exec denied: security=deny");
+    if (security === "deny") throw new ToolInputError(`exec denied: host=${host} security=deny`);
     let reason: string | undefined;
     let misses: string[] = [];
     if (security === "allowlist") {
@@ -225,21 +240,34 @@ export function createExecTool(
       // one parse of the command line serves both the /approve refusal and the script preflight
       const commands = commandsOf(command);
       refuseApprovalCommands(command, commands);
-      const env = sanitizeEnv(process.env, params.env);
-      const hostName = params.elevated ? "elevated" : (params.host ?? "auto");
-      await checkSecurity(command, cwd, params, signal);
+      // the call's own variables are checked before anyone is asked to approve the run
+      const callEnv = params.env ? sanitizeEnv({}, params.env) : {};
+      const hostKind = resolveExecHost({
+        configured: options.host ?? "auto",
+        requested: params.host,
+        elevated: params.elevated === true,
+        sandboxAvailable: options.hosts?.sandbox !== undefined,
+      });
+      let policy = {
+        security: effectiveSecurity(options.security ?? "full", params.security),
+        ask: effectiveAsk(options.ask ?? "off", params.ask),
+      };
+      if (params.elevated) policy = applyElevated(options.elevated ?? "off", policy);
+      await checkSecurity(command, cwd, hostKind, policy, signal);
 
-      if (!LOCAL_HOSTS.has(hostName)) {
-        const host = options.hosts?.[hostName];
+      if (hostKind !== "gateway") {
+        const host = options.hosts?.[hostKind];
         if (!host) {
           throw new ToolInputError(
-            `exec host "${hostName}" is not configured. Pass an ExecHost as runtime option exec.hosts.${hostName}, or omit host to run on this machine.`,
+            `exec host=${hostKind} requires a ${hostKind} host. Pass an ExecHost as runtime option exec.hosts.${hostKind}, or use host=auto/gateway.`,
           );
         }
-        return runOnHost(host, command, cwd, env, params.timeout, signal, onUpdate);
+        // the host brings its own environment: this machine's (keys, tokens) never leaves it
+        return runOnHost(host, command, cwd, callEnv, params, signal, onUpdate);
       }
       // the scripts are on this machine only when the command runs here
       await preflightScripts(command, cwd, commands);
+      const env = Object.assign(sanitizeEnv(process.env, undefined), callEnv);
 
       const session = options.registry.spawn({
         command,
@@ -321,7 +349,7 @@ async function runOnHost(
   command: string,
   cwd: string,
   env: Record<string, string>,
-  timeout: number | undefined,
+  { timeout, node }: { timeout?: number | undefined; node?: string | undefined },
   signal: AbortSignal | undefined,
   onUpdate: AgentToolUpdateCallback<ExecDetails> | undefined,
 ): Promise<AgentToolResult<ExecDetails>> {
@@ -336,6 +364,7 @@ async function runOnHost(
       env,
       signal: controller.signal,
       ...(timeout ? { timeoutMs: timeout * 1000 } : {}),
+      ...(node ? { node } : {}),
       onData: (chunk) => {
         output += chunk;
         onUpdate?.({
