@@ -1,6 +1,7 @@
 export { createRuntimePlugin, default, type RuntimePluginOptions, runtimePlugin } from "./plugin.js";
 export { encodeKeyToken, encodeSendKeys } from "./process/keys.js";
 export { type BackgroundExitNotice, backgroundExitNotice } from "./process/exit-notice.js";
+export { resolveSessionLimits, resolveYieldMs, type SessionLimits } from "./process/limits.js";
 export { ProcessRegistry } from "./process/registry.js";
 export { ProcessSession, type SessionStatus } from "./process/session.js";
 export { type AllowlistEntry, allowlistMisses, DEFAULT_SAFE_BINS } from "./security/allowlist.js";

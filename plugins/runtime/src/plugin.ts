@@ -1,4 +1,5 @@
 import { type ClawtoolsPlugin, definePlugin } from "@clawtools/core";
+import type { SessionLimits } from "./process/limits.js";
 import { ProcessRegistry } from "./process/registry.js";
 import { createExecTool, type ExecToolOptions } from "./tools/exec.js";
 import { createProcessTool } from "./tools/process.js";
@@ -7,17 +8,19 @@ export interface RuntimePluginOptions {
   exec?: Omit<ExecToolOptions, "registry">;
   /** Shared by exec and process; one per plugin instance by default. */
   registry?: ProcessRegistry;
-  /** How long finished sessions are kept (default 30 min, clamped 1 min..3 h). */
-  retentionMs?: number;
+  /**
+   * Session limits (else OPENCLAW_BASH_MAX_OUTPUT_CHARS / PI_BASH_MAX_OUTPUT_CHARS,
+   * OPENCLAW_BASH_PENDING_MAX_OUTPUT_CHARS, PI_BASH_JOB_TTL_MS, else OpenClaw's defaults):
+   * output kept (200,000 chars), unread output kept (30,000), finished sessions kept (30 min).
+   */
+  limits?: Partial<SessionLimits>;
 }
 
 /** The runtime section: exec and process sharing one process registry. */
 export function createRuntimePlugin(
   options: RuntimePluginOptions = {},
 ): ClawtoolsPlugin & { registry: ProcessRegistry } {
-  const registry =
-    options.registry ??
-    new ProcessRegistry({ ...(options.retentionMs ? { retentionMs: options.retentionMs } : {}) });
+  const registry = options.registry ?? new ProcessRegistry(options.limits);
   const plugin = definePlugin({
     id: "@clawtools/runtime",
     version: "0.1.0",

@@ -1,8 +1,3 @@
-/** Output caps (OpenClaw): whole output keeps its last 200,000 chars, unread output 30,000, tail 2,000. */
-export const MAX_OUTPUT_CHARS = 200_000;
-export const MAX_PENDING_CHARS = 30_000;
-export const TAIL_CHARS = 2_000;
-
 /**
  * A text buffer that keeps only its last `max` characters. Chunks are kept as they come; once
  * twice the cap has piled up, whole chunks are dropped from the front and only the first kept

@@ -1,8 +1,5 @@
+import { resolveSessionLimits, type SessionLimits } from "./limits.js";
 import { ProcessSession, type SpawnOptions } from "./session.js";
-
-export const DEFAULT_RETENTION_MS = 30 * 60_000;
-const MIN_RETENTION_MS = 60_000;
-const MAX_RETENTION_MS = 3 * 60 * 60_000;
 
 /**
  * Every process session of a runtime plugin instance. Sessions are scoped (by session key or
@@ -10,18 +7,24 @@ const MAX_RETENTION_MS = 3 * 60 * 60_000;
  */
 export class ProcessRegistry {
   private readonly sessions = new Map<string, ProcessSession>();
-  readonly retentionMs: number;
+  readonly limits: SessionLimits;
 
-  constructor(options: { retentionMs?: number } = {}) {
-    this.retentionMs = Math.min(
-      MAX_RETENTION_MS,
-      Math.max(MIN_RETENTION_MS, options.retentionMs ?? DEFAULT_RETENTION_MS),
-    );
+  /** Limits not given come from OpenClaw's environment variables, else its defaults. */
+  constructor(options: Partial<SessionLimits> = {}) {
+    this.limits = resolveSessionLimits(options);
+  }
+
+  get retentionMs(): number {
+    return this.limits.retentionMs;
   }
 
   spawn(options: SpawnOptions): ProcessSession {
     this.sweep();
-    const session = new ProcessSession(options);
+    const session = new ProcessSession({
+      maxOutputChars: this.limits.maxOutputChars,
+      pendingMaxOutputChars: this.limits.pendingMaxOutputChars,
+      ...options,
+    });
     this.sessions.set(session.id, session);
     return session;
   }

@@ -3,7 +3,8 @@ import { constants } from "node:os";
 import * as pty from "@lydell/node-pty";
 import { ToolInputError } from "@clawtools/core";
 import { execa, type ResultPromise } from "execa";
-import { MAX_OUTPUT_CHARS, MAX_PENDING_CHARS, TailBuffer, TAIL_CHARS } from "./output.js";
+import { MAX_OUTPUT_CHARS, MAX_PENDING_CHARS, TAIL_CHARS } from "./limits.js";
+import { TailBuffer } from "./output.js";
 
 export type SessionStatus = "running" | "completed" | "failed" | "killed";
 
@@ -21,6 +22,9 @@ export interface SpawnOptions {
   scopeKey: string;
   cols?: number;
   rows?: number;
+  /** Output kept (default 200,000 chars) and unread output kept (default 30,000). */
+  maxOutputChars?: number;
+  pendingMaxOutputChars?: number;
 }
 
 export interface SessionExit {
@@ -51,8 +55,8 @@ export class ProcessSession {
   readonly cwd: string;
   readonly scopeKey: string;
   readonly pty: boolean;
-  readonly aggregated = new TailBuffer(MAX_OUTPUT_CHARS);
-  readonly pending = new TailBuffer(MAX_PENDING_CHARS);
+  readonly aggregated: TailBuffer;
+  readonly pending: TailBuffer;
   pid: number | undefined;
   status: SessionStatus = "running";
   exit: SessionExit | undefined;
@@ -74,6 +78,8 @@ export class ProcessSession {
     this.cwd = options.cwd;
     this.scopeKey = options.scopeKey;
     this.pty = options.pty ?? false;
+    this.aggregated = new TailBuffer(options.maxOutputChars ?? MAX_OUTPUT_CHARS);
+    this.pending = new TailBuffer(options.pendingMaxOutputChars ?? MAX_PENDING_CHARS);
     this.stdinOpen = this.pty || options.stdin === "open";
     const shell = options.shell ?? "/bin/sh";
     let resolveExit!: (exit: SessionExit) => void;

@@ -10,6 +10,7 @@ import {
   Type,
 } from "@clawtools/core";
 import { type BackgroundExitNotice, backgroundExitNotice } from "../process/exit-notice.js";
+import { clampYield, resolveYieldMs } from "../process/limits.js";
 import type { ProcessRegistry } from "../process/registry.js";
 import type { ProcessSession } from "../process/session.js";
 import { type AllowlistEntry, allowlistMisses } from "../security/allowlist.js";
@@ -93,7 +94,7 @@ export interface ExecToolOptions {
   approvalTimeoutMs?: number;
   /** Foreground timeout in seconds (default 1800). */
   timeoutSec?: number;
-  /** Yield window in ms (default 10000, clamped 10..120000). */
+  /** Yield window in ms (else PI_BASH_YIELD_MS, else 10000; clamped 10..120000). */
   backgroundMs?: number;
   /** Background sessions are possible (false when `process` is not available). */
   allowBackground?: boolean;
@@ -124,11 +125,8 @@ export interface ExecToolOptions {
 }
 
 const DEFAULT_TIMEOUT_SEC = 1800;
-const DEFAULT_YIELD_MS = 10_000;
 const TIMEOUT_HINT =
   "If this command is expected to take longer, re-run with a higher timeout (e.g., exec timeout=300), or with background=true / yieldMs and follow up with process; do not rely on a trailing '&'.";
-
-export const clampYield = (ms: number) => Math.min(120_000, Math.max(10, Math.floor(ms)));
 
 function runningResult(session: ProcessSession): AgentToolResult<ExecDetails> {
   return {
@@ -183,6 +181,7 @@ export function createExecTool(
 ): AgentTool<typeof execSchema, ExecDetails> {
   const scopeKey = ctx.sessionKey ?? `agent:${ctx.agentId ?? "main"}`;
   const alwaysAllowed = new Set<string>();
+  const defaultYieldMs = resolveYieldMs(options.backgroundMs);
 
   const checkSecurity = async (
     command: string,
@@ -306,7 +305,9 @@ export function createExecTool(
         return runningResult(session);
       }
       const yieldMs = canBackground
-        ? clampYield(params.yieldMs ?? options.backgroundMs ?? DEFAULT_YIELD_MS)
+        ? params.yieldMs !== undefined
+          ? clampYield(params.yieldMs)
+          : defaultYieldMs
         : undefined;
       const stopUpdates = session.onData(() => {
         onUpdate?.({
