@@ -13,7 +13,7 @@ import { parseHTML } from "linkedom";
 import TurndownService from "turndown";
 import { gfm } from "turndown-plugin-gfm";
 import { request } from "undici";
-import type { BenchRow, BenchSuite } from "../harness.js";
+import { type BenchRow, type BenchSuite, timeInTurns } from "../harness.js";
 
 const pagesDir = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -83,21 +83,11 @@ export default {
       guardedWithSignal: () =>
         guardedFetch(url, { policy: { allowPrivateNetwork: true }, signal: new AbortController().signal }),
     };
-    const times = { bare: [] as number[], guarded: [] as number[], guardedWithSignal: [] as number[] };
-    const order = Object.entries(variants);
-    for (let i = 0; i < 3_000; i++) {
-      // rotate who goes first: the server shares this event loop, so position in a round matters
-      for (let k = 0; k < order.length; k++) {
-        const [name, run] = order[(i + k) % order.length]!;
-        const start = performance.now();
-        await run();
-        if (i >= 500) times[name as keyof typeof times].push(performance.now() - start);
-      }
-    }
-    const median = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1]!;
-    const bareFetch = median(times.bare);
+    // the server shares this event loop, so position in a round matters: the first rotates
+    const times = await timeInTurns(variants, 2_500, 500);
+    const bareFetch = times.bare;
     rows.push({ name: "bare undici request on loopback (10 KB)", value: bareFetch, unit: "ms" });
-    const guarded = median(times.guarded);
+    const guarded = times.guarded;
     rows.push({
       name: "guarded fetch on loopback (10 KB)",
       value: guarded,
@@ -108,7 +98,7 @@ export default {
     });
     rows.push({
       name: "guarded fetch on loopback (10 KB), with a caller's abort signal",
-      value: median(times.guardedWithSignal),
+      value: times.guardedWithSignal,
       unit: "ms",
       baseline: "bare undici request on loopback (10 KB)",
     });
