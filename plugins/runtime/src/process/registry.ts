@@ -3,7 +3,7 @@ import { ProcessSession, type SpawnOptions } from "./session.js";
 
 /**
  * Every process session of a runtime plugin instance. Sessions are scoped (by session key or
- * agent): a scope never sees another's processes. Finished sessions are kept for `retentionMs`.
+ * agent): a scope never sees another's processes. Finished sessions are kept for `limits.retentionMs`.
  */
 export class ProcessRegistry {
   private readonly sessions = new Map<string, ProcessSession>();
@@ -12,10 +12,6 @@ export class ProcessRegistry {
   /** Limits not given come from OpenClaw's environment variables, else its defaults. */
   constructor(options: Partial<SessionLimits> = {}) {
     this.limits = resolveSessionLimits(options);
-  }
-
-  get retentionMs(): number {
-    return this.limits.retentionMs;
   }
 
   spawn(options: SpawnOptions): ProcessSession {
@@ -60,7 +56,7 @@ export class ProcessRegistry {
     if (now - this.lastSweep < 1000) return;
     this.lastSweep = now;
     for (const [id, s] of this.sessions) {
-      if (!s.running && s.endedAt !== undefined && now - s.endedAt > this.retentionMs)
+      if (!s.running && s.endedAt !== undefined && now - s.endedAt > this.limits.retentionMs)
         this.sessions.delete(id);
     }
   }

@@ -25,6 +25,7 @@ export function resolveExecHost(params: {
   requested: ExecTarget | undefined;
   elevated: boolean;
   sandboxAvailable: boolean;
+  nodeAvailable: boolean;
 }): ExecHostKind {
   const { configured, sandboxAvailable } = params;
   const requested = params.requested === "auto" ? undefined : params.requested;
@@ -40,14 +41,21 @@ export function resolveExecHost(params: {
     );
   }
   const selected = requested ?? configured;
-  if (params.elevated) return selected === "node" ? "node" : "gateway";
-  if (selected === "sandbox" && !sandboxAvailable) {
+  let host: ExecHostKind;
+  if (params.elevated) host = selected === "node" ? "node" : "gateway";
+  else if (selected === "auto") host = sandboxAvailable ? "sandbox" : "gateway";
+  else host = selected;
+  if (host === "sandbox" && !sandboxAvailable) {
     throw new ToolInputError(
       "exec host=sandbox requires a sandbox runtime for this session. Pass an ExecHost as runtime option exec.hosts.sandbox, or use host=auto/gateway/node.",
     );
   }
-  if (selected === "auto") return sandboxAvailable ? "sandbox" : "gateway";
-  return selected;
+  if (host === "node" && !params.nodeAvailable) {
+    throw new ToolInputError(
+      "exec host=node requires a node host. Pass an ExecHost as runtime option exec.hosts.node, or use host=auto/gateway.",
+    );
+  }
+  return host;
 }
 
 /** An elevated call under the configured level: refused when off; full drops every approval. */

@@ -246,6 +246,7 @@ export function createExecTool(
         requested: params.host,
         elevated: params.elevated === true,
         sandboxAvailable: options.hosts?.sandbox !== undefined,
+        nodeAvailable: options.hosts?.node !== undefined,
       });
       let policy = {
         security: effectiveSecurity(options.security ?? "full", params.security),
@@ -255,14 +256,9 @@ export function createExecTool(
       await checkSecurity(command, cwd, hostKind, policy, signal);
 
       if (hostKind !== "gateway") {
-        const host = options.hosts?.[hostKind];
-        if (!host) {
-          throw new ToolInputError(
-            `exec host=${hostKind} requires a ${hostKind} host. Pass an ExecHost as runtime option exec.hosts.${hostKind}, or use host=auto/gateway.`,
-          );
-        }
-        // the host brings its own environment: this machine's (keys, tokens) never leaves it
-        return runOnHost(host, command, cwd, callEnv, params, signal, onUpdate);
+        // resolveExecHost only picks a remote host that is configured; it brings its own
+        // environment: this machine's (keys, tokens) never leaves it
+        return runOnHost(options.hosts![hostKind]!, command, cwd, callEnv, params, signal, onUpdate);
       }
       // the scripts are on this machine only when the command runs here
       await preflightScripts(command, cwd, commands);
