@@ -1,10 +1,12 @@
 import { catalogIndex, resolveCoreToolProfilePolicy, type ToolMeta, type ToolPolicy } from "./catalog.js";
+import { Disposer } from "./lifecycle/disposer.js";
 import type { ClawtoolsPlugin } from "./plugin.js";
 import { normalizeToolList, normalizeToolName } from "./policy/normalize.js";
 import { isOwnerOnlyTool } from "./policy/owner-only.js";
 import { applyToolPolicyPipeline, type ToolPolicyPipelineStep } from "./policy/pipeline.js";
 import { normalizeToolParameters } from "./providers/normalize.js";
 import { type ToolDiagnostic, ToolRegistry } from "./registry.js";
+import { resolveStateDir } from "./state-dir.js";
 import type { AnyAgentTool, ToolContext } from "./tool.js";
 import type { ToolHooks } from "./wrap/hooks.js";
 import { type LoopDetectionConfig, LoopDetector } from "./wrap/loop-detection.js";
@@ -56,6 +58,12 @@ export interface Toolset {
   warnings: string[];
   registry: ToolRegistry;
   meta(name: string): ToolMeta | undefined;
+  /**
+   * Releases what this toolset holds: resources its factories registered through
+   * `ctx.onDispose`, then the plugins passed in `plugins` (a registry passed in stays the
+   * caller's: call `registry.dispose()`). Async and idempotent.
+   */
+  dispose(): Promise<void>;
 }
 
 const OPENAI_PROVIDERS = new Set(["openai", "openai-responses", "openai-codex"]);
@@ -104,9 +112,16 @@ export function createToolset(options: CreateToolsetOptions = {}): Toolset {
   };
   const policy = options.policy ?? {};
   const senderIsOwner = options.senderIsOwner ?? options.context?.senderIsOwner;
+  const disposer = new Disposer();
+  for (const plugin of options.plugins ?? []) if (plugin.dispose) disposer.add(() => plugin.dispose!());
+  const workspaceDir = options.context?.workspaceDir ?? options.context?.root;
   const context: ToolContext = {
     ...options.context,
     ...(senderIsOwner !== undefined ? { senderIsOwner } : {}),
+    ...(options.context?.stateDir === undefined && workspaceDir
+      ? { stateDir: resolveStateDir({ workspaceDir }) }
+      : {}),
+    onDispose: (fn) => disposer.add(fn),
   };
   const allowlist = allowEntries(policy);
 
@@ -208,5 +223,6 @@ export function createToolset(options: CreateToolsetOptions = {}): Toolset {
     warnings,
     registry,
     meta: (name) => registry.getMeta(normalizeToolName(name)),
+    dispose: () => disposer.dispose(),
   };
 }

@@ -1,7 +1,9 @@
 export * from "./assemble.js";
 export * from "./catalog.js";
+export * from "./config.js";
 export * from "./errors.js";
 export * from "./external-content.js";
+export * from "./lifecycle/disposer.js";
 export * from "./params.js";
 export * from "./plugin.js";
 export * from "./policy/index.js";
@@ -9,6 +11,7 @@ export * from "./providers/index.js";
 export * from "./registry.js";
 export * from "./results.js";
 export * from "./schema.js";
+export * from "./state-dir.js";
 export type * from "./tool.js";
 export * from "./truncate.js";
 export * from "./validate.js";

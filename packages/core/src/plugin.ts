@@ -31,6 +31,11 @@ export interface ClawtoolsPlugin {
    */
   section?: SectionId;
   tools: PluginToolRegistration[];
+  /**
+   * Releases what the plugin owns (processes, databases, browsers, timers, connections).
+   * Async and idempotent: `definePlugin` makes a second call return the first call's promise.
+   */
+  dispose?: () => Promise<void>;
 }
 
 export interface PluginToolInput {
@@ -50,6 +55,8 @@ export interface DefinePluginInput {
   description?: string;
   section?: SectionId;
   tools: PluginToolInput[];
+  /** Releases what the plugin owns; called once however often `dispose()` is called. */
+  dispose?: () => void | Promise<void>;
 }
 
 function isTool(value: unknown): value is AnyAgentTool {
@@ -92,5 +99,14 @@ export function definePlugin(input: DefinePluginInput): ClawtoolsPlugin {
     ...(input.description ? { description: input.description } : {}),
     ...(input.section ? { section: input.section } : {}),
     tools,
+    ...(input.dispose ? { dispose: once(input.dispose) } : {}),
+  };
+}
+
+function once(fn: () => void | Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  return () => {
+    running ??= Promise.resolve().then(fn);
+    return running;
   };
 }

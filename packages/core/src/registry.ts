@@ -82,6 +82,7 @@ function pluginMeta(
 /** Holds tools, factories and plugins; resolves them for a context. Nothing is skipped silently. */
 export class ToolRegistry {
   private readonly entries = new Map<string, Entry>();
+  private readonly registeredPlugins = new Set<ClawtoolsPlugin>();
   /** Registration-time diagnostics (refused plugins, name collisions). */
   readonly diagnostics: ToolDiagnostic[] = [];
 
@@ -124,6 +125,7 @@ export class ToolRegistry {
    * holds is skipped. Both are reported in `diagnostics` and the returned list.
    */
   registerPlugin(plugin: ClawtoolsPlugin): ToolDiagnostic[] {
+    this.registeredPlugins.add(plugin);
     const found: ToolDiagnostic[] = [];
     const coreClash = plugin.tools
       .flatMap((reg) => reg.names.map(normalizeToolName))
@@ -178,6 +180,28 @@ export class ToolRegistry {
     }
     this.diagnostics.push(...found);
     return found;
+  }
+
+  /** The plugins registered so far, in registration order. */
+  plugins(): ClawtoolsPlugin[] {
+    return [...this.registeredPlugins];
+  }
+
+  /**
+   * Disposes every registered plugin (last registered first); idempotent per plugin. A failing
+   * plugin does not stop the others; the errors are thrown together afterwards.
+   */
+  async dispose(): Promise<void> {
+    const errors: unknown[] = [];
+    for (const plugin of [...this.registeredPlugins].reverse()) {
+      try {
+        await plugin.dispose?.();
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+    if (errors.length === 1) throw errors[0];
+    if (errors.length > 1) throw new AggregateError(errors, "several plugins failed to dispose");
   }
 
   /** Resolves tools for a context and says why each missing one is missing. */

@@ -94,4 +94,14 @@ export interface ToolContext {
   bridge?: FsBridge;
   /** Whether the sender is the owner; undefined means not the owner. */
   senderIsOwner?: boolean;
+  /**
+   * Where derived state goes (indexes, stores, job files, spilled output): never the workspace.
+   * `createToolset` fills it with `resolveStateDir()` when a workspace is known.
+   */
+  stateDir?: string;
+  /**
+   * Registers a clean-up for a resource a factory created for this toolset (a browser, a
+   * timer); `Toolset.dispose()` runs it. Absent outside `createToolset`.
+   */
+  onDispose?: (dispose: () => void | Promise<void>) => void;
 }

@@ -179,6 +179,29 @@ function issueMessage(issue: ValidationIssue): string {
   return issue.message;
 }
 
+/**
+ * Every way `value` fails `schema`, one line each (`  - path: what was expected`); empty when
+ * it matches. Shared by tool arguments and section configuration.
+ */
+export function schemaIssues(schema: object, value: unknown): string[] {
+  const validator = validatorFor(schema);
+  const problems: string[] = [];
+  if (!isPlainObject(value)) {
+    problems.push(`  - root: must be an object`);
+  } else if (validator && !validator.Check(value)) {
+    const seen = new Set<string>();
+    for (const issue of validator.Errors(value)) {
+      // `additionalProperties: false` reports each extra key twice; keep the summary line.
+      if (issue.keyword === "boolean" && issue.message === "schema is false") continue;
+      const line = `  - ${issuePath(issue)}: ${issueMessage(issue)}`;
+      if (!seen.has(line)) seen.add(line);
+    }
+    problems.push(...seen);
+    if (problems.length === 0) problems.push("  - root: does not match the schema");
+  }
+  return problems;
+}
+
 /** Parses a JSON-string argument payload (a Gemini streaming quirk) into an object. */
 export function parseToolArguments(raw: unknown): unknown {
   if (typeof raw !== "string") return raw ?? {};
@@ -202,21 +225,7 @@ export function validateToolArguments(
 ): Record<string, unknown> {
   const parsed = parseToolArguments(rawArgs);
   const value = coerceToSchema(tool.parameters, isPlainObject(parsed) ? cloneJson(parsed) : parsed);
-  const validator = validatorFor(tool.parameters);
-  const problems: string[] = [];
-  if (!isPlainObject(value)) {
-    problems.push(`  - root: must be an object`);
-  } else if (validator && !validator.Check(value)) {
-    const seen = new Set<string>();
-    for (const issue of validator.Errors(value)) {
-      // `additionalProperties: false` reports each extra key twice; keep the summary line.
-      if (issue.keyword === "boolean" && issue.message === "schema is false") continue;
-      const line = `  - ${issuePath(issue)}: ${issueMessage(issue)}`;
-      if (!seen.has(line)) seen.add(line);
-    }
-    problems.push(...seen);
-    if (problems.length === 0) problems.push("  - root: does not match the schema");
-  }
+  const problems = schemaIssues(tool.parameters, value);
   if (problems.length === 0) return value as Record<string, unknown>;
   throw new ToolInputError(
     `Validation failed for tool "${tool.name}":\n${problems.join("\n")}\n\nReceived arguments:\n${JSON.stringify(parsed, null, 2)}`,
