@@ -1,3 +1,4 @@
+import type { TSchema } from "@sinclair/typebox";
 import type { SectionId, ToolMeta } from "./catalog.js";
 import type { AnyAgentTool, ToolContext } from "./tool.js";
 
@@ -36,6 +37,11 @@ export interface ClawtoolsPlugin {
    * Async and idempotent: `definePlugin` makes a second call return the first call's promise.
    */
   dispose?: () => Promise<void>;
+  /**
+   * The TypeBox schema of this plugin's configuration (`ctx.config[section ?? id]`), so an app
+   * or `clawtools serve --config` can validate a whole config file up front.
+   */
+  configSchema?: TSchema;
 }
 
 export interface PluginToolInput {
@@ -57,6 +63,7 @@ export interface DefinePluginInput {
   tools: PluginToolInput[];
   /** Releases what the plugin owns; called once however often `dispose()` is called. */
   dispose?: () => void | Promise<void>;
+  configSchema?: TSchema;
 }
 
 function isTool(value: unknown): value is AnyAgentTool {
@@ -100,6 +107,7 @@ export function definePlugin(input: DefinePluginInput): ClawtoolsPlugin {
     ...(input.section ? { section: input.section } : {}),
     tools,
     ...(input.dispose ? { dispose: once(input.dispose) } : {}),
+    ...(input.configSchema ? { configSchema: input.configSchema } : {}),
   };
 }
 
