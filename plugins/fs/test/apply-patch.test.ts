@@ -1,4 +1,12 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createApplyPatchTool } from "../src/index.js";
@@ -102,5 +110,67 @@ describe("apply_patch", () => {
     );
     expect(existsSync(path.join(root, "..", "evil.txt"))).toBe(false);
     expect(text(await tool.execute("c", { input: patch() }))).toBe("No files were modified.");
+  });
+  it("anchors a *** End of File chunk to the end of the file, never an earlier look-alike", async () => {
+    const root = tempDir();
+    writeFileSync(path.join(root, "f.txt"), "x\nmid\nx  \n");
+    const tool = createApplyPatchTool({ workspaceDir: root });
+    await tool.execute("c", { input: patch("*** Update File: f.txt", "@@", "-x", "+y", "*** End of File") });
+    expect(readFileSync(path.join(root, "f.txt"), "utf8")).toBe("x\nmid\ny\n");
+    writeFileSync(path.join(root, "g.txt"), "}\nfoo\n}\nbar\n");
+    await expect(
+      tool.execute("c", { input: patch("*** Update File: g.txt", "@@", " }", "+// end", "*** End of File") }),
+    ).rejects.toThrow("Failed to find expected lines in g.txt:\n}");
+    expect(readFileSync(path.join(root, "g.txt"), "utf8")).toBe("}\nfoo\n}\nbar\n");
+  });
+
+  it("refuses *** Add File over an existing file and says to use *** Update File", async () => {
+    const root = tempDir();
+    writeFileSync(path.join(root, "exists.txt"), "keep me\n");
+    const tool = createApplyPatchTool({ workspaceDir: root });
+    await expect(
+      tool.execute("c", { input: patch("*** Add File: exists.txt", "+clobbered") }),
+    ).rejects.toThrow(
+      "Cannot add exists.txt: the file already exists. Use *** Update File: exists.txt to change it (or *** Delete File first to replace it).",
+    );
+    expect(readFileSync(path.join(root, "exists.txt"), "utf8")).toBe("keep me\n");
+    // delete then add in one patch is a replacement, and allowed
+    await tool.execute("c", {
+      input: patch("*** Delete File: exists.txt", "*** Add File: exists.txt", "+new"),
+    });
+    expect(readFileSync(path.join(root, "exists.txt"), "utf8")).toBe("new\n");
+  });
+
+  it("deletes a symlink that points outside the workspace: the link goes, the target stays", async () => {
+    const root = tempDir();
+    const outside = tempDir();
+    writeFileSync(path.join(outside, "target.txt"), "outside\n");
+    symlinkSync(path.join(outside, "target.txt"), path.join(root, "link.txt"));
+    symlinkSync(outside, path.join(root, "dirlink"));
+    const r = await createApplyPatchTool({ workspaceDir: root }).execute("c", {
+      input: patch("*** Delete File: link.txt", "*** Delete File: dirlink"),
+    });
+    expect(text(r)).toBe("Success. Updated the following files:\nD link.txt\nD dirlink");
+    expect(readdirSync(root)).toEqual([]);
+    expect(readFileSync(path.join(outside, "target.txt"), "utf8")).toBe("outside\n");
+    expect(lstatSync(outside).isDirectory()).toBe(true);
+  });
+
+  it("a rolled-back move leaves no new empty directory behind", async () => {
+    const root = tempDir();
+    writeFileSync(path.join(root, "a.txt"), "a\n");
+    writeFileSync(path.join(root, "blocker"), "i am a file");
+    mkdirSync(path.join(root, "kept"));
+    const input = patch(
+      "*** Update File: a.txt",
+      "*** Move to: newdir/sub/a.txt",
+      "-a",
+      "+A",
+      "*** Add File: blocker/inside.txt",
+      "+x",
+    );
+    await expect(createApplyPatchTool({ workspaceDir: root }).execute("c", { input })).rejects.toThrow();
+    expect(readdirSync(root).sort()).toEqual(["a.txt", "blocker", "kept"]);
+    expect(readFileSync(path.join(root, "a.txt"), "utf8")).toBe("a\n");
   });
 });

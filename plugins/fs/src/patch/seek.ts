@@ -14,15 +14,19 @@ const COMPARATORS: Array<(a: string, b: string) => boolean> = [
   (a, b) => normPunct(a) === normPunct(b),
 ];
 
-/** Index where `pattern` occurs in `lines` at or after `start` (from the end first when `eof`). */
+/**
+ * Index where `pattern` occurs in `lines` at or after `start`. A chunk marked `*** End of File`
+ * (`eof`) is anchored to the end, as the Codex patch format defines: only the last
+ * `pattern.length` lines are tried, never an earlier look-alike.
+ */
 export function seekSequence(lines: string[], pattern: string[], start: number, eof: boolean): number {
-  if (pattern.length === 0) return start;
+  if (pattern.length === 0) return eof ? lines.length : start;
   if (pattern.length > lines.length) return -1;
   const last = lines.length - pattern.length;
+  const first = eof ? Math.max(start, last) : start;
   for (const same of COMPARATORS) {
     const at = (i: number) => pattern.every((p, k) => same(lines[i + k]!, p));
-    if (eof && last >= start && at(last)) return last;
-    for (let i = start; i <= last; i++) if (at(i)) return i;
+    for (let i = first; i <= last; i++) if (at(i)) return i;
   }
   return -1;
 }

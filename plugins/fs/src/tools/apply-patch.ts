@@ -1,5 +1,7 @@
+import fs from "node:fs/promises";
 import path from "node:path";
 import { type AgentTool, type ToolContext, ToolInputError, Type } from "@clawtools/core";
+import { isNodeBridge } from "../bridge/node-bridge.js";
 import { type FsEnv, type FsToolOptions, resolveFsEnv, throwIfAborted, withFileLock } from "../fs-env.js";
 import { displayPath } from "../paths.js";
 import { applyUpdateChunks } from "../patch/apply-update.js";
@@ -13,10 +15,34 @@ export interface ApplyPatchDetails {
   summary: { added: string[]; modified: string[]; deleted: string[] };
 }
 
-type Change = { abs: string; shown: string; content: string | null };
+type Change = { abs: string; shown: string; content: string | null; link?: boolean };
 
 const DESCRIPTION =
   "Apply a patch to one or more files using the apply_patch format. The input should include *** Begin Patch and *** End Patch markers. Every hunk is checked before anything is written: a patch that does not apply changes nothing.";
+
+/** Whether `abs` is itself a symlink, found by listing its directory (the link is never followed). */
+async function isSymlink(env: FsEnv, abs: string): Promise<boolean> {
+  if (!env.bridge.readdir) return false;
+  const entries = await env.bridge.readdir({ filePath: path.dirname(abs) }).catch(() => []);
+  return entries.some((e) => e.name === path.basename(abs) && e.type === "symlink");
+}
+
+/** The missing ancestors of `dir` (deepest first), so a rollback can remove what it created. */
+async function missingDirs(env: FsEnv, dir: string): Promise<string[]> {
+  const missing: string[] = [];
+  for (let at = dir; at !== path.dirname(at); at = path.dirname(at)) {
+    if (await env.bridge.stat({ filePath: at }).catch(() => null)) break;
+    missing.push(at);
+  }
+  return missing;
+}
+
+/** Removes an empty directory this patch created (rmdir never removes content or follows a link). */
+async function removeCreatedDir(env: FsEnv, dir: string): Promise<void> {
+  if ((await env.bridge.stat({ filePath: dir }).catch(() => null))?.type !== "directory") return;
+  if (isNodeBridge(env.bridge)) await fs.rmdir(dir).catch(() => {});
+  else await env.bridge.remove?.({ filePath: dir }).catch(() => {});
+}
 
 async function readText(env: FsEnv, abs: string): Promise<string | null> {
   const st = await env.bridge.stat({ filePath: abs });
@@ -33,16 +59,24 @@ async function plan(env: FsEnv, input: string) {
   const lines: string[] = [];
   // later hunks see earlier ones (a file added then updated in the same patch)
   const pending = new Map<string, string | null>();
+  const links = new Set<string>();
   const current = async (abs: string) => (pending.has(abs) ? pending.get(abs)! : readText(env, abs));
   for (const hunk of hunks) {
     const abs = env.resolve(hunk.path);
     const shown = displayPath(env.root, abs);
     if (hunk.kind === "add") {
+      if ((await current(abs)) !== null)
+        throw new ToolInputError(
+          `Cannot add ${shown}: the file already exists. Use *** Update File: ${shown} to change it (or *** Delete File first to replace it).`,
+        );
       pending.set(abs, hunk.contents);
       summary.added.push(shown);
       lines.push(`A ${shown}`);
     } else if (hunk.kind === "delete") {
-      if ((await current(abs)) === null)
+      if (!pending.has(abs) && (await isSymlink(env, abs))) {
+        // unlink semantics: the link goes, whatever it points at (even outside) is never read
+        links.add(abs);
+      } else if ((await current(abs)) === null)
         throw new ToolInputError(`Failed to delete file ${shown}: file not found`);
       pending.set(abs, null);
       summary.deleted.push(shown);
@@ -66,16 +100,31 @@ async function plan(env: FsEnv, input: string) {
       }
     }
   }
-  for (const [abs, content] of pending) changes.push({ abs, shown: displayPath(env.root, abs), content });
+  for (const [abs, content] of pending)
+    changes.push({
+      abs,
+      shown: displayPath(env.root, abs),
+      content,
+      ...(links.has(abs) ? { link: true } : {}),
+    });
+  // links cannot be recreated through a bridge: they go last, once every other change is written
+  changes.sort((a, b) => Number(a.link ?? false) - Number(b.link ?? false));
   return { changes, summary, lines };
 }
 
 /** Writes the planned changes; if one fails, every file already touched is put back. */
 async function commit(env: FsEnv, changes: Change[], signal?: AbortSignal): Promise<void> {
   const backups: Array<{ abs: string; before: Buffer | null }> = [];
+  const createdDirs: string[] = [];
   try {
     for (const change of changes) {
       throwIfAborted(signal);
+      if (change.link) {
+        if (!env.bridge.remove)
+          throw new ToolInputError("This file-system bridge cannot delete files (remove missing)");
+        await env.bridge.remove({ filePath: change.abs });
+        continue;
+      }
       const st = await env.bridge.stat({ filePath: change.abs });
       const before = st?.type === "file" ? await env.bridge.readFile({ filePath: change.abs }) : null;
       backups.push({ abs: change.abs, before });
@@ -84,6 +133,7 @@ async function commit(env: FsEnv, changes: Change[], signal?: AbortSignal): Prom
           throw new ToolInputError("This file-system bridge cannot delete files (remove missing)");
         if (before !== null) await env.bridge.remove({ filePath: change.abs });
       } else {
+        createdDirs.push(...(await missingDirs(env, path.dirname(change.abs))));
         await env.bridge.mkdirp({ filePath: path.dirname(change.abs) });
         await env.bridge.writeFile({ filePath: change.abs, data: change.content });
       }
@@ -97,6 +147,9 @@ async function commit(env: FsEnv, changes: Change[], signal?: AbortSignal): Prom
         // best effort: keep restoring the others
       }
     }
+    // directories this patch created (a move into a new folder) go too, deepest first
+    for (const dir of [...new Set(createdDirs)].sort((a, b) => b.length - a.length))
+      await removeCreatedDir(env, dir);
     throw error;
   }
 }
