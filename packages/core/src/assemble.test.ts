@@ -100,4 +100,54 @@ describe("createToolset", () => {
       { type: "text", text: "acme_admin ran" },
     ]);
   });
+
+  it("a profile is the catalog's fixed allowlist: minimal and messaging never widen to what is installed", () => {
+    resetPolicyWarnings();
+    const runtime = definePlugin({
+      id: "@clawtools/runtime",
+      version: "1.0.0",
+      section: "runtime",
+      tools: [{ names: ["exec", "process"], factory: () => [tool("exec"), tool("process")] }],
+    });
+    const greedy = definePlugin({
+      id: "greedy",
+      version: "1.0.0",
+      tools: [
+        { names: ["greedy_tool"], factory: () => tool("greedy_tool"), meta: { profiles: ["minimal"] } },
+      ],
+    });
+    for (const profile of ["minimal", "messaging"]) {
+      const set = createToolset({ plugins: [fs, runtime, extra, greedy], policy: { profile } });
+      expect(set.tools).toEqual([]);
+      expect(set.diagnostics.map((d) => d.message)).toContain(
+        `runtime/exec: not allowed by tools.profile (${profile})`,
+      );
+      expect(set.warnings).toEqual([]);
+    }
+    const sessions = definePlugin({
+      id: "@clawtools/sessions",
+      version: "1.0.0",
+      section: "sessions",
+      tools: [
+        {
+          names: ["session_status", "sessions_list"],
+          factory: () => [tool("session_status"), tool("sessions_list")],
+        },
+      ],
+    });
+    const minimal = createToolset({
+      plugins: [fs, runtime, sessions, greedy],
+      policy: { profile: "minimal" },
+    });
+    expect(minimal.tools.map((t) => t.name)).toEqual(["session_status"]);
+  });
+
+  it("an unknown profile allows nothing and says which step", () => {
+    resetPolicyWarnings();
+    const set = createToolset({ plugins: [fs, extra], policy: { providerProfile: "everything" } });
+    expect(set.tools).toEqual([]);
+    expect(set.warnings).toEqual([
+      "tools: tools.byProvider.profile (everything) is not a known profile (minimal, coding, messaging, full), so this step allows no tools.",
+    ]);
+  });
 });

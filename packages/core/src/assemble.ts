@@ -1,4 +1,11 @@
-import { catalogIndex, resolveCoreToolProfilePolicy, type ToolMeta, type ToolPolicy } from "./catalog.js";
+import {
+  catalogIndex,
+  resolveCoreToolProfilePolicy,
+  TOOL_PROFILE_IDS,
+  type ToolMeta,
+  type ToolProfileId,
+  type ToolPolicy,
+} from "./catalog.js";
 import { Disposer } from "./lifecycle/disposer.js";
 import type { ClawtoolsPlugin } from "./plugin.js";
 import { normalizeToolList, normalizeToolName } from "./policy/normalize.js";
@@ -68,9 +75,32 @@ export interface Toolset {
 
 const OPENAI_PROVIDERS = new Set(["openai", "openai-responses", "openai-codex"]);
 
-function profilePolicy(profile: string | undefined, metas: ToolMeta[]): ToolPolicy | undefined {
-  if (!resolveCoreToolProfilePolicy(profile)) return undefined;
-  return { allow: metas.filter((m) => m.profiles.includes(profile as never)).map((m) => m.id) };
+/**
+ * A profile is a fixed allowlist: the catalog's ids for it, whether or not those tools are
+ * installed, so a profile whose tools are missing allows nothing rather than everything. Plugin
+ * tools (not core ids) that list the profile in their own metadata join it, except `minimal`,
+ * which is the catalog's `session_status` and nothing else. `full` (or none) is no policy; an
+ * unknown profile allows nothing and says so.
+ */
+function profilePolicy(
+  profile: string | undefined,
+  label: string,
+  metas: readonly ToolMeta[],
+  warn: (message: string) => void,
+): ToolPolicy | undefined {
+  if (profile === undefined || profile === "full") return undefined;
+  const policy = resolveCoreToolProfilePolicy(profile);
+  if (policy?.allow) {
+    if (profile === "minimal") return policy;
+    const declared = metas.filter(
+      (m) => m.source === "plugin" && m.profiles.includes(profile as ToolProfileId),
+    );
+    return { allow: [...policy.allow, ...declared.map((m) => m.id)] };
+  }
+  warn(
+    `tools: ${label} is not a known profile (${TOOL_PROFILE_IDS.join(", ")}), so this step allows no tools.`,
+  );
+  return { allow: [] };
 }
 
 function allowEntries(policy: ToolsetPolicy): string[] {
@@ -161,15 +191,17 @@ export function createToolset(options: CreateToolsetOptions = {}): Toolset {
 
   const metas = registry.list();
   const agent = policy.agentId ? `agents.${policy.agentId}` : "agents.<id>";
+  const profileLabel = `tools.profile (${policy.profile})`;
+  const providerProfileLabel = `tools.byProvider.profile (${policy.providerProfile})`;
   const steps: ToolPolicyPipelineStep[] = [
     {
-      policy: profilePolicy(policy.profile, metas),
-      label: `tools.profile (${policy.profile})`,
+      policy: profilePolicy(policy.profile, profileLabel, metas, warn),
+      label: profileLabel,
       isProfile: true,
     },
     {
-      policy: profilePolicy(policy.providerProfile, metas),
-      label: `tools.byProvider.profile (${policy.providerProfile})`,
+      policy: profilePolicy(policy.providerProfile, providerProfileLabel, metas, warn),
+      label: providerProfileLabel,
       isProfile: true,
     },
     { policy: policy.global, label: "tools.allow" },

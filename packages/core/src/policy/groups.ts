@@ -19,23 +19,36 @@ export interface PluginToolGroups {
   byPlugin: Map<string, string[]>;
 }
 
+/** What the policy needs to know about a tool's origin; core tools (`source: "core"`) are not plugin tools. */
+export interface PolicyToolMeta {
+  pluginId?: string;
+  source?: string;
+}
+
+/**
+ * Every tool with plugin metadata belongs to `group:plugins`, including a plugin whose id is
+ * empty; only a non-empty id also gets its own entry. Core tools provided by a section plugin
+ * are not plugin tools.
+ */
 export function buildPluginToolGroups<T extends { name: string }>(params: {
   tools: readonly T[];
-  toolMeta: (tool: T) => { pluginId?: string } | undefined;
+  toolMeta: (tool: T) => PolicyToolMeta | undefined;
 }): PluginToolGroups {
   const all: string[] = [];
   const byPlugin = new Map<string, string[]>();
   const keys = new Map<string, string>();
   for (const tool of params.tools) {
-    const pluginId = params.toolMeta(tool)?.pluginId;
-    if (!pluginId) continue;
+    const meta = params.toolMeta(tool);
+    if (!meta || meta.source === "core") continue;
     const name = normalizeToolName(tool.name);
     all.push(name);
+    const pluginId = meta.pluginId ?? "";
     let key = keys.get(pluginId);
     if (key === undefined) {
       key = normalizeToolName(pluginId);
       keys.set(pluginId, key);
     }
+    if (!key) continue;
     const members = byPlugin.get(key);
     if (members) members.push(name);
     else byPlugin.set(key, [name]);
@@ -51,8 +64,9 @@ export function expandPluginGroups(
   if (!list) return undefined;
   const out = new Set<string>();
   for (const entry of normalizeToolList(list)) {
+    // `group:plugins` with no plugin tools stays literal, so it matches nothing.
     const members = entry === "group:plugins" ? groups.all : groups.byPlugin.get(entry);
-    for (const name of members ?? [entry]) out.add(name);
+    for (const name of members?.length ? members : [entry]) out.add(name);
   }
   return [...out];
 }

@@ -4,13 +4,14 @@ import { expandToolGroups } from "./groups.js";
 import { normalizeToolName } from "./normalize.js";
 
 /**
- * `alsoAllow` is additive: unioned with an explicit allow, or `["*", …alsoAllow]` when
- * there is none, so it never restricts.
+ * `alsoAllow` is additive: unioned with an explicit allow, or `["*", …alsoAllow]` when there
+ * is none, so it never restricts. An explicit empty allow stays closed: only `alsoAllow` is
+ * added to it (OpenClaw would widen it to `*`).
  */
 export function mergeAlsoAllow(policy: ToolPolicy | undefined): ToolPolicy | undefined {
   if (!policy?.alsoAllow?.length) return policy;
   const { alsoAllow, ...rest } = policy;
-  const allow = policy.allow?.length ? [...policy.allow, ...alsoAllow] : ["*", ...alsoAllow];
+  const allow = policy.allow ? [...policy.allow, ...alsoAllow] : ["*", ...alsoAllow];
   return { ...rest, allow };
 }
 
@@ -26,7 +27,10 @@ export function compileNormalizedToolPolicy(policy: ToolPolicy | undefined): Too
   const deny = compileGlobPatterns(expandToolGroups(effective.deny));
   const allow = compileGlobPatterns(expandToolGroups(effective.allow));
   const denied = (name: string) => matchesAnyPattern(name, deny);
-  const allowed = (name: string) => allow.size === 0 || matchesAnyPattern(name, allow);
+  // Fail closed: an allowlist that is present but empty (or only blank entries) allows nothing;
+  // only an absent allowlist means "no allow restriction".
+  const restricts = effective.allow !== undefined;
+  const allowed = (name: string) => !restricts || matchesAnyPattern(name, allow);
   return (name) => {
     // apply_patch follows write: denying write denies it, allowing write allows it.
     if (name === "apply_patch")
@@ -35,7 +39,7 @@ export function compileNormalizedToolPolicy(policy: ToolPolicy | undefined): Too
   };
 }
 
-/** Deny first (deny wins), then an empty or absent allow allows all, else the name must match allow. */
+/** Deny first (deny wins), then an absent allow allows all, else the name must match allow (an empty allow matches nothing). */
 export function compileToolPolicy(policy: ToolPolicy | undefined): ToolPolicyMatcher {
   const matcher = compileNormalizedToolPolicy(policy);
   return (raw) => matcher(normalizeToolName(raw));

@@ -5,6 +5,7 @@ import {
   expandPluginGroups,
   expandToolGroups,
   type PluginToolGroups,
+  type PolicyToolMeta,
 } from "./groups.js";
 import { compileNormalizedToolPolicy, mergeAlsoAllow } from "./match.js";
 import { normalizeToolList, normalizeToolName } from "./normalize.js";
@@ -20,7 +21,8 @@ export interface ToolPolicyPipelineStep {
 
 export interface ApplyToolPolicyPipelineParams<T extends { name: string }> {
   tools: T[];
-  toolMeta: (tool: T) => { pluginId?: string } | undefined;
+  /** Plugin metadata of a tool; undefined (or `source: "core"`) for core tools. */
+  toolMeta: (tool: T) => PolicyToolMeta | undefined;
   warn: (message: string) => void;
   steps: ToolPolicyPipelineStep[];
 }
@@ -34,7 +36,8 @@ function findUnknownEntries(
 ): string[] {
   const unknown: string[] = [];
   for (const entry of normalizeToolList(allow)) {
-    if (entry === "*" || entry === "group:plugins" || plugins.byPlugin.has(entry)) continue;
+    if (entry === "*" || plugins.byPlugin.has(entry)) continue;
+    if (entry === "group:plugins" && plugins.all.length > 0) continue;
     const expanded = expandToolGroups([entry]);
     if (entry.includes("*")) {
       const patterns = compileGlobPatterns([entry]);
@@ -56,6 +59,11 @@ function unknownSuffix(entries: string[]): string {
     return "These entries are shipped core tools but unavailable in the current runtime/provider/model/config.";
   }
   return "These entries won't match any tool unless the plugin is enabled.";
+}
+
+/** The warning for a step whose allowlist is present but empty: it allows no tools (fail closed). */
+export function emptyAllowlistWarning(label: string): string {
+  return `tools: ${label} allowlist is empty, so this step allows no tools. Remove the allowlist to allow every tool, or name the tools to allow.`;
 }
 
 // The same warning is logged once per process (LRU of 256), like OpenClaw.
@@ -87,6 +95,9 @@ export function applyToolPolicyPipeline<T extends { name: string }>(
   for (const step of params.steps) {
     const policy = mergeAlsoAllow(step.policy);
     if (!policy) continue;
+    if (policy.allow && normalizeToolList(policy.allow).length === 0 && !step.isProfile) {
+      warnOnce(params.warn, emptyAllowlistWarning(step.label));
+    }
     if (policy.allow?.length) {
       const unknown = findUnknownEntries(policy.allow, present, plugins, step.isProfile ?? false);
       if (unknown.length > 0) {

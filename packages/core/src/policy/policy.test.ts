@@ -69,10 +69,13 @@ describe("matching", () => {
     expect(isToolAllowedByPolicy("exec", { allow: ["exec"], deny: ["exec"] })).toBe(false);
   });
 
-  it("an empty or absent allow allows everything not denied", () => {
-    expect(isToolAllowedByPolicy("browser", { allow: [] })).toBe(true);
+  it("an absent allow allows everything not denied; an empty one allows nothing (fail closed)", () => {
     expect(isToolAllowedByPolicy("browser", { deny: ["canvas"] })).toBe(true);
     expect(isToolAllowedByPolicy("browser", undefined)).toBe(true);
+    expect(isToolAllowedByPolicy("browser", { allow: [] })).toBe(false);
+    expect(isToolAllowedByPolicy("browser", { allow: ["", "  "] })).toBe(false);
+    expect(isToolAllowedByPolicy("exec", { allow: [], alsoAllow: ["exec"] })).toBe(true);
+    expect(isToolAllowedByPolicy("read", { allow: [], alsoAllow: ["exec"] })).toBe(false);
   });
 
   it("apply_patch follows write", () => {
@@ -197,6 +200,55 @@ describe("applyToolPolicyPipeline", () => {
   });
 });
 
+describe("empty never means everything", () => {
+  beforeEach(() => resetPolicyWarnings());
+  const toolMeta = (t: T) => (t.pluginId !== undefined ? { pluginId: t.pluginId } : undefined);
+
+  it("an explicit empty allowlist allows nothing and names its step", () => {
+    const warnings: string[] = [];
+    const out = applyToolPolicyPipeline({
+      tools: coreTools,
+      toolMeta,
+      warn: (m) => warnings.push(m),
+      steps: [{ label: "agents.main.tools.allow", policy: { allow: [" "] } }],
+    });
+    expect(out).toEqual([]);
+    expect(warnings).toEqual([
+      "tools: agents.main.tools.allow allowlist is empty, so this step allows no tools. Remove the allowlist to allow every tool, or name the tools to allow.",
+    ]);
+  });
+
+  it("`group:plugins` with no plugin tools matches nothing and is reported as unknown", () => {
+    const warnings: string[] = [];
+    const out = applyToolPolicyPipeline({
+      tools: coreTools,
+      toolMeta,
+      warn: (m) => warnings.push(m),
+      steps: [{ label: "tools.allow", policy: { allow: ["group:plugins"] } }],
+    });
+    expect(out).toEqual([]);
+    expect(warnings).toEqual([
+      "tools: tools.allow allowlist contains unknown entries (group:plugins). These entries won't match any tool unless the plugin is enabled.",
+    ]);
+  });
+
+  it("a plugin with an empty id still belongs to group:plugins; core tools of a section plugin do not", () => {
+    const tools = [
+      tool("read"),
+      tool("anon_tool", { pluginId: "" }),
+      tool("jira_search", { pluginId: "jira" }),
+    ];
+    const meta = (t: T) => (t.name === "read" ? { pluginId: "fs", source: "core" } : toolMeta(t));
+    const out = applyToolPolicyPipeline({
+      tools,
+      toolMeta: meta,
+      warn: () => {},
+      steps: [{ label: "tools.allow", policy: { allow: ["group:plugins"] } }],
+    });
+    expect(names(out)).toEqual(["anon_tool", "jira_search"]);
+  });
+});
+
 describe("owner-only", () => {
   it("removes owner-only tools for non-owners (undefined is not the owner)", () => {
     const tools = [
@@ -233,6 +285,39 @@ describe("sandbox and sub-agent defaults", () => {
     );
     expect(kept).not.toContain("browser");
     expect(kept).not.toContain("web_fetch");
+  });
+
+  it("an override with only alsoAllow keeps the default deny list, minus what it re-allows by name", () => {
+    const policy = resolveSandboxToolPolicy({ override: { alsoAllow: ["web_fetch"] } });
+    expect(policy.deny).toEqual(["browser", "canvas", "nodes", "cron", "gateway"]);
+    expect(policy.allow).toEqual([...DEFAULT_SANDBOX_TOOL_POLICY.allow, "web_fetch"]);
+    const kept = names(filterToolsByPolicy(coreTools, policy));
+    expect(kept).toContain("web_fetch");
+    for (const name of ["browser", "canvas", "nodes", "cron", "gateway"]) expect(kept).not.toContain(name);
+    const browser = resolveSandboxToolPolicy({ override: { alsoAllow: ["browser"] }, channelIds: ["slack"] });
+    expect(browser.deny).toEqual(["canvas", "nodes", "cron", "gateway", "slack"]);
+  });
+
+  it("an explicit sandbox allowlist keeps image unless image is denied; an explicit deny replaces the default", () => {
+    expect(resolveSandboxToolPolicy({ override: { allow: ["read", "exec"] } })).toEqual({
+      allow: ["read", "exec", "image"],
+      deny: ["browser", "canvas", "nodes", "cron", "gateway"],
+    });
+    expect(resolveSandboxToolPolicy({ override: { allow: ["read"], deny: ["group:media"] } })).toEqual({
+      allow: ["read"],
+      deny: ["group:media"],
+    });
+    expect(resolveSandboxToolPolicy({ override: { allow: [] } }).allow).toEqual([]);
+  });
+
+  it("a sub-agent policy with both allow and alsoAllow keeps both", () => {
+    const policy = resolveSubagentToolPolicy({
+      depth: 1,
+      config: { allow: ["read"], alsoAllow: ["exec"] },
+    });
+    expect(policy?.allow).toEqual(["read", "exec"]);
+    expect(names(filterToolsByPolicy(coreTools, policy))).toEqual(["read", "exec"]);
+    expect(resolveSubagentToolPolicy({ depth: 1, config: { alsoAllow: ["exec"] } })?.allow).toBeUndefined();
   });
 
   it("denies leaf and non-leaf sub-agents their lists; allow releases, deny appends", () => {

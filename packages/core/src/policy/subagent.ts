@@ -38,8 +38,13 @@ export function resolveSubagentToolPolicy(input: SubagentPolicyInput): ToolPolic
   const deny = [...SUBAGENT_TOOL_DENY_ALWAYS, ...(leaf ? SUBAGENT_TOOL_DENY_LEAF : [])].filter(
     (name) => !released.has(name),
   );
+  // With both `allow` and `alsoAllow` the allowlist is their union (OpenClaw's
+  // `mergeConfiguredSubagentAllow`); `alsoAllow` alone never restricts.
+  const allow = input.config?.allow
+    ? [...new Set([...input.config.allow, ...(input.config.alsoAllow ?? [])])]
+    : undefined;
   return {
-    ...(input.config?.allow?.length ? { allow: [...input.config.allow] } : {}),
+    ...(allow ? { allow } : {}),
     deny: [...deny, ...normalizeToolList(input.config?.deny)],
   };
 }
