@@ -16,3 +16,26 @@ export type * from "./tool.js";
 export * from "./truncate.js";
 export * from "./validate.js";
 export * from "./wrap/index.js";
+export {
+  heldWriteLocks,
+  isInsideRoot,
+  listDirInWorkspace,
+  mkdirInWorkspace,
+  type OpenInWorkspaceOptions,
+  openInWorkspace,
+  quotePath,
+  removeInWorkspace,
+  renameInWorkspace,
+  resolveInWorkspace,
+  STALE_TEMP_MS,
+  statInWorkspace,
+  TEMP_FILE_PATTERN,
+  type WorkspaceDirEntry,
+  type WorkspaceHandle,
+  type WorkspacePathOptions,
+  type WorkspaceStat,
+  type WriteAtomicOptions,
+  withWriteLock,
+  withWriteLocks,
+  writeFileAtomic,
+} from "./safety/index.js";

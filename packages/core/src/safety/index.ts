@@ -1,0 +1,20 @@
+export { STALE_TEMP_MS, TEMP_FILE_PATTERN } from "./temp-files.js";
+export { heldWriteLocks, withWriteLock, withWriteLocks } from "./write-lock.js";
+export { quotePath } from "./workspace-errors.js";
+export {
+  listDirInWorkspace,
+  mkdirInWorkspace,
+  type OpenInWorkspaceOptions,
+  openInWorkspace,
+  removeInWorkspace,
+  renameInWorkspace,
+  resolveInWorkspace,
+  statInWorkspace,
+  type WorkspaceDirEntry,
+  type WorkspaceHandle,
+  type WorkspacePathOptions,
+  type WorkspaceStat,
+  type WriteAtomicOptions,
+  writeFileAtomic,
+} from "./workspace-fs.js";
+export { isInside as isInsideRoot } from "./workspace-walk.js";

@@ -1,0 +1,277 @@
+import { constants, existsSync, type Stats } from "node:fs";
+import fs, { type FileHandle } from "node:fs/promises";
+import path from "node:path";
+import {
+  errnoError,
+  keptChangingError,
+  pathEscapesError,
+  symlinkEscapesError,
+  symlinkNotFollowedError,
+  tooManySymlinksError,
+} from "./workspace-errors.js";
+
+const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = constants;
+const MAX_HOPS = 40;
+const MAX_ATTEMPTS = 16;
+
+const HAS_PROC_FD = process.platform === "linux" && existsSync("/proc/self/fd");
+let procFd = HAS_PROC_FD;
+
+/**
+ * Linux: every lookup goes through `/proc/self/fd/<dir fd>/<name>`, which resolves `name` inside
+ * the already opened directory (openat from Node). Elsewhere (or when forced off, for tests) a
+ * lookup uses the directory's real path and every directory's identity is checked afterwards.
+ */
+export function useProcFd(on: boolean): void {
+  procFd = on && HAS_PROC_FD;
+}
+
+/** A workspace root: as given (for messages), resolved lexically, and its real path. */
+export interface Workspace {
+  root: string;
+  lexical: string;
+  real: string;
+}
+
+/** An opened, verified directory. `via` is the path that reaches it without any lookup by name. */
+export interface DirRef {
+  handle: FileHandle;
+  real: string;
+  via: string;
+  dev: number;
+  ino: number;
+}
+
+const realRoots = new Map<string, Promise<string>>();
+
+export async function workspaceOf(root: string): Promise<Workspace> {
+  const lexical = path.resolve(root);
+  let real = realRoots.get(lexical);
+  if (!real) {
+    real = fs.realpath(lexical);
+    realRoots.set(lexical, real);
+    real.catch(() => realRoots.delete(lexical));
+  }
+  return { root, lexical, real: await real };
+}
+
+export function isInside(root: string, target: string): boolean {
+  const rel = path.relative(root, target);
+  return rel === "" || (!rel.startsWith(`..${path.sep}`) && rel !== ".." && !path.isAbsolute(rel));
+}
+
+/** Components of `abs` below the root (its lexical or its real spelling), or null when outside. */
+function below(ws: Workspace, abs: string): string[] | null {
+  let rel: string;
+  if (isInside(ws.lexical, abs)) rel = path.relative(ws.lexical, abs);
+  else if (isInside(ws.real, abs)) rel = path.relative(ws.real, abs);
+  else return null;
+  return rel.split(path.sep).filter((p) => p && p !== ".");
+}
+
+export const entryPath = (dir: DirRef, name: string) => `${dir.via}/${name}`;
+
+class Race extends Error {}
+
+async function openDir(real: string, via: string, flags = 0): Promise<DirRef> {
+  const handle = await fs.open(via, O_RDONLY | O_DIRECTORY | flags);
+  const st = await handle.stat();
+  return { handle, real, via: procFd ? `/proc/self/fd/${handle.fd}` : real, dev: st.dev, ino: st.ino };
+}
+
+/** The link target when `name` in `dir` is a symlink, null when it is something else. */
+async function linkAt(dir: DirRef, name: string): Promise<string | null> {
+  const at = entryPath(dir, name);
+  const st = await fs.lstat(at).catch(() => null);
+  if (!st) throw new Race();
+  if (!st.isSymbolicLink()) return null;
+  return fs.readlink(at).catch(() => {
+    throw new Race(); // replaced between the two calls
+  });
+}
+
+export interface WalkOptions {
+  /** The path as the caller gave it, for messages. */
+  input: string;
+  /** Follow a final symlink (hop by hop, each hop inside the root) or stop at it. */
+  final: "follow" | "nofollow";
+  /** Open the final entry with these flags (O_NOFOLLOW is always added). */
+  open?: number;
+  /** Mode for a file created by `open` with O_CREAT. */
+  fileMode?: number;
+  /** Create missing directories on the way (never through a symlink). */
+  createDirs?: boolean;
+}
+
+export interface WalkResult {
+  ws: Workspace;
+  /** The verified directory that holds the final entry (the root for the root itself). */
+  dir: DirRef;
+  /** The final entry's name in `dir`; "" for the root itself. */
+  name: string;
+  /** Real path of the final entry (whether or not it exists). */
+  real: string;
+  /** lstat of the final entry (fstat when opened); null when it does not exist. */
+  stat: Stats | null;
+  /** Components below `name` that do not exist either (a missing directory on the way). */
+  rest: string[];
+  /** The opened final entry, when `open` was asked and it exists. The caller closes it. */
+  file?: FileHandle;
+  /** Without /proc: re-checks that no directory of the walk was swapped (throws if one was). */
+  verify(): Promise<void>;
+  /** Closes the directories (not `file`). */
+  close(): Promise<void>;
+}
+
+/**
+ * Turns `target` (absolute, or relative to the root) into a verified entry inside the root:
+ * each component is opened without following links, from the directory opened before it.
+ * A symlink met on the way is read and its target walked again from the root, so every hop is
+ * checked; one that leads outside is refused. Lookups that race a concurrent change are retried.
+ */
+export async function walk(root: string, target: string, options: WalkOptions): Promise<WalkResult> {
+  const ws = await workspaceOf(root);
+  const start = below(ws, path.resolve(ws.lexical, target));
+  if (!start) throw pathEscapesError(root, options.input);
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    try {
+      return await walkOnce(ws, start, options);
+    } catch (error) {
+      if (!(error instanceof Race)) throw error;
+    }
+  }
+  throw keptChangingError(root, options.input);
+}
+
+async function walkOnce(ws: Workspace, start: string[], options: WalkOptions): Promise<WalkResult> {
+  const rootDir = await openDir(ws.real, ws.real);
+  let chain: DirRef[] = [rootDir];
+  const closeChain = async (keep?: DirRef) => {
+    for (const d of chain) if (d !== keep && d !== rootDir) await d.handle.close().catch(() => {});
+  };
+  const verify = async () => {
+    if (procFd) return;
+    for (const d of chain) {
+      const st = await fs.lstat(d.real).catch(() => null);
+      if (!st?.isDirectory() || st.dev !== d.dev || st.ino !== d.ino) throw new Race();
+    }
+  };
+  let components = start;
+  let hops = 0;
+  const follow = (dir: DirRef, link: string, rest: string[]) => {
+    if (++hops > MAX_HOPS) throw tooManySymlinksError(options.input);
+    const resolved = path.resolve(dir.real, link);
+    const next = below(ws, resolved);
+    if (!next) throw symlinkEscapesError(ws.root, options.input, resolved);
+    components = [...next, ...rest];
+  };
+  const done = (dir: DirRef, name: string, stat: Stats | null, rest: string[], file?: FileHandle) => {
+    const result: WalkResult = {
+      ws,
+      dir,
+      name,
+      real: path.join(dir.real, name, ...rest),
+      stat,
+      rest,
+      verify,
+      close: async () => {
+        await closeChain();
+        await rootDir.handle.close().catch(() => {});
+      },
+    };
+    if (file) result.file = file;
+    return result;
+  };
+  try {
+    for (;;) {
+      const dir = chain[chain.length - 1]!;
+      const [name, ...rest] = components;
+      if (name === undefined) {
+        // the root itself
+        const file =
+          options.open === undefined ? undefined : await fs.open(procFd ? dir.via : ws.real, options.open);
+        return done(dir, "", file ? await file.stat() : await dir.handle.stat(), [], file);
+      }
+      const at = entryPath(dir, name);
+      if (rest.length > 0) {
+        let child: DirRef;
+        try {
+          child = await openDir(path.join(dir.real, name), at, O_NOFOLLOW);
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === "ENOENT") {
+            if (!options.createDirs) return done(dir, name, null, rest);
+            await fs.mkdir(at).catch((e: NodeJS.ErrnoException) => {
+              if (e.code !== "EEXIST") throw e;
+            });
+            continue;
+          }
+          if (code !== "ENOTDIR" && code !== "ELOOP") throw error;
+          const link = await linkAt(dir, name);
+          if (link === null) throw errnoError("ENOTDIR", "open", path.join(dir.real, name));
+          follow(dir, link, rest);
+          await closeChain();
+          chain = [rootDir];
+          continue;
+        }
+        chain.push(child);
+        await verify();
+        if (procFd) {
+          await closeChain(child);
+          chain = [rootDir, child];
+        }
+        components = rest;
+        continue;
+      }
+      // the final component
+      if (options.open !== undefined) {
+        let file: FileHandle;
+        try {
+          file = await fs.open(at, options.open | O_NOFOLLOW, options.fileMode);
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === "ENOENT") return done(dir, name, null, []);
+          if (code !== "ELOOP" && !(code === "ENOTDIR" && options.open & O_DIRECTORY)) throw error;
+          const link = await linkAt(dir, name);
+          if (link === null) throw errnoError("ENOTDIR", "open", path.join(dir.real, name));
+          if (options.final === "nofollow") throw symlinkNotFollowedError(ws.root, options.input);
+          follow(dir, link, []);
+          await closeChain();
+          chain = [rootDir];
+          continue;
+        }
+        try {
+          const st = await file.stat();
+          if (!procFd) {
+            const named = await fs.lstat(at).catch(() => null);
+            if (named?.dev !== st.dev || named?.ino !== st.ino) throw new Race();
+            await verify();
+          }
+          return done(dir, name, st, [], file);
+        } catch (error) {
+          await file.close().catch(() => {});
+          throw error;
+        }
+      }
+      const st = await fs.lstat(at).catch((e: NodeJS.ErrnoException) => {
+        if (e.code === "ENOENT") return null;
+        throw e;
+      });
+      if (st?.isSymbolicLink() && options.final === "follow") {
+        const link = await fs.readlink(at).catch(() => {
+          throw new Race();
+        });
+        follow(dir, link, []);
+        await closeChain();
+        chain = [rootDir];
+        continue;
+      }
+      await verify();
+      return done(dir, name, st, []);
+    }
+  } catch (error) {
+    await closeChain();
+    await rootDir.handle.close().catch(() => {});
+    throw error;
+  }
+}
