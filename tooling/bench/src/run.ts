@@ -8,7 +8,8 @@ const suitesDir = join(here, "suites");
 const resultsDir = join(here, "..", "results");
 const benchmarksFile = join(here, "..", "..", "..", "BENCHMARKS.md");
 
-const wanted = process.argv.slice(2);
+// suite names; options (`--record-before`) are read by the suites themselves
+const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
 const files = readdirSync(suitesDir)
   .filter((f) => f.endsWith(".ts"))
   .sort();
@@ -19,13 +20,29 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 
+// A peer library's stray rejection (pi's find downloading fd, say) must not end the whole run.
+process.on("unhandledRejection", (reason) => {
+  console.error(
+    `bench: unhandled rejection (ignored): ${reason instanceof Error ? reason.message : String(reason)}`,
+  );
+});
+
+const failed: string[] = [];
 for (const name of wanted.length > 0 ? wanted : names) {
-  const mod = (await import(pathToFileURL(join(suitesDir, `${name}.ts`)).href)) as { default: BenchSuite };
   console.log(`\n▶ ${name}`);
-  const result = await mod.default.run();
-  const text = renderSuite(name, result, new Date().toISOString().slice(0, 10));
-  console.log(text);
-  writeFileSync(join(resultsDir, `${name}.md`), text);
+  try {
+    const mod = (await import(pathToFileURL(join(suitesDir, `${name}.ts`)).href)) as { default: BenchSuite };
+    const result = await mod.default.run();
+    const text = renderSuite(name, result, new Date().toISOString().slice(0, 10));
+    console.log(text);
+    writeFileSync(join(resultsDir, `${name}.md`), text);
+  } catch (error) {
+    // keep the previous results file for this suite; say so and go on with the next suite
+    failed.push(name);
+    console.error(
+      `bench: suite ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+  }
 }
 
 const sections = readdirSync(resultsDir)
@@ -36,3 +53,9 @@ writeFileSync(
   benchmarksFile,
   `# Benchmarks\n\nProduced by \`pnpm bench\` (\`tooling/bench\`); each suite measures clawtools beside a peer or the physical limit in the same run and reports ratios. Run one suite with \`pnpm bench <suite>\`. Numbers are from a 2-core machine and vary run to run; the ratios are what matter.\n\n${sections.join("\n")}`,
 );
+if (failed.length > 0) {
+  console.error(
+    `bench: ${failed.length} suite(s) failed and kept their previous results: ${failed.join(", ")}`,
+  );
+  process.exitCode = 1;
+}
