@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import type { Compile as CompileFn } from "typebox/compile";
 import { ToolInputError } from "./errors.js";
+import { quickCheckFor } from "./schema-check.js";
 import type { JsonSchema } from "./tool.js";
 
 type Validator = { Check(value: unknown): boolean; Errors(value: unknown): Iterable<ValidationIssue> };
@@ -20,6 +21,11 @@ let compiler: typeof CompileFn | undefined;
 function loadCompiler(): typeof CompileFn {
   compiler ??= (createRequire(import.meta.url)("typebox/compile") as { Compile: typeof CompileFn }).Compile;
   return compiler;
+}
+
+/** Whether the schema compiler has been loaded in this process (tests of the quick path). */
+export function isSchemaCompilerLoaded(): boolean {
+  return compiler !== undefined;
 }
 
 function validatorFor(schema: object): Validator | null {
@@ -45,7 +51,17 @@ function cloneJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(cloneJson);
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) out[key] = cloneJson(value[key]);
+    for (const key of Object.keys(value)) {
+      // an own `__proto__` key (JSON.parse makes one) stays data, never the prototype
+      if (key === "__proto__")
+        Object.defineProperty(out, key, {
+          value: cloneJson(value[key]),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      else out[key] = cloneJson(value[key]);
+    }
     return out;
   }
   return value;
@@ -184,11 +200,12 @@ function issueMessage(issue: ValidationIssue): string {
  * it matches. Shared by tool arguments and section configuration.
  */
 export function schemaIssues(schema: object, value: unknown): string[] {
+  if (!isPlainObject(value)) return [`  - root: must be an object`];
+  // Common schemas are checked without the compiler; a miss (or an unusual schema) asks it.
+  if (quickCheckFor(schema)?.(value)) return [];
   const validator = validatorFor(schema);
   const problems: string[] = [];
-  if (!isPlainObject(value)) {
-    problems.push(`  - root: must be an object`);
-  } else if (validator && !validator.Check(value)) {
+  if (validator && !validator.Check(value)) {
     const seen = new Set<string>();
     for (const issue of validator.Errors(value)) {
       // `additionalProperties: false` reports each extra key twice; keep the summary line.

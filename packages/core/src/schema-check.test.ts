@@ -1,0 +1,144 @@
+import { Type as Type1 } from "typebox";
+import { Compile } from "typebox/compile";
+import { describe, expect, it } from "vitest";
+import { quickCheckFor } from "./schema-check.js";
+import { stringEnum, Type } from "./schema.js";
+import { isSchemaCompilerLoaded, validateToolArguments } from "./validate.js";
+
+// A read-like schema: what a typical tool declares.
+const readSchema = Type.Object({
+  path: Type.String({ description: "Path to the file" }),
+  offset: Type.Optional(Type.Number({ minimum: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 2000 })),
+});
+
+describe("the quick check before the schema compiler", () => {
+  // Runs first in this file: vitest gives each test file fresh modules, so nothing has loaded
+  // the compiler yet.
+  it("validates a typical call without loading the compiler, and loads it to explain a bad one", () => {
+    expect(
+      validateToolArguments({ name: "read", parameters: readSchema }, { path: "a.txt", limit: "20" }),
+    ).toEqual({ path: "a.txt", limit: 20 });
+    expect(isSchemaCompilerLoaded()).toBe(false);
+    expect(() =>
+      validateToolArguments({ name: "read", parameters: readSchema }, { path: "a.txt", limit: 0 }),
+    ).toThrow(
+      'Validation failed for tool "read":\n  - limit: must be >= 1\n\nReceived arguments:\n{\n  "path": "a.txt",\n  "limit": 0\n}',
+    );
+    expect(isSchemaCompilerLoaded()).toBe(true);
+  });
+
+  it("supports the schemas tools usually declare (TypeBox 0.34, TypeBox 1.x, hand-written)", () => {
+    const supported = [
+      readSchema,
+      Type.Object({ action: stringEnum(["list", "kill"]), ids: Type.Optional(Type.Array(Type.String())) }),
+      Type.Object({
+        mode: Type.Union([Type.Literal("a"), Type.Literal("b")]),
+        n: Type.Optional(Type.Boolean()),
+      }),
+      Type1.Object({ n: Type1.Integer(), s: Type1.Optional(Type1.String({ maxLength: 3 })) }),
+      {
+        type: "object",
+        properties: {
+          url: { type: "string", pattern: "^https?://" },
+          env: { type: "object", additionalProperties: { type: "string" } },
+        },
+        required: ["url"],
+        additionalProperties: false,
+      },
+    ];
+    for (const schema of supported) expect(quickCheckFor(schema)).not.toBeNull();
+    for (const schema of [
+      { type: "object", properties: { a: { $ref: "#/$defs/A" } } },
+      { type: "object", properties: { a: { type: "string", format: "uri" } } },
+      Type.Object({ r: Type.Record(Type.String(), Type.Number()) }),
+      { type: "object", properties: { a: { enum: [{ deep: 1 }] } } },
+    ]) {
+      expect(quickCheckFor(schema)).toBeNull();
+    }
+  });
+
+  it("never accepts what the compiler rejects (differential over schemas and values)", () => {
+    const schemas: object[] = [
+      readSchema,
+      Type1.Object({ n: Type1.Integer(), s: Type1.Optional(Type1.String({ minLength: 2, maxLength: 3 })) }),
+      {
+        type: "object",
+        properties: {
+          tags: { type: "array", items: { type: "string", enum: ["x", "y"] }, minItems: 1, maxItems: 2 },
+          k: {
+            anyOf: [
+              { type: "string", const: "on" },
+              { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 5 },
+            ],
+          },
+          one: { oneOf: [{ type: "number" }, { type: "integer" }] },
+          t: { type: ["string", "null"], pattern: "^\\p{Lu}" },
+          o: {
+            type: "object",
+            properties: { d: { type: "boolean" } },
+            required: ["d"],
+            additionalProperties: false,
+          },
+        },
+        required: ["tags"],
+        additionalProperties: { type: "number" },
+      },
+      { type: "object", properties: { toString: { type: "string" }, constructor: { type: "number" } } },
+    ];
+    const values: unknown[] = [
+      {},
+      { path: "a" },
+      { path: 1 },
+      { path: "a", offset: 0.5 },
+      { path: "a", offset: Number.NaN },
+      { path: "a", limit: 1.5 },
+      { path: "a", limit: 2001 },
+      { path: "a", extra: true },
+      { n: 1 },
+      { n: 1, s: "ab" },
+      { n: 1, s: "a" },
+      { n: 1, s: "😀😀" },
+      { n: 1, s: "😀😀😀😀" },
+      { n: 1.5, s: "abc" },
+      { tags: ["x"] },
+      { tags: [] },
+      { tags: ["x", "y", "x"] },
+      { tags: ["z"] },
+      { tags: ["x"], k: "on" },
+      { tags: ["x"], k: "off" },
+      { tags: ["x"], k: 5 },
+      { tags: ["x"], k: 4.9 },
+      { tags: ["x"], one: 1 },
+      { tags: ["x"], one: 1.5 },
+      { tags: ["x"], t: null },
+      { tags: ["x"], t: "Émile" },
+      { tags: ["x"], t: "émile" },
+      { tags: ["x"], o: { d: true } },
+      { tags: ["x"], o: { d: true, e: 1 } },
+      { tags: ["x"], o: [] },
+      { tags: ["x"], extra: 2 },
+      { tags: ["x"], extra: "2" },
+      { toString: "s" },
+      { constructor: 1 },
+      { constructor: "1" },
+      JSON.parse('{"__proto__": {"x": 1}, "path": "a"}'),
+      { path: "a", limit: undefined },
+    ];
+    let agreedTrue = 0;
+    for (const schema of schemas) {
+      const quick = quickCheckFor(schema);
+      expect(quick).not.toBeNull();
+      const compiled = Compile(schema as never);
+      for (const value of values) {
+        const fast = quick!(value);
+        const slow = compiled.Check(value);
+        if (fast) {
+          expect({ schema, value, slow }).toEqual({ schema, value, slow: true });
+          agreedTrue++;
+        }
+      }
+    }
+    expect(agreedTrue).toBeGreaterThan(10);
+  });
+});
