@@ -1,4 +1,11 @@
-import { type ClawtoolsPlugin, definePlugin, type ToolContext } from "@clawtools/core";
+import {
+  type ClawtoolsPlugin,
+  definePlugin,
+  parseSectionConfig,
+  readSectionConfig,
+  type ToolContext,
+} from "@clawtools/core";
+import { configPart, type FsConfig, fsConfigSchema } from "./config.js";
 import { createApplyPatchTool } from "./tools/apply-patch.js";
 import { createEditTool, type EditToolOptions } from "./tools/edit.js";
 import { createFindTool } from "./tools/find.js";
@@ -11,17 +18,25 @@ export type FsPluginOptions = ReadToolOptions & EditToolOptions & GrepToolOption
 
 const READ_ONLY_EXTRA = { profiles: ["coding" as const], readOnly: true, sectionId: "fs" };
 
-/** The fs section: read, write, edit, apply_patch (catalog) plus grep, find, ls. */
+/**
+ * The fs section: read, write, edit, apply_patch (catalog) plus grep, find, ls. Options given
+ * here are validated against `config.fs`'s schema now; each toolset reads `ctx.config.fs`
+ * merged with them (options in code win key by key).
+ */
 export function createFsPlugin(options: FsPluginOptions = {}): ClawtoolsPlugin {
+  parseSectionConfig("fs", fsConfigSchema, configPart(options));
   const with_ =
     <T>(make: (ctx: ToolContext, o: FsPluginOptions) => T) =>
-    (ctx: ToolContext) =>
-      make(ctx, options);
+    (ctx: ToolContext) => {
+      const config: FsConfig = readSectionConfig(ctx, "fs", fsConfigSchema, configPart(options));
+      return make(ctx, { ...options, ...config });
+    };
   return definePlugin({
     id: "@clawtools/fs",
     version: "0.1.0",
     description: "Files: read, write, edit, apply_patch, grep, find, ls over a pluggable FsBridge",
     section: "fs",
+    configSchema: fsConfigSchema,
     tools: [
       { name: "read", factory: with_(createReadTool) },
       { name: "write", factory: with_(createWriteTool) },

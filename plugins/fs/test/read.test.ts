@@ -1,4 +1,4 @@
-import { statSync, writeFileSync } from "node:fs";
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
@@ -37,22 +37,91 @@ describe("read", () => {
     );
   });
 
-  it("says how many lines remain after an explicit limit, and refuses an offset past the end", async () => {
+  it("says how many lines remain after an explicit limit; an offset past the end is a plain answer", async () => {
     const bridge = createMemoryBridge({ "f.txt": lines(10) });
     const read = createReadTool({ root: "/workspace", bridge });
     expect(text(await read.execute("c", { path: "f.txt", offset: 3, limit: 2 }))).toBe(
       "line3\nline4\n\n[6 more lines in file. Use offset=5 to continue.]",
     );
-    await expect(read.execute("c", { path: "f.txt", offset: 11 })).rejects.toThrow(
-      "Offset 11 is beyond end of file (10 lines total)",
+    const past = await read.execute("c", { path: "f.txt", offset: 11 });
+    expect(past.isError).toBeUndefined();
+    expect(text(past)).toBe("Offset 11 is beyond end of file (10 lines total). Retry with offset <= 10.");
+  });
+
+  it("does not count the empty string after a final newline as a line", async () => {
+    const bridge = createMemoryBridge({ "hundred.txt": `${lines(100)}\n`, "f.txt": `${lines(10)}\n` });
+    const read = createReadTool({ root: "/workspace", bridge });
+    expect(text(await read.execute("c", { path: "hundred.txt", limit: 14 }))).toBe(
+      `${lines(14)}\n\n[86 more lines in file. Use offset=15 to continue.]`,
+    );
+    expect(text(await read.execute("c", { path: "hundred.txt", offset: 101 }))).toBe(
+      "Offset 101 is beyond end of file (100 lines total). Retry with offset <= 100.",
+    );
+    expect(text(await read.execute("c", { path: "f.txt", offset: 10 }))).toBe("line10\n");
+    expect(text(await read.execute("c", { path: "f.txt", offset: 9, limit: 1 }))).toBe(
+      "line9\n\n[1 more line in file. Use offset=10 to continue.]",
+    );
+    const big = createMemoryBridge({ "b.txt": `${lines(2500)}\n` });
+    expect(
+      text(await createReadTool({ root: "/workspace", bridge: big }).execute("c", { path: "b.txt" })),
+    ).toMatch(/line2000\n\n\[Showing lines 1-2000 of 2500\. Use offset=2001 to continue\.\]$/);
+  });
+
+  it("returns the first part of a line longer than the page and continues it with cursor", async () => {
+    const long = `${"a".repeat(30 * 1024)}${"b".repeat(30 * 1024)}`;
+    const bridge = createMemoryBridge({ "one.txt": `${long}\nshort\n` });
+    const read = createReadTool({ root: "/workspace", bridge });
+    const r = await read.execute("c", { path: "one.txt" });
+    const [part, notice] = text(r).split("\n\n");
+    expect(notice).toMatch(
+      /^\[Showing part of line 1 \(50\.0KB limit\)\. Use read with offset=1, cursor=(\d+) to continue\.\]$/,
+    );
+    const cursor = Number(/cursor=(\d+)/.exec(notice!)![1]);
+    expect(part).toBe(long.slice(0, cursor));
+    expect(Buffer.byteLength(text(r))).toBeLessThanOrEqual(50 * 1024);
+    expect(r.details?.continuation).toEqual({ kind: "cursor", offset: 1, cursor });
+    const rest = await read.execute("c", { path: "one.txt", cursor });
+    expect(text(rest)).toBe(`${long.slice(cursor)}\nshort\n`);
+    expect(text(await read.execute("c", { path: "one.txt", cursor: long.length }))).toBe(
+      `Cursor ${long.length} is at or beyond the end of line 1 (${long.length} characters). Use offset=2 to continue.`,
     );
   });
 
-  it("points to sed for a single oversized line", async () => {
-    const bridge = createMemoryBridge({ "one.txt": `${"y".repeat(60 * 1024)}\nshort` });
-    const r = await createReadTool({ root: "/workspace", bridge }).execute("c", { path: "one.txt" });
-    expect(text(r)).toBe(
-      "[Line 1 is 60.0KB, exceeds 50.0KB limit. Use bash: sed -n '1p' one.txt | head -c 51200]",
+  it("optional: true makes a missing file a plain answer; an empty file says so; CRLF comes back as LF", async () => {
+    const bridge = createMemoryBridge({ "empty.txt": "", "crlf.txt": "\ufeffone\r\ntwo\r\n" });
+    const read = createReadTool({ root: "/workspace", bridge });
+    const missing = await read.execute("c", { path: "nope.md", optional: true });
+    expect(missing.isError).toBeUndefined();
+    expect(text(missing)).toBe("Optional file not found: nope.md.");
+    expect(missing.details).toEqual({ status: "not_found", path: "nope.md", optional: true });
+    await expect(read.execute("c", { path: "nope.md" })).rejects.toThrow("File not found: nope.md.");
+    expect(text(await read.execute("c", { path: "empty.txt" }))).toBe("File is empty (0 bytes).");
+    expect(text(await read.execute("c", { path: "crlf.txt" }))).toBe("one\ntwo\n");
+    expect(text(await read.execute("c", { path: "crlf.txt", limit: 1 }))).toBe(
+      "one\n\n[1 more line in file. Use offset=2 to continue.]",
+    );
+  });
+
+  it("errors are sentences: a directory names ls, a huge path comes back short", async () => {
+    const root = tempDir();
+    mkdirSync(path.join(root, "sub"));
+    const read = createReadTool({ workspaceDir: root });
+    await expect(read.execute("c", { path: "sub" })).rejects.toThrow(
+      "Read requires a file path, but sub is a directory. Use ls to list it, then read a specific file.",
+    );
+    const huge = "x".repeat(1024 * 1024);
+    const error = await read.execute("c", { path: huge }).catch((e: Error) => e);
+    expect((error as Error).message).toBe(
+      `path is too long (1048576 characters; the limit is 4096): ${"x".repeat(80)}… (1048576 characters)`,
+    );
+  });
+
+  it("keeps the page budget configurable", async () => {
+    const bridge = createMemoryBridge({ "wide.txt": lines(100, "x".repeat(100)) });
+    const read = createReadTool({ root: "/workspace", bridge }, { readMaxBytes: 2048 });
+    expect(read.description).toContain("2000 lines or 2KB");
+    expect(text(await read.execute("c", { path: "wide.txt" }))).toMatch(
+      /\n\n\[Showing lines 1-19 of 100 \(2\.0KB limit\)\. Use offset=20 to continue\.\]$/,
     );
   });
 
@@ -113,10 +182,15 @@ describe("read", () => {
       text: expect.stringContaining("Read image file [image/"),
     });
     expect(text(r)).toContain(
-      "[Image: original 3000x1500, displayed at 2000x1000. Multiply coordinates by 1.50 to map to original image.]",
+      "[Image: original 3000x1500, displayed at 1200x600. Multiply coordinates by 2.50 to map to original image.]",
     );
     const img = r.content[1] as { data: string };
-    expect((await sharp(Buffer.from(img.data, "base64")).metadata()).width).toBe(2000);
+    expect((await sharp(Buffer.from(img.data, "base64")).metadata()).width).toBe(1200);
+    // configurable; an image that already fits is sent as it is
+    const wide = createReadTool({ workspaceDir: root }, { imageMaxDimensionPx: 3000 });
+    const same = await wide.execute("c", { path: "shot.dat" });
+    expect(text(same)).toBe("Read image file [image/png]\n[image/png]");
+    expect((same.content[1] as { data: string }).data).toBe(big.toString("base64"));
     expect(text(await read.execute("c", { path: "fake.png" }))).toBe("not an image");
   });
 

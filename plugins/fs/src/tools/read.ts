@@ -11,33 +11,74 @@ import {
   truncateHead,
 } from "@clawtools/core";
 import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
-import { readPathVariants } from "../paths.js";
-import { detectImageMime, prepareImage } from "./image.js";
+import { displayPath, readPathVariants } from "../paths.js";
+import { detectImageMime, MAX_IMAGE_SIDE, prepareImage } from "./image.js";
 import { lineCounts } from "./line-count-cache.js";
+import { checkPathArg } from "./messages.js";
 import { readLinePage } from "./read-lines.js";
 
-export const readSchema = Type.Object({
-  path: Type.String({ description: "Path to the file to read (relative or absolute)" }),
-  offset: Type.Optional(Type.Number({ description: "Line number to start reading from (1-indexed)" })),
-  limit: Type.Optional(Type.Number({ description: "Maximum number of lines to read" })),
-});
+export const readSchema = Type.Object(
+  {
+    path: Type.String({ description: "Path to the file to read (relative or absolute)" }),
+    offset: Type.Optional(Type.Number({ description: "Line number to start reading from (1-indexed)" })),
+    limit: Type.Optional(Type.Number({ description: "Maximum number of lines to read" })),
+    cursor: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description:
+          "Character position within the start line (0-based), to continue a line longer than one page",
+      }),
+    ),
+    optional: Type.Optional(
+      Type.Boolean({ description: "When true, a missing file is a plain answer instead of an error" }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export interface ReadDetails {
   truncation?: TruncationResult;
+  /** Where the next page starts, when the output was cut (OpenClaw's continuation). */
+  continuation?: { kind: "line"; offset: number } | { kind: "cursor"; offset: number; cursor: number };
+  /** `optional: true` and the file does not exist. */
+  status?: "not_found";
+  path?: string;
+  optional?: true;
 }
 
 export interface ReadToolOptions extends FsToolOptions {
-  /** Downscale images over 2000×2000 px or 4.5 MB (default true). */
+  /** Downscale images over `imageMaxDimensionPx` or 4.5 MB (default true). */
   autoResizeImages?: boolean;
+  /** Longest image side after downscaling (default 1200 px, OpenClaw's DEFAULT_IMAGE_MAX_DIMENSION_PX). */
+  imageMaxDimensionPx?: number;
+  /** Page budget of one read in bytes (default 50 KB). */
+  readMaxBytes?: number;
 }
 
-const DESCRIPTION = `Read the contents of a file. Supports text files and images (jpg, png, gif, webp). Images are sent as attachments. For text files, output is truncated to ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first). Use offset/limit for large files. When you need the full file, continue with offset until complete.`;
+const describe = (maxBytes: number) =>
+  `Read the contents of a file. Supports text files and images (jpg, png, gif, webp). Images are sent as attachments. For text files, output is truncated to ${DEFAULT_MAX_LINES} lines or ${maxBytes / 1024}KB (whichever is hit first). Use offset/limit for large files, and cursor to continue within a long line. When you need the full file, continue with offset until complete.`;
+
+const textResult = (text: string, details?: ReadDetails): AgentToolResult<ReadDetails | undefined> => ({
+  content: [{ type: "text", text }],
+  details,
+});
+
+/** The longest prefix of `line` within `bytes` UTF-8 bytes that does not split a surrogate pair. */
+function prefixWithin(line: string, bytes: number): string {
+  let cut = Math.min(line.length, bytes);
+  while (cut > 0 && Buffer.byteLength(line.slice(0, cut)) > bytes) cut = Math.floor(cut * 0.9);
+  const code = line.charCodeAt(cut - 1);
+  if (cut > 0 && code >= 0xd800 && code <= 0xdbff) cut--;
+  return line.slice(0, cut);
+}
 
 export function createReadTool(
   ctx: ToolContext = {},
   options: ReadToolOptions = {},
 ): AgentTool<typeof readSchema, ReadDetails | undefined> {
   const env = resolveFsEnv(ctx, options);
+  const maxBytes = options.readMaxBytes ?? DEFAULT_MAX_BYTES;
+  const maxSide = options.imageMaxDimensionPx ?? MAX_IMAGE_SIDE;
 
   /** The first spelling that exists (macOS screenshot, NFD, curly quote), else the path as given. */
   const locate = async (abs: string) => {
@@ -50,21 +91,35 @@ export function createReadTool(
   return {
     name: "read",
     label: "read",
-    description: DESCRIPTION,
+    description: describe(maxBytes),
     parameters: readSchema,
-    async execute(_id, { path, offset, limit }, signal): Promise<AgentToolResult<ReadDetails | undefined>> {
+    async execute(_id, params, signal): Promise<AgentToolResult<ReadDetails | undefined>> {
+      const { path, offset, limit, cursor = 0, optional } = params;
       throwIfAborted(signal);
+      checkPathArg("path", path);
+      if (offset !== undefined && (!Number.isFinite(offset) || offset < 1))
+        throw new ToolInputError("Offset must be a line number of at least 1.");
+      if (limit !== undefined && (!Number.isFinite(limit) || limit < 1))
+        throw new ToolInputError("Limit must be at least 1.");
+      if (!Number.isSafeInteger(cursor) || cursor < 0)
+        throw new ToolInputError("Cursor must be an integer of at least 0.");
       const abs = await locate(env.resolve(path));
       const stat = await env.bridge.stat({ filePath: abs });
-      if (!stat) throw new ToolInputError(`ENOENT: no such file or directory, open '${abs}'`);
+      const shown = displayPath(env.root, abs);
+      if (!stat) {
+        if (optional === true)
+          return textResult(`Optional file not found: ${path}.`, {
+            status: "not_found",
+            path,
+            optional: true,
+          });
+        throw new ToolInputError(`File not found: ${shown}.`);
+      }
       if (stat.type === "directory")
         throw new ToolInputError(
-          `EISDIR: illegal operation on a directory, read '${abs}'. Use ls to list a directory.`,
+          `Read requires a file path, but ${shown} is a directory. Use ls to list it, then read a specific file.`,
         );
-      if (offset !== undefined && (!Number.isFinite(offset) || offset < 1))
-        throw new ToolInputError("offset must be a line number ≥ 1");
-      if (limit !== undefined && (!Number.isFinite(limit) || limit < 1))
-        throw new ToolInputError("limit must be ≥ 1");
+      if (stat.type !== "file") throw new ToolInputError(`Read only supports regular files: ${shown}.`);
 
       const head = await firstBytes(env.bridge, abs, signal);
       const mime = detectImageMime(head);
@@ -72,7 +127,9 @@ export function createReadTool(
         const data = await env.bridge.readFile({ filePath: abs });
         if (data.length === 0) throw new ToolInputError(`Image file is empty: ${path}`);
         const image =
-          options.autoResizeImages === false ? { data, mimeType: mime } : await prepareImage(data, mime);
+          options.autoResizeImages === false
+            ? { data, mimeType: mime }
+            : await prepareImage(data, mime, maxSide);
         const text = `Read image file [${image.mimeType}]${"note" in image && image.note ? `\n${image.note}` : ""}`;
         return {
           content: [
@@ -85,47 +142,69 @@ export function createReadTool(
 
       const start = offset !== undefined ? Math.floor(offset) - 1 : 0;
       const want = limit !== undefined ? Math.min(Math.floor(limit), DEFAULT_MAX_LINES) : DEFAULT_MAX_LINES;
-      const known = lineCounts.get(env.bridge, abs, stat);
-      const page = await readLinePage(env.bridge, abs, start, want, DEFAULT_MAX_BYTES, signal, known);
+      const known = cursor > 0 ? undefined : lineCounts.get(env.bridge, abs, stat);
+      const page = await readLinePage(env.bridge, abs, start, want, maxBytes, signal, known, cursor);
       if (known === undefined) lineCounts.set(env.bridge, abs, stat, page.totalLines);
       throwIfAborted(signal);
-      if (start >= page.totalLines) {
-        throw new ToolInputError(`Offset ${offset} is beyond end of file (${page.totalLines} lines total)`);
-      }
-      const userEnd = limit !== undefined ? Math.min(start + Math.floor(limit), page.totalLines) : undefined;
-      const selected = (userEnd !== undefined ? page.lines.slice(0, userEnd - start) : page.lines).join("\n");
-      const truncation = truncateHead(selected);
+      const total = page.totalLines;
       const first = start + 1;
+      // outcomes OpenClaw answers as normal results: the model reads them and moves on
+      if (total === 0) return textResult(`File is empty (${stat.size} bytes).`);
+      if (start >= total)
+        return textResult(
+          `Offset ${offset} is beyond end of file (${total} lines total). Retry with offset <= ${total}.`,
+        );
+      if (cursor > 0 && cursor >= page.startLineChars)
+        return textResult(
+          `Cursor ${cursor} is at or beyond the end of line ${first} (${page.startLineChars} characters).${first < total ? ` Use offset=${first + 1} to continue.` : ""}`,
+        );
+      // the empty string after a final newline is not a line: keep the newline, not a line for it
+      const reachesEnd = start + page.lines.length > total;
+      const pageLines = reachesEnd ? page.lines.slice(0, total - start) : page.lines;
+      const userEnd = limit !== undefined ? Math.min(start + Math.floor(limit), total) : undefined;
+      const selectedLines = userEnd !== undefined ? pageLines.slice(0, userEnd - start) : pageLines;
+      const selected = selectedLines.join("\n");
+      const truncation = truncateHead(selected, { maxBytes });
+      const limitPart = limit !== undefined ? `, limit=${Math.floor(limit)}` : "";
       if (truncation.firstLineExceedsLimit) {
-        const text = `[Line ${first} is ${formatSize(page.startLineBytes)}, exceeds ${formatSize(DEFAULT_MAX_BYTES)} limit. Use bash: sed -n '${first}p' ${path} | head -c ${DEFAULT_MAX_BYTES}]`;
-        return { content: [{ type: "text", text }], details: { truncation } };
+        // the first part of a line longer than the page, and where to continue inside it
+        const next = (c: number) =>
+          `\n\n[Showing part of line ${first} (${formatSize(maxBytes)} limit). Use read with offset=${first}, cursor=${c}${limitPart} to continue.]`;
+        const part = prefixWithin(selectedLines[0]!, maxBytes - Buffer.byteLength(next(cursor + maxBytes)));
+        const resume = cursor + part.length;
+        return textResult(`${part}${next(resume)}`, {
+          truncation: {
+            ...truncation,
+            content: part,
+            outputBytes: Buffer.byteLength(part),
+            lastLinePartial: true,
+          },
+          continuation: { kind: "cursor", offset: first, cursor: resume },
+        });
       }
       // lines beyond what we kept were counted, not stored: the truncation covers them too
-      const moreStored = userEnd === undefined && start + page.lines.length < page.totalLines;
+      const moreStored = userEnd === undefined && start + pageLines.length < total;
       if (truncation.truncated || moreStored) {
         const last = first + truncation.outputLines - 1;
-        const cap = truncation.truncatedBy === "bytes" ? ` (${formatSize(DEFAULT_MAX_BYTES)} limit)` : "";
-        const notice = `[Showing lines ${first}-${last} of ${page.totalLines}${cap}. Use offset=${last + 1} to continue.]`;
-        return {
-          content: [{ type: "text", text: `${truncation.content}\n\n${notice}` }],
-          details: {
-            truncation: {
-              ...truncation,
-              truncated: true,
-              truncatedBy: truncation.truncatedBy ?? "lines",
-              totalLines: page.totalLines,
-            },
+        const cap = truncation.truncatedBy === "bytes" ? ` (${formatSize(maxBytes)} limit)` : "";
+        const notice = `[Showing lines ${first}-${last} of ${total}${cap}. Use offset=${last + 1} to continue.]`;
+        return textResult(`${truncation.content}\n\n${notice}`, {
+          truncation: {
+            ...truncation,
+            truncated: true,
+            truncatedBy: truncation.truncatedBy ?? "lines",
+            totalLines: total,
           },
-        };
+          continuation: { kind: "line", offset: last + 1 },
+        });
       }
-      if (userEnd !== undefined && userEnd < page.totalLines) {
-        const notice = `[${page.totalLines - userEnd} more lines in file. Use offset=${userEnd + 1} to continue.]`;
-        return {
-          content: [{ type: "text", text: `${truncation.content}\n\n${notice}` }],
-          details: undefined,
-        };
+      if (userEnd !== undefined && userEnd < total) {
+        const left = total - userEnd;
+        return textResult(
+          `${truncation.content}\n\n[${left} more line${left === 1 ? "" : "s"} in file. Use offset=${userEnd + 1} to continue.]`,
+        );
       }
-      return { content: [{ type: "text", text: truncation.content }], details: undefined };
+      return textResult(reachesEnd ? `${truncation.content}\n` : truncation.content);
     },
   };
 }
