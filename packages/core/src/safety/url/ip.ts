@@ -28,7 +28,8 @@ export function isLegacyIpLike(host: string): boolean {
   const h = host.toLowerCase();
   if (/^[0-9.]+$/.test(h)) return parseIpLiteral(h) === undefined; // 2130706433, 127.1, 017.0.0.1
   if (/^(0x[0-9a-f]+|\d+)(\.(0x[0-9a-f]+|\d+)){0,3}$/.test(h)) return true; // 0x7f.1, 0x7f000001
-  if (h.startsWith("[") || (h.includes(":") && /^[0-9a-f:.%]+$/.test(h))) return parseIpLiteral(h) === undefined;
+  if (h.startsWith("[") || (h.includes(":") && /^[0-9a-f:.%]+$/.test(h)))
+    return parseIpLiteral(h) === undefined;
   return false;
 }
 
@@ -106,7 +107,8 @@ export function blockedReason(ip: ParsedIp, policy: IpPolicy = {}): string | und
   if (ip.family === 4) {
     const hit = IPV4_BLOCKED_RANGES.find((r) => inRange(ip.bytes, r));
     if (hit) return hit[2];
-    if (!policy.allowRfc2544BenchmarkRange && inRange(ip.bytes, IPV4_BENCHMARK_RANGE)) return IPV4_BENCHMARK_RANGE[2];
+    if (!policy.allowRfc2544BenchmarkRange && inRange(ip.bytes, IPV4_BENCHMARK_RANGE))
+      return IPV4_BENCHMARK_RANGE[2];
     return undefined;
   }
   const own = IPV6_BLOCKED_RANGES.find((r) => inRange(ip.bytes, r))?.[2];

@@ -27,7 +27,9 @@ export class SsrfBlockedError extends Error {
 }
 
 export function isSsrfBlockedError(error: unknown): error is SsrfBlockedError {
-  return typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[SSRF_BLOCKED] === true;
+  return (
+    typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[SSRF_BLOCKED] === true
+  );
 }
 
 export interface ResolvedAddress {
@@ -139,9 +141,17 @@ export async function checkUrl(
  */
 export function createPinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
   if (addresses.length === 0) throw new Error("createPinnedLookup: no addresses");
-  return ((_host: string, options: { all?: boolean } | number | undefined, callback: (...args: unknown[]) => void) => {
+  return ((
+    _host: string,
+    options: { all?: boolean } | number | undefined,
+    callback: (...args: unknown[]) => void,
+  ) => {
     const cb = typeof options === "function" ? (options as typeof callback) : callback;
-    if (typeof options === "object" && options?.all) cb(null, addresses.map((a) => ({ ...a })));
+    if (typeof options === "object" && options?.all)
+      cb(
+        null,
+        addresses.map((a) => ({ ...a })),
+      );
     else cb(null, addresses[0]!.address, addresses[0]!.family);
   }) as LookupFunction;
 }
