@@ -1,37 +1,67 @@
+import { createRequire } from "node:module";
 import { type ClawtoolsPlugin, definePlugin } from "@clawtools/core";
+import { parseRuntimeConfig, readRuntimeConfig, runtimeConfigSchema } from "./config.js";
 import type { SessionLimits } from "./process/limits.js";
 import { ProcessRegistry } from "./process/registry.js";
 import { createExecTool, type ExecToolOptions } from "./tools/exec.js";
 import { createProcessTool } from "./tools/process.js";
 
+const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
+
 export interface RuntimePluginOptions {
+  /** `config.runtime.exec` keys (they win over the context's, key by key) plus code-only options. */
   exec?: Omit<ExecToolOptions, "registry">;
   /** Shared by exec and process; one per plugin instance by default. */
   registry?: ProcessRegistry;
   /**
-   * Session limits (else OPENCLAW_BASH_MAX_OUTPUT_CHARS / PI_BASH_MAX_OUTPUT_CHARS,
-   * OPENCLAW_BASH_PENDING_MAX_OUTPUT_CHARS, PI_BASH_JOB_TTL_MS, else OpenClaw's defaults):
-   * output kept (200,000 chars), unread output kept (30,000), finished sessions kept (30 min).
+   * Session limits (else `config.runtime.limits`, else OPENCLAW_BASH_MAX_OUTPUT_CHARS /
+   * PI_BASH_MAX_OUTPUT_CHARS, OPENCLAW_BASH_PENDING_MAX_OUTPUT_CHARS, PI_BASH_JOB_TTL_MS, else
+   * OpenClaw's defaults): output kept (200,000 chars), unread output kept (30,000), finished
+   * sessions kept (30 min).
    */
   limits?: Partial<SessionLimits>;
 }
 
-/** The runtime section: exec and process sharing one process registry. */
+/** Splits the options in code into configuration (validated) and what only code can give. */
+function splitOptions(exec: RuntimePluginOptions["exec"] = {}) {
+  const { approval, hosts, onBackgroundExit, ...config } = exec;
+  return { code: { approval, hosts, onBackgroundExit }, config };
+}
+
+/**
+ * The runtime section: exec and process sharing one process registry. Configuration comes
+ * from `ctx.config.runtime` (validated against `runtimeConfigSchema`) overlaid by the options
+ * given here; `dispose()` kills every running and background session, whole process groups.
+ */
 export function createRuntimePlugin(
   options: RuntimePluginOptions = {},
-): ClawtoolsPlugin & { registry: ProcessRegistry } {
-  const registry = options.registry ?? new ProcessRegistry(options.limits);
+): ClawtoolsPlugin & { registry: ProcessRegistry; dispose: () => Promise<void> } {
+  const { code, config } = splitOptions(options.exec);
+  // options given in code are checked now, so a typo fails at start-up rather than at a call
+  const inCode = parseRuntimeConfig({
+    ...(Object.keys(config).length ? { exec: config } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
+  const registry = options.registry ?? new ProcessRegistry(inCode.limits);
+  const resolved = (ctx: Parameters<typeof readRuntimeConfig>[0]) => {
+    const merged = readRuntimeConfig(ctx, inCode);
+    if (!options.registry && merged.limits && ctx.config?.runtime !== undefined) registry.setLimits(merged.limits);
+    const defined = Object.fromEntries(Object.entries(code).filter(([, v]) => v !== undefined));
+    return { ...merged.exec, ...defined, registry } as ExecToolOptions;
+  };
   const plugin = definePlugin({
     id: "@clawtools/runtime",
-    version: "0.1.0",
+    version,
     description: "Runtime: exec and process with background sessions, PTY, approvals and a hardened host",
     section: "runtime",
+    configSchema: runtimeConfigSchema,
     tools: [
-      { name: "exec", factory: (ctx) => createExecTool(ctx, { ...options.exec, registry }) },
+      { name: "exec", factory: (ctx) => createExecTool(ctx, resolved(ctx)) },
       { name: "process", factory: (ctx) => createProcessTool(ctx, { registry }) },
     ],
+    dispose: () => registry.dispose(),
   });
-  return Object.assign(plugin, { registry });
+  return Object.assign(plugin, { registry, dispose: plugin.dispose! });
 }
 
 export const runtimePlugin = createRuntimePlugin();

@@ -1,4 +1,5 @@
 import { type ClawtoolsPlugin, definePlugin } from "@clawtools/core";
+import pkg from "../package.json" with { type: "json" };
 import { createWebFetchTool, type WebFetchOptions } from "./tools/web-fetch.js";
 import { createWebSearchTool, type WebSearchOptions } from "./tools/web-search.js";
 
@@ -11,7 +12,7 @@ export interface WebPluginOptions {
 export function createWebPlugin(options: WebPluginOptions = {}): ClawtoolsPlugin {
   return definePlugin({
     id: "@clawtools/web",
-    version: "0.1.0",
+    version: pkg.version,
     description:
       "Web: web_fetch with an SSRF-proof fetcher and readable extraction, web_search over real providers",
     section: "web",

@@ -1,5 +1,6 @@
 import { createMcpServer } from "@clawtools/mcp";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import pkg from "../../package.json" with { type: "json" };
 import type { CommonOptions } from "../options.js";
 import { buildToolset } from "../toolset.js";
 
@@ -11,7 +12,7 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
     `serving ${set.tools.length} tools from ${options.workspace}: ${set.tools.map((t) => t.name).join(", ")}`,
   );
   for (const d of set.diagnostics) if (!d.reason.startsWith("not allowed by")) log(`left out ${d.message}`);
-  const server = createMcpServer(set, { name: "clawtools", version: "0.1.0" });
+  const server = createMcpServer(set, { name: "clawtools", version: pkg.version });
   const transport = new StdioServerTransport();
   const stopped = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
