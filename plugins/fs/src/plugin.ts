@@ -5,6 +5,7 @@ import {
   readSectionConfig,
   type ToolContext,
 } from "@clawtools/core";
+import pkg from "../package.json" with { type: "json" };
 import { configPart, type FsConfig, fsConfigSchema } from "./config.js";
 import { createApplyPatchTool } from "./tools/apply-patch.js";
 import { createEditTool, type EditToolOptions } from "./tools/edit.js";
@@ -33,7 +34,7 @@ export function createFsPlugin(options: FsPluginOptions = {}): ClawtoolsPlugin {
     };
   return definePlugin({
     id: "@clawtools/fs",
-    version: "0.1.0",
+    version: pkg.version,
     description: "Files: read, write, edit, apply_patch, grep, find, ls over a pluggable FsBridge",
     section: "fs",
     configSchema: fsConfigSchema,
