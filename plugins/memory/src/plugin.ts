@@ -9,6 +9,7 @@ import {
   type ToolContext,
   ToolUnavailableError,
 } from "@clawtools/core";
+import pkg from "../package.json" with { type: "json" };
 import type { ChunkOptions } from "./chunk.js";
 import { type MemoryConfig, memoryConfigSchema, mergeConfig } from "./config.js";
 import { createLocalEmbedder } from "./embed/local.js";
@@ -139,7 +140,7 @@ export function createMemoryPlugin(options: MemoryPluginOptions = {}): Clawtools
 
   const plugin = definePlugin({
     id: "@clawtools/memory",
-    version: "0.1.0",
+    version: pkg.version,
     description: "Memory: memory_search and memory_get over a persistent hybrid (FTS5 + vector) index",
     section: "memory",
     configSchema: memoryConfigSchema,
