@@ -1,4 +1,5 @@
 import { ToolInputError } from "@clawtools/core";
+import { closestLinesHint, currentContentsHint } from "./hints.js";
 import { countOccurrences, fuzzyNormalize, fuzzyWithMap } from "./normalize.js";
 
 export interface Edit {
@@ -13,10 +14,21 @@ interface Match {
   newText: string;
 }
 
-const notFound = (path: string, i: number, n: number) =>
-  n === 1
-    ? `Could not find the exact text in ${path}. The old text must match exactly including all whitespace and newlines.`
-    : `Could not find edits[${i}] in ${path}. The oldText must match exactly including all whitespace and newlines.`;
+/** Not found: pi's sentence, then the closest lines and the current contents (OpenClaw's recovery). */
+const notFound = (path: string, i: number, n: number, content: string, oldText: string) =>
+  `${
+    n === 1
+      ? `Could not find the exact text in ${path}. The old text must match exactly including all whitespace and newlines.`
+      : `Could not find edits[${i}] in ${path}. The oldText must match exactly including all whitespace and newlines.`
+  }${closestLinesHint(content, oldText)}${currentContentsHint(content)}`;
+
+/** The edits would leave the file as it is: a normal answer for the tool, not a failure. */
+export class EditNoChangeError extends ToolInputError {
+  constructor(message: string) {
+    super(message);
+    this.name = "EditNoChangeError";
+  }
+}
 
 const duplicate = (path: string, i: number, n: number, count: number) =>
   n === 1
@@ -53,12 +65,11 @@ export function applyEdits(content: string, edits: Edit[], path: string): string
     fuzzy ??= fuzzyWithMap(content);
     const needle = fuzzyNormalize(edit.oldText);
     const count = countOccurrences(fuzzy.fuzzy, needle);
-    if (count === 0) throw new ToolInputError(notFound(path, i, n));
+    if (count === 0) throw new ToolInputError(notFound(path, i, n, content, edit.oldText));
     if (count > 1) throw new ToolInputError(duplicate(path, i, n, count));
     const at = fuzzy.fuzzy.indexOf(needle);
     const start = fuzzy.map[at]!;
-    const lastOrig = fuzzy.map[at + needle.length - 1]!;
-    const end = lastOrig + (content.codePointAt(lastOrig)! > 0xffff ? 2 : 1);
+    const end = fuzzy.ends[at + needle.length - 1]!;
     return { index: i, start, end, newText: edit.newText };
   });
   const sorted = [...matches].sort((a, b) => a.start - b.start);
@@ -71,6 +82,6 @@ export function applyEdits(content: string, edits: Edit[], path: string): string
   }
   let out = content;
   for (const m of sorted.reverse()) out = out.slice(0, m.start) + m.newText + out.slice(m.end);
-  if (out === content) throw new ToolInputError(noChange(path, n));
+  if (out === content) throw new EditNoChangeError(noChange(path, n));
   return out;
 }

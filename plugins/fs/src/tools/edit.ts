@@ -1,7 +1,8 @@
 import { type AgentTool, type ToolContext, ToolInputError, Type } from "@clawtools/core";
-import { applyEdits, type Edit } from "../edit/apply-edits.js";
+import { applyEdits, type Edit, EditNoChangeError } from "../edit/apply-edits.js";
 import { generateDiffString } from "../edit/diff.js";
 import { detectLineEnding, normalizeToLF, restoreLineEndings, stripBom } from "../edit/normalize.js";
+import { checkPathArg } from "./messages.js";
 import { type FsToolOptions, resolveFsEnv, throwIfAborted, withFileLock } from "../fs-env.js";
 
 const editItem = Type.Object(
@@ -48,6 +49,8 @@ export const editSchemaWithAliases = Type.Object(
 export interface EditDetails {
   diff: string;
   firstChangedLine?: number;
+  /** false when the edits would leave the file as it is (nothing was written). */
+  changed?: false;
 }
 
 export interface EditToolOptions extends FsToolOptions {
@@ -107,10 +110,14 @@ export function createEditTool(
     async execute(_id, params, signal) {
       throwIfAborted(signal);
       const { path, edits } = collectEdits(params as EditParams, aliases);
+      checkPathArg("path", path);
       const abs = env.resolve(path);
       return withFileLock(abs, async () => {
         const stat = await env.bridge.stat({ filePath: abs });
-        if (stat?.type !== "file") throw new ToolInputError(`File not found: ${path}`);
+        if (!stat) throw new ToolInputError(`File not found: ${path}.`);
+        if (stat.type === "directory")
+          throw new ToolInputError(`${path} is a directory; edit changes one file (use ls to list it).`);
+        if (stat.type !== "file") throw new ToolInputError(`Not a regular file: ${path}.`);
         const raw = (await env.bridge.readFile({ filePath: abs })).toString("utf8");
         throwIfAborted(signal);
         const { bom, text } = stripBom(raw);
@@ -120,7 +127,17 @@ export function createEditTool(
           oldText: normalizeToLF(e.oldText),
           newText: normalizeToLF(e.newText),
         }));
-        const updated = applyEdits(original, normalizedEdits, path);
+        let updated: string;
+        try {
+          updated = applyEdits(original, normalizedEdits, path);
+        } catch (error) {
+          // an edit that changes nothing is an answer (OpenClaw), not a failure to retry
+          if (!(error instanceof EditNoChangeError)) throw error;
+          return {
+            content: [{ type: "text", text: error.message }],
+            details: { diff: "", changed: false },
+          };
+        }
         throwIfAborted(signal);
         await env.bridge.writeFile({ filePath: abs, data: bom + restoreLineEndings(updated, ending) });
         const { diff, firstChangedLine } = generateDiffString(original, updated);
