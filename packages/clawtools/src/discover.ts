@@ -1,5 +1,7 @@
 import {
   type ClawtoolsPlugin,
+  expandToolGroups,
+  normalizeToolName,
   getCoreToolCatalog,
   getCoreSections,
   type SectionId,
@@ -23,10 +25,15 @@ export const SECTION_PACKAGES: Readonly<Partial<Record<SectionId, string>>> = {
 };
 
 export interface DiscoverOptions {
-  /** Only these sections. */
-  include?: SectionId[];
-  /** Never these sections. */
-  exclude?: SectionId[];
+  /**
+   * Only these tools: tool ids (`read`), `group:` references (`group:fs`, `group:openclaw`) or
+   * section ids (`fs`, the whole section). Omitted: every tool of every installed section.
+   */
+  include?: string[];
+  /** Never these tools: tool ids, `group:` references or section ids. Exclude wins over include. */
+  exclude?: string[];
+  /** Called once for every section that could not be loaded (not installed, failed, no plugin). */
+  onLoadWarning?: (message: string) => void;
   /** Resolves a package name to its module (tests, bundlers); default is dynamic import. */
   importer?: (specifier: string) => Promise<unknown>;
 }
@@ -48,15 +55,61 @@ function isPlugin(value: unknown): value is ClawtoolsPlugin {
   );
 }
 
+const SECTION_SET: ReadonlySet<string> = new Set(Object.keys(SECTION_PACKAGES));
+
+/**
+ * An include / exclude list as a test on (tool id, section id): a tool id, a `group:`
+ * reference (expanded as the policy expands it) or a section id (all of its tools, the
+ * catalog's and the package's own extras).
+ */
+function toolSelector(list: readonly string[]): {
+  matches: (toolId: string, sectionId: string) => boolean;
+  sections: Set<string>;
+  ids: Set<string>;
+} {
+  const sections = new Set<string>();
+  const ids = new Set<string>();
+  for (const entry of list.map(normalizeToolName).filter(Boolean)) {
+    if (SECTION_SET.has(entry)) sections.add(entry);
+    else for (const id of expandToolGroups([entry])) ids.add(id);
+  }
+  return { matches: (toolId, sectionId) => ids.has(toolId) || sections.has(sectionId), sections, ids };
+}
+
+/** Which sections must be loaded to find the tools an include / exclude pair selects. */
+function wantedSections(options: Pick<DiscoverOptions, "include" | "exclude">): Array<[SectionId, string]> {
+  const all = Object.entries(SECTION_PACKAGES) as Array<[SectionId, string]>;
+  const excluded = options.exclude ? toolSelector(options.exclude) : undefined;
+  const catalog = getCoreToolCatalog();
+  // a section is skipped only when every tool it can provide is excluded: as a whole section
+  const notExcluded = all.filter(([section]) => !excluded?.sections.has(section));
+  if (!options.include) return notExcluded;
+  const included = toolSelector(options.include);
+  // an id the catalog does not know could be any package's extra tool: load every section
+  const unknownIds = [...included.ids].some((id) => !catalog.some((meta) => meta.id === id));
+  if (unknownIds) return notExcluded;
+  return notExcluded.filter(
+    ([section]) =>
+      included.sections.has(section) ||
+      catalog.some((meta) => meta.sectionId === section && included.ids.has(meta.id)),
+  );
+}
+
+/** The include / exclude pair as one test on a tool. */
+function toolFilter(
+  options: Pick<DiscoverOptions, "include" | "exclude">,
+): (toolId: string, sectionId: string) => boolean {
+  const included = options.include ? toolSelector(options.include) : undefined;
+  const excluded = options.exclude ? toolSelector(options.exclude) : undefined;
+  return (toolId, sectionId) =>
+    (!included || included.matches(toolId, sectionId)) && !excluded?.matches(toolId, sectionId);
+}
+
 /** Finds which section packages are installed and loads their plugins. */
 export async function discoverSections(options: DiscoverOptions = {}): Promise<DiscoveredSection[]> {
   const importer = options.importer ?? ((specifier: string) => import(specifier));
-  const wanted = (Object.entries(SECTION_PACKAGES) as Array<[SectionId, string]>).filter(
-    ([section]) =>
-      (!options.include || options.include.includes(section)) && !options.exclude?.includes(section),
-  );
-  return Promise.all(
-    wanted.map(async ([section, packageName]): Promise<DiscoveredSection> => {
+  const found = await Promise.all(
+    wantedSections(options).map(async ([section, packageName]): Promise<DiscoveredSection> => {
       let mod: unknown;
       try {
         mod = await importer(packageName);
@@ -71,20 +124,38 @@ export async function discoverSections(options: DiscoverOptions = {}): Promise<D
       return { section, packageName, missing: "installed but exports no plugin yet" };
     }),
   );
+  for (const entry of found) {
+    if (entry.missing) options.onLoadWarning?.(`${entry.section}: ${entry.packageName} ${entry.missing}`);
+  }
+  return found;
+}
+
+/** Registers a section's plugin, then drops the tools include / exclude leave out. */
+function registerSection(
+  registry: ToolRegistry,
+  plugin: ClawtoolsPlugin,
+  keep: (toolId: string, sectionId: string) => boolean,
+): ToolDiagnostic[] {
+  const before = new Set(registry.list().map((meta) => meta.id));
+  const diagnostics = registry.registerPlugin(plugin);
+  for (const meta of registry.list()) {
+    if (!before.has(meta.id) && !keep(meta.id, meta.sectionId)) registry.unregister(meta.id);
+  }
+  return diagnostics;
 }
 
 /**
  * Registers every catalog tool as metadata only (the factory builds nothing), for listings.
- * Synchronous, as spec/002 describes; use discoverCoreToolsAsync for executable tools.
+ * Synchronous, as the clawtools discovery API has it; use discoverCoreToolsAsync for
+ * executable tools.
  */
 export function discoverCoreTools(
   registry: ToolRegistry,
   options: Pick<DiscoverOptions, "include" | "exclude"> = {},
 ): void {
+  const keep = toolFilter(options);
   for (const meta of getCoreToolCatalog()) {
-    const section = meta.sectionId as SectionId;
-    if (options.include && !options.include.includes(section)) continue;
-    if (options.exclude?.includes(section)) continue;
+    if (!keep(meta.id, meta.sectionId)) continue;
     if (!registry.has(meta.id)) registry.registerFactory(() => null, { ...meta });
   }
 }
@@ -95,11 +166,13 @@ export async function discoverCoreToolsAsync(
   options: DiscoverOptions = {},
 ): Promise<ToolDiagnostic[]> {
   const diagnostics: ToolDiagnostic[] = [];
+  const keep = toolFilter(options);
   for (const found of await discoverSections(options)) {
-    if (found.plugin) diagnostics.push(...registry.registerPlugin(found.plugin));
+    if (found.plugin) diagnostics.push(...registerSection(registry, found.plugin, keep));
     else {
       const reason = `${found.packageName} ${found.missing}`;
       for (const meta of getCoreToolCatalog().filter((m) => m.sectionId === found.section)) {
+        if (!keep(meta.id, meta.sectionId)) continue;
         diagnostics.push({ toolId: meta.id, reason, message: `${found.section}/${meta.id}: ${reason}` });
       }
     }
@@ -124,12 +197,14 @@ export async function createClawtools(options: CreateClawtoolsOptions = {}): Pro
   const tools = new ToolRegistry();
   const sections = await discoverSections(options);
   const diagnostics: ToolDiagnostic[] = [];
-  for (const found of sections) if (found.plugin) diagnostics.push(...tools.registerPlugin(found.plugin));
+  const keep = toolFilter(options);
+  for (const found of sections)
+    if (found.plugin) diagnostics.push(...registerSection(tools, found.plugin, keep));
   for (const plugin of options.plugins ?? []) diagnostics.push(...tools.registerPlugin(plugin));
   return { tools, sections, diagnostics };
 }
 
-/** @deprecated createClawtools is already asynchronous; this alias remains for spec/002 code. */
+/** @deprecated createClawtools is already asynchronous; this alias remains for code written against the original clawtools API. */
 export const createClawtoolsAsync = createClawtools;
 
 export { getCoreSections, getCoreToolCatalog };
