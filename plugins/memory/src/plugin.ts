@@ -98,7 +98,10 @@ export function createMemoryPlugin(options: MemoryPluginOptions = {}): Clawtools
     if (options.embedder) return options.embedder;
     const key = JSON.stringify(config.search ?? {});
     let embedder = embedders.get(key);
-    if (!embedder) embedders.set(key, (embedder = embedderFor(config)));
+    if (!embedder) {
+      embedder = embedderFor(config);
+      embedders.set(key, embedder);
+    }
     return embedder;
   };
   const dbPathOf = (ctx: ToolContext, workspaceDir: string, config: MemoryConfig) => {

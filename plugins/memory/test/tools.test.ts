@@ -1,29 +1,20 @@
-import { symlinkSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { createToolset } from "@clawtools/core";
 import { checkPluginContract } from "@clawtools/testing";
 import { describe, expect, it } from "vitest";
-import { createMemoryPlugin, createOpenAICompatibleEmbedder } from "../src/index.js";
-import { workspace } from "./helpers.js";
+import { createMemoryPlugin } from "../src/index.js";
+import { details, memoryTools, workspace } from "./helpers.js";
 
-const details = (r: { details: unknown }) => r.details as Record<string, any>;
-
-describe("memory tools", () => {
-  it("memory_search returns scored snippets with citations; memory_get slices lines", async () => {
+describe("memory_search", () => {
+  it("returns scored snippets with citations", async () => {
     const ws = workspace({
       "MEMORY.md": "# Team\n\nDana leads the mobile team.\nEvan leads the web team.\nFaye runs support.\n",
       "memory/2026-02-01.md": "Decided: the mobile app ships on the first Monday of each month.\n",
     });
-    const plugin = createMemoryPlugin();
-    const set = createToolset({
-      plugins: [plugin],
-      context: { workspaceDir: ws },
-      policy: { profile: "coding" },
-    });
-    const [search, get] = set.tools;
-    expect(set.tools.map((t) => t.name)).toEqual(["memory_search", "memory_get"]);
-    const r = details(await search!.execute("1", { query: "when does the mobile app ship", minScore: 0 }));
+    const { search } = memoryTools(ws);
+    const r = details(await search.execute("1", { query: "when does the mobile app ship", minScore: 0 }));
     expect(r).toMatchObject({ provider: "local", mode: "hybrid", fallback: null, citations: "on" });
+    expect(r.warning).toBeUndefined();
     expect(r.results[0]).toMatchObject({
       path: "memory/2026-02-01.md",
       startLine: 1,
@@ -31,28 +22,167 @@ describe("memory tools", () => {
       source: "memory",
       citation: "memory/2026-02-01.md#L1-L1",
     });
-    expect(r.results[0].snippet).toContain("Source: memory/2026-02-01.md#L1-L1");
-    expect(r.results.every((x: { score: number }) => x.score >= 0)).toBe(true);
-    expect(details(await get!.execute("2", { path: "MEMORY.md", from: 3, lines: 2 }))).toEqual({
+    expect(r.results[0].snippet).toBe(
+      "Decided: the mobile app ships on the first Monday of each month.\n\nSource: memory/2026-02-01.md#L1-L1",
+    );
+  });
+
+  it("corpus: memory and all search memory files; wiki and sessions answer as OpenClaw 9.6 does without them", async () => {
+    const ws = workspace({ "memory/a.md": "The staging cluster runs in Frankfurt.\n" });
+    const { search } = memoryTools(ws);
+    const plain = details(await search.execute("1", { query: "staging cluster", minScore: 0 }));
+    const memory = details(
+      await search.execute("2", { query: "staging cluster", minScore: 0, corpus: "memory" }),
+    );
+    expect(memory.results).toEqual(plain.results);
+    const all = details(await search.execute("3", { query: "staging cluster", minScore: 0, corpus: "all" }));
+    expect(all.results).toEqual(plain.results);
+    expect(all.corpora).toEqual([
+      { corpus: "memory", outcome: "ok" },
+      { corpus: "wiki", outcome: "not-registered" },
+    ]);
+    const wiki = details(await search.execute("4", { query: "staging cluster", corpus: "wiki" }));
+    expect(wiki).toMatchObject({
+      results: [],
+      corpora: [{ corpus: "wiki", outcome: "not-registered" }],
+      warning: "Wiki corpus is not registered; results do not cover that requested corpus.",
+    });
+    expect(details(await search.execute("5", { query: "staging cluster", corpus: "sessions" }))).toEqual({
+      results: [],
+      disabled: true,
+      unavailable: true,
+      error: "Session transcript search is not enabled.",
+      warning: "Session transcript search is unavailable for this agent.",
+      action: "Use sessions_history to read a session's messages; memory_search covers memory files only.",
+    });
+    const bad = await search.execute("6", { query: "x", corpus: "everything" });
+    expect(bad.isError).toBe(true);
+    expect(details(bad).error).toContain("corpus");
+  });
+
+  it("refuses unknown arguments, naming them", async () => {
+    const ws = workspace({ "MEMORY.md": "ok\n" });
+    const { search, get } = memoryTools(ws);
+    const s = await search.execute("1", { query: "ok", limit: 3 });
+    expect(s.isError).toBe(true);
+    expect(details(s).error).toContain("must not have additional properties (limit)");
+    const g = await get.execute("2", { path: "MEMORY.md", offset: 2 });
+    expect(g.isError).toBe(true);
+    expect(details(g).error).toContain("must not have additional properties (offset)");
+  });
+});
+
+describe("memory_get", () => {
+  it("slices lines and says where to continue (OpenClaw 9.6's shape)", async () => {
+    const ws = workspace({
+      "MEMORY.md": "# Team\n\nDana leads the mobile team.\nEvan leads the web team.\nFaye runs support.\n",
+    });
+    const { get } = memoryTools(ws);
+    expect(details(await get.execute("1", { path: "MEMORY.md", from: 3, lines: 2 }))).toEqual({
+      status: "ok",
       path: "MEMORY.md",
       from: 3,
       lines: 2,
-      text: "Dana leads the mobile team.\nEvan leads the web team.",
+      truncated: true,
+      nextFrom: 5,
+      text: "Dana leads the mobile team.\nEvan leads the web team.\n\n[More content available. Use from=5 to continue.]",
     });
-    expect(details(await get!.execute("3", { path: "memory/missing.md" }))).toEqual({
+    // the last lines: no notice; the final newline is not a sixth line
+    expect(details(await get.execute("2", { path: "MEMORY.md", from: 4 }))).toEqual({
+      status: "ok",
+      path: "MEMORY.md",
+      from: 4,
+      lines: 2,
+      text: "Evan leads the web team.\nFaye runs support.",
+    });
+    expect(details(await get.execute("3", { path: "MEMORY.md" }))).toEqual({
+      status: "ok",
+      path: "MEMORY.md",
+      from: 1,
+      lines: 5,
+      text: "# Team\n\nDana leads the mobile team.\nEvan leads the web team.\nFaye runs support.",
+    });
+  });
+
+  it("tells a missing file from an empty one", async () => {
+    const ws = workspace({ "memory/empty.md": "" });
+    const { get } = memoryTools(ws);
+    expect(details(await get.execute("1", { path: "memory/missing.md" }))).toEqual({
+      status: "not_found",
       path: "memory/missing.md",
       text: "",
     });
-    plugin.close();
+    expect(details(await get.execute("2", { path: "memory/empty.md" }))).toEqual({
+      status: "ok",
+      path: "memory/empty.md",
+      from: 1,
+      lines: 0,
+      text: "",
+    });
   });
 
-  it("memory_get refuses .., other files and symlinks", async () => {
+  it("returns 120 lines by default and keeps an answer within the character budget", async () => {
+    const ws = workspace({
+      "memory/long.md": Array.from({ length: 300 }, (_, i) => `line ${i + 1}`).join("\n"),
+      "memory/wide.md": `${"x".repeat(50)}\n${"y".repeat(50)}\n${"z".repeat(50)}\n`,
+      "memory/one.md": `${"é".repeat(30)}\nnext\n`,
+    });
+    const { get } = memoryTools(ws, { memoryGetMaxChars: 60 });
+    const { get: roomy } = memoryTools(ws);
+    const long = details(await roomy.execute("1", { path: "memory/long.md" }));
+    expect(long).toMatchObject({ status: "ok", from: 1, lines: 120, truncated: true, nextFrom: 121 });
+    expect(long.text.endsWith("line 120\n\n[More content available. Use from=121 to continue.]")).toBe(true);
+    // whole lines within 60 characters: one line of 50, then continue at line 2
+    expect(details(await get.execute("2", { path: "memory/wide.md" }))).toEqual({
+      status: "ok",
+      path: "memory/wide.md",
+      from: 1,
+      lines: 1,
+      truncated: true,
+      nextFrom: 2,
+      text: `${"x".repeat(50)}\n\n[More content available. Use from=2 to continue.]`,
+    });
+    const { get: tiny } = memoryTools(ws, { memoryGetMaxChars: 10 });
+    // a single line over the budget is cut, with advice to read the file itself
+    expect(details(await tiny.execute("3", { path: "memory/wide.md", from: 3 }))).toEqual({
+      status: "ok",
+      path: "memory/wide.md",
+      from: 3,
+      lines: 1,
+      truncated: true,
+      text: `${"z".repeat(10)}\n\n[More content available. Requested excerpt exceeded the default maxChars budget. If you need the full raw line, use read on the source file.]`,
+    });
+    expect(details(await tiny.execute("4", { path: "memory/one.md" })).text).toBe(
+      `${"é".repeat(10)}\n\n[More content available. Use from=2 to continue. If you need the full raw line, use read on the source file.]`,
+    );
+  });
+
+  it("corpus: wiki is not registered here; all reads memory and says so", async () => {
+    const ws = workspace({ "MEMORY.md": "alpha\n" });
+    const { get } = memoryTools(ws);
+    expect(details(await get.execute("1", { path: "MEMORY.md", corpus: "wiki" }))).toEqual({
+      path: "MEMORY.md",
+      text: "",
+      corpora: [{ corpus: "wiki", outcome: "not-registered" }],
+      warning: "Wiki corpus is not registered; results do not cover that requested corpus.",
+    });
+    expect(details(await get.execute("2", { path: "MEMORY.md", corpus: "all" }))).toEqual({
+      status: "ok",
+      path: "MEMORY.md",
+      from: 1,
+      lines: 1,
+      text: "alpha",
+      corpora: [
+        { corpus: "memory", outcome: "ok" },
+        { corpus: "wiki", outcome: "not-registered" },
+      ],
+    });
+    expect(details(await get.execute("3", { path: "MEMORY.md", corpus: "memory" })).text).toBe("alpha");
+  });
+
+  it("refuses .. and files that are not memory files", async () => {
     const ws = workspace({ "MEMORY.md": "ok\n", "secrets.md": "no\n", "memory/notes.txt": "no\n" });
-    symlinkSync(path.join(ws, "secrets.md"), path.join(ws, "memory", "link.md"));
-    const plugin = createMemoryPlugin();
-    const get = createToolset({ plugins: [plugin], context: { workspaceDir: ws } }).tools.find(
-      (t) => t.name === "memory_get",
-    )!;
+    const { get } = memoryTools(ws);
     for (const bad of [
       "../etc/passwd.md",
       "secrets.md",
@@ -62,58 +192,44 @@ describe("memory tools", () => {
     ]) {
       const r = await get.execute("x", { path: bad });
       expect(r.isError).toBe(true);
-      expect(details(r).error).toContain("memory_get only reads memory files");
+      expect(details(r).error).toBe(
+        `memory_get only reads memory files (MEMORY.md, memory.md, memory/**/*.md or configured extra paths) inside the workspace: ${bad}`,
+      );
     }
-    expect(details(await get.execute("y", { path: "memory/link.md" })).error).toContain(
-      "does not follow symlinks",
-    );
-    plugin.close();
   });
 
-  it("uses an OpenAI-compatible embeddings server, and says so when it fails", async () => {
-    const { createServer } = await import("node:http");
-    let fail = false;
-    const server = createServer((req, res) => {
-      let body = "";
-      req.on("data", (d) => (body += d));
-      req.on("end", () => {
-        if (fail) return res.writeHead(500).end("boom");
-        const { input } = JSON.parse(body) as { input: string[] };
-        const data = input.map((text, index) => ({
-          index,
-          embedding: Array.from({ length: 8 }, (_, i) => (text.length % (i + 2)) + 1),
-        }));
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ data }));
-      });
+  it("reads configured extra paths", async () => {
+    const extra = workspace({ "decisions/adr-1.md": "Use Postgres.\n" });
+    const ws = workspace({ "MEMORY.md": "ok\n" });
+    const dir = path.join(extra, "decisions");
+    const { get, search } = memoryTools(ws, { extraPaths: [dir] });
+    expect(details(await get.execute("1", { path: path.join(dir, "adr-1.md") }))).toMatchObject({
+      status: "ok",
+      path: path.join(dir, "adr-1.md"),
+      text: "Use Postgres.",
     });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const port = (server.address() as { port: number }).port;
-    const ws = workspace({ "memory/a.md": "Grace maintains the invoicing exporter.\n" });
-    const plugin = createMemoryPlugin({
-      embedder: createOpenAICompatibleEmbedder({
-        baseUrl: `http://127.0.0.1:${port}/v1`,
-        apiKey: "k",
-        dims: 8,
-      }),
-    });
-    const search = createToolset({ plugins: [plugin], context: { workspaceDir: ws } }).tools[0]!;
-    const ok = details(await search.execute("1", { query: "invoicing exporter", minScore: 0 }));
-    expect(ok).toMatchObject({ provider: "openai-compatible", mode: "hybrid" });
-    fail = true;
-    const fell = details(await search.execute("2", { query: "invoicing exporter" }));
-    expect(fell.mode).toBe("keyword");
-    expect(fell.fallback).toMatchObject({ from: "openai-compatible", to: "keyword" });
-    expect(fell.warning).toContain("results come from keyword search only");
-    expect(fell.results[0].path).toBe("memory/a.md");
-    plugin.close();
-    server.close();
+    const hits = details(await search.execute("2", { query: "Postgres", minScore: 0 })).results;
+    expect(hits[0].path).toBe(path.join(dir, "adr-1.md"));
   });
+});
 
+describe("memory plugin", () => {
   it("passes the contract kit", async () => {
     const ws = workspace({});
-    expect(await checkPluginContract(createMemoryPlugin(), { workspaceDir: ws })).toEqual({
+    const plugin = createMemoryPlugin();
+    expect(await checkPluginContract(plugin, { workspaceDir: ws, stateDir: workspace({}) })).toEqual({
       ok: true,
       problems: [],
     });
+    await plugin.dispose?.();
+  });
+
+  it("writes nothing into the workspace", async () => {
+    const ws = workspace({ "MEMORY.md": "alpha beta\n" });
+    const { search } = memoryTools(ws);
+    writeFileSync(path.join(ws, "memory.txt"), "unrelated");
+    await search.execute("1", { query: "alpha" });
+    const { readdirSync } = await import("node:fs");
+    expect(readdirSync(ws).sort()).toEqual(["MEMORY.md", "memory.txt"]);
   });
 });

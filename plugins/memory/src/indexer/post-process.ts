@@ -1,4 +1,4 @@
-import type { MemoryHit } from "./memory-index.js";
+import type { MemoryHit } from "./search.js";
 
 export interface TemporalDecayOptions {
   enabled: boolean;

@@ -1,14 +1,31 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import Database from "better-sqlite3";
 
 export type Db = Database.Database;
 
-/** Opens (creating) the index database and its tables; loads sqlite-vec when it is installed. */
-export function openDatabase(file: string, dims: number, useVec = true): { db: Db; vec: boolean } {
-  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
-  const db = new Database(file);
+/** A corrupt index file that was moved aside and replaced by an empty one. */
+export interface IndexRecovery {
+  /** The index file. */
+  dbPath: string;
+  /** Where the corrupt file went. */
+  movedTo: string;
+  /** What SQLite said about it. */
+  reason: string;
+}
+
+/** Is this SQLite's way of saying the file is not a (healthy) database? */
+export function isCorruptionError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB");
+}
+
+class CorruptIndex extends Error {
+  readonly code = "SQLITE_CORRUPT";
+}
+
+function createSchema(db: Db): void {
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   db.exec(`
@@ -23,35 +40,87 @@ export function openDatabase(file: string, dims: number, useVec = true): { db: D
     CREATE TABLE IF NOT EXISTS embeddings (chunk_id INTEGER PRIMARY KEY, vector BLOB NOT NULL);
     CREATE TABLE IF NOT EXISTS embedding_cache (hash TEXT NOT NULL, model TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (hash, model));
   `);
-  let vec = false;
-  if (useVec) {
+  // A truncated or partly overwritten file can still open: quick_check reads every page once.
+  const problems = (db.pragma("quick_check") as Array<{ quick_check: string }>).map((r) => r.quick_check);
+  if (problems.length !== 1 || problems[0] !== "ok")
+    throw new CorruptIndex(`quick_check: ${problems.slice(0, 3).join("; ")}`);
+}
+
+function loadVec(db: Db, dims: number): boolean {
+  try {
+    // optional dependency: nearest-neighbour search inside SQLite when present
+    const sqliteVec = createRequire(import.meta.url)("sqlite-vec") as { load(db: Db): void };
+    sqliteVec.load(db);
+    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vec USING vec0(embedding float[${dims}])`);
+  } catch (error) {
+    if (isCorruptionError(error)) throw error;
+    return false;
+  }
+  // a run without sqlite-vec may have changed the vectors: refill the KNN table if it drifted
+  const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+  if (count("SELECT count(*) AS n FROM chunks_vec") !== count("SELECT count(*) AS n FROM embeddings")) {
+    db.exec("DELETE FROM chunks_vec");
+    const insert = db.prepare("INSERT INTO chunks_vec(rowid, embedding) VALUES (?, ?)");
+    db.transaction(() => {
+      for (const row of db.prepare("SELECT chunk_id, vector FROM embeddings").iterate() as Iterable<{
+        chunk_id: number;
+        vector: Buffer;
+      }>) {
+        insert.run(BigInt(row.chunk_id), row.vector);
+      }
+    })();
+  }
+  return true;
+}
+
+/** Opens (creating) the index database and its tables; loads sqlite-vec when it is installed. */
+export function openDatabase(file: string, dims: number, useVec = true): { db: Db; vec: boolean } {
+  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file);
+  try {
+    createSchema(db);
+    return { db, vec: useVec ? loadVec(db, dims) : false };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/**
+ * Moves a corrupt index file (and its WAL and shared-memory files) aside as
+ * `<file>.corrupt-<time>`; the index is derived data, rebuilt from the memory files.
+ */
+export function moveAside(file: string, reason: string): IndexRecovery {
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const movedTo = `${file}.corrupt-${stamp}`;
+  renameSync(file, movedTo);
+  for (const suffix of ["-wal", "-shm"]) {
+    if (!existsSync(file + suffix)) continue;
     try {
-      // optional dependency: nearest-neighbour search inside SQLite when present
-      const sqliteVec = createRequire(import.meta.url)("sqlite-vec") as { load(db: Db): void };
-      sqliteVec.load(db);
-      db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vec USING vec0(embedding float[${dims}])`);
-      vec = true;
+      renameSync(file + suffix, movedTo + suffix);
     } catch {
-      vec = false;
+      rmSync(file + suffix, { force: true });
     }
   }
-  if (vec) {
-    // a run without sqlite-vec may have changed the vectors: refill the KNN table if it drifted
-    const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
-    if (count("SELECT count(*) AS n FROM chunks_vec") !== count("SELECT count(*) AS n FROM embeddings")) {
-      db.exec("DELETE FROM chunks_vec");
-      const insert = db.prepare("INSERT INTO chunks_vec(rowid, embedding) VALUES (?, ?)");
-      db.transaction(() => {
-        for (const row of db.prepare("SELECT chunk_id, vector FROM embeddings").iterate() as Iterable<{
-          chunk_id: number;
-          vector: Buffer;
-        }>) {
-          insert.run(BigInt(row.chunk_id), row.vector);
-        }
-      })();
-    }
+  return { dbPath: file, movedTo, reason };
+}
+
+/**
+ * Opens the index, healing it when SQLite finds the file corrupt (a bad header, random bytes,
+ * a truncated file): the file is moved aside and a fresh index is created in its place.
+ */
+export function openIndexDatabase(
+  file: string,
+  dims: number,
+  useVec = true,
+): { db: Db; vec: boolean; recovered?: IndexRecovery } {
+  try {
+    return openDatabase(file, dims, useVec);
+  } catch (error) {
+    if (file === ":memory:" || !isCorruptionError(error)) throw error;
+    const recovered = moveAside(file, (error as Error).message);
+    return { ...openDatabase(file, dims, useVec), recovered };
   }
-  return { db, vec };
 }
 
 export const toBlob = (v: number[] | Float32Array) => Buffer.from(new Float32Array(v).buffer);

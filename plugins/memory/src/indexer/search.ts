@@ -1,0 +1,121 @@
+import type { EmbeddingProvider } from "../embed/types.js";
+import type { Candidate, IndexStore } from "../store/index-store.js";
+import { applyTemporalDecay, type MmrOptions, mmrRerank, type TemporalDecayOptions } from "./post-process.js";
+
+/** Queries are searched up to this many characters; the rest is dropped and the result says so. */
+export const MAX_QUERY_CHARS = 2000;
+/** Distinct words of a query sent to FTS5. */
+const MAX_QUERY_WORDS = 32;
+
+export interface MemoryHit {
+  path: string;
+  startLine: number;
+  endLine: number;
+  score: number;
+  vectorScore: number;
+  textScore: number;
+  text: string;
+}
+
+export interface SearchOutcome {
+  hits: MemoryHit[];
+  mode: "hybrid" | "vector" | "keyword";
+  /** Set when vector search was unavailable and keyword search answered alone. */
+  fallback?: { from: string; reason: string };
+  /** Set when the query was longer than MAX_QUERY_CHARS: only its first part was searched. */
+  queryTruncated?: { length: number; searched: number };
+}
+
+export interface SearchOptions {
+  maxResults?: number;
+  minScore?: number;
+  mode?: "hybrid" | "vector" | "keyword";
+  signal?: AbortSignal;
+  /** Older daily notes (memory/YYYY-MM-DD.md) weigh less. */
+  temporalDecay?: TemporalDecayOptions;
+  /** Re-rank for diversity. */
+  mmr?: MmrOptions;
+  /** "Now" for the temporal decay (tests). */
+  nowMs?: number;
+}
+
+export interface SearchDefaults {
+  /** Hybrid weights, normalised to sum 1. */
+  vectorWeight: number;
+  textWeight: number;
+  temporalDecay?: TemporalDecayOptions | undefined;
+  mmr?: MmrOptions | undefined;
+}
+
+/** Builds an FTS5 query that matches any of the query's words (quoted, so syntax is inert). */
+export function ftsQuery(query: string): string | undefined {
+  const words =
+    query
+      .slice(0, MAX_QUERY_CHARS)
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
+  const unique = [...new Set(words)].slice(0, MAX_QUERY_WORDS);
+  return unique.length ? unique.map((w) => `"${w}"`).join(" OR ") : undefined;
+}
+
+/**
+ * Hybrid search (vector 0.7 / keyword 0.3 by default), keyword only when embedding the query
+ * fails; then OpenClaw's post-processing order: merge → temporal decay → threshold → sort →
+ * MMR → top K.
+ */
+export async function searchIndex(
+  store: IndexStore,
+  embedder: EmbeddingProvider,
+  defaults: SearchDefaults,
+  rawQuery: string,
+  options: SearchOptions = {},
+): Promise<SearchOutcome> {
+  const query = rawQuery.length > MAX_QUERY_CHARS ? rawQuery.slice(0, MAX_QUERY_CHARS) : rawQuery;
+  const maxResults = options.maxResults ?? 6;
+  const k = maxResults * 4;
+  let mode = options.mode ?? "hybrid";
+  let fallback: SearchOutcome["fallback"];
+  let vector: Candidate[] = [];
+  if (mode !== "keyword") {
+    try {
+      const [qv] = await embedder.embed([query], options.signal);
+      if (!qv) throw new Error("the embedder returned no vector for the query");
+      vector = store.vectorCandidates(qv, k);
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      fallback = { from: embedder.id, reason: (error as Error).message };
+      mode = "keyword";
+    }
+  }
+  const match = mode === "vector" ? undefined : ftsQuery(query);
+  const keyword = match ? store.keywordCandidates(match, k) : [];
+  const merged = new Map<number, { v: number; t: number }>();
+  for (const c of vector) merged.set(c.id, { v: Math.max(0, c.score), t: 0 });
+  for (const c of keyword) merged.set(c.id, { v: merged.get(c.id)?.v ?? 0, t: c.score });
+  const weight =
+    mode === "hybrid"
+      ? { v: defaults.vectorWeight, t: defaults.textWeight }
+      : mode === "vector"
+        ? { v: 1, t: 0 }
+        : { v: 0, t: 1 };
+  const minScore = mode === "keyword" && fallback ? 0 : (options.minScore ?? 0);
+  const hits: MemoryHit[] = [];
+  for (const [id, s] of merged) {
+    const row = store.chunk(id);
+    if (row) hits.push({ ...row, score: weight.v * s.v + weight.t * s.t, vectorScore: s.v, textScore: s.t });
+  }
+  applyTemporalDecay(
+    hits,
+    options.temporalDecay ?? defaults.temporalDecay ?? { enabled: false },
+    options.nowMs,
+  );
+  const kept = hits.filter((hit) => hit.score >= minScore);
+  kept.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.startLine - b.startLine);
+  const ranked = mmrRerank(kept, options.mmr ?? defaults.mmr ?? { enabled: false });
+  return {
+    hits: ranked.slice(0, maxResults),
+    mode,
+    ...(fallback ? { fallback } : {}),
+    ...(query !== rawQuery ? { queryTruncated: { length: rawQuery.length, searched: query.length } } : {}),
+  };
+}

@@ -1,0 +1,223 @@
+import type { Chunk } from "../chunk.js";
+import { type Db, fromBlob, type IndexRecovery, openIndexDatabase, toBlob } from "./database.js";
+
+export interface FileRecord {
+  path: string;
+  hash: string;
+  mtime: number;
+  size: number;
+}
+
+export interface ChunkRecord {
+  path: string;
+  startLine: number;
+  endLine: number;
+  text: string;
+}
+
+export interface FileUpdate extends FileRecord {
+  chunks: Array<Chunk & { hash: string }>;
+}
+
+/** One candidate of a search, best first; `score` in 0..1. */
+export interface Candidate {
+  id: number;
+  score: number;
+}
+
+/**
+ * The storage of one index file: files, chunks, the FTS5 table, stored vectors (and the
+ * sqlite-vec KNN table when installed) and the embedding cache. Only SQL lives here.
+ */
+export class IndexStore {
+  readonly vec: boolean;
+  /** Set when the file was found corrupt on open and replaced by an empty index. */
+  readonly recovered: IndexRecovery | undefined;
+  private readonly db: Db;
+  private vectors: Map<number, Float32Array> | undefined;
+
+  constructor(
+    readonly dbPath: string,
+    private readonly dims: number,
+    useSqliteVec = true,
+  ) {
+    const opened = openIndexDatabase(dbPath, dims, useSqliteVec);
+    this.db = opened.db;
+    this.vec = opened.vec;
+    this.recovered = opened.recovered;
+  }
+
+  meta(key: string): string | undefined {
+    return (this.db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined)
+      ?.value;
+  }
+
+  /** Empties the index when the embedding model changed (vectors of two models do not mix). */
+  resetForModel(model: string): void {
+    if (this.meta("model") === model) return;
+    this.db.exec(
+      "DELETE FROM chunks; DELETE FROM embeddings; DELETE FROM files; INSERT INTO chunks_fts(chunks_fts) VALUES('rebuild');",
+    );
+    if (this.vec) {
+      this.db.exec("DROP TABLE IF EXISTS chunks_vec");
+      this.db.exec(`CREATE VIRTUAL TABLE chunks_vec USING vec0(embedding float[${this.dims}])`);
+    }
+    this.db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('model', ?)").run(model);
+    this.vectors = undefined;
+  }
+
+  files(): Map<string, FileRecord> {
+    const rows = this.db.prepare("SELECT path, hash, mtime, size FROM files").all() as FileRecord[];
+    return new Map(rows.map((r) => [r.path, r]));
+  }
+
+  /** Same content, new size/mtime: only the bookkeeping changes. */
+  touchFile(file: Omit<FileRecord, "hash">): void {
+    this.db
+      .prepare("UPDATE files SET mtime = ?, size = ? WHERE path = ?")
+      .run(file.mtime, file.size, file.path);
+  }
+
+  private removeFile(path: string): void {
+    const rows = this.db.prepare("SELECT id, text FROM chunks WHERE path = ?").all(path) as Array<{
+      id: number;
+      text: string;
+    }>;
+    const delFts = this.db.prepare("INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', ?, ?)");
+    const delEmb = this.db.prepare("DELETE FROM embeddings WHERE chunk_id = ?");
+    const delVec = this.vec ? this.db.prepare("DELETE FROM chunks_vec WHERE rowid = ?") : undefined;
+    for (const row of rows) {
+      delFts.run(row.id, row.text);
+      delEmb.run(row.id);
+      delVec?.run(BigInt(row.id));
+      this.vectors?.delete(row.id);
+    }
+    this.db.prepare("DELETE FROM chunks WHERE path = ?").run(path);
+    this.db.prepare("DELETE FROM files WHERE path = ?").run(path);
+  }
+
+  /** Removes files and replaces the chunks of changed ones, in one transaction. */
+  applyChanges(removed: Iterable<string>, changed: FileUpdate[]): void {
+    const insertChunk = this.db.prepare(
+      "INSERT INTO chunks(path, start_line, end_line, text, hash) VALUES (?, ?, ?, ?, ?)",
+    );
+    const insertFts = this.db.prepare("INSERT INTO chunks_fts(rowid, text) VALUES (?, ?)");
+    const upsertFile = this.db.prepare(
+      "INSERT OR REPLACE INTO files(path, hash, mtime, size) VALUES (?, ?, ?, ?)",
+    );
+    this.db.transaction(() => {
+      for (const path of removed) this.removeFile(path);
+      for (const file of changed) {
+        this.removeFile(file.path);
+        for (const chunk of file.chunks) {
+          const id = Number(
+            insertChunk.run(file.path, chunk.startLine, chunk.endLine, chunk.text, chunk.hash)
+              .lastInsertRowid,
+          );
+          insertFts.run(id, chunk.text);
+        }
+        upsertFile.run(file.path, file.hash, file.mtime, file.size);
+      }
+    })();
+  }
+
+  /** Chunks that have no vector yet. */
+  chunksWithoutVector(): Array<{ id: number; text: string; hash: string }> {
+    return this.db
+      .prepare(
+        "SELECT c.id, c.text, c.hash FROM chunks c LEFT JOIN embeddings e ON e.chunk_id = c.id WHERE e.chunk_id IS NULL",
+      )
+      .all() as Array<{ id: number; text: string; hash: string }>;
+  }
+
+  cachedVector(hash: string, model: string): Float32Array | undefined {
+    const hit = this.db
+      .prepare("SELECT vector FROM embedding_cache WHERE hash = ? AND model = ?")
+      .get(hash, model) as { vector: Buffer } | undefined;
+    return hit ? fromBlob(hit.vector) : undefined;
+  }
+
+  cacheVectors(model: string, rows: Array<{ hash: string; vector: number[] | Float32Array }>): void {
+    const cache = this.db.prepare(
+      "INSERT OR REPLACE INTO embedding_cache(hash, model, vector) VALUES (?, ?, ?)",
+    );
+    this.db.transaction(() => {
+      for (const row of rows) cache.run(row.hash, model, toBlob(row.vector));
+    })();
+  }
+
+  storeVectors(rows: Array<{ id: number; vector: number[] | Float32Array }>): void {
+    const insert = this.db.prepare("INSERT OR REPLACE INTO embeddings(chunk_id, vector) VALUES (?, ?)");
+    const insertVec = this.vec
+      ? this.db.prepare("INSERT OR REPLACE INTO chunks_vec(rowid, embedding) VALUES (?, ?)")
+      : undefined;
+    this.db.transaction(() => {
+      for (const { id, vector } of rows) {
+        const blob = toBlob(vector);
+        insert.run(id, blob);
+        insertVec?.run(BigInt(id), blob);
+        this.vectors?.set(id, fromBlob(blob));
+      }
+    })();
+  }
+
+  private loadVectors(): Map<number, Float32Array> {
+    if (!this.vectors) {
+      this.vectors = new Map();
+      for (const row of this.db.prepare("SELECT chunk_id, vector FROM embeddings").iterate() as Iterable<{
+        chunk_id: number;
+        vector: Buffer;
+      }>) {
+        this.vectors.set(row.chunk_id, fromBlob(row.vector));
+      }
+    }
+    return this.vectors;
+  }
+
+  /** Chunk ids by cosine similarity to the (unit-length) query vector, best first. */
+  vectorCandidates(queryVector: number[], k: number): Candidate[] {
+    if (this.vec) {
+      const rows = this.db
+        .prepare(
+          "SELECT rowid AS id, distance FROM chunks_vec WHERE embedding MATCH ? AND k = ? ORDER BY distance",
+        )
+        .all(toBlob(queryVector), k) as Array<{ id: number | bigint; distance: number }>;
+      // vectors are unit length: cosine = 1 - L2² / 2
+      return rows.map((r) => ({ id: Number(r.id), score: 1 - (r.distance * r.distance) / 2 }));
+    }
+    const q = Float32Array.from(queryVector);
+    const scored: Candidate[] = [];
+    for (const [id, v] of this.loadVectors()) {
+      let dot = 0;
+      for (let i = 0; i < v.length; i++) dot += v[i]! * q[i]!;
+      scored.push({ id, score: dot });
+    }
+    scored.sort((a, b) => b.score - a.score);
+    return scored.slice(0, k);
+  }
+
+  /** Chunk ids matching an FTS5 query, by BM25, with OpenClaw's rank → score mapping 1 / (1 + rank). */
+  keywordCandidates(match: string, k: number): Candidate[] {
+    const rows = this.db
+      .prepare(
+        "SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts) LIMIT ?",
+      )
+      .all(match, k) as Array<{ id: number }>;
+    return rows.map((r, rank) => ({ id: r.id, score: 1 / (1 + rank) }));
+  }
+
+  chunk(id: number): ChunkRecord | undefined {
+    const row = this.db.prepare("SELECT path, start_line, end_line, text FROM chunks WHERE id = ?").get(id) as
+      | { path: string; start_line: number; end_line: number; text: string }
+      | undefined;
+    return row && { path: row.path, startLine: row.start_line, endLine: row.end_line, text: row.text };
+  }
+
+  chunkCount(): number {
+    return (this.db.prepare("SELECT count(*) AS n FROM chunks").get() as { n: number }).n;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
