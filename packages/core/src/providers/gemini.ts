@@ -99,11 +99,11 @@ function cleanObjectKeys(schema: JsonSchema, defs: Defs, seen: Set<string>): Jso
       continue;
     }
     if (key === "properties") {
-      // Property NAMES are data, not keywords: `pattern` or `format` parameters survive.
-      const props: JsonSchema = {};
-      if (isObject(value))
-        for (const [name, prop] of Object.entries(value)) props[name] = clean(prop, defs, seen);
-      out.properties = props;
+      // Property NAMES are data, not keywords: `pattern` or `format` parameters survive, and so
+      // do names like `toString`, `constructor` or `__proto__` (own entries, never the prototype).
+      out.properties = Object.fromEntries(
+        isObject(value) ? Object.entries(value).map(([name, prop]) => [name, clean(prop, defs, seen)]) : [],
+      );
     } else if (key === "items") {
       out.items = Array.isArray(value) ? value.map((v) => clean(v, defs, seen)) : clean(value, defs, seen);
     } else if (key === "const") {
@@ -121,7 +121,7 @@ function cleanObjectKeys(schema: JsonSchema, defs: Defs, seen: Set<string>): Jso
   if (Array.isArray(out.required)) {
     const props = isObject(out.properties) ? out.properties : undefined;
     const required = (out.required as unknown[]).filter(
-      (r) => typeof r === "string" && (!props || r in props),
+      (r) => typeof r === "string" && (!props || Object.hasOwn(props, r)),
     );
     if (required.length > 0) out.required = required;
     else delete out.required;

@@ -34,18 +34,20 @@ function mergeEnumish(a: JsonSchema, b: JsonSchema): JsonSchema | undefined {
 /** One object from a root anyOf/oneOf: properties merged, enums united, required = common keys. */
 function flattenRootUnion(schema: JsonSchema, variants: unknown[]): JsonSchema {
   const objects = variants.filter(isObject);
-  const properties: JsonSchema = {};
+  // a Map, so property names such as `toString` or `__proto__` stay ordinary names
+  const merged = new Map<string, unknown>();
   for (const variant of objects) {
     if (!isObject(variant.properties)) continue;
     for (const [name, prop] of Object.entries(variant.properties)) {
-      const existing = properties[name];
-      if (isObject(existing) && isObject(prop)) properties[name] = mergeEnumish(existing, prop) ?? existing;
-      else if (existing === undefined) properties[name] = prop;
+      const existing = merged.get(name);
+      if (isObject(existing) && isObject(prop)) merged.set(name, mergeEnumish(existing, prop) ?? existing);
+      else if (existing === undefined) merged.set(name, prop);
     }
   }
+  const properties: JsonSchema = Object.fromEntries(merged);
   const required = Array.isArray(schema.required)
     ? schema.required
-    : Object.keys(properties).filter((name) =>
+    : [...merged.keys()].filter((name) =>
         objects.every((v) => Array.isArray(v.required) && (v.required as unknown[]).includes(name)),
       );
   const out: JsonSchema = { type: "object", properties };

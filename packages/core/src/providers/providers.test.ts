@@ -68,6 +68,40 @@ describe("normalizeToolParameters", () => {
 });
 
 describe("cleanSchemaForGemini", () => {
+  it("keeps property names that collide with Object.prototype members intact", () => {
+    const schema = JSON.parse(`{
+      "type": "object",
+      "properties": {
+        "toString": { "type": "string", "minLength": 1 },
+        "constructor": { "type": "number" },
+        "__proto__": { "type": "boolean" },
+        "hasOwnProperty": { "const": "x" }
+      },
+      "required": ["toString", "constructor", "__proto__", "valueOf"]
+    }`);
+    const out = cleanSchemaForGemini(schema);
+    expect(JSON.stringify(out)).toBe(
+      '{"type":"object","properties":{"toString":{"type":"string","description":"Constraints: minLength 1."},"constructor":{"type":"number"},"__proto__":{"type":"boolean"},"hasOwnProperty":{"enum":["x"]}},"required":["toString","constructor","__proto__"]}',
+    );
+    expect(Object.getPrototypeOf(out.properties)).toBe(Object.prototype);
+    const union = normalizeToolParameters({
+      anyOf: [
+        { type: "object", properties: { toString: { type: "string" } }, required: ["toString"] },
+        {
+          type: "object",
+          properties: { toString: { type: "string" }, constructor: { type: "number" } },
+          required: ["toString"],
+        },
+      ],
+    });
+    expect(union).toEqual({
+      type: "object",
+      properties: { toString: { type: "string" }, constructor: { type: "number" } },
+      required: ["toString"],
+      additionalProperties: true,
+    });
+  });
+
   it("strips unsupported keywords but keeps parameters named pattern and format", () => {
     const schema = Type.Object({
       pattern: Type.String({ minLength: 1, pattern: "^x" }),

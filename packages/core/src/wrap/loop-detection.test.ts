@@ -31,7 +31,7 @@ describe("loop detection", () => {
     for (let i = 0; i < 40; i++) expect((await wrapped.execute(`c${i}`, {})).isError).toBeUndefined();
   });
 
-  it("warns about a repeated call once per bucket of 10, then the circuit breaker blocks it", async () => {
+  it("warns about a repeated call with OpenClaw's advice, then blocks it at the critical threshold", async () => {
     const warn = vi.fn();
     const loops = new LoopDetector({ enabled: true });
     const execute = vi.fn(
@@ -42,15 +42,31 @@ describe("loop detection", () => {
     );
     const wrapped = wrapTool({ ...tool("t", () => ""), execute }, { loopDetection: loops, warn });
     const results = [];
-    for (let i = 0; i < 31; i++) results.push(await wrapped.execute(`c${i}`, { n: 1 }));
+    for (let i = 0; i < 21; i++) results.push(await wrapped.execute(`c${i}`, { n: 1 }));
     expect(warn.mock.calls.map((c) => c[0])).toEqual([
-      "WARNING: t called 10 times with identical arguments.",
-      "WARNING: t called 20 times with identical arguments.",
+      "WARNING: You have called t 10 times with identical arguments. If this is not making progress, stop retrying and report the task as failed.",
     ]);
-    // the history holds 30 calls: the 31st identical call with identical results is blocked
-    expect(results.at(-1)!.isError).toBe(true);
+    expect(results.slice(0, 20).every((r) => !r.isError)).toBe(true);
     expect(textOf(results.at(-1)!)).toContain(
-      "CRITICAL: t repeated 30 times with no progress. Blocked by circuit breaker.",
+      "CRITICAL: Called t with identical outcomes 20 times. Session execution blocked to prevent runaway loops.",
+    );
+    expect(execute).toHaveBeenCalledTimes(20);
+  });
+
+  it("the global circuit breaker blocks what no detector caught", async () => {
+    const loops = new LoopDetector({ enabled: true, detectors: { genericRepeat: false } });
+    const execute = vi.fn(
+      async (): Promise<AgentToolResult<unknown>> => ({
+        content: [{ type: "text", text: "same" }],
+        details: undefined,
+      }),
+    );
+    const wrapped = wrapTool({ ...tool("t", () => ""), execute }, { loopDetection: loops });
+    const results = [];
+    for (let i = 0; i < 31; i++) results.push(await wrapped.execute(`c${i}`, { n: 1 }));
+    expect(results.slice(0, 30).every((r) => !r.isError)).toBe(true);
+    expect(textOf(results.at(-1)!)).toContain(
+      "CRITICAL: t repeated identical no-progress outcomes 30 times. Session execution blocked by global circuit breaker to prevent runaway loops.",
     );
     expect(execute).toHaveBeenCalledTimes(30);
   });
@@ -77,10 +93,12 @@ describe("loop detection", () => {
     );
     const results = [];
     for (let i = 0; i < 21; i++) results.push(await poll.execute(`p${i}`, { action: "poll" }));
-    expect(warn).toHaveBeenCalledWith("WARNING: process polled 10 times with identical results.");
+    expect(warn).toHaveBeenCalledWith(
+      "WARNING: You have called process 10 times with identical arguments and no progress. Stop polling and either (1) increase wait time between checks, or (2) report the task as failed if the process is stuck.",
+    );
     expect(results.slice(0, 20).every((r) => !r.isError)).toBe(true);
     expect(textOf(results[20]!)).toContain(
-      "CRITICAL: process polled 20 times with no progress. Stuck polling loop.",
+      "CRITICAL: Called process with identical arguments and no progress 20 times. This appears to be a stuck polling loop. Session execution blocked to prevent resource waste.",
     );
   });
 
@@ -101,14 +119,14 @@ describe("loop detection", () => {
       outcomes.push((await b.execute(`b${i}`, {})).isError === true);
     }
     expect(warn.mock.calls.map((c) => c[0])).toContain(
-      "WARNING: Alternating tool calls (4 consecutive). Possible ping-pong loop.",
+      "WARNING: You are alternating between repeated tool-call patterns (4 consecutive calls). This looks like a ping-pong loop; stop retrying and report the task as failed.",
     );
     // a b a b a run; the sixth call, continuing the pattern with no progress, is blocked
     expect(outcomes).toEqual([false, false, false, false, false, true]);
     // blocked calls are not history: continuing the pattern stays blocked
     const again = await b.execute("b9", {});
     expect(textOf(again)).toContain(
-      "CRITICAL: Alternating tool calls (6 consecutive) with no progress. Blocked.",
+      "CRITICAL: You are alternating between repeated tool-call patterns (6 consecutive calls) with no progress. This appears to be a stuck ping-pong loop. Session execution blocked to prevent resource waste.",
     );
   });
 
@@ -133,7 +151,10 @@ describe("loop detection", () => {
     const spin = set.tools.find((t) => t.name === "spin")!;
     const errors = [];
     for (let i = 0; i < 5; i++) errors.push((await spin.execute(`s${i}`, {})).isError === true);
-    expect(errors).toEqual([false, false, false, false, true]);
-    expect(warn).toHaveBeenCalledWith("WARNING: spin called 2 times with identical arguments.");
+    // critical at 3 identical outcomes: the fourth call is blocked
+    expect(errors).toEqual([false, false, false, true, true]);
+    expect(warn).toHaveBeenCalledWith(
+      "WARNING: You have called spin 2 times with identical arguments. If this is not making progress, stop retrying and report the task as failed.",
+    );
   });
 });

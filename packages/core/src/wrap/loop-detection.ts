@@ -104,6 +104,8 @@ export class LoopDetector {
     return verdict;
   }
 
+  // The texts are OpenClaw's (`src/agents/tool-loop-detection.ts`): warnings tell the model to
+  // stop retrying and report the failure; critical verdicts block the call.
   private judge(toolName: string, params: Record<string, unknown>, signature: string): LoopVerdict {
     const sameResults = this.sameOutcomeStreak(signature);
     const poll = isPoll(toolName, params);
@@ -120,7 +122,7 @@ export class LoopDetector {
         "critical",
         "global_circuit_breaker",
         sameResults,
-        `CRITICAL: ${toolName} repeated ${sameResults} times with no progress. Blocked by circuit breaker.`,
+        `CRITICAL: ${toolName} repeated identical no-progress outcomes ${sameResults} times. Session execution blocked by global circuit breaker to prevent runaway loops.`,
       );
     if (poll && this.detectors.knownPollNoProgress) {
       if (sameResults >= this.criticalAt)
@@ -128,14 +130,14 @@ export class LoopDetector {
           "critical",
           "known_poll_no_progress",
           sameResults,
-          `CRITICAL: ${toolName} polled ${sameResults} times with no progress. Stuck polling loop.`,
+          `CRITICAL: Called ${toolName} with identical arguments and no progress ${sameResults} times. This appears to be a stuck polling loop. Session execution blocked to prevent resource waste.`,
         );
       if (sameResults >= this.warningAt)
         return stuck(
           "warning",
           "known_poll_no_progress",
           sameResults,
-          `WARNING: ${toolName} polled ${sameResults} times with identical results.`,
+          `WARNING: You have called ${toolName} ${sameResults} times with identical arguments and no progress. Stop polling and either (1) increase wait time between checks, or (2) report the task as failed if the process is stuck.`,
         );
     }
     if (this.detectors.pingPong) {
@@ -144,23 +146,30 @@ export class LoopDetector {
           "critical",
           "ping_pong",
           pingPong.count,
-          `CRITICAL: Alternating tool calls (${pingPong.count} consecutive) with no progress. Blocked.`,
+          `CRITICAL: You are alternating between repeated tool-call patterns (${pingPong.count} consecutive calls) with no progress. This appears to be a stuck ping-pong loop. Session execution blocked to prevent resource waste.`,
         );
       if (pingPong.count >= this.warningAt)
         return stuck(
           "warning",
           "ping_pong",
           pingPong.count,
-          `WARNING: Alternating tool calls (${pingPong.count} consecutive). Possible ping-pong loop.`,
+          `WARNING: You are alternating between repeated tool-call patterns (${pingPong.count} consecutive calls). This looks like a ping-pong loop; stop retrying and report the task as failed.`,
         );
     }
+    if (!poll && this.detectors.genericRepeat && sameResults >= this.criticalAt)
+      return stuck(
+        "critical",
+        "generic_repeat",
+        sameResults,
+        `CRITICAL: Called ${toolName} with identical outcomes ${sameResults} times. Session execution blocked to prevent runaway loops.`,
+      );
     const repeats = this.history.filter((call) => call.signature === signature).length;
     if (!poll && this.detectors.genericRepeat && repeats >= this.warningAt)
       return stuck(
         "warning",
         "generic_repeat",
         repeats,
-        `WARNING: ${toolName} called ${repeats} times with identical arguments.`,
+        `WARNING: You have called ${toolName} ${repeats} times with identical arguments. If this is not making progress, stop retrying and report the task as failed.`,
       );
     return { stuck: false };
   }
