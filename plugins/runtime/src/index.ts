@@ -1,17 +1,63 @@
+export { ExecGate, type ExecGateOptions, type ExecGateRequest } from "./tools/exec-decision.js";
+export {
+  type ExecConfig,
+  execConfigSchema,
+  parseRuntimeConfig,
+  type RuntimeConfig,
+  readRuntimeConfig,
+  runtimeConfigSchema,
+} from "./config.js";
 export { createRuntimePlugin, default, type RuntimePluginOptions, runtimePlugin } from "./plugin.js";
 export { encodeKeyToken, encodeSendKeys } from "./process/keys.js";
 export { type BackgroundExitNotice, backgroundExitNotice } from "./process/exit-notice.js";
 export { resolveSessionLimits, resolveYieldMs, type SessionLimits } from "./process/limits.js";
 export { ProcessRegistry } from "./process/registry.js";
-export { ProcessSession, type SessionStatus } from "./process/session.js";
-export { type AllowlistEntry, allowlistMisses, DEFAULT_SAFE_BINS } from "./security/allowlist.js";
+export { ProcessSession, ptyLoaded, type SessionStatus } from "./process/session.js";
+export {
+  type AllowlistEntry,
+  type AllowlistOptions,
+  type AllowlistVerdict,
+  evaluateAllowlist,
+} from "./security/allowlist.js";
 export { analyzeCommandLine } from "./security/command-line.js";
 export { commandsOf, effectiveCommands } from "./security/command-prefixes.js";
 export { APPROVE_REFUSED, refuseApprovalCommands } from "./security/control-commands.js";
-export { BLOCKED_ENV_KEYS, BLOCKED_ENV_PREFIXES, isBlockedEnvKey, sanitizeEnv } from "./security/env.js";
-export * from "./security/policy.js";
+export {
+  BLOCKED_ENV_KEYS,
+  BLOCKED_ENV_PREFIXES,
+  checkCallEnv,
+  isBlockedEnvKey,
+  isBlockedInheritedEnvKey,
+  PATH_FORBIDDEN,
+  sanitizeEnv,
+} from "./security/env.js";
+export {
+  type ExecApprovalDecision,
+  type ExecApprovalHandler,
+  type ExecApprovalRequest,
+  type ExecAsk,
+  type ExecSecurity,
+  effectiveAsk,
+  effectiveSecurity,
+  NO_APPROVAL_ROUTE,
+} from "./security/policy.js";
+export {
+  DEFAULT_SAFE_BINS,
+  DEFAULT_TRUSTED_DIRS,
+  SAFE_BIN_PROFILES,
+  type SafeBinProfile,
+} from "./security/safe-bin-profiles.js";
+export { safeBinProblem } from "./security/safe-bins.js";
 export { COMPLEX_INTERPRETER_REFUSED, preflightScripts } from "./security/script-preflight.js";
-export { createExecTool, type ExecDetails, type ExecToolOptions, execSchema } from "./tools/exec.js";
+export { parseStrict, type SimpleCommand, type StrictAnalysis, shellQuote } from "./security/shell-parse.js";
+export {
+  createExecTool,
+  type ExecCodeOptions,
+  type ExecDetails,
+  type ExecToolOptions,
+  execSchema,
+  MAX_COMMAND_CHARS,
+} from "./tools/exec.js";
 export type { ExecHost } from "./tools/exec-host.js";
 export {
   applyElevated,

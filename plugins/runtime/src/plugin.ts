@@ -45,7 +45,8 @@ export function createRuntimePlugin(
   const registry = options.registry ?? new ProcessRegistry(inCode.limits);
   const resolved = (ctx: Parameters<typeof readRuntimeConfig>[0]) => {
     const merged = readRuntimeConfig(ctx, inCode);
-    if (!options.registry && merged.limits && ctx.config?.runtime !== undefined) registry.setLimits(merged.limits);
+    if (!options.registry && merged.limits && ctx.config?.runtime !== undefined)
+      registry.setLimits(merged.limits);
     const defined = Object.fromEntries(Object.entries(code).filter(([, v]) => v !== undefined));
     return { ...merged.exec, ...defined, registry } as ExecToolOptions;
   };

@@ -16,7 +16,10 @@ describe("exec output", () => {
     });
     const out = text(r);
     expect(out.endsWith("THE-END")).toBe(true);
-    expect(out.length).toBeLessThanOrEqual(200_000);
+    const note = "[earlier output was discarded at the retention cap and cannot be recovered]\n\n";
+    expect(out.startsWith(note)).toBe(true);
+    expect(out.length - note.length).toBeLessThanOrEqual(200_000);
+    expect(r.details).toMatchObject({ truncated: true });
     const session = registry.get("agent:main", (r.details as { sessionId: string }).sessionId)!;
     expect(session.aggregated.truncated).toBe(true);
     // the whole output was never held: growth stays far below the 100 MB produced

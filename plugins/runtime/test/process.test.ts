@@ -25,7 +25,7 @@ describe("process", () => {
     const r = await open.execute("c", { command: "cat; seq 1 300", background: true });
     const id = sessionOf(r);
     await proc.execute("p", { action: "write", sessionId: id, data: "hello\n", eof: true });
-    await proc.execute("p", { action: "poll", sessionId: id, timeout: 10_000 });
+    await registry.get("owner", id)!.exited;
     const log = text(await proc.execute("p", { action: "log", sessionId: id }));
     expect(log.startsWith("101\n")).toBe(true);
     expect(log.endsWith("300\n\n[showing last 200 of 301 lines; pass offset/limit to page]")).toBe(true);
@@ -40,6 +40,7 @@ describe("process", () => {
     expect(
       text(await proc.execute("p", { action: "write", sessionId: id, data: "typed\n", eof: true })),
     ).toBe(`Wrote 6 bytes to session ${id} (stdin closed).`);
+    await registry.get("owner", id)!.exited;
     const polled = text(await proc.execute("p", { action: "poll", sessionId: id, timeout: 10_000 }));
     expect(polled).toContain("typed");
     expect(polled).toMatch(/cat-done\s*\n\nProcess exited with code 0\.$/);
@@ -62,9 +63,11 @@ describe("process", () => {
     const r = await exec.execute("c", { command: "sleep 30", background: true });
     const other = createProcessTool({ sessionKey: "stranger" }, { registry });
     expect(text(await other.execute("p", { action: "list" }))).toBe("No running or recent sessions.");
-    await expect(other.execute("p", { action: "poll", sessionId: sessionOf(r) })).rejects.toThrow(
-      `No session found for ${sessionOf(r)}`,
-    );
+    // an unknown session is a plain answer, as in OpenClaw, not a tool error
+    expect(await other.execute("p", { action: "poll", sessionId: sessionOf(r) })).toEqual({
+      content: [{ type: "text", text: `No session found for ${sessionOf(r)}` }],
+      details: { status: "failed", error: `No session found for ${sessionOf(r)}` },
+    });
     const list = text(await proc.execute("p", { action: "list" }));
     expect(list.split("\n")[0]).toMatch(new RegExp(`^${sessionOf(r)} running \\d+s :: sleep 30$`));
     await expect(proc.execute("p", { action: "clear", sessionId: sessionOf(r) })).rejects.toThrow(
@@ -102,6 +105,7 @@ describe("process", () => {
     await proc.execute("p", { action: "submit", sessionId: id });
     expect(await waitFor(() => session.aggregated.value.includes("GOT 0d"))).toBe(true);
     await proc.execute("p", { action: "send-keys", sessionId: id, keys: ["C-c"] });
+    await session.exited;
     const polled = text(await proc.execute("p", { action: "poll", sessionId: id, timeout: 10_000 }));
     expect(polled).toContain("BYE");
     expect(polled).toMatch(/Process exited with code 0\.$/);

@@ -37,6 +37,10 @@ export class TailBuffer {
     this.truncated = true;
   }
 
+  get isEmpty(): boolean {
+    return this.length === 0;
+  }
+
   get value(): string {
     this.trim();
     if (this.chunks.length > 1) this.chunks = [this.chunks.join("")];

@@ -7,7 +7,7 @@ import { ProcessSession, type SpawnOptions } from "./session.js";
  */
 export class ProcessRegistry {
   private readonly sessions = new Map<string, ProcessSession>();
-  readonly limits: SessionLimits;
+  limits: SessionLimits;
 
   /** Limits not given come from OpenClaw's environment variables, else its defaults. */
   constructor(options: Partial<SessionLimits> = {}) {
@@ -43,9 +43,33 @@ export class ProcessRegistry {
     this.sessions.delete(id);
   }
 
-  /** Kills every running session (host shutdown). */
+  /** Limits for sessions started from now on (configuration read by a tool factory). */
+  setLimits(options: Partial<SessionLimits>): void {
+    this.limits = resolveSessionLimits(options);
+  }
+
+  /** Kills every running session, foreground and background, each with its whole process group. */
   killAll(): void {
     for (const session of this.sessions.values()) session.kill("SIGKILL");
+  }
+
+  /**
+   * Host shutdown: kills every running session (whole process groups) and resolves once each
+   * has exited (at most `timeoutMs`), then forgets them all. Idempotent.
+   */
+  async dispose(timeoutMs = 5_000): Promise<void> {
+    const running = [...this.sessions.values()].filter((s) => s.running);
+    this.killAll();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(running.map((s) => s.exited)),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+        timer.unref();
+      }),
+    ]);
+    clearTimeout(timer);
+    this.sessions.clear();
   }
 
   private lastSweep = 0;

@@ -1,15 +1,19 @@
+import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { createRequire } from "node:module";
 import { constants } from "node:os";
-import * as pty from "@lydell/node-pty";
+import type * as Pty from "@lydell/node-pty";
 import { ToolInputError } from "@clawtools/core";
-import { execa, type ResultPromise } from "execa";
 import { MAX_OUTPUT_CHARS, MAX_PENDING_CHARS, TAIL_CHARS } from "./limits.js";
 import { TailBuffer } from "./output.js";
 
 export type SessionStatus = "running" | "completed" | "failed" | "killed";
 
 export interface SpawnOptions {
+  /** The command as given (what `process list` shows). */
   command: string;
+  /** The command line the shell runs, when it differs (allowlist mode pins every program). */
+  toRun?: string;
   cwd: string;
   env: Record<string, string>;
   pty?: boolean;
@@ -44,8 +48,24 @@ function slug(): string {
   return idPool.toString("hex", idOffset - 4, idOffset);
 }
 
+// node-pty is a native module: it loads on the first PTY run, not when the section is imported
+let ptyModule: typeof Pty | undefined;
+function loadPty(): typeof Pty {
+  ptyModule ??= createRequire(import.meta.url)("@lydell/node-pty") as typeof Pty;
+  return ptyModule;
+}
+/** Whether node-pty has been loaded in this process (it loads on the first `pty: true` run). */
+export const ptyLoaded = () => ptyModule !== undefined;
+
 /**
- * One spawned command. The child leads its own process group (execa `detached`, or the pty's
+ * The shell line that runs `command` with stderr on the stdout pipe: the outer shell points fd 2
+ * at fd 1 and replaces itself with the shell that runs the command, so both streams reach us in
+ * the order the program wrote them, through one pipe, and the command is passed untouched.
+ */
+const MERGE_STDERR = 'exec "$0" -c "$1" 2>&1';
+
+/**
+ * One spawned command. The child leads its own process group (`detached`, or the pty's
  * session), so killing the group takes every descendant with it: no orphans.
  */
 export class ProcessSession {
@@ -70,8 +90,8 @@ export class ProcessSession {
   spawnError: string | undefined;
   readonly exited: Promise<SessionExit>;
   private readonly listeners = new Set<(chunk: string) => void>();
-  private child: ResultPromise | undefined;
-  private terminal: pty.IPty | undefined;
+  private child: ChildProcess | undefined;
+  private terminal: Pty.IPty | undefined;
 
   constructor(options: SpawnOptions) {
     this.command = options.command;
@@ -97,7 +117,7 @@ export class ProcessSession {
       resolveExit(exit);
     };
     if (this.pty) {
-      this.terminal = pty.spawn(shell, ["-c", options.command], {
+      this.terminal = loadPty().spawn(shell, ["-c", options.toRun ?? options.command], {
         name: "xterm-256color",
         cols: options.cols ?? 120,
         rows: options.rows ?? 30,
@@ -110,33 +130,30 @@ export class ProcessSession {
         finish({ exitCode: signal ? null : exitCode, exitSignal: signal ? signalName(signal) : null }),
       );
     } else {
-      this.child = execa(shell, ["-c", options.command], {
+      const child = spawn(shell, ["-c", MERGE_STDERR, shell, options.toRun ?? options.command], {
         cwd: options.cwd,
         env: options.env,
-        extendEnv: false,
         detached: true,
-        // an ignored stdin spares execa a whole stream's bookkeeping (~0.5 ms a run)
-        stdin: this.stdinOpen ? "pipe" : "ignore",
-        buffer: false,
-        reject: false,
-        stripFinalNewline: false,
+        // no stdin pipe unless asked: programs read EOF at once, as in OpenClaw
+        stdio: [this.stdinOpen ? "pipe" : "ignore", "pipe", "ignore"],
       });
-      this.pid = this.child.pid;
-      this.child.stdout?.setEncoding("utf8").on("data", (d: string) => this.push(d));
-      this.child.stderr?.setEncoding("utf8").on("data", (d: string) => this.push(d));
-      this.child.stdin?.on("error", () => {
+      this.child = child;
+      this.pid = child.pid;
+      child.stdout?.setEncoding("utf8").on("data", (d: string) => this.push(d));
+      child.stdin?.on("error", () => {
         this.stdinOpen = false;
       });
-      // Node's 'close' (exit + stdout/stderr drained) ends the session; execa's promise settles
-      // a few event-loop turns later and only speaks first when the shell could not start
-      this.child.on("close", (exitCode: number | null, signal: NodeJS.Signals | null) => {
-        if (exitCode === null || exitCode >= 0) finish({ exitCode, exitSignal: signal });
+      child.on("error", (error) => {
+        // the shell could not be started (missing shell, bad cwd): there is no exit to wait for
+        if (!this.exit) {
+          this.spawnError = error.message;
+          finish({ exitCode: null, exitSignal: null });
+        }
       });
-      this.child.then((result) => {
-        if (result.failed && result.exitCode === undefined && !result.signal)
-          this.spawnError = result.shortMessage ?? result.message;
-        finish({ exitCode: result.exitCode ?? null, exitSignal: result.signal ?? null });
-      });
+      // 'close' comes after the exit and after stdout is drained: all output is in
+      child.on("close", (exitCode: number | null, signal: NodeJS.Signals | null) =>
+        finish({ exitCode, exitSignal: signal }),
+      );
     }
   }
 

@@ -1,6 +1,8 @@
-import { accessSync, constants } from "node:fs";
-import path from "node:path";
-import type { Segment } from "./command-line.js";
+import { shortPrefix } from "../text.js";
+import { checkRedirect } from "./redirects.js";
+import { type ResolvedExecutable, resolveExecutable } from "./resolve-executable.js";
+import { safeBinProblem } from "./safe-bins.js";
+import { parseStrict, type SimpleCommand, shellQuote } from "./shell-parse.js";
 
 /** An allowlist entry: `pattern` matches the executable (path or name, `*` wildcards); `argPattern` the joined arguments. */
 export interface AllowlistEntry {
@@ -8,20 +10,28 @@ export interface AllowlistEntry {
   argPattern?: string;
 }
 
-export const DEFAULT_SAFE_BINS: readonly string[] = ["cut", "uniq", "head", "tail", "tr", "wc"];
-export const DEFAULT_TRUSTED_DIRS: readonly string[] = ["/bin", "/usr/bin"];
+export interface AllowlistOptions {
+  entries: readonly AllowlistEntry[];
+  /** Safe bins by name (each must have a profile); default cut, uniq, head, tail, tr, wc. */
+  safeBins: readonly string[];
+  /** Where safe bins are looked up (default /bin, /usr/bin). */
+  trustedDirs: readonly string[];
+  /** Directories searched for allowlisted names: the PATH the command will get. */
+  searchPath: readonly string[];
+  cwd: string;
+  workspaceDir: string;
+  /** File redirections allowed at all (then only inside the workspace). */
+  allowRedirections: boolean;
+}
 
-/** Flags each safe bin accepts that take a value (so the value is not a file argument). */
-const VALUE_FLAGS: Record<string, ReadonlySet<string>> = {
-  cut: new Set(["-d", "-f", "-c", "-b", "--delimiter", "--fields", "--characters", "--bytes"]),
-  head: new Set(["-n", "-c", "--lines", "--bytes"]),
-  tail: new Set(["-n", "-c", "--lines", "--bytes"]),
-  uniq: new Set(["-f", "-s", "-w"]),
-  tr: new Set(),
-  wc: new Set(),
-};
-/** tr takes its sets as positional arguments; the others read stdin only. */
-const MAX_POSITIONALS: Record<string, number> = { tr: 2 };
+export type AllowlistVerdict =
+  | {
+      ok: true /** The command to run: every program by its resolved absolute path, every word quoted. */;
+      command: string;
+    }
+  | { ok: false; analysable: boolean; misses: string[] };
+
+const MAX_ARGS_FOR_PATTERN = 4096;
 
 const globToRegExp = (glob: string) =>
   new RegExp(
@@ -31,71 +41,75 @@ const globToRegExp = (glob: string) =>
       .replace(/\?/g, ".")}$`,
   );
 
-export function resolveExecutable(name: string, dirs: readonly string[]): string | undefined {
-  if (name.includes("/")) return path.resolve(name);
-  for (const dir of dirs) {
-    const candidate = path.join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-function matchesEntry(segment: Segment, entry: AllowlistEntry, searchPath: readonly string[]): boolean {
-  const [exe, ...args] = segment;
-  const resolved = resolveExecutable(exe!, searchPath);
+function matchesEntry(command: SimpleCommand, exe: ResolvedExecutable, entry: AllowlistEntry): boolean {
   const re = globToRegExp(entry.pattern);
   const exeOk = entry.pattern.includes("/")
-    ? resolved !== undefined && re.test(resolved)
-    : re.test(path.basename(exe!));
+    ? re.test(exe.path) || re.test(exe.realPath)
+    : re.test(exe.path.slice(exe.path.lastIndexOf("/") + 1));
   if (!exeOk) return false;
-  return entry.argPattern === undefined || new RegExp(`^(?:${entry.argPattern})$`).test(args.join(" "));
+  if (entry.argPattern === undefined) return true;
+  const args = command.argv.slice(1).join(" ");
+  // an operator's pattern never runs over an unbounded model string
+  return args.length <= MAX_ARGS_FOR_PATTERN && new RegExp(`^(?:${entry.argPattern})$`).test(args);
 }
 
-/** A safe bin reading only stdin: resolved from a trusted directory, no file arguments. */
-function isSafeBinUse(
-  segment: Segment,
-  safeBins: readonly string[],
-  trustedDirs: readonly string[],
-): boolean {
-  const [exe, ...args] = segment;
-  const name = path.basename(exe!);
-  if (!safeBins.includes(name) || !(name in VALUE_FLAGS)) return false;
-  const resolved = resolveExecutable(exe!, trustedDirs);
-  if (!resolved || !trustedDirs.includes(path.dirname(resolved))) return false;
-  if (exe!.includes("/") && path.resolve(exe!) !== resolved) return false;
-  const positionals: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg.startsWith("-") && arg !== "-") {
-      if (VALUE_FLAGS[name]!.has(arg)) i++;
-      continue;
-    }
-    positionals.push(arg);
+/** Why one simple command is not allowed, or the command line that runs it. */
+function judge(command: SimpleCommand, options: AllowlistOptions): { run: string } | { miss: string } {
+  const text = shortPrefix(command.argv.join(" "));
+  if (command.assignments.length)
+    return { miss: `${shortPrefix(command.assignments.join(" "))} ${text} (environment assignment)` };
+  const redirects: string[] = [];
+  for (const redirect of command.redirects) {
+    const checked = checkRedirect(redirect, options);
+    if ("problem" in checked) return { miss: `${text} ${checked.problem}` };
+    redirects.push(checked.text);
   }
-  return positionals.length <= (MAX_POSITIONALS[name] ?? 0);
+  const name = command.argv[0]!;
+  const args = command.argv.slice(1);
+  let exe: ResolvedExecutable | undefined;
+  let why: string | undefined;
+  // an allowlist entry: the program found on the command's PATH (never one inside the workspace)
+  const found = resolveExecutable(name, options.searchPath, options.cwd);
+  if (found && !(isInside(found.realPath, options.workspaceDir) && !name.includes("/"))) {
+    if (options.entries.some((entry) => matchesEntry(command, found, entry))) exe = found;
+  }
+  // a safe bin: only from the trusted directories, only as its profile allows
+  const base = name.slice(name.lastIndexOf("/") + 1);
+  if (!exe && options.safeBins.includes(base)) {
+    const trusted = resolveExecutable(base, options.trustedDirs, options.cwd);
+    if (!trusted) why = `safe bin ${base} not found in ${options.trustedDirs.join(", ")}`;
+    else if (name.includes("/") && found?.realPath !== trusted.realPath)
+      why = `safe bin ${base} must come from ${options.trustedDirs.join(", ")}`;
+    else {
+      why = safeBinProblem(base, args);
+      if (!why) exe = trusted;
+    }
+  }
+  if (!exe) return { miss: why ? `${text} (${why})` : text };
+  return { run: [shellQuote(exe.path), ...args.map(shellQuote), ...redirects].join(" ") };
 }
 
-export interface AllowlistOptions {
-  entries: readonly AllowlistEntry[];
-  safeBins?: readonly string[];
-  trustedDirs?: readonly string[];
-  /** Directories searched for bare executable names (default: PATH). */
-  searchPath?: readonly string[];
+function isInside(file: string, dir: string): boolean {
+  return file === dir || file.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
 }
 
-/** The segments that no allowlist entry and no safe-bin rule covers (empty = allowed). */
-export function allowlistMisses(segments: Segment[], options: AllowlistOptions): Segment[] {
-  const searchPath = options.searchPath ?? (process.env.PATH ?? "").split(path.delimiter).filter(Boolean);
-  const safeBins = options.safeBins ?? DEFAULT_SAFE_BINS;
-  const trusted = options.trustedDirs ?? DEFAULT_TRUSTED_DIRS;
-  return segments.filter(
-    (segment) =>
-      !options.entries.some((entry) => matchesEntry(segment, entry, searchPath)) &&
-      !isSafeBinUse(segment, safeBins, trusted),
-  );
+/**
+ * Judges a command line in allowlist mode. Allowed only when it parses completely and every
+ * simple command is an allowlist hit or a safe-bin use; then the command that runs is rebuilt
+ * from what was judged, each program by the absolute path that was checked.
+ */
+export function evaluateAllowlist(line: string, options: AllowlistOptions): AllowlistVerdict {
+  const parsed = parseStrict(line);
+  if (!parsed.ok) return { ok: false, analysable: false, misses: [parsed.reason] };
+  const misses: string[] = [];
+  const parts: string[] = [];
+  for (const command of parsed.commands) {
+    const verdict = judge(command, options);
+    if ("miss" in verdict) misses.push(verdict.miss);
+    else parts.push(verdict.run);
+  }
+  if (misses.length) return { ok: false, analysable: true, misses };
+  let rebuilt = parts[0]!;
+  for (let i = 1; i < parts.length; i++) rebuilt += ` ${parsed.connectors[i - 1]} ${parts[i]}`;
+  return { ok: true, command: rebuilt };
 }

@@ -91,7 +91,7 @@ export function effectiveCommands(words: Segment, depth = 0): Segment[] {
   const base = path.basename(command[0] ?? "");
   if (SHELLS.has(base)) {
     // -c, or a cluster holding c (-lc, -xc): the next word is a command line
-    const flag = command.findIndex((w, k) => k > 0 && /^-[A-Za-z]*c[A-Za-z]*$/.test(w));
+    const flag = command.findIndex((w, k) => k > 0 && /^-[A-Za-z]+$/.test(w) && w.includes("c"));
     const payload = flag > 0 ? command[flag + 1] : undefined;
     if (payload !== undefined) nested.push(...commandsOf(payload, depth));
   }

@@ -24,6 +24,15 @@ export interface ExecApprovalRequest {
   reason: string;
   /** The segments no allowlist entry covers. */
   misses: string[];
+  /** Where it runs: `gateway` (this machine), `sandbox` or `node`. */
+  host: "gateway" | "sandbox" | "node";
+  /**
+   * The whole environment the command will get: on this machine the inherited environment
+   * (dangerous keys dropped) plus the call's variables; on another host only the call's.
+   */
+  env: Record<string, string>;
+  /** The variables the call itself sets (a subset of `env`). */
+  envOverrides: Record<string, string>;
 }
 
 export type ExecApprovalHandler = (

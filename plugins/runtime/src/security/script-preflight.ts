@@ -96,8 +96,14 @@ function readsProgramFromStdin(words: Segment): boolean {
   return true;
 }
 
-// a word naming a Python or JavaScript file anywhere in the raw command line (redirections too)
-const SCRIPT_HINT = /[^\s'"<>|;&()]+\.(?:py|js)(?=$|[\s'")|;&<>])/i;
+// the raw command line cut at shell separators: one linear pass (a regex that looked for a
+// `….py` word from every position was quadratic in the length of a long unbroken word)
+const SEPARATORS = /[\s'"<>|;&()]+/;
+const SCRIPT_FILE = /\.(?:py|js)$/i;
+
+/** Whether a word anywhere in the raw command line (redirections too) names a .py or .js file. */
+const mentionsScript = (command: string) =>
+  command.split(SEPARATORS).some((word) => word.length > 3 && SCRIPT_FILE.test(word));
 
 export const COMPLEX_INTERPRETER_REFUSED =
   "exec preflight: complex interpreter invocation detected; refusing to run without script preflight validation. Use a direct `python <file>.py` or `node <file>.js` command.";
@@ -128,7 +134,7 @@ export async function preflightScripts(
 ): Promise<void> {
   // a script fed to an interpreter through a pipe or redirection cannot be read here: refuse
   // rather than run unchecked code (direct `python x.py` forms are checked below)
-  if (SCRIPT_HINT.test(command)) {
+  if (mentionsScript(command)) {
     const substitution =
       /[<>]\(/.test(command) && commands.some((words) => interpreterOf(words) !== undefined);
     if (substitution || commands.some(readsProgramFromStdin))

@@ -1,6 +1,7 @@
 import {
   type AgentTool,
   type AgentToolResult,
+  type Static,
   stringEnum,
   type ToolContext,
   ToolInputError,
@@ -9,6 +10,8 @@ import {
 import { BRACKETED_PASTE_END, BRACKETED_PASTE_START, encodeSendKeys } from "../process/keys.js";
 import type { ProcessRegistry } from "../process/registry.js";
 import type { ProcessSession } from "../process/session.js";
+import { quotePrefix, shortPrefix } from "../text.js";
+import { RETENTION_CAP_NOTE } from "./exec-details.js";
 
 const ACTIONS = [
   "list",
@@ -23,29 +26,57 @@ const ACTIONS = [
   "remove",
 ] as const;
 
-export const processSchema = Type.Object({
-  action: stringEnum(ACTIONS, { description: "Process action" }),
-  sessionId: Type.Optional(Type.String({ description: "Session id for actions other than list" })),
-  data: Type.Optional(Type.String({ description: "Data to write for write" })),
-  keys: Type.Optional(
-    Type.Array(Type.String(), { description: "Key tokens to send for send-keys (enter, up, C-c, M-x, ^D…)" }),
-  ),
-  hex: Type.Optional(Type.Array(Type.String(), { description: "Hex bytes to send for send-keys" })),
-  literal: Type.Optional(Type.String({ description: "Literal string for send-keys" })),
-  text: Type.Optional(Type.String({ description: "Text to paste for paste" })),
-  bracketed: Type.Optional(Type.Boolean({ description: "Wrap paste in bracketed mode (default true)" })),
-  eof: Type.Optional(Type.Boolean({ description: "Close stdin after write" })),
-  offset: Type.Optional(Type.Number({ description: "Log offset (line)" })),
-  limit: Type.Optional(Type.Number({ description: "Log length (lines)" })),
-  timeout: Type.Optional(
-    Type.Number({
-      description: "For poll: wait up to this many milliseconds for the process to exit (max 120000)",
-    }),
-  ),
-});
+export const processSchema = Type.Object(
+  {
+    action: stringEnum(ACTIONS, { description: "Process action" }),
+    sessionId: Type.Optional(Type.String({ description: "Session id for actions other than list" })),
+    data: Type.Optional(Type.String({ description: "Data to write for write" })),
+    keys: Type.Optional(
+      Type.Array(Type.String(), {
+        description: "Key tokens to send for send-keys (enter, up, C-c, M-x, ^D…)",
+      }),
+    ),
+    hex: Type.Optional(Type.Array(Type.String(), { description: "Hex bytes to send for send-keys" })),
+    literal: Type.Optional(Type.String({ description: "Literal string for send-keys" })),
+    text: Type.Optional(Type.String({ description: "Text to paste for paste" })),
+    bracketed: Type.Optional(Type.Boolean({ description: "Wrap paste in bracketed mode (default true)" })),
+    eof: Type.Optional(Type.Boolean({ description: "Close stdin after write" })),
+    offset: Type.Optional(Type.Number({ description: "Log offset (line)" })),
+    limit: Type.Optional(Type.Number({ description: "Log length (lines)" })),
+    timeout: Type.Optional(
+      Type.Number({
+        description:
+          "For poll: wait up to this many milliseconds for new output or the exit, whichever comes first (max 120000)",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+const KNOWN_ARGS = new Set(Object.keys(processSchema.properties));
+
+/** Not an error: OpenClaw answers an unknown session as a normal result a model reads and moves on from. */
+class NoSession extends Error {}
 
 const LOG_DEFAULT_LINES = 200;
 const MAX_POLL_WAIT_MS = 120_000;
+
+const capNote = (session: ProcessSession) => (session.aggregated.truncated ? RETENTION_CAP_NOTE : "");
+
+/** Resolves on new output, the exit, the deadline or the abort, whichever comes first. */
+function nextOutput(session: ProcessSession, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      stop();
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const stop = session.onData(done);
+    session.exited.then(done);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
 
 const text = (
   value: string,
@@ -94,7 +125,7 @@ export function createProcessTool(
   const find = (id: string | undefined) => {
     if (!id) throw new ToolInputError("sessionId required");
     const session = registry.get(scopeKey, id);
-    if (!session) throw new ToolInputError(`No session found for ${id}`);
+    if (!session) throw new NoSession(`No session found for ${shortPrefix(id, 80)}`);
     return session;
   };
   // input goes only to runs that went to the background: a foreground run belongs to its call
@@ -115,142 +146,157 @@ export function createProcessTool(
     parameters: processSchema,
     async execute(_id, params, signal) {
       signal?.throwIfAborted();
-      switch (params.action) {
-        case "list": {
-          const sessions = registry.list(scopeKey);
-          if (sessions.length === 0) return text("No running or recent sessions.", { sessions: [] });
-          const lines = sessions.map(
-            (s) =>
-              `${s.id} ${s.status} ${duration((s.endedAt ?? Date.now()) - s.startedAt)} :: ${s.command.replace(/\s+/g, " ").slice(0, 120)}`,
-          );
-          return text(lines.join("\n"), { sessions: sessions.map(summary) });
-        }
-        case "poll": {
-          const session = find(params.sessionId);
-          if (session.running) requireBackgrounded(session);
-          const wait = Math.min(MAX_POLL_WAIT_MS, Math.max(0, params.timeout ?? 0));
-          if (wait > 0 && session.running) {
-            await Promise.race([
-              session.exited,
-              new Promise((resolve) => setTimeout(resolve, wait).unref()),
-              new Promise((resolve) => signal?.addEventListener("abort", resolve, { once: true })),
-            ]);
-          }
-          const output = session.pending.take();
-          return text(`${output.trim() ? output.trimEnd() : "(no new output)"}\n\n${exitLine(session)}`, {
-            ...summary(session),
-            ...(session.running ? { retryInMs: 1000 } : {}),
-          });
-        }
-        case "log": {
-          const session = find(params.sessionId);
-          const all = session.aggregated.value.replace(/\n$/, "");
-          const lines = all === "" ? [] : all.split("\n");
-          const total = lines.length;
-          let slice: string[];
-          let note = "";
-          if (params.offset === undefined && params.limit === undefined) {
-            slice = lines.slice(-LOG_DEFAULT_LINES);
-            if (total > LOG_DEFAULT_LINES)
-              note = `\n\n[showing last ${LOG_DEFAULT_LINES} of ${total} lines; pass offset/limit to page]`;
-          } else {
-            const start = Math.max(0, Math.floor(params.offset ?? 0));
-            slice = lines.slice(
-              start,
-              params.limit !== undefined ? start + Math.max(0, Math.floor(params.limit)) : undefined,
-            );
-          }
-          return text((slice.join("\n") || "(no output)") + note, {
-            sessionId: session.id,
-            total: slice.length,
-            totalLines: total,
-            totalChars: session.aggregated.value.length,
-            truncated: session.aggregated.truncated,
-          });
-        }
-        case "write": {
-          const session = find(params.sessionId);
-          requireRunning(session);
-          if (params.data) session.write(params.data);
-          if (params.eof) session.closeStdin();
-          return text(
-            `Wrote ${params.data?.length ?? 0} bytes to session ${session.id}${params.eof ? " (stdin closed)" : ""}.`,
-            { sessionId: session.id },
-          );
-        }
-        case "send-keys": {
-          const session = find(params.sessionId);
-          requireRunning(session);
-          const encoded = encodeSendKeys(
-            {
-              ...(params.literal !== undefined ? { literal: params.literal } : {}),
-              ...(params.hex ? { hex: params.hex } : {}),
-              ...(params.keys ? { keys: params.keys } : {}),
-            },
-            session.applicationCursor,
-          );
-          if (!encoded.data)
-            throw new ToolInputError(
-              `Nothing to send${encoded.warnings.length ? `: ${encoded.warnings.join("; ")}` : ""}`,
-            );
-          session.write(encoded.data);
-          const warn = encoded.warnings.length ? `\nWarnings: ${encoded.warnings.join("; ")}` : "";
-          return text(`Sent ${encoded.data.length} bytes to session ${session.id}.${warn}`, {
-            sessionId: session.id,
-            warnings: encoded.warnings,
-          });
-        }
-        case "submit": {
-          const session = find(params.sessionId);
-          requireRunning(session);
-          session.write("\r");
-          return text(`Submitted session ${session.id}.`, { sessionId: session.id });
-        }
-        case "paste": {
-          const session = find(params.sessionId);
-          requireRunning(session);
-          if (params.text === undefined) throw new ToolInputError("text required");
-          const payload =
-            params.bracketed === false
-              ? params.text
-              : `${BRACKETED_PASTE_START}${params.text}${BRACKETED_PASTE_END}`;
-          session.write(payload);
-          return text(`Pasted ${params.text.length} chars to session ${session.id}.`, {
-            sessionId: session.id,
-          });
-        }
-        case "kill": {
-          const session = find(params.sessionId);
-          if (!session.running)
-            return text(`Session ${session.id} already exited. ${exitLine(session)}`, summary(session));
-          session.kill("SIGTERM");
-          await Promise.race([session.exited, new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
-          return text(
-            session.running
-              ? `Termination requested for session ${session.id}.`
-              : `Killed session ${session.id}.`,
-            summary(session),
-          );
-        }
-        case "clear": {
-          const session = find(params.sessionId);
-          if (session.running)
-            throw new ToolInputError(`Session ${session.id} is still running; kill it first or use remove.`);
-          registry.delete(session.id);
-          return text(`Cleared session ${session.id}.`, { sessionId: session.id });
-        }
-        case "remove": {
-          const session = find(params.sessionId);
-          if (session.running) {
-            session.kill("SIGKILL");
-            await session.exited;
-          }
-          registry.delete(session.id);
-          return text(`Removed session ${session.id}.`, { sessionId: session.id });
-        }
-        default:
-          throw new ToolInputError(`Unknown action ${String((params as { action: unknown }).action)}`);
+      const unknown = Object.keys(params).filter((key) => !KNOWN_ARGS.has(key));
+      if (unknown.length)
+        throw new ToolInputError(
+          `process: unknown argument${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => quotePrefix(k, 40)).join(", ")}. Known arguments: ${[...KNOWN_ARGS].join(", ")}.`,
+        );
+      try {
+        return await run(params, signal);
+      } catch (error) {
+        if (!(error instanceof NoSession)) throw error;
+        return text(error.message, { status: "failed", error: error.message });
       }
     },
   };
+
+  async function run(
+    params: Static<typeof processSchema>,
+    signal: AbortSignal | undefined,
+  ): Promise<AgentToolResult<Record<string, unknown>>> {
+    switch (params.action) {
+      case "list": {
+        const sessions = registry.list(scopeKey);
+        if (sessions.length === 0) return text("No running or recent sessions.", { sessions: [] });
+        const lines = sessions.map(
+          (s) =>
+            `${s.id} ${s.status} ${duration((s.endedAt ?? Date.now()) - s.startedAt)} :: ${s.command.replace(/\s+/g, " ").slice(0, 120)}`,
+        );
+        return text(lines.join("\n"), { sessions: sessions.map(summary) });
+      }
+      case "poll": {
+        const session = find(params.sessionId);
+        if (session.running) requireBackgrounded(session);
+        const wait = Math.min(MAX_POLL_WAIT_MS, Math.max(0, params.timeout ?? 0));
+        // OpenClaw's poll: back as soon as there is something new, not only at the exit
+        if (wait > 0 && session.running && session.pending.isEmpty) await nextOutput(session, wait, signal);
+        const output = session.pending.take();
+        const body = output.trim() ? output.trimEnd() : "(no new output)";
+        return text(`${capNote(session)}${body}\n\n${exitLine(session)}`, {
+          ...summary(session),
+          ...(session.running ? { retryInMs: 1000 } : {}),
+        });
+      }
+      case "log": {
+        const session = find(params.sessionId);
+        const all = session.aggregated.value.replace(/\n$/, "");
+        const lines = all === "" ? [] : all.split("\n");
+        const total = lines.length;
+        let slice: string[];
+        let note = "";
+        if (params.offset === undefined && params.limit === undefined) {
+          slice = lines.slice(-LOG_DEFAULT_LINES);
+          if (total > LOG_DEFAULT_LINES)
+            note = `\n\n[showing last ${LOG_DEFAULT_LINES} of ${total} lines; pass offset/limit to page]`;
+        } else {
+          const start = Math.max(0, Math.floor(params.offset ?? 0));
+          slice = lines.slice(
+            start,
+            params.limit !== undefined ? start + Math.max(0, Math.floor(params.limit)) : undefined,
+          );
+        }
+        return text(capNote(session) + (slice.join("\n") || "(no output)") + note, {
+          sessionId: session.id,
+          total: slice.length,
+          totalLines: total,
+          totalChars: session.aggregated.value.length,
+          truncated: session.aggregated.truncated,
+        });
+      }
+      case "write": {
+        const session = find(params.sessionId);
+        requireRunning(session);
+        if (params.data) session.write(params.data);
+        if (params.eof) session.closeStdin();
+        return text(
+          `Wrote ${params.data?.length ?? 0} bytes to session ${session.id}${params.eof ? " (stdin closed)" : ""}.`,
+          { sessionId: session.id },
+        );
+      }
+      case "send-keys": {
+        const session = find(params.sessionId);
+        requireRunning(session);
+        const encoded = encodeSendKeys(
+          {
+            ...(params.literal !== undefined ? { literal: params.literal } : {}),
+            ...(params.hex ? { hex: params.hex } : {}),
+            ...(params.keys ? { keys: params.keys } : {}),
+          },
+          session.applicationCursor,
+        );
+        if (!encoded.data)
+          throw new ToolInputError(
+            `Nothing to send${encoded.warnings.length ? `: ${encoded.warnings.join("; ")}` : ""}`,
+          );
+        session.write(encoded.data);
+        const warn = encoded.warnings.length ? `\nWarnings: ${encoded.warnings.join("; ")}` : "";
+        return text(`Sent ${encoded.data.length} bytes to session ${session.id}.${warn}`, {
+          sessionId: session.id,
+          warnings: encoded.warnings,
+        });
+      }
+      case "submit": {
+        const session = find(params.sessionId);
+        requireRunning(session);
+        session.write("\r");
+        return text(`Submitted session ${session.id}.`, { sessionId: session.id });
+      }
+      case "paste": {
+        const session = find(params.sessionId);
+        requireRunning(session);
+        if (params.text === undefined) throw new ToolInputError("text required");
+        const payload =
+          params.bracketed === false
+            ? params.text
+            : `${BRACKETED_PASTE_START}${params.text}${BRACKETED_PASTE_END}`;
+        session.write(payload);
+        return text(`Pasted ${params.text.length} chars to session ${session.id}.`, {
+          sessionId: session.id,
+        });
+      }
+      case "kill": {
+        const session = find(params.sessionId);
+        if (!session.running)
+          return text(`Session ${session.id} already exited. ${exitLine(session)}`, summary(session));
+        session.kill("SIGTERM");
+        await Promise.race([session.exited, new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
+        return text(
+          session.running
+            ? `Termination requested for session ${session.id}.`
+            : `Killed session ${session.id}.`,
+          summary(session),
+        );
+      }
+      case "clear": {
+        const session = find(params.sessionId);
+        if (session.running)
+          throw new ToolInputError(`Session ${session.id} is still running; kill it first or use remove.`);
+        registry.delete(session.id);
+        return text(`Cleared session ${session.id}.`, { sessionId: session.id });
+      }
+      case "remove": {
+        const session = find(params.sessionId);
+        if (session.running) {
+          session.kill("SIGKILL");
+          await session.exited;
+        }
+        registry.delete(session.id);
+        return text(`Removed session ${session.id}.`, { sessionId: session.id });
+      }
+      default:
+        throw new ToolInputError(
+          `Unknown action ${shortPrefix(String((params as { action: unknown }).action), 80)}`,
+        );
+    }
+  }
 }

@@ -1,0 +1,156 @@
+import type { AgentToolResult, AgentToolUpdateCallback } from "@clawtools/core";
+import { type BackgroundExitNotice, backgroundExitNotice } from "../process/exit-notice.js";
+import type { ProcessRegistry } from "../process/registry.js";
+import type { ProcessSession } from "../process/session.js";
+import { type ExecDetails, RETENTION_CAP_NOTE } from "./exec-details.js";
+
+export interface LocalRunOptions {
+  registry: ProcessRegistry;
+  scopeKey: string;
+  /** The command as the call gave it (listed by `process`). */
+  command: string;
+  /** The command line the shell runs (the rebuilt, pinned one in allowlist mode). */
+  toRun: string;
+  cwd: string;
+  env: Record<string, string>;
+  pty: boolean;
+  shell?: string | undefined;
+  stdin?: "closed" | "open" | undefined;
+  /** Seconds before the run is killed (undefined: no timeout). */
+  timeoutSec: number | undefined;
+  /** Run in the background at once. */
+  background: boolean;
+  /** Milliseconds to wait in the foreground before backgrounding (undefined: wait to the end). */
+  yieldMs: number | undefined;
+  onBackgroundExit?: ((notice: BackgroundExitNotice) => void) | undefined;
+  notifyOnExit?: boolean | undefined;
+  notifyOnExitEmptySuccess?: boolean | undefined;
+}
+
+const TIMEOUT_HINT =
+  "If this command is expected to take longer, re-run with a higher timeout (e.g., exec timeout=300), or with background=true / yieldMs and follow up with process; do not rely on a trailing '&'.";
+
+function runningResult(session: ProcessSession): AgentToolResult<ExecDetails> {
+  return {
+    content: [
+      {
+        type: "text",
+        text: `Command still running (session ${session.id}, pid ${session.pid}). Use process (list/poll/log/write/kill/clear/remove) for follow-up.`,
+      },
+    ],
+    details: {
+      status: "running",
+      sessionId: session.id,
+      pid: session.pid!,
+      startedAt: session.startedAt,
+      cwd: session.cwd,
+      tail: session.tail,
+    },
+  };
+}
+
+/** The final text of a finished run; 126/127 and timeouts are failures (thrown → isError). */
+function finishedResult(
+  session: ProcessSession,
+  timedOutSec: number | undefined,
+): AgentToolResult<ExecDetails> {
+  const output = session.aggregated.value.trim();
+  const truncated = session.aggregated.truncated;
+  const note = truncated ? RETENTION_CAP_NOTE : "";
+  const exit = session.exit!;
+  const fail = (reason: string): never => {
+    throw new Error(output ? `${note}${output}\n\n${reason}` : reason);
+  };
+  if (session.spawnError) fail(`Failed to start the command: ${session.spawnError}`);
+  if (timedOutSec !== undefined) fail(`Command timed out after ${timedOutSec} seconds. ${TIMEOUT_HINT}`);
+  if (exit.exitCode === 127) fail("Command not found");
+  if (exit.exitCode === 126) fail("Command not executable (permission denied)");
+  if (exit.exitCode === null) fail(`Command aborted by signal ${exit.exitSignal}`);
+  const exitNote = exit.exitCode !== 0 ? `\n\n(Command exited with code ${exit.exitCode})` : "";
+  return {
+    content: [{ type: "text", text: note + (output || "(no output)") + exitNote }],
+    details: {
+      status: "completed",
+      exitCode: exit.exitCode,
+      exitSignal: exit.exitSignal,
+      durationMs: (session.endedAt ?? Date.now()) - session.startedAt,
+      cwd: session.cwd,
+      sessionId: session.id,
+      aggregated: output,
+      ...(truncated ? { truncated } : {}),
+    },
+  };
+}
+
+/**
+ * A run on this machine: a process session that the call waits for until it ends, the yield
+ * window passes (then it lives on in the background) or the timeout or abort kills its group.
+ */
+export async function runLocally(
+  options: LocalRunOptions,
+  signal: AbortSignal | undefined,
+  onUpdate: AgentToolUpdateCallback<ExecDetails> | undefined,
+): Promise<AgentToolResult<ExecDetails>> {
+  const session = options.registry.spawn({
+    command: options.command,
+    toRun: options.toRun,
+    cwd: options.cwd,
+    env: options.env,
+    scopeKey: options.scopeKey,
+    ...(options.pty ? { pty: true } : {}),
+    ...(options.shell ? { shell: options.shell } : {}),
+    ...(options.stdin ? { stdin: options.stdin } : {}),
+  });
+  const { timeoutSec } = options;
+  let timedOut = false;
+  const timer = timeoutSec
+    ? setTimeout(() => {
+        timedOut = true;
+        session.kill("SIGKILL");
+      }, timeoutSec * 1000)
+    : undefined;
+  timer?.unref();
+  session.exited.then(() => {
+    clearTimeout(timer);
+    if (options.notifyOnExit === false || !options.onBackgroundExit) return;
+    const notice = backgroundExitNotice(session, { emptySuccess: options.notifyOnExitEmptySuccess === true });
+    if (notice) options.onBackgroundExit(notice);
+  });
+
+  if (options.background) {
+    session.backgrounded = true;
+    return runningResult(session);
+  }
+  const stopUpdates = session.onData(() => {
+    onUpdate?.({
+      content: [{ type: "text", text: session.tail }],
+      details: { status: "running", cwd: options.cwd, sessionId: session.id, tail: session.tail },
+    });
+  });
+  const onAbort = () => session.kill("SIGKILL");
+  signal?.addEventListener("abort", onAbort, { once: true });
+  let yieldTimer: NodeJS.Timeout | undefined;
+  try {
+    const outcome = await Promise.race([
+      session.exited.then(() => "exited" as const),
+      ...(options.yieldMs !== undefined
+        ? [
+            new Promise<"yield">((resolve) => {
+              yieldTimer = setTimeout(() => resolve("yield"), options.yieldMs);
+            }),
+          ]
+        : []),
+    ]);
+    if (outcome === "yield" && session.running) {
+      // the call returns; the process lives on as a session and stops streaming to this call
+      session.backgrounded = true;
+      return runningResult(session);
+    }
+    if (signal?.aborted) throw new Error("Command aborted");
+    return finishedResult(session, timedOut ? timeoutSec : undefined);
+  } finally {
+    clearTimeout(yieldTimer);
+    stopUpdates();
+    signal?.removeEventListener("abort", onAbort);
+  }
+}
