@@ -3,6 +3,7 @@ export * from "./catalog.js";
 export * from "./config.js";
 export * from "./errors.js";
 export * from "./external-content.js";
+export { compileGlob, type GlobMatcher, type GlobOptions } from "./glob.js";
 export * from "./lifecycle/disposer.js";
 export * from "./params.js";
 export * from "./plugin.js";

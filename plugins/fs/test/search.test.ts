@@ -1,7 +1,13 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createFindTool, createGrepTool, createLsTool, createMemoryBridge } from "../src/index.js";
+import {
+  createFindTool,
+  createGrepTool,
+  createLsTool,
+  createMemoryBridge,
+  createReadTool,
+} from "../src/index.js";
 import { tempDir, text } from "./helpers.js";
 
 function tree() {
@@ -132,11 +138,20 @@ describe("grep engines", () => {
     }
     mkdirSync(path.join(root, "sub dir"));
     writeFileSync(path.join(root, "sub dir", "naïve file.ts"), "// TODO(ü) spaced path\n");
+    writeFileSync(path.join(root, "pkg1/src/f1.test.ts"), "// TODO test file\n");
+    writeFileSync(path.join(root, "notes.md"), "TODO in markdown\n");
+    writeFileSync(path.join(root, ".hidden.test.ts"), "TODO hidden test\n");
     const queries = [
       { pattern: "TODO" },
       { pattern: "todo\\(\\d\\.[0-3]\\)", ignoreCase: true, context: 2 },
       { pattern: "v1\\d =", glob: "*.ts" },
       { pattern: "(2.", literal: true, glob: "pkg2/**/*.js" },
+      // negation and braces: one glob matcher (picomatch) for the built-in engine, rg's own for rg
+      { pattern: "TODO", glob: "!*.test.ts" },
+      { pattern: "TODO", glob: "!src" },
+      { pattern: "TODO", glob: "*.{ts,md}" },
+      { pattern: "TODO", glob: "pkg{1,3}/src/*.{js,ts}" },
+      { pattern: "TODO", glob: "!pkg[0-4]/**" },
     ];
     for (const q of queries) {
       const rg = await createGrepTool({ workspaceDir: root }).execute("c", { ...q, limit: 1000 });
@@ -181,6 +196,54 @@ describe("grep engines", () => {
   });
 });
 
+describe("grep's built-in engine runs user regexes off the main thread", () => {
+  const catastrophic = { pattern: "^(a+)+$", path: "slow.txt" };
+  const files = () =>
+    createMemoryBridge({ "slow.txt": `${"a".repeat(40)}!\n`, "fast.txt": "quick answer\n" });
+
+  it("a catastrophic pattern is stopped at its deadline while other calls are answered meanwhile", async () => {
+    const bridge = files();
+    const grep = createGrepTool({ root: "/workspace", bridge }, { regexTimeoutMs: 1000 });
+    const read = createReadTool({ root: "/workspace", bridge });
+    const order: string[] = [];
+    const slow = grep.execute("c", catastrophic).then(
+      () => order.push("slow grep answered"),
+      (error: Error) => order.push(`slow grep: ${error.message}`),
+    );
+    const other = await read.execute("c", { path: "fast.txt" });
+    order.push(`read: ${text(other)}`);
+    const fast = await grep.execute("c", { pattern: "quick" });
+    order.push(`grep: ${text(fast)}`);
+    await slow;
+    expect(order).toEqual([
+      "read: quick answer\n",
+      "grep: fast.txt:1: quick answer",
+      "slow grep: The pattern did not finish within 1s on slow.txt (it likely backtracks catastrophically). Simplify it, or use literal=true.",
+    ]);
+  });
+
+  it("abort terminates the worker", async () => {
+    const bridge = files();
+    const grep = createGrepTool({ root: "/workspace", bridge }, { regexTimeoutMs: 600_000 });
+    const controller = new AbortController();
+    const slow = grep.execute("c", catastrophic, controller.signal);
+    await createReadTool({ root: "/workspace", bridge }).execute("c", { path: "fast.txt" });
+    controller.abort();
+    await expect(slow).rejects.toThrow("Operation aborted");
+  });
+
+  it("quotes only a short prefix of a huge invalid pattern", async () => {
+    const bridge = files();
+    const pattern = `(${"a".repeat(1024 * 1024)}`;
+    const error = await createGrepTool({ root: "/workspace", bridge })
+      .execute("c", { pattern })
+      .catch((e: Error) => e);
+    expect((error as Error).message).toBe(
+      `Invalid regex pattern: Unterminated group (pattern "(${"a".repeat(118)}… (1048579 characters)). Use literal=true to search for the text as is.`,
+    );
+  });
+});
+
 describe("find", () => {
   it("matches globs on names or paths, respects .gitignore, marks nothing else", async () => {
     const root = tree();
@@ -194,6 +257,11 @@ describe("find", () => {
     expect(text(await find.execute("c", { pattern: "*.none" }))).toBe("No files found matching pattern");
     expect(text(await find.execute("c", { pattern: "*.ts", limit: 1 }))).toBe(
       "src/.hidden.ts\n\n[1 results limit reached. Use limit=2 for more, or refine pattern]",
+    );
+    expect(text(await find.execute("c", { pattern: "*.{log,dat}" })).split("\n")).toEqual(["bin.dat"]);
+    expect(text(await find.execute("c", { pattern: "!*.ts", path: "src" })).split("\n")).toEqual(["deep/"]);
+    await expect(find.execute("c", { pattern: "*", path: "bin.dat" })).rejects.toThrow(
+      "Not a directory: bin.dat. find searches a directory; use read for a file.",
     );
   });
 });
@@ -210,14 +278,16 @@ describe("ls", () => {
     const ls = createLsTool({ workspaceDir: root });
     expect(text(await ls.execute("c", {}))).toBe(".env\nA.txt\nb.txt\ndir/");
     expect(text(await ls.execute("c", { path: "dir" }))).toBe("(empty directory)");
-    expect(text(await ls.execute("c", { limit: 2 }))).toBe(
-      ".env\nA.txt\n\n[2 entries limit reached. Use limit=4 for more]",
+    const page = await ls.execute("c", { limit: 2 });
+    expect(text(page)).toBe(
+      '.env\nA.txt\n\n[2 entries limit reached. Use limit=4 for more, or after="A.txt" to continue]',
     );
+    expect(page.details).toEqual({ entryLimitReached: 2, nextAfter: "A.txt" });
+    // OpenClaw 9.6's `after` cursor continues the listing in the same order
+    expect(text(await ls.execute("c", { after: "A.txt" }))).toBe("b.txt\ndir/");
     await expect(ls.execute("c", { path: "b.txt" })).rejects.toThrow(
-      `Not a directory: ${path.join(root, "b.txt")}`,
+      "Not a directory: b.txt. ls lists a directory; use read for a file.",
     );
-    await expect(ls.execute("c", { path: "nope" })).rejects.toThrow(
-      `Path not found: ${path.join(root, "nope")}`,
-    );
+    await expect(ls.execute("c", { path: "nope" })).rejects.toThrow("Path not found: nope.");
   });
 });

@@ -1,42 +1,25 @@
-/** Compiles a glob (`**`, `*`, `?`, `[...]`, `{a,b}`) to an anchored RegExp over `/` paths. */
-export function globToRegExp(glob: string, options: { ignoreCase?: boolean } = {}): RegExp {
-  let re = "";
-  let braces = 0;
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === "*") {
-      if (glob[i + 1] === "*") {
-        const slash = glob[i + 2] === "/";
-        re += slash ? "(?:.*/)?" : ".*";
-        i += slash ? 2 : 1;
-      } else re += "[^/]*";
-    } else if (c === "?") re += "[^/]";
-    else if (c === "[") {
-      const close = glob.indexOf("]", i + 1);
-      if (close === -1) re += "\\[";
-      else {
-        const body = glob
-          .slice(i + 1, close)
-          .replace(/^!/, "^")
-          .replace(/\\/g, "\\\\");
-        re += `[${body}]`;
-        i = close;
-      }
-    } else if (c === "{") {
-      braces++;
-      re += "(?:";
-    } else if (c === "}" && braces > 0) {
-      braces--;
-      re += ")";
-    } else if (c === "," && braces > 0) re += "|";
-    else re += /[.+^$()|\\]/.test(c) ? `\\${c}` : c;
-  }
-  return new RegExp(`^${re}$`, options.ignoreCase ? "i" : "");
-}
+import { compileGlob } from "@clawtools/core";
 
-/** fd-style: a pattern with a `/` matches the relative path, otherwise the base name. */
+/**
+ * A file filter with ripgrep's `--glob` / fd's semantics, on core's one glob matcher (picomatch):
+ * a pattern without `/` matches the base name at any depth, one with `/` the path relative to
+ * the searched directory (a leading `/` anchors it there); a leading `!` excludes what matches,
+ * and an excluded directory excludes everything under it (rg skips it entirely).
+ */
 export function makeGlobMatcher(glob: string): (relPath: string) => boolean {
-  const re = globToRegExp(glob);
-  if (glob.includes("/")) return (rel) => re.test(rel);
-  return (rel) => re.test(rel.slice(rel.lastIndexOf("/") + 1));
+  const negated = glob.startsWith("!");
+  const body = negated ? glob.slice(1) : glob;
+  const anchored = body.startsWith("/");
+  const pattern = anchored ? body.slice(1) : body;
+  const test = compileGlob(pattern);
+  const byPath = anchored || pattern.includes("/");
+  const matches = (rel: string) => test(byPath ? rel : rel.slice(rel.lastIndexOf("/") + 1));
+  if (!negated) return matches;
+  return (rel) => {
+    // the file itself, then each directory above it
+    for (let at = rel.length; at > 0; at = rel.lastIndexOf("/", at - 1)) {
+      if (matches(rel.slice(0, at))) return false;
+    }
+    return true;
+  };
 }

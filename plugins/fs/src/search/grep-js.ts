@@ -1,8 +1,10 @@
 import path from "node:path";
 import { type FsBridge, ToolInputError } from "@clawtools/core";
 import { throwIfAborted } from "../fs-env.js";
+import { clip } from "../tools/messages.js";
 import { makeGlobMatcher } from "./glob.js";
 import type { GrepOutput } from "./grep-output.js";
+import { createRegexWorker, type RegexWorker } from "./regex-worker.js";
 import { walk } from "./walk.js";
 
 export interface GrepQuery {
@@ -25,8 +27,10 @@ export function compileGrepPattern(query: Pick<GrepQuery, "pattern" | "literal" 
       query.ignoreCase ? "i" : "",
     );
   } catch (error) {
+    // V8's message repeats the whole pattern: keep only the reason, and a short prefix of the input
+    const reason = (error as Error).message.split(": ").at(-1);
     throw new ToolInputError(
-      `Invalid regex pattern: ${(error as Error).message}. Use literal=true to search for the text as is.`,
+      `Invalid regex pattern: ${reason} (pattern ${clip(JSON.stringify(query.pattern))}). Use literal=true to search for the text as is.`,
     );
   }
 }
@@ -42,8 +46,26 @@ export async function grepWithBridge(
   query: GrepQuery,
   out: GrepOutput,
   signal?: AbortSignal,
+  regexTimeoutMs?: number,
 ): Promise<void> {
   const re = compileGrepPattern(query);
+  // a literal search cannot backtrack: only user regexes go to the worker
+  const worker = query.literal ? undefined : createRegexWorker(re, regexTimeoutMs, signal);
+  try {
+    await search(bridge, query, out, re, worker, signal);
+  } finally {
+    await worker?.close();
+  }
+}
+
+async function search(
+  bridge: FsBridge,
+  query: GrepQuery,
+  out: GrepOutput,
+  re: RegExp,
+  worker: RegexWorker | undefined,
+  signal?: AbortSignal,
+): Promise<void> {
   const globMatch = query.glob ? makeGlobMatcher(query.glob) : undefined;
   const files: Array<{ abs: string; label: string }> = [];
   if (query.isFile) files.push({ abs: query.abs, label: path.basename(query.abs) });
@@ -76,16 +98,18 @@ export async function grepWithBridge(
     const lines = data.toString("utf8").replace(/\r\n/g, "\n").split("\n");
     // a final newline ends the last line; it does not start another
     if (lines.length > 1 && lines.at(-1) === "") lines.pop();
+    const hits = worker ? await worker.matchLines(lines, file.label) : lines.map((l) => (re.test(l) ? 1 : 0));
+    throwIfAborted(signal);
     let lastShown = -1;
     for (let i = 0; i < lines.length; i++) {
-      if (!re.test(lines[i]!)) continue;
+      if (!hits[i]) continue;
       if (out.overLimit()) break;
       const from = Math.max(lastShown + 1, i - query.context);
       for (let k = from; k < i; k++) out.context(file.label, k + 1, lines[k]!);
       out.match(file.label, i + 1, lines[i]!);
       lastShown = i;
       for (let k = i + 1; k <= Math.min(lines.length - 1, i + query.context); k++) {
-        if (re.test(lines[k]!)) break;
+        if (hits[k]) break;
         out.context(file.label, k + 1, lines[k]!);
         lastShown = k;
       }

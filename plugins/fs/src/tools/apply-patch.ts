@@ -7,9 +7,10 @@ import { displayPath } from "../paths.js";
 import { applyUpdateChunks } from "../patch/apply-update.js";
 import { parsePatch } from "../patch/parse.js";
 
-export const applyPatchSchema = Type.Object({
-  input: Type.String({ description: "Patch content using the *** Begin Patch/End Patch format." }),
-});
+export const applyPatchSchema = Type.Object(
+  { input: Type.String({ description: "Patch content using the *** Begin Patch/End Patch format." }) },
+  { additionalProperties: false },
+);
 
 export interface ApplyPatchDetails {
   summary: { added: string[]; modified: string[]; deleted: string[] };

@@ -9,16 +9,22 @@ import {
   truncateHead,
 } from "@clawtools/core";
 import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
+import { displayPath } from "../paths.js";
 import { makeGlobMatcher } from "../search/glob.js";
 import { walk } from "../search/walk.js";
+import { checkPathArg } from "./messages.js";
 
-export const findSchema = Type.Object({
-  pattern: Type.String({
-    description: "Glob pattern to match files, e.g. '*.ts', '**/*.json', or 'src/**/*.spec.ts'",
-  }),
-  path: Type.Optional(Type.String({ description: "Directory to search in (default: current directory)" })),
-  limit: Type.Optional(Type.Number({ description: "Maximum number of results (default: 1000)" })),
-});
+export const findSchema = Type.Object(
+  {
+    pattern: Type.String({
+      description:
+        "Glob pattern to match files, e.g. '*.ts', '**/*.json', or 'src/**/*.spec.ts'; a leading '!' excludes",
+    }),
+    path: Type.Optional(Type.String({ description: "Directory to search in (default: current directory)" })),
+    limit: Type.Optional(Type.Number({ description: "Maximum number of results (default: 1000)" })),
+  },
+  { additionalProperties: false },
+);
 
 export interface FindDetails {
   resultLimitReached?: number;
@@ -37,11 +43,16 @@ export function createFindTool(
     parameters: findSchema,
     async execute(_id, { pattern, path, limit }, signal) {
       throwIfAborted(signal);
+      checkPathArg("path", path);
       const abs = env.resolve(path || ".");
       const cap = Math.max(1, Math.floor(limit ?? 1000));
       const stat = await env.bridge.stat({ filePath: abs });
-      if (!stat) throw new ToolInputError(`Path not found: ${abs}`);
-      if (stat.type !== "directory") throw new ToolInputError(`Not a directory: ${abs}`);
+      const shown = displayPath(env.root, abs);
+      if (!stat) throw new ToolInputError(`Path not found: ${shown}.`);
+      if (stat.type !== "directory")
+        throw new ToolInputError(
+          `Not a directory: ${shown}. find searches a directory; use read for a file.`,
+        );
       const matches = makeGlobMatcher(pattern);
       const found: string[] = [];
       let limited = false;

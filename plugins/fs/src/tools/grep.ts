@@ -8,30 +8,35 @@ import {
 } from "@clawtools/core";
 import { isNodeBridge } from "../bridge/node-bridge.js";
 import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
+import { displayPath } from "../paths.js";
 import { type GrepQuery, grepWithBridge } from "../search/grep-js.js";
 import { type GrepDetails, GrepOutput } from "../search/grep-output.js";
 import { grepWithRipgrep } from "../search/grep-rg.js";
 import { locateRipgrep } from "../search/ripgrep.js";
+import { checkPathArg } from "./messages.js";
 
 export type { GrepDetails } from "../search/grep-output.js";
 
-export const grepSchema = Type.Object({
-  pattern: Type.String({ description: "Search pattern (regex or literal string)" }),
-  path: Type.Optional(
-    Type.String({ description: "Directory or file to search (default: current directory)" }),
-  ),
-  glob: Type.Optional(
-    Type.String({ description: "Filter files by glob pattern, e.g. '*.ts' or '**/*.spec.ts'" }),
-  ),
-  ignoreCase: Type.Optional(Type.Boolean({ description: "Case-insensitive search (default: false)" })),
-  literal: Type.Optional(
-    Type.Boolean({ description: "Treat pattern as literal string instead of regex (default: false)" }),
-  ),
-  context: Type.Optional(
-    Type.Number({ description: "Number of lines to show before and after each match (default: 0)" }),
-  ),
-  limit: Type.Optional(Type.Number({ description: "Maximum number of matches to return (default: 100)" })),
-});
+export const grepSchema = Type.Object(
+  {
+    pattern: Type.String({ description: "Search pattern (regex or literal string)" }),
+    path: Type.Optional(
+      Type.String({ description: "Directory or file to search (default: current directory)" }),
+    ),
+    glob: Type.Optional(
+      Type.String({ description: "Filter files by glob pattern, e.g. '*.ts' or '**/*.spec.ts'" }),
+    ),
+    ignoreCase: Type.Optional(Type.Boolean({ description: "Case-insensitive search (default: false)" })),
+    literal: Type.Optional(
+      Type.Boolean({ description: "Treat pattern as literal string instead of regex (default: false)" }),
+    ),
+    context: Type.Optional(
+      Type.Number({ description: "Number of lines to show before and after each match (default: 0)" }),
+    ),
+    limit: Type.Optional(Type.Number({ description: "Maximum number of matches to return (default: 100)" })),
+  },
+  { additionalProperties: false },
+);
 
 export interface GrepToolOptions extends FsToolOptions {
   /**
@@ -40,6 +45,8 @@ export interface GrepToolOptions extends FsToolOptions {
    * built-in engine, which gives the same results.
    */
   ripgrep?: string | false;
+  /** Deadline of the built-in engine's regex worker for one file (default 10 s). */
+  regexTimeoutMs?: number;
 }
 
 export function createGrepTool(
@@ -58,9 +65,10 @@ export function createGrepTool(
     parameters: grepSchema,
     async execute(_id, params, signal) {
       throwIfAborted(signal);
+      checkPathArg("path", params.path);
       const abs = env.resolve(params.path || ".");
       const stat = await env.bridge.stat({ filePath: abs });
-      if (!stat) throw new ToolInputError(`Path not found: ${abs}`);
+      if (!stat) throw new ToolInputError(`Path not found: ${displayPath(env.root, abs)}.`);
       const query: GrepQuery = {
         abs,
         isFile: stat.type === "file",
@@ -73,7 +81,7 @@ export function createGrepTool(
       const out = new GrepOutput(Math.max(1, Math.floor(params.limit ?? 100)));
       const rg = await ripgrep();
       const answered = rg ? await grepWithRipgrep(rg, query, out, signal) : false;
-      if (!answered) await grepWithBridge(env.bridge, query, out, signal);
+      if (!answered) await grepWithBridge(env.bridge, query, out, signal, options.regexTimeoutMs);
       return out.toResult();
     },
   };

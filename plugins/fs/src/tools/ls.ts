@@ -9,14 +9,28 @@ import {
   truncateHead,
 } from "@clawtools/core";
 import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
+import { displayPath } from "../paths.js";
+import { checkPathArg, clip } from "./messages.js";
 
-export const lsSchema = Type.Object({
-  path: Type.Optional(Type.String({ description: "Directory to list (default: current directory)" })),
-  limit: Type.Optional(Type.Number({ description: "Maximum number of entries to return (default: 500)" })),
-});
+export const lsSchema = Type.Object(
+  {
+    path: Type.Optional(Type.String({ description: "Directory to list (default: current directory)" })),
+    limit: Type.Optional(Type.Number({ description: "Maximum number of entries to return (default: 500)" })),
+    after: Type.Optional(
+      Type.String({ description: "Continue after this entry name (the cursor a previous page returned)" }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** Case-insensitive order (pi's), ties broken by code units so every name has one place. */
+const order = (a: string, b: string) =>
+  a.toLowerCase().localeCompare(b.toLowerCase()) || (a < b ? -1 : a > b ? 1 : 0);
 
 export interface LsDetails {
   entryLimitReached?: number;
+  /** The name to pass as `after` for the next page. */
+  nextAfter?: string;
   truncation?: TruncationResult;
 }
 
@@ -30,25 +44,30 @@ export function createLsTool(
     label: "ls",
     description: `List directory contents. Returns entries sorted alphabetically, with '/' suffix for directories. Includes dotfiles. Output is truncated to 500 entries or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first).`,
     parameters: lsSchema,
-    async execute(_id, { path, limit }, signal) {
+    async execute(_id, { path, limit, after }, signal) {
       throwIfAborted(signal);
+      checkPathArg("path", path);
       const abs = env.resolve(path || ".");
       const cap = Math.max(1, Math.floor(limit ?? 500));
       const stat = await env.bridge.stat({ filePath: abs });
-      if (!stat) throw new ToolInputError(`Path not found: ${abs}`);
-      if (stat.type !== "directory") throw new ToolInputError(`Not a directory: ${abs}`);
+      const shown = displayPath(env.root, abs);
+      if (!stat) throw new ToolInputError(`Path not found: ${shown}.`);
+      if (stat.type !== "directory")
+        throw new ToolInputError(`Not a directory: ${shown}. ls lists a directory; use read for a file.`);
       if (!env.bridge.readdir)
         throw new ToolInputError("This file-system bridge cannot list directories (readdir missing)");
       let entries: Awaited<ReturnType<NonNullable<typeof env.bridge.readdir>>>;
       try {
         entries = await env.bridge.readdir({ filePath: abs });
       } catch (error) {
-        throw new ToolInputError(`Cannot read directory: ${(error as Error).message}`);
+        throw new ToolInputError(`Cannot read directory ${shown}: ${clip((error as Error).message)}`);
       }
-      entries.sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()));
+      entries.sort((a, b) => order(a.name, b.name));
       const lines: string[] = [];
       let limited = false;
+      let lastName: string | undefined;
       for (const entry of entries) {
+        if (after !== undefined && order(entry.name, after) <= 0) continue;
         if (lines.length >= cap) {
           limited = true;
           break;
@@ -60,6 +79,7 @@ export function createLsTool(
           type = st.type;
         }
         lines.push(type === "directory" ? `${entry.name}/` : entry.name);
+        lastName = entry.name;
       }
       if (lines.length === 0)
         return { content: [{ type: "text", text: "(empty directory)" }], details: undefined };
@@ -67,8 +87,11 @@ export function createLsTool(
       const notices: string[] = [];
       const details: LsDetails = {};
       if (limited) {
-        notices.push(`${cap} entries limit reached. Use limit=${cap * 2} for more`);
+        notices.push(
+          `${cap} entries limit reached. Use limit=${cap * 2} for more, or after=${JSON.stringify(lastName)} to continue`,
+        );
         details.entryLimitReached = cap;
+        details.nextAfter = lastName!;
       }
       if (truncation.truncated) {
         notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
