@@ -1,7 +1,7 @@
 import { createToolset } from "@clawtools/core";
 import { checkPluginContract } from "@clawtools/testing";
 import { describe, expect, it } from "vitest";
-import { createMemoryBridge, fsPlugin } from "../src/index.js";
+import { createFsPlugin, createMemoryBridge, fsPlugin } from "../src/index.js";
 import { text } from "./helpers.js";
 
 describe("fs plugin", () => {
@@ -51,5 +51,52 @@ describe("fs plugin", () => {
     expect(set.diagnostics.map((d) => d.message)).toContain(
       "fs/read: no workspace root (set context.workspaceDir or context.root)",
     );
+  });
+});
+
+describe("fs arguments and configuration", () => {
+  const toolset = (config?: Record<string, unknown>) => {
+    const bridge = createMemoryBridge({ "a.txt": `${"x".repeat(100)}\n`.repeat(100) });
+    const set = createToolset({
+      plugins: [fsPlugin],
+      context: { root: "/workspace", bridge, ...(config ? { config } : {}) },
+      policy: { profile: "coding" },
+    });
+    return { set, byName: Object.fromEntries(set.tools.map((t) => [t.name, t])) };
+  };
+
+  it("an argument a tool does not know is an error that names it", async () => {
+    const { byName } = toolset();
+    const calls: Array<[string, Record<string, unknown>, string]> = [
+      ["read", { path: "a.txt", page: 2 }, "page"],
+      ["edit", { path: "a.txt", edits: [{ oldText: "x", newText: "y" }], replace_all: true }, "replace_all"],
+      ["grep", { pattern: "x", output_mode: "count" }, "output_mode"],
+      ["find", { pattern: "*.txt", type: "f" }, "type"],
+      ["ls", { path: ".", depth: 2 }, "depth"],
+    ];
+    for (const [name, args, unknown] of calls) {
+      const r = await byName[name]!.execute("1", args as never);
+      expect(r.isError, name).toBe(true);
+      expect(text(r), name).toContain(`must not have additional properties (${unknown})`);
+    }
+    // OpenClaw 9.6's names are accepted: read.cursor, read.optional, ls.after
+    expect(text(await byName.read!.execute("2", { path: "nope.md", optional: true }))).toBe(
+      "Optional file not found: nope.md.",
+    );
+    expect(text(await byName.ls!.execute("3", { after: "a" }))).toBe("a.txt");
+  });
+
+  it("reads config.fs: the page budget is configurable, bad keys are refused with the key named", async () => {
+    const { byName } = toolset({ fs: { readMaxBytes: 2048 } });
+    expect(text(await byName.read!.execute("1", { path: "a.txt" }))).toMatch(
+      /\[Showing lines 1-20 of 100 \(2\.0KB limit\)\. Use offset=21 to continue\.\]$/,
+    );
+    const bad = toolset({ fs: { readMaxBytes: "lots", colour: "red" } });
+    expect(bad.set.tools).toEqual([]);
+    const messages = bad.set.diagnostics.map((d) => d.message).join("\n");
+    expect(messages).toContain("Invalid configuration for fs:");
+    expect(messages).toContain("colour");
+    expect(messages).toContain("readMaxBytes");
+    expect(() => createFsPlugin({ imageMaxDimensionPx: 10 })).toThrow(/Invalid configuration for fs:/);
   });
 });
