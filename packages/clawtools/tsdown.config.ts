@@ -1,7 +1,7 @@
 import { defineConfig } from "tsdown";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/tools.ts"],
+  entry: ["src/index.ts", "src/tools.ts", "src/bin.ts"],
   format: "esm",
   dts: true,
   clean: true,
