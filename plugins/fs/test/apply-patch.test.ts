@@ -173,4 +173,17 @@ describe("apply_patch", () => {
     expect(readdirSync(root).sort()).toEqual(["a.txt", "blocker", "kept"]);
     expect(readFileSync(path.join(root, "a.txt"), "utf8")).toBe("a\n");
   });
+  it("quotes at most a short prefix of oversized input in its errors", async () => {
+    const root = tempDir();
+    const tool = createApplyPatchTool({ workspaceDir: root });
+    const huge = "y".repeat(1024 * 1024);
+    await expect(tool.execute("c", { input: patch(`*** Add File: ${huge}`, "+x") })).rejects.toThrow(
+      `A patch path is too long (1048576 characters; the limit is 4096): ${"y".repeat(80)}… (1048576 characters)`,
+    );
+    const error = await tool.execute("c", { input: patch(`*** Frob: ${huge}`) }).catch((e: Error) => e);
+    expect((error as Error).message).toBe(
+      `Invalid patch hunk on line 2: '*** Frob: ${"y".repeat(110)}… (1048586 characters)' is not a valid hunk header. Valid hunk headers: '*** Add File: {path}', '*** Delete File: {path}', '*** Update File: {path}'`,
+    );
+    expect(readdirSync(root)).toEqual([]);
+  });
 });

@@ -1,4 +1,5 @@
 import { ToolInputError } from "@clawtools/core";
+import { clip } from "../tools/messages.js";
 import type { UpdateChunk } from "./parse.js";
 import { seekSequence } from "./seek.js";
 
@@ -11,7 +12,8 @@ export function applyUpdateChunks(original: string, chunks: UpdateChunk[], displ
   for (const chunk of chunks) {
     if (chunk.context !== undefined) {
       const at = seekSequence(lines, [chunk.context], cursor, false);
-      if (at === -1) throw new ToolInputError(`Failed to find context '${chunk.context}' in ${displayPath}`);
+      if (at === -1)
+        throw new ToolInputError(`Failed to find context '${clip(chunk.context)}' in ${displayPath}`);
       cursor = at + 1;
     }
     if (chunk.oldLines.length === 0) {
@@ -31,7 +33,7 @@ export function applyUpdateChunks(original: string, chunks: UpdateChunk[], displ
     }
     if (at === -1) {
       throw new ToolInputError(
-        `Failed to find expected lines in ${displayPath}:\n${chunk.oldLines.join("\n")}`,
+        `Failed to find expected lines in ${displayPath}:\n${clip(chunk.oldLines.join("\n"), 2000)}`,
       );
     }
     // context lines keep the file's own text (the patch may have matched them loosely)

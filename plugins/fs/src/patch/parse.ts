@@ -1,4 +1,5 @@
 import { ToolInputError } from "@clawtools/core";
+import { checkPathArg, clip } from "../tools/messages.js";
 
 export interface UpdateChunk {
   /** The `@@ <context>` line, when given. */
@@ -60,7 +61,7 @@ export function parsePatch(input: string): Hunk[] {
       i++;
       while (i < body.length && !isHeader(body[i]!)) {
         const l = body[i]!;
-        if (!l.startsWith("+")) throw bad(`'${l}' in an Add File hunk must start with '+'`);
+        if (!l.startsWith("+")) throw bad(`'${clip(l)}' in an Add File hunk must start with '+'`);
         contents.push(l.slice(1));
         i++;
       }
@@ -110,16 +111,20 @@ export function parsePatch(input: string): Hunk[] {
         } else if (mark === "+") {
           chunk.newLines.push(l.slice(1));
           chunk.ops.push({ kind: "+", text: l.slice(1) });
-        } else throw bad(`'${l}' must start with ' ', '+' or '-' (or be a '@@' line)`);
+        } else throw bad(`'${clip(l)}' must start with ' ', '+' or '-' (or be a '@@' line)`);
         i++;
       }
       if (chunks.length === 0 && !moveTo) throw bad(`Update File hunk for ${path} is empty`);
       hunks.push({ kind: "update", path, ...(moveTo ? { moveTo } : {}), chunks });
     } else {
       throw bad(
-        `'${line}' is not a valid hunk header. Valid hunk headers: '*** Add File: {path}', '*** Delete File: {path}', '*** Update File: {path}'`,
+        `'${clip(line)}' is not a valid hunk header. Valid hunk headers: '*** Add File: {path}', '*** Delete File: {path}', '*** Update File: {path}'`,
       );
     }
+  }
+  for (const hunk of hunks) {
+    checkPathArg("A patch path", hunk.path);
+    if (hunk.kind === "update") checkPathArg("A patch path", hunk.moveTo);
   }
   return hunks;
 }
