@@ -1,5 +1,5 @@
-import { type FsBridge, type ToolContext, ToolUnavailableError } from "@clawtools/core";
-import { createNodeBridge } from "./bridge/node-bridge.js";
+import { type FsBridge, type ToolContext, ToolUnavailableError, withWriteLocks } from "@clawtools/core";
+import { createNodeBridge, isNodeBridge } from "./bridge/node-bridge.js";
 import { resolveToolPath } from "./paths.js";
 
 /** Options shared by every fs tool; `ctx.config.fs` supplies defaults. */
@@ -17,6 +17,13 @@ export interface FsEnv {
   bridge: FsBridge;
   workspaceOnly: boolean;
   resolve(input: string): string;
+  /**
+   * Runs `run` holding the write lock of every file in `paths` (absolute, from `resolve`), keyed
+   * by the file's identity: its verified real path on the local disk, so a symlink alias and the
+   * real name share one lock, in every tool and every toolset of the process. Other bridges key
+   * by the absolute path.
+   */
+  withWriteLock<T>(paths: string[], run: () => Promise<T>): Promise<T>;
 }
 
 export function resolveFsEnv(ctx: ToolContext, options: FsToolOptions = {}): FsEnv {
@@ -25,20 +32,17 @@ export function resolveFsEnv(ctx: ToolContext, options: FsToolOptions = {}): FsE
   if (!root) throw new ToolUnavailableError("no workspace root (set context.workspaceDir or context.root)");
   const workspaceOnly = options.workspaceOnly ?? fromConfig.workspaceOnly ?? true;
   const bridge = options.bridge ?? ctx.bridge ?? createNodeBridge(root, { workspaceOnly });
-  return { root, bridge, workspaceOnly, resolve: (input) => resolveToolPath(input, root, workspaceOnly) };
-}
-
-/** Calls to the same path run one after another (a write never interleaves an edit). */
-const queues = new Map<string, Promise<unknown>>();
-export function withFileLock<T>(key: string, run: () => Promise<T>): Promise<T> {
-  const previous = queues.get(key) ?? Promise.resolve();
-  const next = previous.then(run, run);
-  const settled = next.catch(() => {});
-  queues.set(key, settled);
-  settled.then(() => {
-    if (queues.get(key) === settled) queues.delete(key);
-  });
-  return next;
+  const lockKey = (abs: string) =>
+    isNodeBridge(bridge) ? bridge.lockKey({ filePath: abs }) : Promise.resolve(`fs-bridge:${abs}`);
+  return {
+    root,
+    bridge,
+    workspaceOnly,
+    resolve: (input) => resolveToolPath(input, root, workspaceOnly),
+    async withWriteLock(paths, run) {
+      return withWriteLocks(await Promise.all(paths.map(lockKey)), run);
+    },
+  };
 }
 
 export function throwIfAborted(signal: AbortSignal | undefined): void {

@@ -1,8 +1,7 @@
-import { linkSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { resolveContained, openVerified } from "../src/bridge/containment.js";
-import { createEditTool, createReadTool, createWriteTool } from "../src/index.js";
+import { createEditTool, createGrepTool, createReadTool, createWriteTool } from "../src/index.js";
 import { tempDir, text } from "./helpers.js";
 
 describe("workspace containment (on by default)", () => {
@@ -65,17 +64,37 @@ describe("workspace containment (on by default)", () => {
     expect(readFileSync(path.join(outside, "target.txt"), "utf8")).toBe("original");
   });
 
-  it("refuses a path swapped for a symlink between check and use", async () => {
+  it("refuses to read or grep a hardlinked file, saying it is a hard link", async () => {
     const root = tempDir();
     const outside = tempDir();
-    writeFileSync(path.join(root, "file.txt"), "inside");
-    writeFileSync(path.join(outside, "secret.txt"), "secret");
-    const checked = await resolveContained(root, path.join(root, "file.txt"), { input: "file.txt" });
-    renameSync(path.join(root, "file.txt"), path.join(root, "moved.txt"));
-    symlinkSync(path.join(outside, "secret.txt"), path.join(root, "file.txt"));
-    await expect(openVerified(root, checked, "file.txt")).rejects.toThrow(
-      /Path changed to a symlink during access/,
+    writeFileSync(path.join(outside, "target.txt"), "secret token");
+    linkSync(path.join(outside, "target.txt"), path.join(root, "hard.txt"));
+    writeFileSync(path.join(root, "plain.txt"), "public token");
+    await expect(createReadTool({ workspaceDir: root }).execute("c", { path: "hard.txt" })).rejects.toThrow(
+      `Refusing to read through a hardlink (2 links) inside ${root}: ${path.join(root, "hard.txt")}`,
     );
+    const rg = createGrepTool({ workspaceDir: root });
+    await expect(rg.execute("c", { pattern: "token", path: "hard.txt" })).rejects.toThrow(
+      `Refusing to read through a hardlink (2 links) inside ${root}: ${path.join(root, "hard.txt")}`,
+    );
+    const builtIn = createGrepTool({ workspaceDir: root }, { ripgrep: false });
+    // the built-in engine skips files it may not read
+    expect(text(await builtIn.execute("c", { pattern: "token", path: "hard.txt" }))).toBe("No matches found");
+    // a directory search leaves the hardlinked file out, whichever engine runs
+    for (const grep of [rg, builtIn]) {
+      expect(text(await grep.execute("c", { pattern: "token" }))).toBe("plain.txt:1: public token");
+    }
+  });
+
+  it("removes nothing and writes nothing outside when the path leads out through a symlink", async () => {
+    const root = tempDir();
+    const outside = tempDir();
+    symlinkSync(outside, path.join(root, "out"));
+    const write = createWriteTool({ workspaceDir: root });
+    await expect(write.execute("c", { path: "out/a/b/c.txt", content: "x" })).rejects.toThrow(
+      `Symlink escapes sandbox root (${root}): ${path.join(root, "out", "a", "b", "c.txt")} -> ${outside}`,
+    );
+    expect(readdirSync(outside)).toEqual([]);
   });
 
   it("can be turned off", async () => {

@@ -1,18 +1,45 @@
-import { randomBytes } from "node:crypto";
-import { constants } from "node:fs";
-import fs from "node:fs/promises";
+import { lstatSync, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
-import { type FsBridge, type FsStat, ToolInputError } from "@clawtools/core";
-import { openVerified, resolveContained } from "./containment.js";
+import {
+  type FsBridge,
+  type FsStat,
+  isInsideRoot,
+  listDirInWorkspace,
+  mkdirInWorkspace,
+  openInWorkspace,
+  removeInWorkspace,
+  renameInWorkspace,
+  resolveInWorkspace,
+  statInWorkspace,
+  ToolInputError,
+  type WorkspaceHandle,
+  writeFileAtomic,
+} from "@clawtools/core";
 
 export interface NodeBridgeOptions {
-  /** Refuse anything outside `root`, symlinks included (default true). */
+  /** Refuse anything outside `root`, symlinks and hardlinks included (default true). */
   workspaceOnly?: boolean;
 }
 
-export type NodeBridge = Required<FsBridge> & { root: string; workspaceOnly: boolean };
+export type NodeBridge = Required<FsBridge> & {
+  root: string;
+  workspaceOnly: boolean;
+  /** The file's identity for the write lock: its verified real path. */
+  lockKey(args: { filePath: string; cwd?: string }): Promise<string>;
+  /**
+   * Opens a file or directory through the same verified walk, for native tools (rg): run them
+   * on `path` (the descriptor), never on the string path. The caller closes the handle.
+   */
+  openVerified(args: { filePath: string; cwd?: string; dir?: boolean }): Promise<WorkspaceHandle>;
+  /**
+   * For a native tool that walked an opened directory itself (rg): whether a file it reports
+   * (relative to that directory) may be shown — a regular file with one link, still inside the
+   * root. Checked once per file, synchronously (one lstat and one realpath).
+   */
+  foundFileFilter(dir: WorkspaceHandle): (relative: string) => boolean;
+};
 
-function kind(st: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): FsStat["type"] {
+function kind(st: Stats): FsStat["type"] {
   if (st.isSymbolicLink()) return "symlink";
   if (st.isFile()) return "file";
   if (st.isDirectory()) return "directory";
@@ -26,56 +53,51 @@ export function isNodeBridge(bridge: FsBridge): bridge is NodeBridge {
   return localBridges.has(bridge);
 }
 
-/** The local disk under `root`. Writes are atomic (temp file + rename in the same directory). */
+/**
+ * The local disk under `root`, through core's workspace primitive: every path is checked and
+ * used in one walk (no component followed out of the root, hardlinks refused), writes are
+ * atomic (temp file + rename relative to the verified directory). With `workspaceOnly: false`
+ * the same walk runs from `/`, so writes stay atomic and hardlinks are allowed.
+ */
 export function createNodeBridge(root: string, options: NodeBridgeOptions = {}): NodeBridge {
   const workspaceOnly = options.workspaceOnly ?? true;
   const base = path.resolve(root);
+  const scope = workspaceOnly ? base : path.parse(base).root;
+  const allowHardlinks = !workspaceOnly;
   const abs = (filePath: string, cwd?: string) => path.resolve(cwd ?? base, filePath);
+  let realRoot: string | undefined;
 
-  const check = async (filePath: string, cwd?: string, final: "follow" | "nofollow" = "follow") => {
-    const target = abs(filePath, cwd);
-    if (!workspaceOnly) return { path: target };
-    return resolveContained(base, target, { input: filePath, final });
-  };
-
-  const refuseHardlink = async (p: string, input: string) => {
-    const st = await fs.lstat(p).catch(() => null);
-    if (st?.isFile() && st.nlink > 1) {
-      throw new ToolInputError(
-        `Refusing to write through a hardlink (${st.nlink} links) inside ${base}: ${input}`,
-      );
+  const openFile = async (filePath: string, cwd?: string) => {
+    const opened = await openInWorkspace(scope, abs(filePath, cwd), {
+      input: filePath,
+      mode: "read",
+      allowHardlinks,
+    });
+    if (opened.stat.isDirectory()) {
+      await opened.close();
+      throw new ToolInputError(`Not a file: ${filePath}`);
     }
+    return opened;
   };
 
   const bridge: NodeBridge = {
     root: base,
     workspaceOnly,
     async stat({ filePath, cwd }) {
-      const checked = await check(filePath, cwd);
-      const st = await fs.stat(checked.path).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
-        throw error;
-      });
-      return st ? { type: kind(st), size: st.size, mtimeMs: st.mtimeMs } : null;
+      const found = await statInWorkspace(scope, abs(filePath, cwd), { input: filePath });
+      return found ? { type: kind(found.stat), size: found.stat.size, mtimeMs: found.stat.mtimeMs } : null;
     },
     async readFile({ filePath, cwd }) {
-      const checked = await check(filePath, cwd);
-      if (!workspaceOnly) return fs.readFile(checked.path);
-      const { handle, stat } = await openVerified(base, checked, filePath);
+      const { handle, close } = await openFile(filePath, cwd);
       try {
-        if (stat.isDirectory()) throw new ToolInputError(`Not a file: ${filePath}`);
         return await handle.readFile();
       } finally {
-        await handle.close();
+        await close();
       }
     },
     async *readStream({ filePath, cwd, signal }) {
-      const checked = await check(filePath, cwd);
-      const { handle, stat } = workspaceOnly
-        ? await openVerified(base, checked, filePath)
-        : { handle: await fs.open(checked.path, constants.O_RDONLY), stat: await fs.stat(checked.path) };
+      const { handle, close } = await openFile(filePath, cwd);
       try {
-        if (stat.isDirectory()) throw new ToolInputError(`Not a file: ${filePath}`);
         // small first reads for the common short page, then 1 MB reads for whatever streams on
         let size = 64 * 1024;
         for (;;) {
@@ -87,55 +109,64 @@ export function createNodeBridge(root: string, options: NodeBridgeOptions = {}):
           size = Math.min(size * 2, 1024 * 1024);
         }
       } finally {
-        await handle.close();
+        await close();
       }
     },
     async mkdirp({ filePath, cwd }) {
-      const checked = await check(filePath, cwd);
-      await fs.mkdir(checked.path, { recursive: true });
-      // re-check: a component created concurrently could be a symlink leading out
-      await check(filePath, cwd);
+      await mkdirInWorkspace(scope, abs(filePath, cwd), { input: filePath });
     },
     async writeFile({ filePath, cwd, data }) {
-      const checked = await check(filePath, cwd);
-      if (workspaceOnly) await refuseHardlink(checked.path, filePath);
-      const dir = path.dirname(checked.path);
-      const temp = path.join(dir, `.${path.basename(checked.path)}.${randomBytes(6).toString("hex")}.tmp`);
-      const existing = await fs.stat(checked.path).catch(() => null);
-      try {
-        const handle = await fs.open(
-          temp,
-          constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
-          existing?.mode ?? 0o644,
-        );
-        try {
-          await handle.writeFile(data);
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-        if (workspaceOnly) await check(filePath, cwd); // the directory must not have moved out meanwhile
-        await fs.rename(temp, checked.path);
-      } catch (error) {
-        await fs.rm(temp, { force: true });
-        throw error;
-      }
+      await writeFileAtomic(scope, abs(filePath, cwd), data, {
+        input: filePath,
+        createParents: false,
+        allowHardlinks,
+      });
     },
     async readdir({ filePath, cwd }) {
-      const checked = await check(filePath, cwd);
-      const entries = await fs.readdir(checked.path, { withFileTypes: true });
-      return entries.map((entry) => ({ name: entry.name, type: kind(entry) }));
+      return listDirInWorkspace(scope, abs(filePath, cwd), { input: filePath });
     },
     async rename({ from, to, cwd }) {
-      const source = await check(from, cwd, "nofollow");
-      const target = await check(to, cwd);
-      if (workspaceOnly) await refuseHardlink(target.path, to);
-      await fs.rename(source.path, target.path);
+      await renameInWorkspace(scope, abs(from, cwd), abs(to, cwd), { allowHardlinks });
     },
     async remove({ filePath, cwd }) {
-      // unlink semantics: a final symlink or hardlink is removed, never followed
-      const checked = await check(filePath, cwd, "nofollow");
-      await fs.rm(checked.path, { recursive: false });
+      // unlink semantics: a final symlink or hardlink is removed, never followed; a directory
+      // only when empty
+      await removeInWorkspace(scope, abs(filePath, cwd), { input: filePath, directory: true });
+    },
+    async lockKey({ filePath, cwd }) {
+      const target = abs(filePath, cwd);
+      try {
+        return await resolveInWorkspace(scope, target, { input: filePath });
+      } catch (error) {
+        // a final symlink leading out is only ever removed, never followed: lock the link itself
+        return resolveInWorkspace(scope, target, { input: filePath, final: "nofollow" }).catch(() => {
+          throw error;
+        });
+      }
+    },
+    foundFileFilter(dir) {
+      if (!workspaceOnly) return () => true;
+      const seen = new Map<string, boolean>();
+      return (relative) => {
+        let ok = seen.get(relative);
+        if (ok === undefined) {
+          try {
+            const at = path.join(dir.path, relative);
+            const st = lstatSync(at);
+            realRoot ??= realpathSync(base);
+            ok = st.isFile() && st.nlink === 1 && isInsideRoot(realRoot, realpathSync(at));
+          } catch {
+            ok = false;
+          }
+          seen.set(relative, ok);
+        }
+        return ok;
+      };
+    },
+    openVerified({ filePath, cwd, dir }) {
+      return dir
+        ? openInWorkspace(scope, abs(filePath, cwd), { input: filePath, mode: "dir" })
+        : openFile(filePath, cwd);
     },
   };
   localBridges.add(bridge);

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
+import type { NodeBridge } from "../bridge/node-bridge.js";
 import type { GrepQuery } from "./grep-js.js";
 import type { GrepOutput } from "./grep-output.js";
 
@@ -19,7 +20,7 @@ const toLabel = (rgPath: string) =>
 const decode = (value: RgText) => value.text ?? Buffer.from(value.bytes ?? "", "base64").toString("utf8");
 
 /** The same filters as the built-in walk: only `.gitignore` files under the searched tree. */
-function rgArgs(query: GrepQuery): string[] {
+function rgArgs(query: GrepQuery, stdin: boolean): string[] {
   const args = ["--json", "--line-number", "--color=never", "--no-config", "--hidden", "--no-require-git"];
   args.push("--no-ignore-parent", "--no-ignore-global", "--no-ignore-exclude", "--no-ignore-dot");
   if (query.ignoreCase) args.push("--ignore-case");
@@ -27,7 +28,7 @@ function rgArgs(query: GrepQuery): string[] {
   if (query.context > 0) args.push("--context", String(query.context));
   if (query.glob) args.push("--glob", query.glob);
   args.push("--glob", "!.git", "--glob", "!node_modules");
-  args.push("--regexp", query.pattern, "--", query.isFile ? path.basename(query.abs) : ".");
+  args.push("--regexp", query.pattern, "--", stdin ? "-" : query.isFile ? path.basename(query.abs) : ".");
   return args;
 }
 
@@ -36,18 +37,41 @@ function rgArgs(query: GrepQuery): string[] {
  * match limit is passed. Returns false when rg failed without finding anything (a pattern its
  * regex engine refuses, say), so the caller can answer with the built-in engine instead.
  */
-export function grepWithRipgrep(
+export async function grepWithRipgrep(
   rg: string,
   query: GrepQuery,
   out: GrepOutput,
   signal?: AbortSignal,
+  bridge?: NodeBridge,
 ): Promise<boolean> {
+  // rg starts on what the bridge's verified walk opened: a directory through its descriptor
+  // (`/proc/self/fd/N` as cwd), a file as rg's stdin; never on the string path
+  const opened = bridge ? await bridge.openVerified({ filePath: query.abs, dir: !query.isFile }) : undefined;
+  try {
+    // files rg found on its own walk are shown only if still inside and not hardlinked
+    const admit = opened && bridge && !query.isFile ? bridge.foundFileFilter(opened) : undefined;
+    return await runRipgrep(rg, query, out, signal, opened, admit);
+  } finally {
+    await opened?.close();
+  }
+}
+
+function runRipgrep(
+  rg: string,
+  query: GrepQuery,
+  out: GrepOutput,
+  signal: AbortSignal | undefined,
+  opened: Awaited<ReturnType<NodeBridge["openVerified"]>> | undefined,
+  admit?: (label: string) => boolean,
+): Promise<boolean> {
+  const stdin = opened !== undefined && query.isFile;
+  const fileLabel = stdin ? toLabel(path.basename(query.abs)) : undefined;
   return new Promise((resolve, reject) => {
-    const child = spawn(rg, rgArgs(query), {
-      cwd: query.isFile ? path.dirname(query.abs) : query.abs,
+    const child = spawn(rg, rgArgs(query, stdin), {
+      cwd: opened && !stdin ? opened.path : query.isFile ? path.dirname(query.abs) : query.abs,
       // rg's complaints (unreadable files) matter only when it finds nothing, and then the
       // built-in engine answers instead
-      stdio: ["ignore", "pipe", "ignore"],
+      stdio: [stdin ? opened.handle.fd : "ignore", "pipe", "ignore"],
     });
     let seen = 0;
     let stopped = false;
@@ -63,7 +87,8 @@ export function grepWithRipgrep(
       // only match and context events carry lines; skip the rest without parsing
       if (!json.startsWith('{"type":"match"') && !json.startsWith('{"type":"context"')) return;
       const event = JSON.parse(json) as RgLineEvent;
-      const label = toLabel(decode(event.data.path));
+      const label = fileLabel ?? toLabel(decode(event.data.path));
+      if (admit && !admit(label)) return;
       const line = event.data.line_number;
       const text = decode(event.data.lines).replace(/\r?\n$/, "");
       seen++;
@@ -77,8 +102,9 @@ export function grepWithRipgrep(
       }
     };
 
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (chunk: string) => {
+    const stdout = child.stdout!; // piped above
+    stdout.setEncoding("utf8");
+    stdout.on("data", (chunk: string) => {
       if (stopped) return;
       const parts = (pending + chunk).split("\n");
       pending = parts.pop() ?? "";

@@ -1,8 +1,6 @@
-import fs from "node:fs/promises";
 import path from "node:path";
 import { type AgentTool, type ToolContext, ToolInputError, Type } from "@clawtools/core";
-import { isNodeBridge } from "../bridge/node-bridge.js";
-import { type FsEnv, type FsToolOptions, resolveFsEnv, throwIfAborted, withFileLock } from "../fs-env.js";
+import { type FsEnv, type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
 import { displayPath } from "../paths.js";
 import { applyUpdateChunks } from "../patch/apply-update.js";
 import { parsePatch } from "../patch/parse.js";
@@ -41,8 +39,8 @@ async function missingDirs(env: FsEnv, dir: string): Promise<string[]> {
 /** Removes an empty directory this patch created (rmdir never removes content or follows a link). */
 async function removeCreatedDir(env: FsEnv, dir: string): Promise<void> {
   if ((await env.bridge.stat({ filePath: dir }).catch(() => null))?.type !== "directory") return;
-  if (isNodeBridge(env.bridge)) await fs.rmdir(dir).catch(() => {});
-  else await env.bridge.remove?.({ filePath: dir }).catch(() => {});
+  // the local bridge removes an empty directory through the verified walk (rmdir semantics)
+  await env.bridge.remove?.({ filePath: dir }).catch(() => {});
 }
 
 async function readText(env: FsEnv, abs: string): Promise<string | null> {
@@ -168,8 +166,13 @@ export function createApplyPatchTool(
     async execute(_id, { input }, signal) {
       throwIfAborted(signal);
       if (!input?.trim()) throw new ToolInputError("Provide a patch input.");
-      // one patch at a time per workspace: its files are planned and written as a unit
-      return withFileLock(`apply_patch:${env.root}`, async () => {
+      // the write lock of every file the patch touches (the same locks write and edit take),
+      // held while its files are planned and written as a unit
+      const touched = parsePatch(input).flatMap((h) => [
+        h.path,
+        ...(h.kind === "update" && h.moveTo ? [h.moveTo] : []),
+      ]);
+      return env.withWriteLock(touched.map(env.resolve), async () => {
         const { changes, summary, lines } = await plan(env, input);
         if (changes.length === 0)
           return { content: [{ type: "text", text: "No files were modified." }], details: { summary } };

@@ -3,7 +3,7 @@ import { applyEdits, type Edit, EditNoChangeError } from "../edit/apply-edits.js
 import { generateDiffString } from "../edit/diff.js";
 import { detectLineEnding, normalizeToLF, restoreLineEndings, stripBom } from "../edit/normalize.js";
 import { checkPathArg } from "./messages.js";
-import { type FsToolOptions, resolveFsEnv, throwIfAborted, withFileLock } from "../fs-env.js";
+import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
 
 const editItem = Type.Object(
   {
@@ -112,7 +112,7 @@ export function createEditTool(
       const { path, edits } = collectEdits(params as EditParams, aliases);
       checkPathArg("path", path);
       const abs = env.resolve(path);
-      return withFileLock(abs, async () => {
+      return env.withWriteLock([abs], async () => {
         const stat = await env.bridge.stat({ filePath: abs });
         if (!stat) throw new ToolInputError(`File not found: ${path}.`);
         if (stat.type === "directory")

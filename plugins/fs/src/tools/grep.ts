@@ -6,7 +6,7 @@ import {
   ToolInputError,
   Type,
 } from "@clawtools/core";
-import { isNodeBridge } from "../bridge/node-bridge.js";
+import { isNodeBridge, type NodeBridge } from "../bridge/node-bridge.js";
 import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
 import { displayPath } from "../paths.js";
 import { type GrepQuery, grepWithBridge } from "../search/grep-js.js";
@@ -80,7 +80,7 @@ export function createGrepTool(
       };
       const out = new GrepOutput(Math.max(1, Math.floor(params.limit ?? 100)));
       const rg = await ripgrep();
-      const answered = rg ? await grepWithRipgrep(rg, query, out, signal) : false;
+      const answered = rg ? await grepWithRipgrep(rg, query, out, signal, env.bridge as NodeBridge) : false;
       if (!answered) await grepWithBridge(env.bridge, query, out, signal, options.regexTimeoutMs);
       return out.toResult();
     },

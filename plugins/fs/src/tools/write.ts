@@ -1,6 +1,6 @@
 import path from "node:path";
 import { type AgentTool, type ToolContext, Type } from "@clawtools/core";
-import { type FsToolOptions, resolveFsEnv, throwIfAborted, withFileLock } from "../fs-env.js";
+import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
 
 export const writeSchema = Type.Object({
   path: Type.String({ description: "Path to the file to write (relative or absolute)" }),
@@ -23,7 +23,7 @@ export function createWriteTool(
     async execute(_id, { path: input, content }, signal) {
       throwIfAborted(signal);
       const abs = env.resolve(input);
-      return withFileLock(abs, async () => {
+      return env.withWriteLock([abs], async () => {
         throwIfAborted(signal);
         await env.bridge.mkdirp({ filePath: path.dirname(abs) });
         await env.bridge.writeFile({ filePath: abs, data: content });
