@@ -1,0 +1,269 @@
+import { ToolInputError } from "@clawtools/core";
+import type { Locator, Page } from "playwright-core";
+import type { Tab } from "./tab.js";
+
+export const ACT_KINDS = [
+  "click",
+  "type",
+  "press",
+  "hover",
+  "drag",
+  "select",
+  "fill",
+  "resize",
+  "wait",
+  "evaluate",
+  "close",
+] as const;
+export type ActKind = (typeof ACT_KINDS)[number];
+
+export interface FillField {
+  ref?: string;
+  selector?: string;
+  type?: string;
+  value?: unknown;
+}
+
+/** An act request, as `request:{kind,…}` or flattened at the top level (OpenClaw's legacy form). */
+export interface ActRequest {
+  kind?: string;
+  targetId?: string;
+  ref?: string;
+  selector?: string;
+  doubleClick?: boolean;
+  button?: string;
+  modifiers?: string[];
+  text?: string;
+  submit?: boolean;
+  slowly?: boolean;
+  key?: string;
+  delayMs?: number;
+  startRef?: string;
+  endRef?: string;
+  startSelector?: string;
+  endSelector?: string;
+  values?: string[];
+  fields?: FillField[];
+  width?: number;
+  height?: number;
+  timeMs?: number;
+  url?: string;
+  loadState?: string;
+  textGone?: string;
+  timeoutMs?: number;
+  fn?: string;
+}
+
+export const staleRef = (ref: string) =>
+  `Unknown or stale ref "${ref.slice(0, 40)}": refs belong to the latest snapshot of this tab. Take a new snapshot (action=snapshot) and use a ref from it.`;
+
+const fail = (message: string): never => {
+  throw new ToolInputError(message);
+};
+
+/** OpenClaw's act validation (`routes/agent.act.normalize.ts`), word for word. */
+export function validateAct(req: ActRequest): ActKind {
+  if (!req.kind) fail("kind is required");
+  const kind = req.kind as ActKind;
+  if (!ACT_KINDS.includes(kind)) fail("Unsupported browser act kind");
+  const target = req.ref || req.selector;
+  switch (kind) {
+    case "click":
+      if (!target) fail("click requires ref or selector");
+      if (req.button && !["left", "right", "middle"].includes(req.button))
+        fail("click button must be left|right|middle");
+      break;
+    case "type":
+      if (!target) fail("type requires ref or selector");
+      if (typeof req.text !== "string") fail("type requires text");
+      break;
+    case "press":
+      if (!req.key) fail("press requires key");
+      break;
+    case "hover":
+      if (!target) fail(`${kind} requires ref or selector`);
+      break;
+    case "drag":
+      if (!req.startRef && !req.startSelector) fail("drag requires startRef or startSelector");
+      if (!req.endRef && !req.endSelector) fail("drag requires endRef or endSelector");
+      break;
+    case "select":
+      if (!target || !req.values?.length) fail("select requires ref/selector and values");
+      break;
+    case "fill":
+      if (!req.fields?.length) fail("fill requires fields");
+      break;
+    case "resize":
+      if (!(Number(req.width) > 0 && Number(req.height) > 0))
+        fail("resize requires positive width and height");
+      break;
+    case "evaluate":
+      if (!req.fn) fail("evaluate requires fn");
+      break;
+  }
+  return kind;
+}
+
+/**
+ * The element a ref or selector names. A ref must come from the tab's latest snapshot and still
+ * match an element right now: anything else fails at once with advice to re-snapshot, instead
+ * of waiting out an action timeout.
+ */
+export async function locate(
+  tab: Tab,
+  ref: string | undefined,
+  selector: string | undefined,
+): Promise<Locator> {
+  const page = tab.page;
+  if (ref) {
+    const refs = tab.refs;
+    const scope = refs?.frame ? page.frameLocator(refs.frame) : page;
+    let locator: Locator | undefined;
+    if (refs?.mode === "aria" && refs.refs.has(ref)) locator = page.getByRef(ref);
+    else if (refs?.mode === "role") {
+      const entry = refs.refs.get(ref);
+      if (entry)
+        locator = scope
+          .getByRole(entry.role as Parameters<Page["getByRole"]>[0], {
+            ...(entry.name !== undefined ? { name: entry.name, exact: true } : {}),
+          })
+          .nth(entry.nth);
+    }
+    if (!locator || (await locator.count()) === 0) throw new ToolInputError(staleRef(ref));
+    return locator;
+  }
+  if (!selector) throw new ToolInputError("ref or selector required");
+  return page.locator(selector);
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs one act on a tab; the result is what OpenClaw answers as JSON. */
+export async function runAct(
+  tab: Tab,
+  req: ActRequest,
+  options: { evaluateEnabled: boolean },
+): Promise<Record<string, unknown>> {
+  const kind = validateAct(req);
+  const page = tab.page;
+  const timeout = req.timeoutMs !== undefined ? { timeout: req.timeoutMs } : {};
+  const base = { ok: true, kind, targetId: tab.targetId };
+  switch (kind) {
+    case "click": {
+      const el = await locate(tab, req.ref, req.selector);
+      const opts = {
+        ...timeout,
+        ...(req.button ? { button: req.button as "left" | "right" | "middle" } : {}),
+        ...(req.modifiers?.length
+          ? { modifiers: req.modifiers as Array<"Alt" | "Control" | "Meta" | "Shift"> }
+          : {}),
+      };
+      if (req.doubleClick) await el.dblclick(opts);
+      else await el.click(opts);
+      break;
+    }
+    case "type": {
+      const el = await locate(tab, req.ref, req.selector);
+      if (req.slowly) {
+        await el.click(timeout);
+        await el.pressSequentially(req.text!, { delay: 75, ...timeout });
+      } else await el.fill(req.text!, timeout);
+      if (req.submit) await el.press("Enter", timeout);
+      break;
+    }
+    case "press":
+      await page.keyboard.press(req.key!, req.delayMs !== undefined ? { delay: req.delayMs } : {});
+      break;
+    case "hover":
+      await (await locate(tab, req.ref, req.selector)).hover(timeout);
+      break;
+    case "drag": {
+      const from = await locate(tab, req.startRef, req.startSelector);
+      const to = await locate(tab, req.endRef, req.endSelector);
+      await from.dragTo(to, timeout);
+      break;
+    }
+    case "select": {
+      const selected = await (await locate(tab, req.ref, req.selector)).selectOption(req.values!, timeout);
+      return { ...base, selected };
+    }
+    case "fill":
+      for (const field of req.fields!) {
+        if (!field.ref && !field.selector) throw new ToolInputError("fill field requires ref or selector");
+        const el = await locate(tab, field.ref, field.selector);
+        const type = field.type?.toLowerCase();
+        if (type === "checkbox" || type === "radio" || typeof field.value === "boolean")
+          await el.setChecked(field.value === true || field.value === "true", timeout);
+        else await el.fill(field.value === undefined ? "" : String(field.value), timeout);
+      }
+      break;
+    case "resize":
+      await page.setViewportSize({ width: Math.round(req.width!), height: Math.round(req.height!) });
+      break;
+    case "wait":
+      if (req.timeMs !== undefined) await pause(Math.min(Math.max(0, req.timeMs), 30_000));
+      if (req.selector)
+        await page
+          .locator(req.selector)
+          .first()
+          .waitFor({ state: "visible", ...timeout });
+      if (req.text)
+        await page
+          .getByText(req.text)
+          .first()
+          .waitFor({ state: "visible", ...timeout });
+      if (req.textGone)
+        await page
+          .getByText(req.textGone)
+          .first()
+          .waitFor({ state: "hidden", ...timeout });
+      if (req.url) await page.waitForURL(req.url, timeout);
+      if (req.loadState)
+        await page.waitForLoadState(req.loadState as "load" | "domcontentloaded" | "networkidle", timeout);
+      if (req.fn) {
+        if (!options.evaluateEnabled) throw new ToolInputError(EVALUATE_DISABLED);
+        await page.waitForFunction(callExpression(req.fn), undefined, timeout);
+      }
+      break;
+    case "evaluate": {
+      if (!options.evaluateEnabled) throw new ToolInputError(EVALUATE_DISABLED);
+      const result =
+        req.ref || req.selector
+          ? await evaluateOn(page, await locate(tab, req.ref, req.selector), req.fn!)
+          : await page.evaluate(callExpression(req.fn!));
+      return { ...base, url: page.url(), result: result === undefined ? null : result };
+    }
+    case "close":
+      await page.close();
+      return base;
+  }
+  return { ...base, url: page.url() };
+}
+
+export const EVALUATE_DISABLED =
+  "evaluate is disabled (browser.evaluateEnabled=false in the ui configuration).";
+
+const FUNCTION_SOURCE = /^(async\s+)?(function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)/;
+
+/**
+ * `fn` is a function's source (`() => document.title`) or a bare expression. It is only ever
+ * evaluated in the page (Playwright sends strings over CDP, so page CSP does not interfere),
+ * never in this process.
+ */
+function callExpression(source: string, arg = ""): string {
+  const trimmed = source.trim();
+  return FUNCTION_SOURCE.test(trimmed) ? `(${trimmed})(${arg})` : `(${trimmed})`;
+}
+
+/** Runs `fn` with the element as its argument: the element is parked on window for the call. */
+async function evaluateOn(page: Page, element: Locator, source: string): Promise<unknown> {
+  const slot = `__clawtools_el_${Math.random().toString(36).slice(2)}`;
+  await element.evaluate((el, name) => {
+    (window as unknown as Record<string, unknown>)[name] = el;
+  }, slot);
+  try {
+    return await page.evaluate(callExpression(source, `window[${JSON.stringify(slot)}]`));
+  } finally {
+    await page.evaluate(`delete window[${JSON.stringify(slot)}]`).catch(() => {});
+  }
+}

@@ -1,0 +1,247 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { ToolInputError, type UrlPolicy } from "@clawtools/core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { BrowserConfig } from "../config.js";
+import { findChromium } from "./chromium-path.js";
+import { Tab } from "./tab.js";
+import { guardContext } from "./url-guard.js";
+
+/** Switches that let Chromium run on a locked-down Linux machine with no network beyond the page. */
+export const CHROMIUM_ARGS = [
+  "--disable-gpu",
+  "--no-first-run",
+  "--no-default-browser-check",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+  "--disable-quic",
+];
+
+export const DEFAULT_PROFILE = "openclaw";
+export const USER_PROFILE = "user";
+
+const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
+
+export const tabNotFound = (profile: string) =>
+  `Chrome tab not found (stale targetId?). Run action=tabs profile="${profile}" and use one of the returned targetIds.`;
+
+/**
+ * One Chromium per profile, started on first use: the managed `openclaw` profile (a persistent
+ * profile directory under the state directory) or `user`, attached over CDP to a Chromium the
+ * user started. Tabs are addressed by their CDP target id, which survives navigations and form
+ * submits because it belongs to the tab, not the document.
+ */
+export class BrowserRuntime {
+  private context: BrowserContext | undefined;
+  private browser: Browser | undefined;
+  private starting: Promise<BrowserContext> | undefined;
+  private readonly tabs = new Map<string, Tab>();
+  private readonly byPage = new WeakMap<Page, Tab>();
+  private current: Tab | undefined;
+  private executablePath: string | undefined;
+  // pages being created for the canvas: kept out of the tab list
+  private hiddenPending = 0;
+  private readonly hidden = new WeakSet<Page>();
+  private detectError: string | undefined;
+
+  constructor(
+    readonly profile: string,
+    private readonly config: BrowserConfig,
+    private readonly stateDir: string,
+    readonly policy: UrlPolicy,
+  ) {}
+
+  get running(): boolean {
+    return this.context !== undefined;
+  }
+
+  get userDataDir(): string {
+    return path.join(this.stateDir, "browser", "profiles", this.profile);
+  }
+
+  status(): Record<string, unknown> {
+    if (!this.executablePath && !this.detectError) {
+      try {
+        this.executablePath = findChromium(this.config.executablePath);
+      } catch (error) {
+        this.detectError = (error as Error).message;
+      }
+    }
+    const attach = this.profile === USER_PROFILE;
+    return {
+      enabled: this.config.enabled !== false,
+      profile: this.profile,
+      driver: "playwright",
+      transport: "cdp",
+      running: this.running,
+      cdpReady: this.running,
+      ...(attach ? { cdpUrl: this.config.cdpUrl ?? null } : {}),
+      chosenBrowser: "chromium",
+      detectedBrowser: this.executablePath ? "chromium" : null,
+      detectedExecutablePath: this.executablePath ?? null,
+      ...(this.detectError ? { detectError: this.detectError } : {}),
+      userDataDir: attach ? null : this.userDataDir,
+      headless: this.config.headless !== false,
+      noSandbox: isRoot(),
+      executablePath: this.executablePath ?? null,
+      attachOnly: attach,
+      tabCount: this.tabs.size,
+    };
+  }
+
+  /** Starts (or attaches to) the browser once; concurrent callers share the start. */
+  async start(): Promise<BrowserContext> {
+    if (this.context) return this.context;
+    this.starting ??= this.launch().finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  private async launch(): Promise<BrowserContext> {
+    const { chromium } = await import("playwright-core");
+    let context: BrowserContext;
+    if (this.profile === USER_PROFILE) {
+      if (!this.config.cdpUrl)
+        throw new ToolInputError(
+          'profile "user" attaches to a Chromium you started with --remote-debugging-port; set browser.cdpUrl in the ui configuration (for example http://127.0.0.1:9222).',
+        );
+      this.browser = await chromium.connectOverCDP(this.config.cdpUrl);
+      context = this.browser.contexts()[0] ?? (await this.browser.newContext());
+    } else {
+      this.executablePath = findChromium(this.config.executablePath);
+      mkdirSync(this.userDataDir, { recursive: true });
+      context = await chromium.launchPersistentContext(this.userDataDir, {
+        executablePath: this.executablePath,
+        headless: this.config.headless !== false,
+        chromiumSandbox: !isRoot(),
+        args: [...CHROMIUM_ARGS, ...(this.config.extraArgs ?? [])],
+        env: {
+          ...process.env,
+          XDG_CONFIG_HOME: path.join(this.userDataDir, ".config"),
+          XDG_CACHE_HOME: path.join(this.userDataDir, ".cache"),
+        },
+        viewport: { width: 1280, height: 720 },
+        acceptDownloads: false,
+      });
+    }
+    context.setDefaultTimeout(this.config.actionTimeoutMs ?? 8_000);
+    await guardContext(context, this.policy);
+    context.on("page", (page) => {
+      if (this.hiddenPending > 0) {
+        this.hiddenPending--;
+        this.hidden.add(page);
+        return;
+      }
+      void this.adopt(page).catch(() => {});
+    });
+    context.on("close", () => this.forget());
+    this.context = context;
+    for (const page of context.pages()) await this.adopt(page);
+    return context;
+  }
+
+  /** A page of this browser that is not a tab (the canvas): never listed, never a target. */
+  async newHiddenPage(): Promise<Page> {
+    const context = await this.start();
+    this.hiddenPending++;
+    try {
+      const page = await context.newPage();
+      this.hidden.add(page);
+      return page;
+    } finally {
+      this.hiddenPending = 0;
+    }
+  }
+
+  private forget(): void {
+    this.context = undefined;
+    this.browser = undefined;
+    this.tabs.clear();
+    this.current = undefined;
+  }
+
+  /** Registers a page (opened by us, by a script, or already there) under its CDP target id. */
+  private async adopt(page: Page): Promise<Tab | undefined> {
+    if (this.hidden.has(page)) return undefined;
+    const known = this.byPage.get(page);
+    if (known) return known;
+    const session = await page.context().newCDPSession(page);
+    let targetId: string;
+    try {
+      const info = (await session.send("Target.getTargetInfo")) as { targetInfo: { targetId: string } };
+      targetId = info.targetInfo.targetId;
+    } finally {
+      await session.detach().catch(() => {});
+    }
+    const again = this.byPage.get(page);
+    if (again) return again;
+    const tab = new Tab(targetId, page);
+    this.byPage.set(page, tab);
+    this.tabs.set(targetId, tab);
+    this.current ??= tab;
+    page.on("close", () => {
+      this.tabs.delete(targetId);
+      if (this.current === tab) this.current = [...this.tabs.values()].at(-1);
+    });
+    return tab;
+  }
+
+  async stop(): Promise<void> {
+    const context = this.context;
+    const browser = this.browser;
+    this.forget();
+    if (this.profile === USER_PROFILE) await browser?.close().catch(() => {});
+    else await context?.close().catch(() => {});
+  }
+
+  async listTabs(): Promise<Array<{ targetId: string; title: string; url: string; type: "page" }>> {
+    await this.start();
+    return Promise.all(
+      [...this.tabs.values()].map(async (tab) => ({
+        targetId: tab.targetId,
+        title: await tab.page.title().catch(() => ""),
+        url: tab.page.url(),
+        type: "page" as const,
+      })),
+    );
+  }
+
+  async open(url: string): Promise<Tab> {
+    const context = await this.start();
+    const page = await context.newPage();
+    const tab = (await this.adopt(page))!;
+    this.current = tab;
+    await page.goto(url, { waitUntil: "domcontentloaded" });
+    return tab;
+  }
+
+  /** The tab a call names, else the current one (a tab is opened when there is none). */
+  async tab(targetId?: string): Promise<Tab> {
+    const context = await this.start();
+    if (targetId) {
+      const tab = this.tabs.get(targetId);
+      if (!tab) throw new ToolInputError(tabNotFound(this.profile));
+      return tab;
+    }
+    if (this.current && !this.current.page.isClosed()) return this.current;
+    const page =
+      context.pages().find((p) => !p.isClosed() && !this.hidden.has(p)) ?? (await context.newPage());
+    const tab = (await this.adopt(page))!;
+    this.current = tab;
+    return tab;
+  }
+
+  async focus(targetId: string): Promise<void> {
+    const tab = await this.tab(targetId);
+    await tab.page.bringToFront();
+    this.current = tab;
+  }
+
+  async close(targetId?: string): Promise<void> {
+    const tab = await this.tab(targetId);
+    await tab.page.close();
+  }
+}

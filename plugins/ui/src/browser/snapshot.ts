@@ -1,0 +1,228 @@
+import type { Locator, Page } from "playwright-core";
+import type { SnapshotRefs } from "./tab.js";
+
+/** OpenClaw's caps (`src/browser/constants.ts`): 80,000 characters; efficient mode 10,000 and depth 6. */
+export const SNAPSHOT_MAX_CHARS = 80_000;
+export const EFFICIENT_MAX_CHARS = 10_000;
+export const EFFICIENT_DEPTH = 6;
+export const TRUNCATED_NOTICE = "\n\n[...TRUNCATED - page too large]";
+export const ARIA_LIMIT_DEFAULT = 500;
+export const ARIA_LIMIT_MAX = 2_000;
+
+/** How a role ref is found again: by role and accessible name, the nth match. */
+export interface RoleRef {
+  role: string;
+  name?: string;
+  nth: number;
+}
+
+export interface SnapshotOptions {
+  refs: "role" | "aria";
+  interactive: boolean;
+  compact: boolean;
+  depth?: number;
+  selector?: string;
+  frame?: string;
+  maxChars: number;
+  /** Keep `[box=…]` on lines (for labels); they are stripped from the text either way. */
+  boxes?: boolean;
+}
+
+export interface SnapshotResult {
+  text: string;
+  truncated: boolean;
+  refs: SnapshotRefs;
+  refCount: number;
+  lines: number;
+  /** Bounding boxes by ref, when asked for (main-frame refs only). */
+  boxes: Map<string, { x: number; y: number; width: number; height: number }>;
+}
+
+export const INTERACTIVE_ROLES = new Set([
+  "button",
+  "checkbox",
+  "combobox",
+  "link",
+  "listbox",
+  "menuitem",
+  "menuitemcheckbox",
+  "menuitemradio",
+  "option",
+  "radio",
+  "searchbox",
+  "slider",
+  "spinbutton",
+  "switch",
+  "tab",
+  "textbox",
+  "treeitem",
+]);
+
+const STRUCTURAL = new Set(["generic", "none", "presentation"]);
+
+interface Line {
+  depth: number;
+  role?: string;
+  name?: string;
+  rest: string;
+  raw: string;
+  /** Position among elements getByRole would match the same way (role refs only). */
+  nth?: number;
+}
+
+// One pass per line, no nested quantifiers: linear in the line's length.
+const ROLE_LINE = /^- ([a-z][a-z-]*)(?: "((?:[^"\\]|\\.)*)")?(.*)$/;
+const BOX = / \[box=(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?),(\d+(?:\.\d+)?),(\d+(?:\.\d+)?)\]/;
+const REF = /\[ref=([a-z0-9]+)\]/;
+
+function parse(yaml: string): Line[] {
+  return yaml.split("\n").flatMap((raw): Line[] => {
+    if (!raw.trim()) return [];
+    const indent = raw.length - raw.trimStart().length;
+    const body = raw.trimStart();
+    const m = ROLE_LINE.exec(body);
+    const role = m?.[1];
+    // `- text: …` and `- /url: …` are properties, not roles
+    if (!m || !role || (role === "text" && body.startsWith("- text:")))
+      return [{ depth: indent / 2, rest: body, raw: body }];
+    const name = m[2]?.replace(/\\(.)/g, "$1");
+    return [
+      { depth: indent / 2, role, ...(name !== undefined ? { name } : {}), rest: m[3] ?? "", raw: body },
+    ];
+  });
+}
+
+/** Drops unnamed structural wrappers (compact) or everything but interactive elements, re-indenting children. */
+function filter(lines: Line[], options: Pick<SnapshotOptions, "interactive" | "compact">): Line[] {
+  if (options.interactive) {
+    return lines.filter((l) => l.role && INTERACTIVE_ROLES.has(l.role)).map((l) => ({ ...l, depth: 0 }));
+  }
+  if (!options.compact) return lines;
+  const out: Line[] = [];
+  const dropped: number[] = []; // depths of dropped ancestors still open
+  for (const line of lines) {
+    while (dropped.length > 0 && dropped[dropped.length - 1]! >= line.depth) dropped.pop();
+    if (line.role && STRUCTURAL.has(line.role) && line.name === undefined) {
+      dropped.push(line.depth);
+      continue;
+    }
+    out.push({ ...line, depth: line.depth - dropped.length });
+  }
+  return out;
+}
+
+function render(line: Line, extra = ""): string {
+  const pad = "  ".repeat(Math.max(0, line.depth));
+  if (!line.role) return `${pad}${line.raw}`;
+  const name = line.name !== undefined ? ` ${JSON.stringify(line.name)}` : "";
+  return `${pad}- ${line.role}${name}${extra}${line.rest}`;
+}
+
+function root(page: Page, options: Pick<SnapshotOptions, "selector" | "frame">): Locator | Page {
+  const scope = options.frame ? page.frameLocator(options.frame) : undefined;
+  if (options.selector) return scope ? scope.locator(options.selector) : page.locator(options.selector);
+  return scope ? scope.locator(":root") : page;
+}
+
+/**
+ * The page as text a model can act on. `refs: "aria"` is Playwright's own AI snapshot
+ * (`ariaSnapshot({ mode: "ai" })`, refs resolved by `getByRef`); `refs: "role"` numbers each element
+ * of the plain aria snapshot `e1, e2…` and remembers its role, name and position among equals
+ * (`[nth=n]`), resolved later with `getByRole`. Either way only the latest snapshot's refs resolve.
+ */
+export async function takeSnapshot(page: Page, options: SnapshotOptions): Promise<SnapshotResult> {
+  const target = root(page, options);
+  const depth = options.depth !== undefined ? { depth: options.depth } : {};
+  const boxes = new Map<string, { x: number; y: number; width: number; height: number }>();
+  let out: string[];
+  let refs: SnapshotRefs;
+  if (options.refs === "aria") {
+    const yaml = await target.ariaSnapshot({
+      mode: "ai",
+      ...depth,
+      ...(options.boxes ? { boxes: true } : {}),
+    });
+    const seen = new Set<string>();
+    out = filter(parse(yaml), options).map((line) => {
+      const ref = REF.exec(line.rest)?.[1];
+      if (ref) seen.add(ref);
+      const box = BOX.exec(line.rest);
+      if (box && ref && !ref.startsWith("f"))
+        boxes.set(ref, { x: +box[1]!, y: +box[2]!, width: +box[3]!, height: +box[4]! });
+      return render({ ...line, rest: line.rest.replace(BOX, "") });
+    });
+    refs = { mode: "aria", refs: seen, ...(options.frame ? { frame: options.frame } : {}) };
+  } else {
+    const yaml = await target.ariaSnapshot({ ...depth, ...(options.boxes ? { boxes: true } : {}) });
+    const byRef = new Map<string, RoleRef>();
+    const counts = new Map<string, number>();
+    const bump = (key: string) => {
+      const n = counts.get(key) ?? 0;
+      counts.set(key, n + 1);
+      return n;
+    };
+    let next = 1;
+    // Counted over the unfiltered tree, in document order, as getByRole(...).nth() counts.
+    const parsed = parse(yaml);
+    for (const line of parsed) {
+      if (!line.role || line.role === "text") continue;
+      const ofRole = bump(line.role);
+      line.nth = line.name !== undefined ? bump(`${line.role}\u0000${line.name}`) : ofRole;
+    }
+    out = filter(parsed, options).map((line) => {
+      if (!line.role || line.role === "text") return render(line);
+      const nth = line.nth ?? 0;
+      const ref = `e${next++}`;
+      byRef.set(ref, { role: line.role, ...(line.name !== undefined ? { name: line.name } : {}), nth });
+      const box = BOX.exec(line.rest);
+      if (box) boxes.set(ref, { x: +box[1]!, y: +box[2]!, width: +box[3]!, height: +box[4]! });
+      const rest = line.rest.replace(BOX, "");
+      return render({ ...line, rest }, ` [ref=${ref}]${nth > 0 ? ` [nth=${nth}]` : ""}`);
+    });
+    refs = { mode: "role", refs: byRef, ...(options.frame ? { frame: options.frame } : {}) };
+  }
+  let text = out.join("\n");
+  const truncated = text.length > options.maxChars;
+  if (truncated) text = `${text.slice(0, options.maxChars)}${TRUNCATED_NOTICE}`;
+  const refCount = refs.refs.size;
+  return { text, truncated, refs, refCount, lines: out.length, boxes };
+}
+
+interface AxNode {
+  nodeId: string;
+  parentId?: string;
+  ignored?: boolean;
+  role?: { value?: string };
+  name?: { value?: string };
+  value?: { value?: unknown };
+  description?: { value?: string };
+}
+
+/** OpenClaw's `aria` format: the accessibility tree from CDP as a flat node list (limit 500, at most 2,000). */
+export async function takeAriaNodes(page: Page, limit: number) {
+  const session = await page.context().newCDPSession(page);
+  try {
+    const { nodes } = (await session.send("Accessibility.getFullAXTree")) as { nodes: AxNode[] };
+    const depthOf = new Map<string, number>();
+    const out: Array<Record<string, unknown>> = [];
+    for (const node of nodes) {
+      const depth = node.parentId !== undefined ? (depthOf.get(node.parentId) ?? -1) + 1 : 0;
+      depthOf.set(node.nodeId, depth);
+      if (node.ignored) continue;
+      const role = node.role?.value ?? "";
+      if (role === "none" || role === "InlineTextBox") continue;
+      if (out.length >= limit) break;
+      out.push({
+        ref: `ax${node.nodeId}`,
+        role,
+        name: node.name?.value ?? "",
+        ...(node.value?.value !== undefined && node.value.value !== "" ? { value: node.value.value } : {}),
+        ...(node.description?.value ? { description: node.description.value } : {}),
+        depth,
+      });
+    }
+    return out;
+  } finally {
+    await session.detach().catch(() => {});
+  }
+}

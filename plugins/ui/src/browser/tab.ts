@@ -1,0 +1,98 @@
+import type { Dialog, FileChooser, Page } from "playwright-core";
+import type { RoleRef } from "./snapshot.js";
+
+export interface ConsoleEntry {
+  type: string;
+  text: string;
+  timestamp: string;
+  location?: { url: string; lineNumber: number; columnNumber: number };
+}
+
+/** Refs of the latest snapshot of a tab: only these resolve; anything else is stale. */
+export type SnapshotRefs = (
+  | { mode: "aria"; refs: Set<string> }
+  | { mode: "role"; refs: Map<string, RoleRef> }
+) & {
+  /** The frame (selector) the snapshot was taken in. */
+  frame?: string;
+};
+
+const CONSOLE_LIMIT = 500;
+
+/** One browser tab: its page, its stable id, and what the tools remember about it. */
+export class Tab {
+  readonly console: ConsoleEntry[] = [];
+  refs: SnapshotRefs | undefined;
+  private dialog: { accept: boolean; promptText?: string } | undefined;
+  private upload: { files: string[] } | undefined;
+
+  constructor(
+    readonly targetId: string,
+    readonly page: Page,
+  ) {
+    page.on("console", (message) => {
+      const location = message.location();
+      this.console.push({
+        type: message.type(),
+        text: message.text(),
+        timestamp: new Date().toISOString(),
+        ...(location.url ? { location } : {}),
+      });
+      if (this.console.length > CONSOLE_LIMIT) this.console.splice(0, this.console.length - CONSOLE_LIMIT);
+    });
+    page.on("pageerror", (error) => {
+      this.console.push({
+        type: "error",
+        text: String(error.message ?? error),
+        timestamp: new Date().toISOString(),
+      });
+    });
+    // A dialog nobody armed is dismissed, so a page can never hang the next action.
+    page.on("dialog", (dialog) => void this.answerDialog(dialog));
+    page.on("filechooser", (chooser) => void this.answerChooser(chooser));
+    // A navigation makes every ref of the old document stale.
+    page.on("framenavigated", (frame) => {
+      if (frame === page.mainFrame()) this.refs = undefined;
+    });
+  }
+
+  /** The next dialog is answered this way (OpenClaw's `dialog` action arms it). */
+  armDialog(accept: boolean, promptText?: string): void {
+    this.dialog = { accept, ...(promptText !== undefined ? { promptText } : {}) };
+  }
+
+  /** The next file chooser gets these files (OpenClaw's `upload` action arms it). */
+  armUpload(files: string[]): void {
+    this.upload = { files };
+  }
+
+  get uploadArmed(): boolean {
+    return this.upload !== undefined;
+  }
+
+  private async answerDialog(dialog: Dialog): Promise<void> {
+    const armed = this.dialog;
+    this.dialog = undefined;
+    try {
+      if (armed?.accept) await dialog.accept(armed.promptText);
+      else await dialog.dismiss();
+    } catch {
+      // the page went away with its dialog
+    }
+  }
+
+  private async answerChooser(chooser: FileChooser): Promise<void> {
+    const armed = this.upload;
+    if (!armed) return;
+    this.upload = undefined;
+    try {
+      await chooser.setFiles(armed.files);
+    } catch (error) {
+      this.console.push({
+        type: "error",
+        text: `upload failed: ${(error as Error).message}`,
+        timestamp: new Date().toISOString(),
+      });
+    }
+  }
+}

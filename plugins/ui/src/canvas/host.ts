@@ -1,0 +1,141 @@
+import type { Page } from "playwright-core";
+import type { BrowserRuntime } from "../browser/runtime.js";
+import { checkNavigation } from "../browser/url-guard.js";
+import { A2uiState, CANVAS_PAGE_STYLE } from "./a2ui.js";
+
+export interface CanvasPlacement {
+  x?: number;
+  y?: number;
+  width?: number;
+  height?: number;
+}
+
+export interface CanvasSnapshot {
+  format: "png" | "jpeg";
+  base64: string;
+}
+
+/**
+ * Where a canvas is shown. The embedded host is a page in this toolset's Chromium; a Gateway-backed
+ * host would `node.invoke canvas.*` on a paired node. Messages are already parsed A2UI lines.
+ */
+export interface CanvasHost {
+  present(options: { url?: string; placement?: CanvasPlacement }): Promise<void>;
+  hide(): Promise<void>;
+  navigate(url: string): Promise<void>;
+  eval(javaScript: string): Promise<unknown>;
+  snapshot(options: {
+    format: "png" | "jpeg";
+    maxWidth?: number;
+    quality?: number;
+    delayMs?: number;
+  }): Promise<CanvasSnapshot>;
+  a2uiPush(messages: Array<Record<string, unknown>>): Promise<void>;
+  a2uiReset(): Promise<void>;
+}
+
+const pageHtml = (body: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>Canvas</title><style>${CANVAS_PAGE_STYLE}</style></head><body>${body}</body></html>`;
+
+/** The canvas as a page of the local Chromium (not one of the browser tool's tabs). */
+export class ChromiumCanvasHost implements CanvasHost {
+  private page: Page | undefined;
+  private visible = false;
+  private showingA2ui = false;
+  private readonly a2ui = new A2uiState();
+
+  constructor(
+    private readonly runtime: BrowserRuntime,
+    private readonly size: { width: number; height: number },
+  ) {}
+
+  private async ensurePage(placement?: CanvasPlacement): Promise<Page> {
+    if (!this.page || this.page.isClosed()) {
+      this.page = await this.runtime.newHiddenPage();
+      await this.page.setViewportSize(this.size);
+      await this.page.setContent(pageHtml(""));
+      this.showingA2ui = true;
+    }
+    if (placement?.width && placement.height)
+      await this.page.setViewportSize({
+        width: Math.round(placement.width),
+        height: Math.round(placement.height),
+      });
+    return this.page;
+  }
+
+  async present(options: { url?: string; placement?: CanvasPlacement }): Promise<void> {
+    const page = await this.ensurePage(options.placement);
+    if (options.url) await this.goto(page, options.url);
+    this.visible = true;
+  }
+
+  async hide(): Promise<void> {
+    this.visible = false;
+  }
+
+  async navigate(url: string): Promise<void> {
+    await this.goto(await this.ensurePage(), url);
+    this.visible = true;
+  }
+
+  private async goto(page: Page, url: string): Promise<void> {
+    await page.goto(await checkNavigation(url, this.runtime.policy), { waitUntil: "load" });
+    this.showingA2ui = false;
+  }
+
+  async eval(javaScript: string): Promise<unknown> {
+    const page = await this.ensurePage();
+    return page.evaluate(javaScript);
+  }
+
+  /** A snapshot before any present presents first (an OpenClaw user request), instead of failing. */
+  async snapshot(options: {
+    format: "png" | "jpeg";
+    maxWidth?: number;
+    quality?: number;
+    delayMs?: number;
+  }): Promise<CanvasSnapshot> {
+    if (!this.visible) await this.present({});
+    const page = await this.ensurePage();
+    if (options.delayMs) await new Promise((r) => setTimeout(r, Math.min(options.delayMs!, 10_000)));
+    const viewport = page.viewportSize() ?? this.size;
+    const scale =
+      options.maxWidth && options.maxWidth < viewport.width ? options.maxWidth / viewport.width : 1;
+    // CDP scales the capture itself: no image library needed to honour maxWidth.
+    const session = await page.context().newCDPSession(page);
+    try {
+      const { data } = (await session.send("Page.captureScreenshot", {
+        format: options.format,
+        ...(options.format === "jpeg" ? { quality: Math.min(100, Math.max(1, options.quality ?? 85)) } : {}),
+        clip: { x: 0, y: 0, width: viewport.width, height: viewport.height, scale },
+      })) as { data: string };
+      return { format: options.format, base64: data };
+    } finally {
+      await session.detach().catch(() => {});
+    }
+  }
+
+  async a2uiPush(messages: Array<Record<string, unknown>>): Promise<void> {
+    this.a2ui.apply(messages);
+    await this.showA2ui();
+  }
+
+  async a2uiReset(): Promise<void> {
+    this.a2ui.reset();
+    await this.showA2ui();
+  }
+
+  private async showA2ui(): Promise<void> {
+    const page = await this.ensurePage();
+    const html = this.a2ui.html();
+    if (!this.showingA2ui) {
+      await page.setContent(pageHtml(html));
+      this.showingA2ui = true;
+    } else
+      await page.evaluate((body) => {
+        document.body.innerHTML = body;
+      }, html);
+    this.visible = true;
+  }
+}

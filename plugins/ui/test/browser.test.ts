@@ -1,0 +1,238 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type AgentToolResult, type AnyAgentTool, createToolset, type Toolset } from "@clawtools/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { staleRef } from "../src/browser/act.js";
+import { TRUNCATED_NOTICE } from "../src/browser/snapshot.js";
+import { createUiPlugin } from "../src/plugin.js";
+import { startPages } from "./pages.js";
+
+// One Chromium for the whole file: launching is the expensive part on two cores.
+let pages: Awaited<ReturnType<typeof startPages>>;
+let set: Toolset;
+let browser: AnyAgentTool;
+let workspace: string;
+
+const call = (args: Record<string, unknown>) => browser.execute("t", args) as Promise<AgentToolResult<any>>;
+const text = (r: AgentToolResult<unknown>) =>
+  r.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+const json = (r: AgentToolResult<unknown>) => JSON.parse(text(r));
+const error = (r: AgentToolResult<unknown>) => (r.isError ? String(json(r).error) : "");
+const evaluate = async (targetId: string, fn: string) =>
+  json(await call({ action: "act", request: { kind: "evaluate", targetId, fn } })).result;
+
+beforeAll(async () => {
+  pages = await startPages();
+  workspace = mkdtempSync(path.join(tmpdir(), "ui-ws-"));
+  set = createToolset({
+    plugins: [createUiPlugin({ browser: { allowPrivateNetwork: true, actionTimeoutMs: 5_000 } })],
+    context: { workspaceDir: workspace, stateDir: mkdtempSync(path.join(tmpdir(), "ui-state-")) },
+  });
+  browser = set.tools.find((t) => t.name === "browser")!;
+});
+
+afterAll(async () => {
+  await set?.dispose();
+  await pages?.close();
+});
+
+describe("browser on a real Chromium", () => {
+  it("reports status, starts on first use and lists tabs as external content", async () => {
+    const before = json(await call({ action: "status" }));
+    expect(before).toMatchObject({
+      running: false,
+      profile: "openclaw",
+      driver: "playwright",
+      headless: true,
+    });
+    expect(before.detectedExecutablePath).toMatch(/chrom/);
+    const opened = json(await call({ action: "open", targetUrl: pages.url("/form") }));
+    expect(opened.targetId).toMatch(/^[0-9A-F]{32}$/);
+    expect(opened.title).toBe("Form");
+    const tabs = await call({ action: "tabs" });
+    expect(text(tabs)).toContain("<<<EXTERNAL_UNTRUSTED_CONTENT");
+    expect(text(tabs)).toContain(opened.targetId);
+    expect(text(tabs)).not.toContain("SECURITY NOTICE");
+    expect(tabs.details).toMatchObject({ ok: true, externalContent: { source: "browser", kind: "tabs" } });
+    expect(json(await call({ action: "profiles" })).profiles.map((p: { name: string }) => p.name)).toEqual([
+      "openclaw",
+      "user",
+    ]);
+  });
+
+  it("snapshots with role refs, acts by ref, and keeps the targetId across a form submit", async () => {
+    const { targetId } = json(await call({ action: "open", targetUrl: pages.url("/form") }));
+    const snap = await call({ action: "snapshot", targetId });
+    const body = text(snap);
+    expect(body).toContain("SECURITY NOTICE");
+    expect(body).toMatch(/- textbox "Email" \[ref=e\d+\]/);
+    expect(snap.details).toMatchObject({ ok: true, format: "ai", targetId, truncated: false });
+    const ref = (role: string, name: string) =>
+      new RegExp(`- ${role} "${name}" \\[ref=(e\\d+)\\]`).exec(body)![1]!;
+    await call({
+      action: "act",
+      request: { kind: "type", targetId, ref: ref("textbox", "Email"), text: "a@b.c" },
+    });
+    await call({
+      action: "act",
+      request: { kind: "select", targetId, ref: ref("combobox", "Plan"), values: ["pro"] },
+    });
+    // legacy flattened form
+    await call({
+      action: "act",
+      kind: "fill",
+      targetId,
+      fields: [{ ref: ref("checkbox", "Agree"), type: "checkbox", value: true }],
+    });
+    await call({ action: "act", request: { kind: "click", targetId, ref: ref("button", "Send") } });
+    await call({ action: "act", request: { kind: "wait", targetId, text: "got" } });
+    expect(await evaluate(targetId, "document.getElementById('out').textContent")).toBe(
+      "got ?email=a%40b.c&plan=pro&agree=on",
+    );
+    const tabs = json(
+      await call({ action: "tabs" }).then((r) => ({
+        ...r,
+        content: [{ type: "text" as const, text: /\{[\s\S]*\}/.exec(text(r))![0] }],
+      })),
+    );
+    expect(tabs.tabs.find((t: { targetId: string }) => t.targetId === targetId).url).toContain("/done");
+    // the old document's refs are stale now: refused at once with advice to re-snapshot
+    const stale = await call({
+      action: "act",
+      request: { kind: "click", targetId, ref: ref("button", "Send") },
+    });
+    expect(stale.isError).toBe(true);
+    expect(error(stale)).toBe(staleRef(ref("button", "Send")));
+    const unknown = await call({ action: "act", request: { kind: "click", targetId, ref: "e999" } });
+    expect(error(unknown)).toBe(staleRef("e999"));
+  });
+
+  it("acts through Playwright's aria refs too", async () => {
+    const { targetId } = json(await call({ action: "open", targetUrl: pages.url("/form") }));
+    const body = text(await call({ action: "snapshot", targetId, refs: "aria" }));
+    const email = /textbox "Email" \[ref=(e\d+)\]/.exec(body)![1]!;
+    await call({ action: "act", request: { kind: "type", targetId, ref: email, text: "aria" } });
+    expect(await evaluate(targetId, "document.querySelector('input[name=email]').value")).toBe("aria");
+  });
+
+  it("caps snapshots: maxChars with OpenClaw's notice, efficient mode keeps interactive lines", async () => {
+    const { targetId } = json(await call({ action: "open", targetUrl: pages.url("/long") }));
+    const capped = await call({ action: "snapshot", targetId, maxChars: 500 });
+    expect(capped.details.truncated).toBe(true);
+    expect(text(capped)).toContain(TRUNCATED_NOTICE.trim());
+    const efficient = text(await call({ action: "snapshot", targetId, mode: "efficient" }));
+    const lines = efficient.split("\n").filter((l) => l.includes("[ref="));
+    expect(lines.length).toBeGreaterThan(10);
+    expect(lines.filter((l) => !l.startsWith("- link "))).toEqual([]);
+    expect(efficient).not.toMatch(/- (generic|paragraph)/);
+    const refused = await call({ action: "snapshot", targetId, snapshotFormat: "aria", labels: true });
+    expect(error(refused)).toBe("labels/mode=efficient require format=ai");
+    const aria = await call({ action: "snapshot", targetId, snapshotFormat: "aria", limit: 20 });
+    expect(aria.details.nodeCount).toBe(20);
+  });
+
+  it("runs every act kind", async () => {
+    const { targetId } = json(await call({ action: "open", targetUrl: pages.url("/widgets") }));
+    const body = text(await call({ action: "snapshot", targetId }));
+    const ref = (role: string, name: string) =>
+      new RegExp(`- ${role} "${name}" \\[ref=(e\\d+)\\]`).exec(body)![1]!;
+    await call({ action: "act", request: { kind: "hover", targetId, ref: ref("button", "Hover me") } });
+    expect(await evaluate(targetId, "document.getElementById('hover').textContent")).toBe("hovered");
+    await call({ action: "act", request: { kind: "click", targetId, ref: ref("textbox", "Keys") } });
+    await call({ action: "act", request: { kind: "press", targetId, key: "x" } });
+    await call({
+      action: "act",
+      request: { kind: "type", targetId, ref: ref("textbox", "Keys"), text: "yz", slowly: true },
+    });
+    expect(await evaluate(targetId, "document.getElementById('keys').value")).toBe("xyz");
+    await call({
+      action: "act",
+      request: {
+        kind: "drag",
+        targetId,
+        startRef: ref("button", "Drag source"),
+        endRef: ref("button", "Drop target"),
+      },
+    });
+    expect(await evaluate(targetId, "document.getElementById('dst').textContent")).toBe("dropped");
+    await call({ action: "act", request: { kind: "wait", targetId, text: "arrived" } });
+    await call({ action: "act", request: { kind: "resize", targetId, width: 640, height: 480 } });
+    expect(await evaluate(targetId, "() => [innerWidth, innerHeight]")).toEqual([640, 480]);
+    expect(
+      await call({
+        action: "act",
+        request: { kind: "evaluate", targetId, ref: ref("textbox", "Keys"), fn: "(el) => el.id" },
+      }).then((r) => json(r).result),
+    ).toBe("keys");
+    const bad = await call({ action: "act", request: { kind: "click", targetId } });
+    expect(error(bad)).toBe("click requires ref or selector");
+    expect(error(await call({ action: "act", targetId }))).toBe("request required");
+    await call({ action: "act", request: { kind: "close", targetId } });
+    expect(error(await call({ action: "snapshot", targetId }))).toBe(
+      'Chrome tab not found (stale targetId?). Run action=tabs profile="openclaw" and use one of the returned targetIds.',
+    );
+  });
+
+  it("answers a dialog it was armed for, uploads workspace files, and reads console levels", async () => {
+    const { targetId } = json(await call({ action: "open", targetUrl: pages.url("/widgets") }));
+    await call({ action: "dialog", targetId, accept: true, promptText: "Ada" });
+    await call({ action: "act", request: { kind: "click", targetId, selector: "#ask" } });
+    await call({ action: "act", request: { kind: "wait", targetId, text: "Ada" } });
+    writeFileSync(path.join(workspace, "note.txt"), "hello upload");
+    // through a file chooser opened by a button
+    await call({ action: "upload", targetId, paths: ["note.txt"], selector: "#pick" });
+    await call({ action: "act", request: { kind: "wait", targetId, text: "note.txt:12" } });
+    // straight into the file input
+    writeFileSync(path.join(workspace, "second.txt"), "2nd");
+    await call({ action: "upload", targetId, paths: ["second.txt"], selector: "#file" });
+    await call({ action: "act", request: { kind: "wait", targetId, text: "second.txt:3" } });
+    const outside = await call({ action: "upload", targetId, paths: ["../../etc/passwd"] });
+    expect(outside.isError).toBe(true);
+    expect(text(outside)).toContain("Path escapes sandbox root");
+    const errors = await call({ action: "console", targetId, level: "error" });
+    expect(text(errors)).toContain("error line");
+    expect(text(errors)).not.toContain("warn line");
+    expect(text(await call({ action: "console", targetId, level: "warn" }))).toContain("warn line");
+  });
+
+  it("writes screenshots and PDFs under the state directory", async () => {
+    const { targetId } = json(await call({ action: "open", targetUrl: pages.url("/long") }));
+    const full = await call({ action: "screenshot", targetId, fullPage: true });
+    const image = full.content.find((c) => c.type === "image") as { data: string; mimeType: string };
+    expect(image.mimeType).toBe("image/png");
+    const png = Buffer.from(image.data, "base64");
+    expect(png.subarray(1, 4).toString()).toBe("PNG");
+    expect(png.readUInt32BE(20)).toBeGreaterThan(2000); // full page: far taller than the viewport
+    const element = await call({ action: "screenshot", targetId, element: "p", type: "jpeg" });
+    const jpeg = Buffer.from((element.content[0] as { data: string }).data, "base64");
+    expect(jpeg[0]).toBe(0xff);
+    expect(jpeg[1]).toBe(0xd8);
+    const pdf = await call({ action: "pdf", targetId });
+    const file = text(pdf).replace(/^FILE:/, "");
+    expect(file.startsWith(workspace)).toBe(false);
+    expect(readFileSync(file).subarray(0, 4).toString()).toBe("%PDF");
+    const labelled = await call({ action: "snapshot", targetId, labels: true });
+    expect(labelled.content.map((c) => c.type)).toEqual(["text", "image"]);
+    expect(labelled.details.labelsCount).toBeGreaterThan(0);
+    expect(existsSync(labelled.details.imagePath)).toBe(true);
+  });
+});
+
+describe("browser URL policy", () => {
+  it("refuses loopback and private targets by default, before any browser starts", async () => {
+    const strict = createToolset({
+      plugins: [createUiPlugin()],
+      context: { workspaceDir: workspace, stateDir: mkdtempSync(path.join(tmpdir(), "ui-state-")) },
+    });
+    const tool = strict.tools.find((t) => t.name === "browser")!;
+    const refused = await tool.execute("t", { action: "open", targetUrl: pages.url("/form") });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toContain("Navigation to 127.0.0.1");
+    expect(text(refused)).toContain("Blocked hostname or private/internal/special-use IP address");
+    const file = await tool.execute("t", { action: "open", targetUrl: "file:///etc/passwd" });
+    expect(text(file)).toContain("Only http and https URLs can be opened");
+    expect(JSON.parse(text(await tool.execute("t", { action: "status" }))).running).toBe(false);
+    await strict.dispose();
+  });
+});

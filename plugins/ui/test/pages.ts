@@ -1,0 +1,58 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+const PAGES: Record<string, string> = {
+  "/form": `<!doctype html><title>Form</title>
+<h1>Sign in</h1>
+<form action="/done" method="get">
+  <label>Email <input name="email"></label>
+  <label>Plan <select name="plan"><option value="free">Free</option><option value="pro">Pro</option></select></label>
+  <label><input type="checkbox" name="agree"> Agree</label>
+  <button type="submit">Send</button>
+</form>`,
+  "/done": `<!doctype html><title>Done</title><p id="out"></p><script>document.getElementById("out").textContent = "got " + location.search;</script>`,
+  "/widgets": `<!doctype html><title>Widgets</title>
+<button id="hover" onmouseover="this.textContent='hovered'">Hover me</button>
+<input id="keys" aria-label="Keys">
+<div id="src" draggable="true" role="button" aria-label="Drag source" style="width:60px;height:30px;background:#ccc">drag</div>
+<div id="dst" role="button" aria-label="Drop target" style="width:90px;height:40px;background:#eee;margin-top:20px">drop</div>
+<p id="late"></p>
+<button id="ask" onclick="document.getElementById('answer').textContent = String(prompt('Name?'))">Ask</button>
+<p id="answer"></p>
+<input type="file" id="file" aria-label="Attach" onchange="document.getElementById('fname').textContent = this.files[0].name + ':' + this.files[0].size">
+<button id="pick" onclick="document.getElementById('file').click()">Pick file</button>
+<p id="fname"></p>
+<script>
+  const src = document.getElementById("src"), dst = document.getElementById("dst");
+  src.addEventListener("dragstart", (e) => e.dataTransfer.setData("text/plain", "x"));
+  dst.addEventListener("dragover", (e) => e.preventDefault());
+  dst.addEventListener("drop", (e) => { e.preventDefault(); dst.textContent = "dropped"; });
+  setTimeout(() => { document.getElementById("late").textContent = "arrived"; }, 300);
+  console.log("log line"); console.warn("warn line"); console.error("error line");
+</script>`,
+  "/long": `<!doctype html><title>Long</title>${Array.from({ length: 400 }, (_, i) => `<p><a href="#a${i}">Link number ${i}</a></p>`).join("")}`,
+};
+
+/** A loopback server for the browser tests; one per test file. */
+export async function startPages(): Promise<{
+  url: (path: string) => string;
+  close: () => Promise<void>;
+  server: Server;
+}> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0]!;
+    const body = PAGES[path];
+    if (!body) {
+      res.writeHead(404).end("not found");
+      return;
+    }
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    server,
+    url: (path) => `http://127.0.0.1:${port}${path}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
