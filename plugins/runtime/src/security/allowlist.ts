@@ -70,8 +70,10 @@ function judge(command: SimpleCommand, options: AllowlistOptions): { run: string
   let why: string | undefined;
   // an allowlist entry: the program found on the command's PATH (never one inside the workspace)
   const found = resolveExecutable(name, options.searchPath, options.cwd);
-  if (found && !(isInside(found.realPath, options.workspaceDir) && !name.includes("/"))) {
-    if (options.entries.some((entry) => matchesEntry(command, found, entry))) exe = found;
+  if (found && !name.includes("/") && isInside(found.realPath, options.workspaceDir)) {
+    why = `${shortPrefix(name, 80)} resolves to ${found.path}, inside the workspace`;
+  } else if (found && options.entries.some((entry) => matchesEntry(command, found, entry))) {
+    exe = found;
   }
   // a safe bin: only from the trusted directories, only as its profile allows
   const base = name.slice(name.lastIndexOf("/") + 1);

@@ -1,3 +1,4 @@
+import { shortPrefix } from "../text.js";
 import { NEVER_SAFE_BINS, SAFE_BIN_PROFILES, type SafeBinProfile } from "./safe-bin-profiles.js";
 
 /** A value or operand that could name a file, expand, or glob: refused in a safe bin's arguments. */
@@ -44,7 +45,7 @@ export function safeBinProblem(name: string, args: readonly string[]): string | 
       const eq = arg.indexOf("=");
       const flag = eq === -1 ? arg : arg.slice(0, eq);
       const canonical = canonicalLong(flag, profile);
-      if (!canonical) return `option ${flag} is not allowed for safe bin ${name}`;
+      if (!canonical) return `option ${shortPrefix(flag, 40)} is not allowed for safe bin ${name}`;
       if (denied.has(canonical)) return `option ${canonical} of ${name} reads or writes files`;
       if (values.has(canonical)) {
         const value = eq === -1 ? args[++i] : arg.slice(eq + 1);
@@ -70,7 +71,7 @@ export function safeBinProblem(name: string, args: readonly string[]): string | 
     operands.push(arg);
   }
   for (const operand of operands) {
-    if (unsafeLiteral(operand)) return `operand ${operand.slice(0, 40)} could name a file`;
+    if (unsafeLiteral(operand)) return `operand ${shortPrefix(operand, 80)} could name a file`;
   }
   if (operands.length < (profile.minPositional ?? 0) || operands.length > profile.maxPositional) {
     return profile.maxPositional === 0

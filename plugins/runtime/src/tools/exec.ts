@@ -101,6 +101,14 @@ function refuseUnknownArgs(params: object): void {
   }
 }
 
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false; // missing, a name too long, no permission
+  }
+}
+
 /** `timeout` and its alias `timeoutSeconds`: the same number, or only one of them. */
 function timeoutOf(params: { timeout?: number | undefined; timeoutSeconds?: number | undefined }) {
   const { timeout, timeoutSeconds } = params;
@@ -138,7 +146,7 @@ export function createExecTool(
       const explicitTimeout = timeoutOf(params);
       const base = ctx.workspaceDir ?? process.cwd();
       const cwd = params.workdir ? path.resolve(base, params.workdir) : base;
-      if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory())
+      if (!isDirectory(cwd))
         throw new ToolInputError(`Working directory does not exist: ${quotePrefix(cwd, 200)}`);
       // one parse of the command line serves both the /approve refusal and the script preflight
       const commands = commandsOf(command);
