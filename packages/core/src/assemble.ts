@@ -11,7 +11,7 @@ import type { ClawtoolsPlugin } from "./plugin.js";
 import { normalizeToolList, normalizeToolName } from "./policy/normalize.js";
 import { isOwnerOnlyTool } from "./policy/owner-only.js";
 import { applyToolPolicyPipeline, type ToolPolicyPipelineStep } from "./policy/pipeline.js";
-import { normalizeToolParameters } from "./providers/normalize.js";
+import { toolInputSchema } from "./providers/input-schema.js";
 import { type ToolDiagnostic, ToolRegistry } from "./registry.js";
 import { resolveStateDir } from "./state-dir.js";
 import type { AnyAgentTool, ToolContext } from "./tool.js";
@@ -114,6 +114,10 @@ function allowEntries(policy: ToolsetPolicy): string[] {
     policy.subagent,
   ];
   return normalizeToolList(layers.flatMap((p) => [...(p?.allow ?? []), ...(p?.alsoAllow ?? [])]));
+}
+
+function isLoopDetector(value: unknown): value is LoopDetector {
+  return typeof (value as LoopDetector | undefined)?.observe === "function";
 }
 
 function leftOut(meta: ToolMeta | undefined, name: string, reason: string): ToolDiagnostic {
@@ -232,7 +236,8 @@ export function createToolset(options: CreateToolsetOptions = {}): Toolset {
 
   // Validation runs against the tool's own schema; the provider sees the normalised copy.
   const loops =
-    options.loopDetection instanceof LoopDetector
+    // a detector from another copy of core is still a detector: no instanceof across copies
+    isLoopDetector(options.loopDetection)
       ? options.loopDetection
       : options.loopDetection?.enabled
         ? new LoopDetector(options.loopDetection)
@@ -247,7 +252,7 @@ export function createToolset(options: CreateToolsetOptions = {}): Toolset {
       warn,
       ...(loops ? { loopDetection: loops } : {}),
     }),
-    parameters: normalizeToolParameters(tool.parameters, { provider }),
+    parameters: toolInputSchema(tool.parameters, { provider }),
   }));
   return {
     tools: wrapped,

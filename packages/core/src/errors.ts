@@ -1,18 +1,57 @@
+/**
+ * Error classes with an identity that survives two copies of core in one process (an app and a
+ * plugin each resolving their own): every error carries a `Symbol.for` marker, the `isX(e)`
+ * guards test the marker, and `instanceof` uses it too, so neither depends on which copy
+ * created the error.
+ */
+
+const INPUT = Symbol.for("clawtools.error.ToolInputError");
+const AUTHORIZATION = Symbol.for("clawtools.error.ToolAuthorizationError");
+const UNAVAILABLE = Symbol.for("clawtools.error.ToolUnavailableError");
+
+function marked(value: unknown, marker: symbol): boolean {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[marker] === true;
+}
+
+/**
+ * `instanceof` for a marked class: by marker for the class itself (any copy of core), by the
+ * prototype chain for subclasses written elsewhere.
+ */
+function hasInstance(ctor: object, own: symbol, value: unknown): boolean {
+  // `marker` is an own static of the three classes; a subclass only inherits it
+  if (Object.hasOwn(ctor, "marker") && (ctor as { marker: symbol }).marker === own) return marked(value, own);
+  return Function.prototype[Symbol.hasInstance].call(ctor, value);
+}
+
 /** Bad input from the model: status 400. The message is shown to the model as-is. */
 export class ToolInputError extends Error {
+  static readonly marker: symbol = INPUT;
   readonly status: number = 400;
+  readonly [INPUT] = true;
   constructor(message: string) {
     super(message);
     this.name = "ToolInputError";
+  }
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: a subclass calls this with its own constructor
+    return hasInstance(this, INPUT, value);
   }
 }
 
 /** The caller may not do this: status 403. */
 export class ToolAuthorizationError extends ToolInputError {
+  static override readonly marker: symbol = AUTHORIZATION;
   override readonly status: number = 403;
+  readonly [AUTHORIZATION] = true;
   constructor(message: string) {
     super(message);
     this.name = "ToolAuthorizationError";
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: a subclass calls this with its own constructor
+    return hasInstance(this, AUTHORIZATION, value);
   }
 }
 
@@ -23,8 +62,30 @@ export const OWNER_ONLY_TOOL_ERROR = "Tool restricted to owner senders.";
  * reports the reason in its diagnostics (`fs/read: no workspace root`).
  */
 export class ToolUnavailableError extends Error {
+  static readonly marker: symbol = UNAVAILABLE;
+  readonly [UNAVAILABLE] = true;
   constructor(reason: string) {
     super(reason);
     this.name = "ToolUnavailableError";
   }
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: a subclass calls this with its own constructor
+    return hasInstance(this, UNAVAILABLE, value);
+  }
+}
+
+/** Bad input from the model (a ToolInputError from any copy of core, authorization errors included). */
+export function isToolInputError(error: unknown): error is ToolInputError {
+  return marked(error, INPUT);
+}
+
+/** The caller may not do this (a ToolAuthorizationError from any copy of core). */
+export function isToolAuthorizationError(error: unknown): error is ToolAuthorizationError {
+  return marked(error, AUTHORIZATION);
+}
+
+/** A factory could not build its tool (a ToolUnavailableError from any copy of core). */
+export function isToolUnavailableError(error: unknown): error is ToolUnavailableError {
+  return marked(error, UNAVAILABLE);
 }

@@ -5,7 +5,7 @@ import {
   getCoreToolDefinition,
   type JsonSchema,
   normalizeToolName,
-  normalizeToolParameters,
+  toolInputSchema,
   PROVIDER_IDS,
   type ProviderId,
   type ToolContext,
@@ -89,7 +89,7 @@ export async function checkToolContract(
     for (const issue of checkToolSchema(tool.parameters))
       problems.push(`${at}: schema ${issue.path || "(root)"}: ${issue.message}`);
     try {
-      const normalized = normalizeToolParameters(tool.parameters);
+      const normalized = toolInputSchema(tool.parameters);
       const names = propertyNames(normalized);
       // every provider must see every parameter
       for (const provider of PROVIDER_IDS) {

@@ -1,6 +1,7 @@
 import type { AgentToolResult, AnyAgentTool, JsonSchema } from "../tool.js";
 import { toClaudeCodeToolName } from "./claude-code-names.js";
-import { isGeminiProvider, normalizeToolParameters } from "./normalize.js";
+import { toolInputSchema } from "./input-schema.js";
+import { isGeminiProvider } from "./normalize.js";
 import { resolveStrict, type StrictMode } from "./openai-strict.js";
 
 export type ProviderId = "openai" | "openai-responses" | "anthropic" | "gemini";
@@ -40,7 +41,7 @@ export function toOpenAIChatTools(
 ): OpenAIChatTool[] {
   return tools.map((tool) => {
     const { strict, parameters } = resolveStrict(
-      normalizeToolParameters(tool.parameters, { provider: "openai" }),
+      toolInputSchema(tool.parameters, { provider: "openai" }),
       options.strict ?? false,
     );
     return {
@@ -56,7 +57,7 @@ export function toOpenAIResponsesTools(
 ): OpenAIResponsesTool[] {
   return tools.map((tool) => {
     const { strict, parameters } = resolveStrict(
-      normalizeToolParameters(tool.parameters, { provider: "openai" }),
+      toolInputSchema(tool.parameters, { provider: "openai" }),
       options.strict ?? false,
     );
     return { type: "function", name: tool.name, description: tool.description, parameters, strict };
@@ -75,7 +76,7 @@ export function toAnthropicTools(
   return tools.map((tool) => ({
     name: options.claudeCodeNames ? toClaudeCodeToolName(tool.name) : tool.name,
     description: tool.description,
-    input_schema: normalizeToolParameters(tool.parameters, { provider: "anthropic" }) as ObjectJsonSchema,
+    input_schema: toolInputSchema(tool.parameters, { provider: "anthropic" }) as ObjectJsonSchema,
   }));
 }
 
@@ -85,7 +86,7 @@ export function toGeminiTools(tools: readonly ToolLike[]): GeminiTool[] {
       functionDeclarations: tools.map((tool) => ({
         name: tool.name,
         description: tool.description,
-        parameters: normalizeToolParameters(tool.parameters, { provider: "gemini" }),
+        parameters: toolInputSchema(tool.parameters, { provider: "gemini" }),
       })),
     },
   ];
@@ -111,12 +112,12 @@ export function toProviderTools(
   }
 }
 
-/** `[{name, description, input_schema}]`, Gemini-cleaned when the provider is Google/Gemini (spec/002). */
+/** `[{name, description, input_schema}]`, Gemini-cleaned when the provider is Google/Gemini (the clawtools `extractToolSchemas`). */
 export function extractToolSchemas(tools: readonly ToolLike[], provider?: string): AnthropicTool[] {
   return tools.map((tool) => ({
     name: tool.name,
     description: tool.description,
-    input_schema: normalizeToolParameters(
+    input_schema: toolInputSchema(
       tool.parameters,
       isGeminiProvider(provider) ? { provider } : {},
     ) as ObjectJsonSchema,

@@ -14,8 +14,56 @@ import {
   toProviderTools,
 } from "./definitions.js";
 import { fromClaudeCodeToolName, isAnthropicOAuthKey, toClaudeCodeToolName } from "./claude-code-names.js";
+import { createToolset } from "../assemble.js";
+import { definePlugin } from "../plugin.js";
 import { cleanSchemaForGemini } from "./gemini.js";
+import { toolInputSchema } from "./input-schema.js";
 import { normalizeToolParameters } from "./normalize.js";
+
+describe("one schema path", () => {
+  const parameters = Type.Object({ path: Type.String({ minLength: 1 }), n: Type.Optional(Type.Number()) });
+  const plugin = definePlugin({
+    id: "one-path",
+    version: "1.0.0",
+    tools: [
+      {
+        names: ["t"],
+        factory: () => ({
+          name: "t",
+          label: "t",
+          description: "d",
+          parameters,
+          execute: async () => ({ content: [], details: undefined }),
+        }),
+      },
+    ],
+  });
+
+  it("createToolset and every provider converter give the schema toolInputSchema computes", () => {
+    const raw = { name: "t", description: "d", parameters };
+    for (const provider of ["openai", "anthropic", "gemini"] as const) {
+      const expected = toolInputSchema(parameters, { provider });
+      const [wrapped] = createToolset({ plugins: [plugin], provider }).tools;
+      expect(wrapped!.parameters).toEqual(expected);
+      const fromRaw = toProviderTools([raw], provider) as unknown[];
+      const fromToolset = toProviderTools([wrapped!], provider) as unknown[];
+      expect(fromToolset).toEqual(fromRaw);
+    }
+    expect(toolInputSchema(parameters, { provider: "gemini" }).properties).toEqual({
+      path: { type: "string", description: "Constraints: minLength 1." },
+      n: { type: "number" },
+    });
+  });
+
+  it("hands a schema it produced back unchanged, for the same target only", () => {
+    const gemini = toolInputSchema(parameters, { provider: "gemini" });
+    expect(toolInputSchema(gemini, { provider: "google" })).toBe(gemini);
+    const plain = toolInputSchema(parameters);
+    expect(toolInputSchema(plain)).toBe(plain);
+    expect(toolInputSchema(plain, { provider: "gemini" })).not.toBe(plain);
+    expect(parameters.properties.path.minLength).toBe(1);
+  });
+});
 
 describe("normalizeToolParameters", () => {
   it("fills object roots (MCP no-arg tools) and keeps typed schemas", () => {

@@ -56,7 +56,7 @@ describe("loop detection", () => {
   it("the global circuit breaker blocks what no detector caught", async () => {
     const loops = new LoopDetector({ enabled: true, detectors: { genericRepeat: false } });
     const execute = vi.fn(
-      async (): Promise<AgentToolResult<unknown>> => ({
+      async (_id: string, _params: unknown): Promise<AgentToolResult<unknown>> => ({
         content: [{ type: "text", text: "same" }],
         details: undefined,
       }),
