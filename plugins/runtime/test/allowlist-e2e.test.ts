@@ -303,6 +303,14 @@ describe("allowlist: the binary that was checked is the binary that runs", () =>
     });
   });
 
+  it("a bare allowlist name never matches a same-named file the model wrote into the workspace", async () => {
+    for (const command of ["./bin/echo hi", `${path.join(workspaceBin, "echo")} hi`]) {
+      await expect(strict.execute("c", { command })).rejects.toThrow(
+        `exec denied: allowlist miss: ${command}`,
+      );
+    }
+  });
+
   it("the command that runs names every program by its checked absolute path", () => {
     const verdict = evaluateAllowlist("echo 'a b' | wc -l && echo \"it's\" 2>&1", {
       entries: [{ pattern: "echo" }],

@@ -41,11 +41,18 @@ const globToRegExp = (glob: string) =>
       .replace(/\?/g, ".")}$`,
   );
 
-function matchesEntry(command: SimpleCommand, exe: ResolvedExecutable, entry: AllowlistEntry): boolean {
+function matchesEntry(
+  command: SimpleCommand,
+  exe: ResolvedExecutable,
+  entry: AllowlistEntry,
+  workspaceDir: string,
+): boolean {
   const re = globToRegExp(entry.pattern);
-  const exeOk = entry.pattern.includes("/")
-    ? re.test(exe.path) || re.test(exe.realPath)
-    : re.test(exe.path.slice(exe.path.lastIndexOf("/") + 1));
+  let exeOk: boolean;
+  if (entry.pattern.includes("/")) exeOk = re.test(exe.path) || re.test(exe.realPath);
+  // a bare name means that program where it is installed, never a same-named file the model wrote
+  else
+    exeOk = !isInside(exe.realPath, workspaceDir) && re.test(exe.path.slice(exe.path.lastIndexOf("/") + 1));
   if (!exeOk) return false;
   if (entry.argPattern === undefined) return true;
   const args = command.argv.slice(1).join(" ");
@@ -72,7 +79,10 @@ function judge(command: SimpleCommand, options: AllowlistOptions): { run: string
   const found = resolveExecutable(name, options.searchPath, options.cwd);
   if (found && !name.includes("/") && isInside(found.realPath, options.workspaceDir)) {
     why = `${shortPrefix(name, 80)} resolves to ${found.path}, inside the workspace`;
-  } else if (found && options.entries.some((entry) => matchesEntry(command, found, entry))) {
+  } else if (
+    found &&
+    options.entries.some((entry) => matchesEntry(command, found, entry, options.workspaceDir))
+  ) {
     exe = found;
   }
   // a safe bin: only from the trusted directories, only as its profile allows
