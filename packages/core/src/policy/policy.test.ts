@@ -60,6 +60,23 @@ describe("matching", () => {
     expect(isToolAllowedByPolicy("axb", { allow: ["a.b"] })).toBe(false);
   });
 
+  it("matches wildcards through picomatch with OpenClaw's semantics: only `*` is special", () => {
+    const allowed = (name: string, pattern: string) => isToolAllowedByPolicy(name, { allow: [pattern] });
+    expect(allowed("mcp__srv/tool.x", "mcp__*")).toBe(true);
+    expect(allowed("a.b.c", "a*c")).toBe(true);
+    expect(allowed("axb", "a?b*")).toBe(false);
+    expect(allowed("a?bz", "a?b*")).toBe(true);
+    expect(allowed("a", "{a,b}*")).toBe(false);
+    expect(allowed("{a,b}x", "{a,b}*")).toBe(true);
+    expect(allowed("[x]y", "[x]*")).toBe(true);
+    expect(allowed("xy", "[x]*")).toBe(false);
+    expect(allowed("!x", "!x*")).toBe(true);
+    expect(allowed("web_search", "!web*")).toBe(false);
+    expect(allowed("plugin(1)_tool", "plugin(1)*")).toBe(true);
+    expect(allowed("pre_mid_post", "pre*mid*post")).toBe(true);
+    expect(allowed("pre_post", "pre*mid*post")).toBe(false);
+  });
+
   it("deny wins over allow, also with a group inside deny", () => {
     const policy = { allow: ["*"], deny: ["group:runtime"] };
     const kept = names(filterToolsByPolicy(coreTools, policy));
