@@ -25,7 +25,7 @@ describe("catalog", () => {
     expect(getCoreSections()[0]).toEqual({ id: "fs", label: "Files" });
   });
 
-  it("lists every tool of spec/000 §2.1 with its metadata", () => {
+  it("lists every core tool of the catalog with its metadata", () => {
     const catalog = getCoreToolCatalog();
     expect(catalog.map((t) => t.id)).toEqual([
       "read",

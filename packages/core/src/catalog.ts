@@ -1,8 +1,8 @@
 /**
  * The catalog: sections, core tool definitions, profiles and groups. One source of truth
  * for listing and policy, whether or not a section's plugin is installed.
- * Profiles follow OpenClaw's catalog of April 2026 (reference §1 items 6–7), which adds
- * web_search, web_fetch and cron to `coding` compared with spec/000 §2.2.
+ * Profiles follow OpenClaw's catalog of April 2026 (`src/agents/tool-catalog.ts`: per-tool
+ * `profiles`), which puts web_search, web_fetch and cron in `coding` as well.
  */
 
 export const SECTION_IDS = [

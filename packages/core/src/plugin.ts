@@ -8,7 +8,7 @@ export type ToolFactory = (ctx: ToolContext) => AnyAgentTool | AnyAgentTool[] | 
 /** Metadata a third-party plugin supplies for its own tools (core ids take the catalog's). */
 export type PluginToolMeta = Partial<Omit<ToolMeta, "id" | "source" | "pluginId" | "optional">>;
 
-/** One registration, as in spec/000 §3.2. */
+/** One registration: a factory, the tool names it provides, and whether it is optional (OpenClaw's plugin tool registration). */
 export interface PluginToolRegistration {
   pluginId: string;
   factory: ToolFactory;
