@@ -73,6 +73,8 @@ describe("ToolRegistry", () => {
       "session_status",
     ]);
     expect(registry.resolveByProfile("full")).toHaveLength(4);
+    expect(registry.resolveByProfile("")).toEqual([]);
+    expect(registry.resolveByProfile("everything")).toEqual([]);
     expect(registry.resolve("bash")?.name).toBe("exec");
     expect(registry.resolve("missing")).toBeUndefined();
   });

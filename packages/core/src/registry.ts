@@ -214,7 +214,12 @@ export class ToolRegistry {
 
     for (const { meta, registration } of this.entries.values()) {
       if (names && !names.has(meta.id)) continue;
-      if (options.profile && options.profile !== "full" && !meta.profiles.includes(options.profile as never))
+      // an empty or unknown profile lists nothing (only `full` means everything)
+      if (
+        options.profile !== undefined &&
+        options.profile !== "full" &&
+        !meta.profiles.includes(options.profile as never)
+      )
         continue;
       if (
         meta.optional &&
