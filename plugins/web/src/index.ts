@@ -1,6 +1,23 @@
 export { TtlCache } from "./cache.js";
-export { type Extracted, type ExtractMode, extractHtml } from "./extract/html.js";
-export { removeHiddenElements, stripInvisibleUnicode } from "./extract/visibility.js";
+export {
+  readWebConfig,
+  SEARCH_PROVIDER_IDS,
+  urlPolicyOf,
+  type WebConfig,
+  type WebFetchConfig,
+  type WebSearchConfig,
+  webConfigSchema,
+} from "./config.js";
+export { decodeBody, sniffCharset } from "./extract/charset.js";
+export { HIDDEN_CLASS_NAMES, UNSEEN_TAGS } from "./extract/hidden-rules.js";
+export {
+  type Extracted,
+  type ExtractMode,
+  type ExtractOptions,
+  extractHtml,
+  loadExtractionStack,
+} from "./extract/html.js";
+export { isStyleHidden, removeHiddenElements, stripInvisibleUnicode } from "./extract/visibility.js";
 export { createWebPlugin, default, type WebPluginOptions, webPlugin } from "./plugin.js";
 export {
   NO_PROVIDER_HINT,
@@ -9,16 +26,6 @@ export {
   type SearchProviderId,
 } from "./search/registry.js";
 export type { SearchHit, SearchPayload, SearchProvider, SearchRequest } from "./search/types.js";
-export { type GuardedFetchOptions, type GuardedResponse, guardedFetch } from "./ssrf/fetch-guard.js";
-export { blockedReason, isLegacyIpLike, parseIpLiteral } from "./ssrf/ip.js";
-export {
-  BLOCKED_HOST,
-  BLOCKED_RESOLVED,
-  type Lookup,
-  resolvePinned,
-  SsrfBlockedError,
-  type SsrfPolicy,
-} from "./ssrf/policy.js";
 export {
   createWebFetchTool,
   type WebFetchOptions,

@@ -17,18 +17,18 @@ const unmark = (s: string) =>
       .replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, "$1")
       .replace(/[*_`]/g, ""),
   );
-const allowLoopback = { ssrfPolicy: { allowPrivateNetwork: true } };
+const allowLoopback = { allowPrivateNetwork: true };
 
 describe("extraction corpus (real Debian documentation pages)", () => {
   it("has at least 20 pages", () => expect(manifest.pages.length).toBeGreaterThanOrEqual(20));
   for (const page of manifest.pages) {
-    it(`${page.file}: title and key passage kept, navigation dropped`, () => {
+    it(`${page.file}: title and key passage kept, navigation dropped`, async () => {
       const html = readFileSync(path.join(fixtures, "pages", page.file), "utf8");
-      const text = extractHtml(html, "text");
+      const text = await extractHtml(html, "text");
       expect(text.title).toBe(page.title);
       expect(flat(text.text)).toContain(page.passage);
       expect(flat(text.text)).not.toContain(page.nav);
-      const md = extractHtml(html, "markdown");
+      const md = await extractHtml(html, "markdown");
       expect(unmark(md.text)).toContain(unmark(page.passage));
       expect(unmark(md.text)).not.toContain(page.nav);
     });
@@ -57,7 +57,7 @@ describe("web_fetch on a loopback server", () => {
     expect(d.text).toMatch(/^SECURITY NOTICE/);
     expect(d.text).toContain("<<<EXTERNAL_UNTRUSTED_CONTENT id=");
     expect(d.text).toContain("Readable paragraph");
-    expect(d.text).toContain("| a | b |");
+    expect(d.text).toContain("| a   | b   |\n| --- | --- |\n| 1   | 2   |");
     expect(d.text).not.toContain("IGNORE ALL PREVIOUS");
     expect(d.text).toContain("zerowidth");
     expect(d.title).toContain("Fixture Page");
@@ -87,8 +87,12 @@ describe("web_fetch on a loopback server", () => {
       .details as WebFetchResult;
     expect(long.text.length).toBeLessThanOrEqual(2000);
     expect(long.truncated).toBe(true);
-    await expect(tool.execute("c", { url: `${server.url}/missing` })).rejects.toThrow(
-      /^Web fetch failed \(404\): <<<EXTERNAL_UNTRUSTED_CONTENT/,
+    const failure = await tool.execute("c", { url: `${server.url}/missing` }).catch((e: Error) => e.message);
+    expect(failure).toMatch(
+      /^Web fetch failed \(404\): SECURITY NOTICE: The following content is from an EXTERNAL, UNTRUSTED source/,
+    );
+    expect(failure).toMatch(
+      /<<<EXTERNAL_UNTRUSTED_CONTENT id="[0-9a-f]{16}">>>\nSource: Web Fetch\n---\nnot here\n<<<END_/,
     );
   });
 });

@@ -197,3 +197,73 @@ describe("web_search providers (loopback servers speaking each documented wire f
     );
   });
 });
+
+describe("web_search: changed APIs, arguments and configuration", () => {
+  it("a provider answer that no longer matches the documented shape is an error naming provider and field", async () => {
+    const brave = await serve(json({ web: { results: [{ title: "T", link: "https://renamed.example/" }] } }));
+    const tool = createWebSearchTool(
+      {},
+      { provider: "brave", providers: { brave: { apiKey: "k", baseUrl: brave.url } } },
+    );
+    await expect(tool.execute("c", { query: "q" })).rejects.toThrow(
+      "Brave search returned an unexpected response (has its API changed?):\n  - web.results.0.url: is required",
+    );
+    const pplx = await serve(json({ choices: [{ message: { text: "moved" } }] }));
+    const answer = createWebSearchTool(
+      {},
+      { provider: "perplexity", providers: { perplexity: { apiKey: "pplx-1", baseUrl: pplx.url } } },
+    );
+    await expect(answer.execute("c", { query: "q" })).rejects.toThrow(
+      "Perplexity search returned an unexpected response (has its API changed?):\n  - choices.0.message.content: is required",
+    );
+    const tav = await serve(json({ items: [] }));
+    const tavily = createWebSearchTool(
+      {},
+      { provider: "tavily", providers: { tavily: { apiKey: "t", baseUrl: tav.url } } },
+    );
+    await expect(tavily.execute("c", { query: "q" })).rejects.toThrow(
+      "Tavily search returned an unexpected response (has its API changed?):\n  - results: is required",
+    );
+  });
+
+  it("unknown arguments are errors naming them; domain_filter (OpenClaw 9.6) goes to the providers that take it", async () => {
+    const server = await serve(json({ web: { results: [] } }));
+    const set = createToolset({
+      plugins: [
+        createWebPlugin({ search: { providers: { brave: { apiKey: "k", baseUrl: server.url } }, env: {} } }),
+      ],
+    });
+    const tool = set.tools.find((t) => t.name === "web_search")!;
+    const bad = await tool.execute("c", { query: "q", max_tokens: 5, limit: 3 });
+    expect(bad.isError).toBe(true);
+    expect(JSON.stringify(bad.content)).toContain("must not have additional properties (max_tokens, limit)");
+    const unsupported = await tool.execute("c", { query: "q", domain_filter: ["a.example"] });
+    expect(JSON.stringify(unsupported.content)).toContain(
+      "domain_filter is not supported by the brave provider (perplexity, tavily and exa support it)",
+    );
+    expect(server.requests).toHaveLength(0);
+    const tav = await serve(json({ results: [] }));
+    await createWebSearchTool(
+      {},
+      { provider: "tavily", providers: { tavily: { apiKey: "t", baseUrl: tav.url } } },
+    ).execute("c", { query: "q", domain_filter: ["docs.example"] });
+    expect(JSON.parse(tav.requests[0]!.body)).toMatchObject({ include_domains: ["docs.example"] });
+  });
+
+  it("reads config.web.search (OpenClaw's tools.web.search names): provider, <provider>.apiKey and baseUrl", async () => {
+    const server = await serve(json({ results: [{ title: "E", url: "https://e.example/" }] }));
+    const set = createToolset({
+      plugins: [createWebPlugin({ search: { env: { BRAVE_API_KEY: "ignored" } } })],
+      context: {
+        config: { web: { search: { provider: "exa", exa: { apiKey: "from-config", baseUrl: server.url } } } },
+      },
+    });
+    const tool = set.tools.find((t) => t.name === "web_search")!;
+    const r = await tool.execute("c", { query: "q" });
+    expect((r.details as Record<string, unknown>).provider).toBe("exa");
+    expect(server.requests[0]!.headers["x-api-key"]).toBe("from-config");
+    expect(() =>
+      createWebSearchTool({ config: { web: { search: { provider: "bing" } } } }, { env: {} }),
+    ).toThrow("Invalid configuration for web:\n  - search.provider:");
+  });
+});

@@ -1,8 +1,5 @@
-/// <reference path="../types/turndown-plugin-gfm.d.ts" />
-import { Readability } from "@mozilla/readability";
-import { parseHTML } from "linkedom";
-import TurndownService from "turndown";
-import { gfm } from "turndown-plugin-gfm";
+/// <reference path="../types/joplin-turndown-plugin-gfm.d.ts" />
+import type TurndownService from "turndown";
 import { removeUnseenAndNavigation, stripInvisibleUnicode } from "./visibility.js";
 
 export type ExtractMode = "markdown" | "text";
@@ -13,16 +10,41 @@ export interface Extracted {
   extractor: "readability" | "raw-html";
 }
 
+export interface ExtractOptions {
+  /** The page's address: relative links and images are made absolute against it (or its `<base href>`). */
+  url?: string;
+}
+
 const MAX_READABILITY_CHARS = 1_000_000;
 const MAX_NESTING = 3_000;
 
-let turndown: TurndownService | undefined;
-function markdownOf(html: string): string {
-  if (!turndown) {
-    turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
-    turndown.use(gfm);
-  }
-  return turndown.turndown(html);
+interface ExtractionStack {
+  parseHTML: typeof import("linkedom").parseHTML;
+  Readability: typeof import("@mozilla/readability").Readability;
+  turndown: TurndownService;
+}
+
+let stack: Promise<ExtractionStack> | undefined;
+/**
+ * linkedom, Readability and Turndown (with GFM tables) load on the first HTML page, not when
+ * the section is imported: a toolset that never fetches HTML never pays for them.
+ */
+export function loadExtractionStack(): Promise<ExtractionStack> {
+  stack ??= Promise.all([
+    import("linkedom"),
+    import("@mozilla/readability"),
+    import("turndown"),
+    import("@joplin/turndown-plugin-gfm"),
+  ]).then(([linkedom, readability, turndownModule, gfmModule]) => {
+    const Turndown = (turndownModule as { default: typeof TurndownService }).default;
+    const turndown = new Turndown({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
+    turndown.use(gfmModule.gfm);
+    return { parseHTML: linkedom.parseHTML, Readability: readability.Readability, turndown };
+  });
+  stack.catch(() => {
+    stack = undefined;
+  });
+  return stack;
 }
 
 /** Rough nesting depth: opening minus closing tags at the deepest point (cheap guard for Readability). */
@@ -49,8 +71,17 @@ const tidy = (text: string) =>
     .replace(/\n{3,}/g, "\n\n")
     .trim();
 
-function textOf(html: string): string {
-  const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
+type Doc = ReturnType<ExtractionStack["parseHTML"]>["document"];
+interface El {
+  getAttribute(name: string): string | null;
+  setAttribute(name: string, value: string): void;
+  removeAttribute(name: string): void;
+  remove(): void;
+  textContent: string | null;
+}
+
+function textOf(lib: ExtractionStack, html: string): string {
+  const { document } = lib.parseHTML(`<!doctype html><html><body>${html}</body></html>`);
   const blocks = document.querySelectorAll(
     "p, div, li, h1, h2, h3, h4, h5, h6, tr, br, pre, section, article",
   );
@@ -60,41 +91,92 @@ function textOf(html: string): string {
   return (document.body?.textContent ?? "").replace(/[ \t]+/g, " ");
 }
 
-/** The parsed page without what a reader would not see, nor site navigation. */
-function cleanDocument(html: string) {
-  const { document } = parseHTML(html);
+/** A fragment (no `<body>`) is put into a document of its own so its text is not lost. */
+function asDocument(html: string): string {
+  if (/<html[\s>]/i.test(html) && /<body[\s>]/i.test(html)) return html;
+  const inner = html.replace(/<!doctype[^>]*>|<\/?(html|head|body)(\s[^>]*)?>/gi, "");
+  return `<!doctype html><html><head></head><body>${inner}</body></html>`;
+}
+
+/** Links and images point where the page says, absolute: `<base href>` first, then the page's URL. */
+function absolutise(document: Doc, pageUrl: string | undefined): void {
+  let base: URL | undefined;
+  try {
+    base = pageUrl ? new URL(pageUrl) : undefined;
+    const declared = (document.querySelector("base[href]") as El | null)?.getAttribute("href");
+    if (declared) base = new URL(declared, base);
+  } catch {
+    // an unusable base leaves links as they are
+  }
+  for (const [selector, attr] of [
+    ["a[href]", "href"],
+    ["img[src]", "src"],
+  ] as const) {
+    for (const el of Array.from(document.querySelectorAll(selector)) as El[]) {
+      const value = el.getAttribute(attr)!.trim();
+      if (/^(javascript|vbscript|data):/i.test(value)) {
+        el.removeAttribute(attr);
+        continue;
+      }
+      if (!base) continue;
+      try {
+        el.setAttribute(attr, new URL(value, base).href);
+      } catch {
+        // keep what cannot be resolved
+      }
+    }
+  }
+}
+
+/** The parsed page without what a reader would not see, nor site navigation; links absolute. */
+function cleanDocument(lib: ExtractionStack, html: string, url: string | undefined) {
+  const { document } = lib.parseHTML(html);
+  const title =
+    (document.querySelector("title") as El | null)?.textContent?.replace(/\s+/g, " ").trim() || undefined;
+  for (const el of Array.from(document.querySelectorAll("body title")) as El[]) el.remove();
   removeUnseenAndNavigation(document as never);
-  return document;
+  absolutise(document, url);
+  return { document, title };
 }
 
 /**
  * HTML to readable markdown or text: hidden elements and invisible characters removed first,
- * then Readability (skipped for very large or deeply nested pages), else a basic cleanup.
+ * links made absolute, then Readability (skipped for very large or deeply nested pages), else
+ * a basic cleanup.
  */
-export function extractHtml(html: string, mode: ExtractMode): Extracted {
-  let document = cleanDocument(html);
-  const title = document.querySelector("title")?.textContent?.replace(/\s+/g, " ").trim() || undefined;
-  const fits = (page: string) => page.length <= MAX_READABILITY_CHARS && estimateDepth(page) <= MAX_NESTING;
+export async function extractHtml(
+  html: string,
+  mode: ExtractMode,
+  options: ExtractOptions = {},
+): Promise<Extracted> {
+  const lib = await loadExtractionStack();
+  const page = asDocument(html);
+  let { document, title } = cleanDocument(lib, page, options.url);
+  const render = (content: string) =>
+    mode === "markdown" ? lib.turndown.turndown(content) : textOf(lib, content);
+  const fits = (text: string) => text.length <= MAX_READABILITY_CHARS && estimateDepth(text) <= MAX_NESTING;
   // removal only shrinks a page: when the original fits, the cleaned one does, unserialised
-  if (fits(html) || fits((document as unknown as { toString(): string }).toString())) {
+  if (fits(page) || fits((document as unknown as { toString(): string }).toString())) {
     try {
-      const article = new Readability(document as never, { charThreshold: 100 }).parse();
+      const article = new lib.Readability(document as never, { charThreshold: 100 }).parse();
       if (article?.content && (article.textContent ?? "").trim().length > 0) {
-        const body = mode === "markdown" ? markdownOf(article.content) : textOf(article.content);
         // the page's own <title> beats Readability's guess (it cuts titles at ":" and "-")
         const best = stripInvisibleUnicode(title || article.title || "").trim();
-        return { text: tidy(body), ...(best ? { title: best } : {}), extractor: "readability" };
+        return {
+          text: tidy(render(article.content)),
+          ...(best ? { title: best } : {}),
+          extractor: "readability",
+        };
       }
     } catch {
       // fall through to the basic cleanup
     }
     // Readability edits the document it reads: start again from the page
-    document = cleanDocument(html);
+    ({ document, title } = cleanDocument(lib, page, options.url));
   }
-  const bodyHtml = document.body?.innerHTML ?? html;
-  const body = mode === "markdown" ? markdownOf(bodyHtml) : textOf(bodyHtml);
+  const bodyHtml = document.body?.innerHTML ?? "";
   return {
-    text: tidy(body),
+    text: tidy(render(bodyHtml)),
     ...(title ? { title: stripInvisibleUnicode(title) } : {}),
     extractor: "raw-html",
   };

@@ -1,3 +1,5 @@
+import { schemaIssues, type Static, type TSchema } from "@clawtools/core";
+
 export interface SearchRequest {
   query: string;
   count: number;
@@ -8,6 +10,8 @@ export interface SearchRequest {
   date_before?: string;
   search_lang?: string;
   ui_lang?: string;
+  /** Only results from these domains (Perplexity, Tavily, Exa). */
+  domain_filter?: string[];
 }
 
 export interface SearchHit {
@@ -43,24 +47,39 @@ export interface SearchProvider {
   /** Whether it needs an API key (SearXNG needs a base URL instead, DuckDuckGo nothing). */
   needsKey: boolean;
   defaultBaseUrl: string;
+  /** Whether it can restrict results to given domains (`domain_filter`). */
+  domainFilter?: boolean;
   search(request: SearchRequest, call: ProviderCall): Promise<SearchPayload>;
 }
 
-export async function json<T>(
+/**
+ * Calls a provider and checks its JSON answer against the documented shape, so a changed API is
+ * a clear error naming the provider and the field instead of silent `undefined`s.
+ */
+export async function json<S extends TSchema>(
   call: ProviderCall,
   url: string,
   init: Parameters<ProviderCall["http"]>[1],
   provider: string,
-): Promise<T> {
+  schema: S,
+): Promise<Static<S>> {
   const res = await call.http(url, init);
   if (res.status < 200 || res.status >= 300) {
     throw new Error(`${provider} search failed (${res.status}): ${res.text.slice(0, 500)}`);
   }
+  let data: unknown;
   try {
-    return JSON.parse(res.text) as T;
+    data = JSON.parse(res.text);
   } catch {
     throw new Error(`${provider} search returned invalid JSON`);
   }
+  const issues = schemaIssues(schema, data);
+  if (issues.length > 0) {
+    throw new Error(
+      `${provider} search returned an unexpected response (has its API changed?):\n${issues.join("\n")}`,
+    );
+  }
+  return data as Static<S>;
 }
 
 export const hostOf = (url: string) => {

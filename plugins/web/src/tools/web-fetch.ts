@@ -1,28 +1,42 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { STATUS_CODES } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import {
   type AgentTool,
+  guardedFetch,
   jsonResult,
+  type Lookup,
   optionalStringEnum,
+  policyKey,
   type ToolContext,
   ToolInputError,
   Type,
   wrapExternalContent,
 } from "@clawtools/core";
 import { TtlCache } from "../cache.js";
+import { readWebConfig, urlPolicyOf, type WebFetchConfig } from "../config.js";
+import { decodeBody } from "../extract/charset.js";
 import { type ExtractMode, extractHtml } from "../extract/html.js";
 import { stripInvisibleUnicode } from "../extract/visibility.js";
-import { guardedFetch } from "../ssrf/fetch-guard.js";
-import { type Lookup, policyKey, type SsrfPolicy } from "../ssrf/policy.js";
 
-export const webFetchSchema = Type.Object({
-  url: Type.String({ description: "HTTP or HTTPS URL to fetch." }),
-  extractMode: optionalStringEnum(["markdown", "text"] as const, {
-    description: 'Extraction mode ("markdown" or "text").',
-    default: "markdown",
-  }),
-  maxChars: Type.Optional(
-    Type.Number({ description: "Maximum characters to return (truncates when exceeded).", minimum: 100 }),
-  ),
-});
+export const webFetchSchema = Type.Object(
+  {
+    url: Type.String({ description: "HTTP or HTTPS URL to fetch." }),
+    extractMode: optionalStringEnum(["markdown", "text"] as const, {
+      description: 'Extraction mode ("markdown" or "text").',
+      default: "markdown",
+    }),
+    maxChars: Type.Optional(
+      Type.Number({
+        description: "Maximum characters to return (truncates when exceeded; the full text goes to a file).",
+        minimum: 100,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export interface WebFetchResult {
   url: string;
@@ -37,6 +51,8 @@ export interface WebFetchResult {
   length: number;
   rawLength: number;
   wrappedLength: number;
+  /** Where the whole text went when it did not fit `maxChars` (OpenClaw's `spill`). */
+  spill?: { path: string; chars: number; truncated?: true };
   fetchedAt: string;
   tookMs: number;
   text: string;
@@ -44,51 +60,36 @@ export interface WebFetchResult {
   cached?: boolean;
 }
 
-export interface WebFetchOptions {
-  /** Default 50,000. */
-  maxChars?: number;
-  /** Bytes read from the response at most (default 2,000,000, clamped 32,000..10,000,000). */
-  maxResponseBytes?: number;
-  maxRedirects?: number;
-  timeoutSeconds?: number;
-  /** 0 disables the cache (default 15). */
-  cacheTtlMinutes?: number;
-  userAgent?: string;
-  /** Widens the SSRF policy; every field is off by default. */
-  ssrfPolicy?: SsrfPolicy;
+/** `config.web.fetch` plus what only code can give. */
+export interface WebFetchOptions extends WebFetchConfig {
   /** DNS resolver (tests); connections are pinned to what it returns. */
   lookup?: Lookup;
 }
 
 const DEFAULT_UA =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/132.0.0.0 Safari/537.36";
+const ERROR_MAX_CHARS = 4_000;
+const ERROR_MAX_BYTES = 64_000;
+const SPILL_MAX_CHARS = 2_000_000;
 
-function decode(body: Buffer, contentType: string): string {
-  const charset = /charset=([^;]+)/i.exec(contentType)?.[1]?.trim().toLowerCase();
-  try {
-    return new TextDecoder(charset && charset !== "utf8" ? charset : "utf-8").decode(body);
-  } catch {
-    return body.toString("utf8");
-  }
-}
-
-function extract(raw: string, contentType: string, mode: ExtractMode) {
+async function extract(raw: string, contentType: string, mode: ExtractMode, url: string) {
   const type = contentType.split(";")[0]!.trim().toLowerCase();
   if (type === "text/markdown")
     return { text: stripInvisibleUnicode(raw), extractor: "cf-markdown" as const };
-  if (type.includes("json")) {
+  if (type === "application/json" || type.endsWith("+json")) {
     try {
       return { text: JSON.stringify(JSON.parse(raw), null, 2), extractor: "json" as const };
     } catch {
       return { text: raw, extractor: "raw" as const };
     }
   }
-  if (type.includes("html") || /^\s*<(!doctype html|html)/i.test(raw)) return extractHtml(raw, mode);
+  if (type === "text/html" || type === "application/xhtml+xml" || /^\s*<(!doctype html|html)/i.test(raw))
+    return extractHtml(raw, mode, { url });
   return { text: stripInvisibleUnicode(raw), extractor: "raw" as const };
 }
 
 /** Cuts text so that the wrapped result fits `maxChars` (the wrapper's own size included). */
-function wrapWithin(
+export function wrapWithin(
   text: string,
   maxChars: number,
 ): { wrapped: string; truncated: boolean; warning?: string } {
@@ -115,13 +116,30 @@ function wrapWithin(
   };
 }
 
+/** The whole text, wrapped, in a private file under the state directory (a temp dir without one). */
+async function spillToFile(stateDir: string | undefined, text: string): Promise<string> {
+  const dir = stateDir
+    ? path.join(stateDir, "web-fetch")
+    : await mkdtemp(path.join(tmpdir(), "clawtools-web-fetch-"));
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "");
+  const file = path.join(dir, `${stamp}-${randomBytes(4).toString("hex")}.md`);
+  await writeFile(file, wrapExternalContent(text, { source: "Web Fetch", includeWarning: true }), {
+    mode: 0o600,
+  });
+  return file;
+}
+
 export function createWebFetchTool(
-  _ctx: ToolContext = {},
+  ctx: ToolContext = {},
   options: WebFetchOptions = {},
 ): AgentTool<typeof webFetchSchema, WebFetchResult> {
-  const cache = new TtlCache<WebFetchResult>((options.cacheTtlMinutes ?? 15) * 60_000, 100);
-  const maxBytes = Math.min(10_000_000, Math.max(32_000, options.maxResponseBytes ?? 2_000_000));
-  const policy = options.ssrfPolicy ?? {};
+  const { lookup, ...inCode } = options;
+  const config = readWebConfig(ctx, { fetch: inCode }).fetch ?? {};
+  const cache = new TtlCache<WebFetchResult>((config.cacheTtlMinutes ?? 15) * 60_000, 100);
+  const maxBytes = Math.min(10_000_000, Math.max(32_000, config.maxResponseBytes ?? 2_000_000));
+  const maxCharsCap = config.maxCharsCap ?? Number.POSITIVE_INFINITY;
+  const policy = urlPolicyOf(config);
   return {
     name: "web_fetch",
     label: "web_fetch",
@@ -130,44 +148,75 @@ export function createWebFetchTool(
     parameters: webFetchSchema,
     async execute(_id, params, signal) {
       signal?.throwIfAborted();
+      const requested = params.url.trim().replace(/^(https?:\/\/)\s+/i, "$1");
       let url: URL;
       try {
-        url = new URL(params.url);
+        url = new URL(requested);
       } catch {
         throw new ToolInputError(`Invalid URL: ${params.url}`);
       }
       if (url.protocol !== "http:" && url.protocol !== "https:")
         throw new ToolInputError("Invalid URL: must be http or https");
       const mode: ExtractMode = params.extractMode === "text" ? "text" : "markdown";
-      const maxChars = Math.max(100, Math.floor(params.maxChars ?? options.maxChars ?? 50_000));
-      const key = `${url.href}|${mode}|${maxChars}|${policyKey(policy)}`.toLowerCase();
+      const maxChars = Math.min(
+        maxCharsCap,
+        Math.max(100, Math.floor(params.maxChars ?? config.maxChars ?? 50_000)),
+      );
+      // the URL's case matters outside the host (paths, queries); new URL already lowercased the host
+      const key = `${url.href}|${mode}|${maxChars}|${policyKey(policy)}`;
       const hit = cache.get(key);
       if (hit) return jsonResult({ ...hit, cached: true });
       const started = Date.now();
       const response = await guardedFetch(url.href, {
         policy,
         maxBytes,
-        ...(options.maxRedirects !== undefined ? { maxRedirects: options.maxRedirects } : {}),
-        timeoutMs: (options.timeoutSeconds ?? 30) * 1000,
+        ...(config.maxRedirects !== undefined ? { maxRedirects: config.maxRedirects } : {}),
+        timeoutMs: (config.timeoutSeconds ?? 30) * 1000,
         ...(signal ? { signal } : {}),
-        ...(options.lookup ? { lookup: options.lookup } : {}),
+        ...(lookup ? { lookup } : {}),
         headers: {
           accept: "text/markdown, text/html;q=0.9, */*;q=0.1",
           "accept-language": "en-US,en;q=0.9",
-          "user-agent": options.userAgent ?? DEFAULT_UA,
+          "user-agent": config.userAgent ?? DEFAULT_UA,
         },
       });
       const contentType = response.headers["content-type"] ?? "application/octet-stream";
-      const raw = decode(response.body, contentType);
       if (response.status < 200 || response.status >= 300) {
-        const detail = wrapExternalContent(
-          extract(raw.slice(0, 64_000), contentType, "text").text.slice(0, 4_000),
-          { source: "Web Fetch" },
-        );
-        throw new Error(`Web fetch failed (${response.status}): ${detail}`);
+        const raw = decodeBody(response.body.subarray(0, ERROR_MAX_BYTES), contentType);
+        const detail = (await extract(raw, contentType, "text", response.finalUrl)).text
+          .trim()
+          .slice(0, ERROR_MAX_CHARS);
+        const { wrapped } = wrapWithin(detail || (STATUS_CODES[response.status] ?? ""), ERROR_MAX_CHARS);
+        throw new Error(`Web fetch failed (${response.status}): ${wrapped}`);
       }
-      const extracted = extract(raw, contentType, mode);
-      const { wrapped, truncated, warning } = wrapWithin(extracted.text, maxChars);
+      const raw = decodeBody(response.body, contentType);
+      const extracted = await extract(raw, contentType, mode, response.finalUrl);
+      let { wrapped, truncated, warning } = wrapWithin(extracted.text, maxChars);
+      let spill: WebFetchResult["spill"];
+      let text = wrapped;
+      if (truncated) {
+        const content = extracted.text.slice(0, SPILL_MAX_CHARS);
+        const file = await spillToFile(ctx.stateDir, content);
+        const note = response.truncated
+          ? " Spilled available content from truncated response."
+          : content.length < extracted.text.length
+            ? ` Spilled first ${content.length} chars.`
+            : "";
+        const footer = `\n\n[Showing truncated web_fetch content. Full output: ${file}.${note}]`;
+        if (footer.length < maxChars) {
+          ({ wrapped, warning } = wrapWithin(extracted.text, maxChars - footer.length));
+          text = `${wrapped}${footer}`;
+        } else {
+          text = `[Full output: ${file}]`;
+        }
+        spill = {
+          path: file,
+          chars: content.length,
+          ...(response.truncated || content.length < extracted.text.length
+            ? { truncated: true as const }
+            : {}),
+        };
+      }
       const title =
         "title" in extracted && extracted.title
           ? wrapExternalContent(extracted.title, { source: "Web Fetch" })
@@ -184,10 +233,11 @@ export function createWebFetchTool(
         truncated: truncated || response.truncated,
         length: extracted.text.length,
         rawLength: response.body.length,
-        wrappedLength: wrapped.length,
+        wrappedLength: text.length,
+        ...(spill ? { spill } : {}),
         fetchedAt: new Date().toISOString(),
         tookMs: Date.now() - started,
-        text: wrapped,
+        text,
         ...(response.truncated
           ? { warning: `Response body cut at ${maxBytes} bytes.` }
           : warning

@@ -1,6 +1,8 @@
 import {
   type AgentTool,
+  guardedFetch,
   jsonResult,
+  type Lookup,
   optionalStringEnum,
   type ToolContext,
   ToolInputError,
@@ -9,6 +11,7 @@ import {
   wrapExternalContent,
 } from "@clawtools/core";
 import { TtlCache } from "../cache.js";
+import { readWebConfig, SEARCH_PROVIDER_IDS, type WebSearchConfig } from "../config.js";
 import {
   type ResolvedProvider,
   resolveSearchProvider,
@@ -16,44 +19,49 @@ import {
   type SearchProviderId,
 } from "../search/registry.js";
 import type { SearchRequest } from "../search/types.js";
-import { guardedFetch } from "../ssrf/fetch-guard.js";
-import type { Lookup } from "../ssrf/policy.js";
 
-export const webSearchSchema = Type.Object({
-  query: Type.String({ description: "Search query string." }),
-  count: Type.Optional(
-    Type.Number({ description: "Number of results to return (1-10).", minimum: 1, maximum: 10 }),
-  ),
-  country: Type.Optional(
-    Type.String({
-      description: "2-letter country code for region-specific results (e.g., 'DE', 'US', 'ALL').",
+export const webSearchSchema = Type.Object(
+  {
+    query: Type.String({ description: "Search query string." }),
+    count: Type.Optional(
+      Type.Number({ description: "Number of results to return (1-10).", minimum: 1, maximum: 10 }),
+    ),
+    country: Type.Optional(
+      Type.String({
+        description: "2-letter country code for region-specific results (e.g., 'DE', 'US', 'ALL').",
+      }),
+    ),
+    language: Type.Optional(
+      Type.String({ description: "ISO 639-1 language code for results (e.g., 'en', 'de')." }),
+    ),
+    freshness: optionalStringEnum(["day", "week", "month", "year"] as const, {
+      description: "Filter by time: day, week, month or year.",
     }),
-  ),
-  language: Type.Optional(
-    Type.String({ description: "ISO 639-1 language code for results (e.g., 'en', 'de')." }),
-  ),
-  freshness: optionalStringEnum(["day", "week", "month", "year"] as const, {
-    description: "Filter by time: day, week, month or year.",
-  }),
-  date_after: Type.Optional(
-    Type.String({ description: "Only results published after this date (YYYY-MM-DD)." }),
-  ),
-  date_before: Type.Optional(
-    Type.String({ description: "Only results published before this date (YYYY-MM-DD)." }),
-  ),
-  search_lang: Type.Optional(
-    Type.String({ description: "Brave: language code for search results (e.g., 'en', 'de')." }),
-  ),
-  ui_lang: Type.Optional(Type.String({ description: "Brave: locale code for UI elements (e.g., 'en-US')." })),
-});
+    date_after: Type.Optional(
+      Type.String({ description: "Only results published after this date (YYYY-MM-DD)." }),
+    ),
+    date_before: Type.Optional(
+      Type.String({ description: "Only results published before this date (YYYY-MM-DD)." }),
+    ),
+    search_lang: Type.Optional(
+      Type.String({ description: "Brave: language code for search results (e.g., 'en', 'de')." }),
+    ),
+    ui_lang: Type.Optional(
+      Type.String({ description: "Brave: locale code for UI elements (e.g., 'en-US')." }),
+    ),
+    domain_filter: Type.Optional(
+      Type.Array(Type.String(), {
+        description: "Only results from these domains (Perplexity, Tavily and Exa).",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
-export interface WebSearchOptions {
-  /** A provider by name; default: auto-detect from credentials. */
-  provider?: SearchProviderId;
-  /** Keys and base URLs per provider (override the environment). */
+/** `config.web.search` (`provider`, `<provider>.apiKey|baseUrl`, …) plus what only code can give. */
+export interface WebSearchOptions extends WebSearchConfig {
+  /** Keys and base URLs per provider, the same as `<provider>: {apiKey, baseUrl}`. */
   providers?: Partial<Record<SearchProviderId, SearchProviderConfig>>;
-  timeoutSeconds?: number;
-  cacheTtlMinutes?: number;
   env?: NodeJS.ProcessEnv;
   lookup?: Lookup;
 }
@@ -74,6 +82,8 @@ function searchRequest(params: Record<string, unknown>): SearchRequest {
     );
   }
   const out: SearchRequest = { query, count };
+  if (Array.isArray(params.domain_filter) && params.domain_filter.length > 0)
+    out.domain_filter = params.domain_filter.map(String);
   for (const key of [
     "country",
     "language",
@@ -90,13 +100,23 @@ function searchRequest(params: Record<string, unknown>): SearchRequest {
 }
 
 export function createWebSearchTool(
-  _ctx: ToolContext = {},
+  ctx: ToolContext = {},
   options: WebSearchOptions = {},
 ): AgentTool<typeof webSearchSchema, unknown> {
-  const resolved = resolveSearchProvider(options, options.env ?? process.env);
+  const { env, lookup, providers, ...inCode } = options;
+  const config = readWebConfig(ctx, { search: { ...providers, ...inCode } }).search ?? {};
+  if (config.enabled === false)
+    throw new ToolUnavailableError("disabled by configuration (web.search.enabled: false)");
+  const configured = Object.fromEntries(
+    SEARCH_PROVIDER_IDS.flatMap((id) => (config[id] ? [[id, config[id]]] : [])),
+  );
+  const resolved = resolveSearchProvider(
+    { ...(config.provider ? { provider: config.provider } : {}), providers: configured },
+    env ?? process.env,
+  );
   if ("error" in resolved) throw new ToolUnavailableError(resolved.error);
   const { provider, apiKey, baseUrl }: ResolvedProvider = resolved;
-  const cache = new TtlCache<Record<string, unknown>>((options.cacheTtlMinutes ?? 15) * 60_000, 100);
+  const cache = new TtlCache<Record<string, unknown>>((config.cacheTtlMinutes ?? 15) * 60_000, 100);
   return {
     name: "web_search",
     label: "web_search",
@@ -105,6 +125,10 @@ export function createWebSearchTool(
     async execute(_id, params, signal) {
       signal?.throwIfAborted();
       const request = searchRequest(params as Record<string, unknown>);
+      if (request.domain_filter && !provider.domainFilter)
+        throw new ToolInputError(
+          `domain_filter is not supported by the ${provider.id} provider (perplexity, tavily and exa support it)`,
+        );
       const key = JSON.stringify([provider.id, request]).toLowerCase();
       const hit = cache.get(key);
       if (hit) return jsonResult({ ...hit, cached: true });
@@ -126,10 +150,10 @@ export function createWebSearchTool(
             method: init.method ?? "GET",
             headers: init.headers ?? {},
             ...(body !== undefined ? { body } : {}),
-            timeoutMs: (options.timeoutSeconds ?? 30) * 1000,
+            timeoutMs: (config.timeoutSeconds ?? 30) * 1000,
             maxBytes: 5_000_000,
             ...(signal ? { signal } : {}),
-            ...(options.lookup ? { lookup: options.lookup } : {}),
+            ...(lookup ? { lookup } : {}),
           });
           return { status: res.status, text: res.body.toString("utf8") };
         },

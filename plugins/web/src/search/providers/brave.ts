@@ -1,20 +1,26 @@
+import { Type } from "@clawtools/core";
 import { hostOf, json, type SearchProvider } from "../types.js";
 
 const FRESHNESS = { day: "pd", week: "pw", month: "pm", year: "py" } as const;
 
-interface BraveResponse {
-  web?: {
-    results?: Array<{
-      title?: string;
-      url?: string;
-      description?: string;
-      age?: string;
-      page_age?: string;
-      profile?: { name?: string };
-      meta_url?: { hostname?: string };
-    }>;
-  };
-}
+const Str = Type.Optional(Type.String());
+const BraveResponse = Type.Object({
+  web: Type.Optional(
+    Type.Object({
+      results: Type.Array(
+        Type.Object({
+          title: Type.String(),
+          url: Type.String(),
+          description: Str,
+          age: Str,
+          page_age: Str,
+          profile: Type.Optional(Type.Object({ name: Str })),
+          meta_url: Type.Optional(Type.Object({ hostname: Str })),
+        }),
+      ),
+    }),
+  ),
+});
 
 /** Brave Search API: GET /res/v1/web/search with X-Subscription-Token. */
 export const brave: SearchProvider = {
@@ -38,17 +44,18 @@ export const brave: SearchProvider = {
         `${req.date_after ?? "1970-01-01"}to${req.date_before ?? new Date().toISOString().slice(0, 10)}`,
       );
     }
-    const data = await json<BraveResponse>(
+    const data = await json(
       call,
       url.href,
       { headers: { accept: "application/json", "x-subscription-token": call.apiKey! } },
       "Brave",
+      BraveResponse,
     );
     return {
       kind: "results",
       results: (data.web?.results ?? []).map((r) => ({
-        title: r.title ?? "",
-        url: r.url ?? "",
+        title: r.title,
+        url: r.url,
         description: r.description ?? "",
         ...(r.page_age || r.age ? { published: (r.page_age ?? r.age)! } : {}),
         ...(r.profile?.name || r.meta_url?.hostname || hostOf(r.url ?? "")

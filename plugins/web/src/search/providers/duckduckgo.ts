@@ -1,4 +1,3 @@
-import { parseHTML } from "linkedom";
 import type { SearchProvider } from "../types.js";
 
 /** DuckDuckGo's keyless HTML endpoint (POST /html/), parsed from its result markup. */
@@ -16,6 +15,8 @@ export const duckduckgo: SearchProvider = {
       body: form.toString(),
     });
     if (res.status < 200 || res.status >= 300) throw new Error(`DuckDuckGo search failed (${res.status})`);
+    // linkedom loads with the first DuckDuckGo answer, not with the section
+    const { parseHTML } = await import("linkedom");
     const { document } = parseHTML(res.text);
     const results = Array.from(document.querySelectorAll(".result")).flatMap((node) => {
       const el = node as unknown as {

@@ -1,12 +1,24 @@
+import { Type } from "@clawtools/core";
 import { json, type SearchProvider } from "../types.js";
 
-interface XaiResponse {
-  output?: Array<{
-    type?: string;
-    content?: Array<{ type?: string; text?: string; annotations?: Array<{ type?: string; url?: string }> }>;
-  }>;
-  citations?: string[];
-}
+const Str = Type.Optional(Type.String());
+const XaiResponse = Type.Object({
+  output: Type.Array(
+    Type.Object({
+      type: Type.String(),
+      content: Type.Optional(
+        Type.Array(
+          Type.Object({
+            type: Type.String(),
+            text: Str,
+            annotations: Type.Optional(Type.Array(Type.Object({ type: Str, url: Str }))),
+          }),
+        ),
+      ),
+    }),
+  ),
+  citations: Type.Optional(Type.Array(Type.String())),
+});
 
 /** Grok through the xAI Responses API with the web_search tool. */
 export const grok: SearchProvider = {
@@ -16,7 +28,7 @@ export const grok: SearchProvider = {
   needsKey: true,
   defaultBaseUrl: "https://api.x.ai/v1",
   async search(req, call) {
-    const data = await json<XaiResponse>(
+    const data = await json(
       call,
       `${call.baseUrl.replace(/\/$/, "")}/responses`,
       {
@@ -29,8 +41,9 @@ export const grok: SearchProvider = {
         },
       },
       "Grok",
+      XaiResponse,
     );
-    const parts = (data.output ?? []).filter((o) => o.type === "message").flatMap((o) => o.content ?? []);
+    const parts = data.output.filter((o) => o.type === "message").flatMap((o) => o.content ?? []);
     const content = parts
       .filter((p) => p.type === "output_text")
       .map((p) => p.text ?? "")

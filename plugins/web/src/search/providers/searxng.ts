@@ -1,14 +1,17 @@
+import { Type } from "@clawtools/core";
 import { hostOf, json, type SearchProvider } from "../types.js";
 
-interface SearxResponse {
-  results?: Array<{
-    title?: string;
-    url?: string;
-    content?: string;
-    publishedDate?: string | null;
-    engine?: string;
-  }>;
-}
+const SearxResponse = Type.Object({
+  results: Type.Array(
+    Type.Object({
+      title: Type.Optional(Type.String()),
+      url: Type.String(),
+      content: Type.Optional(Type.String()),
+      publishedDate: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+      engine: Type.Optional(Type.String()),
+    }),
+  ),
+});
 
 /** A self-hosted SearXNG instance (keyless): GET /search?format=json. Needs SEARXNG_BASE_URL. */
 export const searxng: SearchProvider = {
@@ -23,17 +26,18 @@ export const searxng: SearchProvider = {
     url.searchParams.set("format", "json");
     if (req.language) url.searchParams.set("language", req.language);
     if (req.freshness) url.searchParams.set("time_range", req.freshness);
-    const data = await json<SearxResponse>(
+    const data = await json(
       call,
       url.href,
       { headers: { accept: "application/json" } },
       "SearXNG",
+      SearxResponse,
     );
     return {
       kind: "results",
-      results: (data.results ?? []).slice(0, req.count).map((r) => ({
+      results: data.results.slice(0, req.count).map((r) => ({
         title: r.title ?? "",
-        url: r.url ?? "",
+        url: r.url,
         description: r.content ?? "",
         ...(r.publishedDate ? { published: r.publishedDate } : {}),
         ...(hostOf(r.url ?? "") ? { siteName: hostOf(r.url ?? "")! } : {}),

@@ -1,8 +1,16 @@
+import { Type } from "@clawtools/core";
 import { hostOf, json, type SearchProvider } from "../types.js";
 
-interface TavilyResponse {
-  results?: Array<{ title?: string; url?: string; content?: string; published_date?: string }>;
-}
+const TavilyResponse = Type.Object({
+  results: Type.Array(
+    Type.Object({
+      title: Type.String(),
+      url: Type.String(),
+      content: Type.Optional(Type.String()),
+      published_date: Type.Optional(Type.String()),
+    }),
+  ),
+});
 
 /** Tavily: POST /search with a Bearer key. */
 export const tavily: SearchProvider = {
@@ -11,11 +19,13 @@ export const tavily: SearchProvider = {
   env: ["TAVILY_API_KEY"],
   needsKey: true,
   defaultBaseUrl: "https://api.tavily.com",
+  domainFilter: true,
   async search(req, call) {
     const body: Record<string, unknown> = { query: req.query, max_results: req.count, search_depth: "basic" };
     if (req.freshness) body.time_range = req.freshness;
     if (req.country) body.country = req.country;
-    const data = await json<TavilyResponse>(
+    if (req.domain_filter) body.include_domains = req.domain_filter;
+    const data = await json(
       call,
       `${call.baseUrl.replace(/\/$/, "")}/search`,
       {
@@ -24,12 +34,13 @@ export const tavily: SearchProvider = {
         body,
       },
       "Tavily",
+      TavilyResponse,
     );
     return {
       kind: "results",
-      results: (data.results ?? []).map((r) => ({
-        title: r.title ?? "",
-        url: r.url ?? "",
+      results: data.results.map((r) => ({
+        title: r.title,
+        url: r.url,
         description: r.content ?? "",
         ...(r.published_date ? { published: r.published_date } : {}),
         ...(hostOf(r.url ?? "") ? { siteName: hostOf(r.url ?? "")! } : {}),
