@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import path from "node:path";
-import { ToolInputError } from "@clawtools/core";
+import { isInsideRoot, quotePath, ToolInputError } from "@clawtools/core";
 
 const UNICODE_SPACES = /[\u00a0\u2000-\u200a\u202f\u205f\u3000]/g;
 
@@ -13,23 +13,22 @@ export function normalizeInputPath(input: string): string {
   return p;
 }
 
-export function isInside(root: string, target: string): boolean {
-  const rel = path.relative(root, target);
-  return rel === "" || (!rel.startsWith(`..${path.sep}`) && rel !== ".." && !path.isAbsolute(rel));
-}
+const isInside = isInsideRoot;
 
+/** The same text core's workspace walk uses (the path quoted to at most 200 characters). */
 export function escapeError(root: string, input: string): ToolInputError {
-  return new ToolInputError(`Path escapes sandbox root (${root}): ${input}`);
+  return new ToolInputError(`Path escapes sandbox root (${root}): ${quotePath(input)}`);
 }
 
 /**
  * Resolves a tool path against the workspace root. With containment on, `..` and absolute
- * paths that leave the root are refused here (symlinks are the bridge's to check).
+ * paths that leave the root are refused here; symlinks, hardlinks and races are refused by the
+ * bridge, which opens every path through core's workspace walk (`openInWorkspace`).
  */
 export function resolveToolPath(input: string, root: string, workspaceOnly: boolean): string {
   if (typeof input !== "string" || input.trim() === "") throw new ToolInputError("path required");
   if (input.includes("\0"))
-    throw new ToolInputError(`Invalid path (contains a NUL byte): ${JSON.stringify(input)}`);
+    throw new ToolInputError(`Invalid path (contains a NUL byte): ${JSON.stringify(quotePath(input))}`);
   const resolved = path.resolve(root, normalizeInputPath(input));
   if (workspaceOnly && !isInside(path.resolve(root), resolved)) throw escapeError(root, input);
   return resolved;

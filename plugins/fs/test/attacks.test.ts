@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -11,6 +20,32 @@ import {
 import { tempDir, text } from "./helpers.js";
 
 describe("more attacks and edge cases", () => {
+  it("the next write sweeps the temp file of a write killed mid-way (kill -9), once stale", async () => {
+    const root = tempDir();
+    mkdirSync(path.join(root, "d"));
+    const stale = path.join(root, "d", ".f.txt.0123456789ab.clawtools-tmp");
+    const young = path.join(root, "d", ".g.txt.ba9876543210.clawtools-tmp");
+    // a writer that dies holding its temp file open, half written
+    const writer = spawn(
+      process.execPath,
+      [
+        "-e",
+        `const fs=require("fs");const fd=fs.openSync(process.argv[1],"wx");fs.writeSync(fd,"half");process.stdout.write("x");setInterval(()=>{},1000)`,
+        stale,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    await new Promise((resolve) => writer.stdout!.once("data", resolve));
+    writer.kill("SIGKILL");
+    await new Promise((resolve) => writer.once("exit", resolve));
+    writeFileSync(young, "in progress elsewhere");
+    const sixMinutesAgo = (Date.now() - 6 * 60_000) / 1000;
+    utimesSync(stale, sixMinutesAgo, sixMinutesAgo);
+    await createWriteTool({ workspaceDir: root }).execute("c", { path: "d/f.txt", content: "whole" });
+    expect(readdirSync(path.join(root, "d")).sort()).toEqual([".g.txt.ba9876543210.clawtools-tmp", "f.txt"]);
+    expect(readFileSync(path.join(root, "d", "f.txt"), "utf8")).toBe("whole");
+  });
+
   it("refuses a NUL byte in a path", async () => {
     const root = tempDir();
     await expect(createReadTool({ workspaceDir: root }).execute("c", { path: "a\0b" })).rejects.toThrow(

@@ -23,7 +23,7 @@ export function tempNameFor(name: string): string {
 
 /** Removes this project's stale temp files from a verified directory (best effort). */
 export async function sweepStaleTemps(dir: DirRef, now = Date.now()): Promise<string[]> {
-  const key = `${dir.dev}:${dir.ino}`;
+  const key = `${dir.dev}:${dir.ino}:${dir.born}`;
   const last = swept.get(key);
   if (last !== undefined && now - last < SWEEP_EVERY_MS) return [];
   if (swept.size > 10_000) swept.clear();

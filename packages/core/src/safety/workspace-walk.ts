@@ -40,6 +40,8 @@ export interface DirRef {
   via: string;
   dev: number;
   ino: number;
+  /** Birth time where the platform has it (0 otherwise): tells a new directory from a reused inode. */
+  born: number;
 }
 
 const realRoots = new Map<string, Promise<string>>();
@@ -76,7 +78,14 @@ class Race extends Error {}
 async function openDir(real: string, via: string, flags = 0): Promise<DirRef> {
   const handle = await fs.open(via, O_RDONLY | O_DIRECTORY | flags);
   const st = await handle.stat();
-  return { handle, real, via: procFd ? `/proc/self/fd/${handle.fd}` : real, dev: st.dev, ino: st.ino };
+  return {
+    handle,
+    real,
+    via: procFd ? `/proc/self/fd/${handle.fd}` : real,
+    dev: st.dev,
+    ino: st.ino,
+    born: st.birthtimeMs,
+  };
 }
 
 /** The link target when `name` in `dir` is a symlink, null when it is something else. */
