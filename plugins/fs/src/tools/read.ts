@@ -55,7 +55,7 @@ export interface ReadToolOptions extends FsToolOptions {
   readMaxBytes?: number;
 }
 
-const describe = (maxBytes: number) =>
+const readDescription = (maxBytes: number) =>
   `Read the contents of a file. Supports text files and images (jpg, png, gif, webp). Images are sent as attachments. For text files, output is truncated to ${DEFAULT_MAX_LINES} lines or ${maxBytes / 1024}KB (whichever is hit first). Use offset/limit for large files, and cursor to continue within a long line. When you need the full file, continue with offset until complete.`;
 
 const textResult = (text: string, details?: ReadDetails): AgentToolResult<ReadDetails | undefined> => ({
@@ -91,7 +91,7 @@ export function createReadTool(
   return {
     name: "read",
     label: "read",
-    description: describe(maxBytes),
+    description: readDescription(maxBytes),
     parameters: readSchema,
     async execute(_id, params, signal): Promise<AgentToolResult<ReadDetails | undefined>> {
       const { path, offset, limit, cursor = 0, optional } = params;
