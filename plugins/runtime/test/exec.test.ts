@@ -65,6 +65,12 @@ describe("exec", () => {
     await proc.execute("p", { action: "remove", sessionId });
   });
 
+  it("still reports a syntax error on the first line, before stderr is merged", async () => {
+    expect(text(await exec.execute("c", { command: "echo (" }))).toBe(
+      '/bin/sh: 1: Syntax error: end of file unexpected (expecting ")")\n\n(Command exited with code 2)',
+    );
+  });
+
   it("keeps the real order of stdout and stderr (one merged stream)", async () => {
     for (let i = 0; i < 20; i++) {
       expect(text(await exec.execute("c", { command: "echo a >&2; echo b; echo c >&2; echo d" }))).toBe(

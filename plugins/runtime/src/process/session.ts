@@ -58,11 +58,12 @@ function loadPty(): typeof Pty {
 export const ptyLoaded = () => ptyModule !== undefined;
 
 /**
- * The shell line that runs `command` with stderr on the stdout pipe: the outer shell points fd 2
- * at fd 1 and replaces itself with the shell that runs the command, so both streams reach us in
- * the order the program wrote them, through one pipe, and the command is passed untouched.
+ * Put before the command on its first line: the shell points fd 2 at the stdout pipe before it
+ * runs anything, so both streams reach us through one pipe in the order the program wrote them
+ * (and line numbers in the shell's messages stay as they were). Only a syntax error on that
+ * first line is reported before the redirection runs: it arrives on the stderr pipe.
  */
-const MERGE_STDERR = 'exec "$0" -c "$1" 2>&1';
+const MERGE_STDERR = "exec 2>&1; ";
 
 /**
  * One spawned command. The child leads its own process group (`detached`, or the pty's
@@ -130,16 +131,17 @@ export class ProcessSession {
         finish({ exitCode: signal ? null : exitCode, exitSignal: signal ? signalName(signal) : null }),
       );
     } else {
-      const child = spawn(shell, ["-c", MERGE_STDERR, shell, options.toRun ?? options.command], {
+      const child = spawn(shell, ["-c", MERGE_STDERR + (options.toRun ?? options.command)], {
         cwd: options.cwd,
         env: options.env,
         detached: true,
         // no stdin pipe unless asked: programs read EOF at once, as in OpenClaw
-        stdio: [this.stdinOpen ? "pipe" : "ignore", "pipe", "ignore"],
+        stdio: [this.stdinOpen ? "pipe" : "ignore", "pipe", "pipe"],
       });
       this.child = child;
       this.pid = child.pid;
       child.stdout?.setEncoding("utf8").on("data", (d: string) => this.push(d));
+      child.stderr?.setEncoding("utf8").on("data", (d: string) => this.push(d));
       child.stdin?.on("error", () => {
         this.stdinOpen = false;
       });
