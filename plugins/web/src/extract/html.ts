@@ -1,6 +1,6 @@
 /// <reference path="../types/joplin-turndown-plugin-gfm.d.ts" />
 import type TurndownService from "turndown";
-import { removeUnseenAndNavigation, stripInvisibleUnicode } from "./visibility.js";
+import { type DomElement, removeUnseenAndNavigation, stripInvisibleUnicode } from "./visibility.js";
 
 export type ExtractMode = "markdown" | "text";
 
@@ -98,44 +98,48 @@ function asDocument(html: string): string {
   return `<!doctype html><html><head></head><body>${inner}</body></html>`;
 }
 
-/** Links and images point where the page says, absolute: `<base href>` first, then the page's URL. */
-function absolutise(document: Doc, pageUrl: string | undefined): void {
-  let base: URL | undefined;
+/** The base links resolve against: the page's `<base href>`, else its URL. */
+function baseOf(document: Doc, pageUrl: string | undefined): URL | undefined {
   try {
-    base = pageUrl ? new URL(pageUrl) : undefined;
+    const base = pageUrl ? new URL(pageUrl) : undefined;
     const declared = (document.querySelector("base[href]") as El | null)?.getAttribute("href");
-    if (declared) base = new URL(declared, base);
+    return declared ? new URL(declared, base) : base;
   } catch {
-    // an unusable base leaves links as they are
-  }
-  for (const [selector, attr] of [
-    ["a[href]", "href"],
-    ["img[src]", "src"],
-  ] as const) {
-    for (const el of Array.from(document.querySelectorAll(selector)) as El[]) {
-      const value = el.getAttribute(attr)!.trim();
-      if (/^(javascript|vbscript|data):/i.test(value)) {
-        el.removeAttribute(attr);
-        continue;
-      }
-      if (!base) continue;
-      try {
-        el.setAttribute(attr, new URL(value, base).href);
-      } catch {
-        // keep what cannot be resolved
-      }
-    }
+    return undefined; // an unusable base leaves links as they are
   }
 }
 
-/** The parsed page without what a reader would not see, nor site navigation; links absolute. */
+/** Makes a link or image point where the page says, absolute; script and data links are dropped. */
+function absolutise(el: DomElement & El, base: URL | undefined): void {
+  const attr = el.localName === "a" ? "href" : el.localName === "img" ? "src" : undefined;
+  if (!attr) return;
+  const value = el.getAttribute(attr)?.trim();
+  if (!value) return;
+  if (/^(javascript|vbscript|data):/i.test(value)) {
+    el.removeAttribute(attr);
+    return;
+  }
+  if (!base || /^https?:\/\//i.test(value)) return;
+  try {
+    el.setAttribute(attr, new URL(value, base).href);
+  } catch {
+    // keep what cannot be resolved
+  }
+}
+
+/**
+ * The parsed page without what a reader would not see, nor site navigation, nor `<title>` (read
+ * first); links made absolute in the same walk.
+ */
 function cleanDocument(lib: ExtractionStack, html: string, url: string | undefined) {
   const { document } = lib.parseHTML(html);
   const title =
     (document.querySelector("title") as El | null)?.textContent?.replace(/\s+/g, " ").trim() || undefined;
-  for (const el of Array.from(document.querySelectorAll("body title")) as El[]) el.remove();
-  removeUnseenAndNavigation(document as never);
-  absolutise(document, url);
+  const base = baseOf(document, url);
+  removeUnseenAndNavigation(document as never, (el) => {
+    if (el.localName === "title") el.remove();
+    else absolutise(el as DomElement & El, base);
+  });
   return { document, title };
 }
 

@@ -104,7 +104,7 @@ export function isStyleHidden(style: string): boolean {
   return overflowHidden && zeroBox;
 }
 
-interface DomElement {
+export interface DomElement {
   remove(): void;
   getAttribute(name: string): string | null;
   hasAttribute(name: string): boolean;
@@ -137,9 +137,19 @@ function isNavigation(el: DomElement): boolean {
   return el.localName === "table" && (el.getAttribute("summary") ?? "").startsWith("Navigation");
 }
 
-/** One walk over every element, removing those `unwanted` picks (descendants go with them). */
-function removeWhere(document: DomDocument, unwanted: (el: DomElement) => boolean): void {
-  for (const el of Array.from(document.querySelectorAll("*"))) if (unwanted(el)) el.remove();
+/**
+ * One walk over every element, removing those `unwanted` picks (descendants go with them) and
+ * handing the others to `kept` (which may see descendants of a removed element: harmless).
+ */
+function removeWhere(
+  document: DomDocument,
+  unwanted: (el: DomElement) => boolean,
+  kept?: (el: DomElement) => void,
+): void {
+  for (const el of Array.from(document.querySelectorAll("*"))) {
+    if (unwanted(el)) el.remove();
+    else kept?.(el);
+  }
 }
 
 /** Removes elements a person would not see (and scripts/styles), in place. */
@@ -147,7 +157,10 @@ export function removeHiddenElements(document: DomDocument): void {
   removeWhere(document, isHidden);
 }
 
-/** Hidden elements and site navigation (nav landmarks, navigation tables and bars, breadcrumbs), in one walk. */
-export function removeUnseenAndNavigation(document: DomDocument): void {
-  removeWhere(document, (el) => isHidden(el) || isNavigation(el));
+/**
+ * Hidden elements and site navigation (nav landmarks, navigation tables and bars, breadcrumbs),
+ * in one walk; `kept` sees every element that stays (to fix links in the same walk).
+ */
+export function removeUnseenAndNavigation(document: DomDocument, kept?: (el: DomElement) => void): void {
+  removeWhere(document, (el) => isHidden(el) || isNavigation(el), kept);
 }
