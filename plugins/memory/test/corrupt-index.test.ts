@@ -36,7 +36,7 @@ const corruptions = {
 const reasons = {
   "a bad header": "file is not a database",
   "random bytes": "file is not a database",
-  "a truncated file": "database disk image is malformed",
+  "a truncated file": "file is truncated (",
 };
 
 describe("a corrupt index heals", () => {
@@ -68,6 +68,32 @@ describe("a corrupt index heals", () => {
       index.close();
     });
   }
+
+  it("pages overwritten in the middle: found when a call reaches them, healed, and the call answered", async () => {
+    const ws = notes();
+    const dbPath = path.join(tempDir(), "memory", "main.sqlite");
+    const first = new MemoryIndex({ workspaceDir: ws, dbPath, embedder: createLocalEmbedder() });
+    const built = await first.sync();
+    first.close();
+    const size = statSync(dbPath).size;
+    const fd = openSync(dbPath, "r+");
+    // every page after the first: the header still looks healthy, the b-trees do not
+    writeSync(fd, randomBytes(size - 4096), 0, size - 4096, 4096);
+    closeSync(fd);
+    const recoveries: IndexRecovery[] = [];
+    const index = new MemoryIndex({
+      workspaceDir: ws,
+      dbPath,
+      embedder: createLocalEmbedder(),
+      onRecovery: (r) => recoveries.push(r),
+    });
+    const report = await index.sync();
+    expect(report).toMatchObject({ added: built.added, chunks: built.chunks });
+    expect(recoveries).toHaveLength(1);
+    expect(report.recovered).toEqual(recoveries[0]);
+    expect((await index.search("marker7")).hits[0]?.path).toBe("memory/n7.md");
+    index.close();
+  });
 
   it("memory_search answers on a corrupt index and says it was rebuilt", async () => {
     const ws = notes();

@@ -53,14 +53,17 @@ export class MemoryIndex {
     this.store = this.openStore();
   }
 
-  private openStore(): IndexStore {
+  /** Opens the store; a file found corrupt while opening is moved aside once and replaced. */
+  private openStore(retry = true): IndexStore {
     const { embedder } = this.options;
     const store = new IndexStore(this.options.dbPath, embedder.dims, this.options.useSqliteVec ?? true);
     try {
       store.resetForModel(`${embedder.id}:${embedder.model}:${embedder.dims}`);
     } catch (error) {
       store.close();
-      throw error;
+      if (!retry || !isCorruptionError(error)) throw error;
+      this.noteRecovery(moveAside(this.options.dbPath, (error as Error).message));
+      return this.openStore(false);
     }
     if (store.recovered) this.noteRecovery(store.recovered);
     return store;

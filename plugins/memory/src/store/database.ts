@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -18,11 +18,50 @@ export interface IndexRecovery {
 /** Is this SQLite's way of saying the file is not a (healthy) database? */
 export function isCorruptionError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB");
+  if (typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB"))
+    return true;
+  // extensions (FTS5, sqlite-vec) may report a damaged page under a generic code
+  return (
+    typeof code === "string" &&
+    code.startsWith("SQLITE_") &&
+    /malformed|not a database/i.test(String((error as Error).message))
+  );
 }
 
 class CorruptIndex extends Error {
   readonly code = "SQLITE_CORRUPT";
+}
+
+const MAGIC = "SQLite format 3\0";
+
+/**
+ * What the 100-byte header says is wrong with an index file, read without SQLite: a foreign
+ * header, or a file shorter than the page count its header records (a truncated copy; SQLite
+ * itself would only notice when a query reaches a missing page).
+ */
+export function headerProblem(file: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch {
+    return undefined; // missing: a new index
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return undefined;
+    const header = Buffer.alloc(100);
+    const got = readSync(fd, header, 0, 100, 0);
+    if (got < 100 || header.toString("latin1", 0, 16) !== MAGIC) return "file is not a database";
+    const raw = header.readUInt16BE(16);
+    const pageSize = raw === 1 ? 65536 : raw;
+    const pages = header.readUInt32BE(28);
+    // the in-header size is only valid when the change counter matches version-valid-for
+    const valid = pages > 0 && header.readUInt32BE(24) === header.readUInt32BE(92);
+    if (valid && size < pages * pageSize) return `file is truncated (${size} of ${pages * pageSize} bytes)`;
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function createSchema(db: Db): void {
@@ -40,10 +79,6 @@ function createSchema(db: Db): void {
     CREATE TABLE IF NOT EXISTS embeddings (chunk_id INTEGER PRIMARY KEY, vector BLOB NOT NULL);
     CREATE TABLE IF NOT EXISTS embedding_cache (hash TEXT NOT NULL, model TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (hash, model));
   `);
-  // A truncated or partly overwritten file can still open: quick_check reads every page once.
-  const problems = (db.pragma("quick_check") as Array<{ quick_check: string }>).map((r) => r.quick_check);
-  if (problems.length !== 1 || problems[0] !== "ok")
-    throw new CorruptIndex(`quick_check: ${problems.slice(0, 3).join("; ")}`);
 }
 
 function loadVec(db: Db, dims: number): boolean {
@@ -75,7 +110,11 @@ function loadVec(db: Db, dims: number): boolean {
 
 /** Opens (creating) the index database and its tables; loads sqlite-vec when it is installed. */
 export function openDatabase(file: string, dims: number, useVec = true): { db: Db; vec: boolean } {
-  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ":memory:") {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const problem = headerProblem(file);
+    if (problem) throw new CorruptIndex(problem);
+  }
   const db = new Database(file);
   try {
     createSchema(db);

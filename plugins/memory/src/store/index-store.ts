@@ -1,4 +1,5 @@
 import type { Chunk } from "../chunk.js";
+import type { Statement } from "better-sqlite3";
 import { type Db, fromBlob, type IndexRecovery, openIndexDatabase, toBlob } from "./database.js";
 
 export interface FileRecord {
@@ -35,6 +36,7 @@ export class IndexStore {
   readonly recovered: IndexRecovery | undefined;
   private readonly db: Db;
   private vectors: Map<number, Float32Array> | undefined;
+  private readonly statements = new Map<string, Statement>();
 
   constructor(
     readonly dbPath: string,
@@ -47,8 +49,18 @@ export class IndexStore {
     this.recovered = opened.recovered;
   }
 
+  /** A prepared statement, prepared once per store. */
+  private sql(text: string): Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
   meta(key: string): string | undefined {
-    return (this.db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined)
+    return (this.sql("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined)
       ?.value;
   }
 
@@ -62,12 +74,12 @@ export class IndexStore {
       this.db.exec("DROP TABLE IF EXISTS chunks_vec");
       this.db.exec(`CREATE VIRTUAL TABLE chunks_vec USING vec0(embedding float[${this.dims}])`);
     }
-    this.db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('model', ?)").run(model);
+    this.sql("INSERT OR REPLACE INTO meta(key, value) VALUES ('model', ?)").run(model);
     this.vectors = undefined;
   }
 
   files(): Map<string, FileRecord> {
-    const rows = this.db.prepare("SELECT path, hash, mtime, size FROM files").all() as FileRecord[];
+    const rows = this.sql("SELECT path, hash, mtime, size FROM files").all() as FileRecord[];
     return new Map(rows.map((r) => [r.path, r]));
   }
 
@@ -79,32 +91,30 @@ export class IndexStore {
   }
 
   private removeFile(path: string): void {
-    const rows = this.db.prepare("SELECT id, text FROM chunks WHERE path = ?").all(path) as Array<{
+    const rows = this.sql("SELECT id, text FROM chunks WHERE path = ?").all(path) as Array<{
       id: number;
       text: string;
     }>;
-    const delFts = this.db.prepare("INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', ?, ?)");
-    const delEmb = this.db.prepare("DELETE FROM embeddings WHERE chunk_id = ?");
-    const delVec = this.vec ? this.db.prepare("DELETE FROM chunks_vec WHERE rowid = ?") : undefined;
+    const delFts = this.sql("INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', ?, ?)");
+    const delEmb = this.sql("DELETE FROM embeddings WHERE chunk_id = ?");
+    const delVec = this.vec ? this.sql("DELETE FROM chunks_vec WHERE rowid = ?") : undefined;
     for (const row of rows) {
       delFts.run(row.id, row.text);
       delEmb.run(row.id);
       delVec?.run(BigInt(row.id));
       this.vectors?.delete(row.id);
     }
-    this.db.prepare("DELETE FROM chunks WHERE path = ?").run(path);
-    this.db.prepare("DELETE FROM files WHERE path = ?").run(path);
+    this.sql("DELETE FROM chunks WHERE path = ?").run(path);
+    this.sql("DELETE FROM files WHERE path = ?").run(path);
   }
 
   /** Removes files and replaces the chunks of changed ones, in one transaction. */
   applyChanges(removed: Iterable<string>, changed: FileUpdate[]): void {
-    const insertChunk = this.db.prepare(
+    const insertChunk = this.sql(
       "INSERT INTO chunks(path, start_line, end_line, text, hash) VALUES (?, ?, ?, ?, ?)",
     );
-    const insertFts = this.db.prepare("INSERT INTO chunks_fts(rowid, text) VALUES (?, ?)");
-    const upsertFile = this.db.prepare(
-      "INSERT OR REPLACE INTO files(path, hash, mtime, size) VALUES (?, ?, ?, ?)",
-    );
+    const insertFts = this.sql("INSERT INTO chunks_fts(rowid, text) VALUES (?, ?)");
+    const upsertFile = this.sql("INSERT OR REPLACE INTO files(path, hash, mtime, size) VALUES (?, ?, ?, ?)");
     this.db.transaction(() => {
       for (const path of removed) this.removeFile(path);
       for (const file of changed) {
@@ -138,18 +148,16 @@ export class IndexStore {
   }
 
   cacheVectors(model: string, rows: Array<{ hash: string; vector: number[] | Float32Array }>): void {
-    const cache = this.db.prepare(
-      "INSERT OR REPLACE INTO embedding_cache(hash, model, vector) VALUES (?, ?, ?)",
-    );
+    const cache = this.sql("INSERT OR REPLACE INTO embedding_cache(hash, model, vector) VALUES (?, ?, ?)");
     this.db.transaction(() => {
       for (const row of rows) cache.run(row.hash, model, toBlob(row.vector));
     })();
   }
 
   storeVectors(rows: Array<{ id: number; vector: number[] | Float32Array }>): void {
-    const insert = this.db.prepare("INSERT OR REPLACE INTO embeddings(chunk_id, vector) VALUES (?, ?)");
+    const insert = this.sql("INSERT OR REPLACE INTO embeddings(chunk_id, vector) VALUES (?, ?)");
     const insertVec = this.vec
-      ? this.db.prepare("INSERT OR REPLACE INTO chunks_vec(rowid, embedding) VALUES (?, ?)")
+      ? this.sql("INSERT OR REPLACE INTO chunks_vec(rowid, embedding) VALUES (?, ?)")
       : undefined;
     this.db.transaction(() => {
       for (const { id, vector } of rows) {
@@ -164,7 +172,7 @@ export class IndexStore {
   private loadVectors(): Map<number, Float32Array> {
     if (!this.vectors) {
       this.vectors = new Map();
-      for (const row of this.db.prepare("SELECT chunk_id, vector FROM embeddings").iterate() as Iterable<{
+      for (const row of this.sql("SELECT chunk_id, vector FROM embeddings").iterate() as Iterable<{
         chunk_id: number;
         vector: Buffer;
       }>) {
@@ -207,14 +215,14 @@ export class IndexStore {
   }
 
   chunk(id: number): ChunkRecord | undefined {
-    const row = this.db.prepare("SELECT path, start_line, end_line, text FROM chunks WHERE id = ?").get(id) as
+    const row = this.sql("SELECT path, start_line, end_line, text FROM chunks WHERE id = ?").get(id) as
       | { path: string; start_line: number; end_line: number; text: string }
       | undefined;
     return row && { path: row.path, startLine: row.start_line, endLine: row.end_line, text: row.text };
   }
 
   chunkCount(): number {
-    return (this.db.prepare("SELECT count(*) AS n FROM chunks").get() as { n: number }).n;
+    return (this.sql("SELECT count(*) AS n FROM chunks").get() as { n: number }).n;
   }
 
   close(): void {
