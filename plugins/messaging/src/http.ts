@@ -1,0 +1,100 @@
+import { FormData, request } from "undici";
+import type { MediaAttachment, PreparedRequest } from "./channel.js";
+
+/** A request a channel makes to its own configured API (not model-controlled: no URL policy). */
+export interface Outgoing {
+  method: PreparedRequest["method"];
+  url: string;
+  headers?: Record<string, string>;
+  json?: unknown;
+  /** application/x-www-form-urlencoded fields. */
+  form?: Record<string, string>;
+  multipart?: Record<string, string | MediaAttachment>;
+  /** A raw body (an upload to a URL an API handed out). */
+  raw?: MediaAttachment;
+}
+
+const REDACTED = "<redacted>";
+
+/** The request as `dryRun` shows it: secrets (tokens in URLs and headers) replaced. */
+export function describe(out: Outgoing, secrets: string[]): PreparedRequest {
+  const hide = (s: string) =>
+    secrets.filter(Boolean).reduce((acc, secret) => acc.split(secret).join(REDACTED), s);
+  const headers = Object.fromEntries(Object.entries(out.headers ?? {}).map(([k, v]) => [k, hide(v)]));
+  const prepared: PreparedRequest = { method: out.method, url: hide(out.url), headers };
+  if (out.json !== undefined) prepared.json = out.json;
+  if (out.form) prepared.json = { form: out.form };
+  if (out.raw)
+    prepared.multipart = {
+      body: { filename: out.raw.filename, contentType: out.raw.contentType, bytes: out.raw.data.length },
+    };
+  if (out.multipart)
+    prepared.multipart = Object.fromEntries(
+      Object.entries(out.multipart).map(([k, v]) => [
+        k,
+        typeof v === "string"
+          ? v
+          : { filename: v.filename, contentType: v.contentType, bytes: v.data.length },
+      ]),
+    );
+  return prepared;
+}
+
+export interface HttpAnswer {
+  status: number;
+  body: unknown;
+  text: string;
+}
+
+/** Sends one request with undici and reads the answer (JSON when it parses). */
+export async function send(out: Outgoing, signal?: AbortSignal, timeoutMs = 30_000): Promise<HttpAnswer> {
+  let body: string | FormData | Buffer | undefined;
+  const headers: Record<string, string> = { ...out.headers };
+  if (out.json !== undefined) {
+    body = JSON.stringify(out.json);
+    headers["content-type"] = "application/json; charset=utf-8";
+  } else if (out.form) {
+    body = new URLSearchParams(out.form).toString();
+    headers["content-type"] = "application/x-www-form-urlencoded";
+  } else if (out.raw) {
+    body = out.raw.data;
+    headers["content-type"] = out.raw.contentType;
+  } else if (out.multipart) {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(out.multipart)) {
+      if (typeof v === "string") form.append(k, v);
+      else form.append(k, new Blob([v.data], { type: v.contentType }), v.filename);
+    }
+    body = form;
+  }
+  const response = await request(out.url, {
+    method: out.method,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+    ...(signal ? { signal } : {}),
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+  const text = await response.body.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.statusCode, body: parsed, text };
+}
+
+/** An API answered with an error; the message names the channel and what it said. */
+export class ChannelApiError extends Error {
+  constructor(
+    readonly channel: string,
+    readonly status: number,
+    detail: string,
+  ) {
+    super(`${channel} API error (${status}): ${detail.slice(0, 300)}`);
+    this.name = "ChannelApiError";
+  }
+}
+
+export const trimSlash = (url: string) => url.replace(/\/+$/, "");
