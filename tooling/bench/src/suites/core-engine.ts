@@ -102,7 +102,7 @@ export default {
       unit: "µs",
     });
     rows.push({
-      name: "validate a typical call (compiled, cached)",
+      name: "validate a typical call (quick check built once per schema)",
       value: await timePerCallMicros(() => validateToolArguments(noop, args), 100_000),
       unit: "µs",
       baseline: "bare function call (floor)",
