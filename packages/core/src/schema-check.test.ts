@@ -37,6 +37,7 @@ describe("the quick check before the schema compiler", () => {
         n: Type.Optional(Type.Boolean()),
       }),
       Type1.Object({ n: Type1.Integer(), s: Type1.Optional(Type1.String({ maxLength: 3 })) }),
+      Type.Object({ env: Type.Optional(Type.Record(Type.String(), Type.String())) }),
       {
         type: "object",
         properties: {
@@ -48,10 +49,16 @@ describe("the quick check before the schema compiler", () => {
       },
     ];
     for (const schema of supported) expect(quickCheckFor(schema)).not.toBeNull();
+    // exec's shape: a string map (Type.Record → patternProperties) is answered without the compiler
+    const env = Type.Object({
+      command: Type.String(),
+      env: Type.Optional(Type.Record(Type.String(), Type.String())),
+    });
+    expect(quickCheckFor(env)!({ command: "ls", env: { A: "1" } })).toBe(true);
+    expect(quickCheckFor(env)!({ command: "ls", env: { A: 1 } })).toBe(false);
     for (const schema of [
       { type: "object", properties: { a: { $ref: "#/$defs/A" } } },
       { type: "object", properties: { a: { type: "string", format: "uri" } } },
-      Type.Object({ r: Type.Record(Type.String(), Type.Number()) }),
       { type: "object", properties: { a: { enum: [{ deep: 1 }] } } },
     ]) {
       expect(quickCheckFor(schema)).toBeNull();
@@ -85,6 +92,16 @@ describe("the quick check before the schema compiler", () => {
         additionalProperties: { type: "number" },
       },
       { type: "object", properties: { toString: { type: "string" }, constructor: { type: "number" } } },
+      Type.Object({
+        env: Type.Optional(Type.Record(Type.String(), Type.String())),
+        path: Type.Optional(Type.String()),
+      }),
+      Type1.Object({ env: Type1.Record(Type1.String(), Type1.Number()) }),
+      {
+        type: "object",
+        patternProperties: { "^x_": { type: "number" }, "^\\p{Lu}": { type: "string" } },
+        additionalProperties: false,
+      },
     ];
     const values: unknown[] = [
       {},
@@ -124,6 +141,15 @@ describe("the quick check before the schema compiler", () => {
       { constructor: "1" },
       JSON.parse('{"__proto__": {"x": 1}, "path": "a"}'),
       { path: "a", limit: undefined },
+      { env: { A: "1", B: "2" } },
+      { env: { A: 1 } },
+      { env: {} },
+      { env: [] },
+      { env: { A: "1" }, path: "p" },
+      { x_a: 1, Éa: "s" },
+      { x_a: "1" },
+      { y: 1 },
+      { Éa: 2 },
     ];
     let agreedTrue = 0;
     for (const schema of schemas) {

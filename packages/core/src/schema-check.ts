@@ -61,6 +61,7 @@ function build(schema: unknown): QuickCheck | null {
   const checks: QuickCheck[] = [];
   const objectChecks: Array<(value: Record<string, unknown>) => boolean> = [];
   let properties: Map<string, QuickCheck> | undefined;
+  const patterns: Array<[RegExp, QuickCheck]> = [];
   let additional: QuickCheck | false | undefined;
   for (const key of Object.keys(schema)) {
     const spec = schema[key];
@@ -82,6 +83,20 @@ function build(schema: unknown): QuickCheck | null {
           const check = build(spec[name]);
           if (!check) return null;
           properties.set(name, check);
+        }
+        break;
+      }
+      case "patternProperties": {
+        // Type.Record's shape: each own key matching a pattern must match its schema
+        if (!isRecord(spec)) return null;
+        for (const source of Object.keys(spec)) {
+          const check = build(spec[source]);
+          if (!check) return null;
+          try {
+            patterns.push([new RegExp(source, "u"), check]);
+          } catch {
+            return null;
+          }
         }
         break;
       }
@@ -180,18 +195,24 @@ function build(schema: unknown): QuickCheck | null {
         return null;
     }
   }
-  if (properties || additional !== undefined) {
+  if (properties || patterns.length > 0 || additional !== undefined) {
     const props = properties ?? new Map<string, QuickCheck>();
     const extra = additional;
     objectChecks.push((v) => {
       for (const key of Object.keys(v)) {
         if (key === "__proto__") return false;
+        const item = v[key];
+        // an explicit undefined is the compiler's call (optional vs required semantics)
+        if (item === undefined) return false;
         const check = props.get(key);
-        if (check) {
-          const item = v[key];
-          // an explicit undefined is the compiler's call (optional vs required semantics)
-          if (item === undefined || !check(item)) return false;
-        } else if (extra === false || (extra && !extra(v[key]))) return false;
+        let matched = check !== undefined;
+        if (check && !check(item)) return false;
+        for (const [re, patternCheck] of patterns) {
+          if (!re.test(key)) continue;
+          matched = true;
+          if (!patternCheck(item)) return false;
+        }
+        if (!matched && (extra === false || (extra && !extra(item)))) return false;
       }
       // a declared property reachable through the prototype (`toString`) is the compiler's call
       for (const key of props.keys()) if (!hasOwn(v, key) && key in v) return false;
