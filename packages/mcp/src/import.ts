@@ -1,11 +1,36 @@
 import type { AgentToolResult, AnyAgentTool, JsonSchema, ToolContent } from "@clawtools/core";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 
 export interface ImportMcpToolsOptions {
   /** Prepended to every tool name (`github_` → `github_create_issue`). */
   prefix?: string;
   /** Per-call timeout in ms passed to the SDK (default: the SDK's). */
   timeoutMs?: number;
+}
+
+/**
+ * What `importMcpTools` needs from an MCP client: the SDK's `Client` (any 1.x version) has this
+ * shape, and so can any other client. Typed structurally, so an app's own SDK copy works.
+ */
+export interface McpClientLike {
+  listTools(params?: { cursor?: string }): Promise<{
+    tools: Array<{
+      name: string;
+      title?: string;
+      description?: string;
+      inputSchema: object;
+      annotations?: { title?: string };
+    }>;
+    nextCursor?: string;
+  }>;
+  callTool(
+    params: { name: string; arguments?: Record<string, unknown> },
+    resultSchema?: undefined,
+    options?: {
+      signal?: AbortSignal;
+      timeout?: number;
+      onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+    },
+  ): Promise<{ content?: unknown; structuredContent?: unknown; isError?: unknown; [key: string]: unknown }>;
 }
 
 type McpContent = {
@@ -33,7 +58,7 @@ const NAME_UNSAFE = /[^a-z0-9_]/g;
  * createToolset); cancellation and progress are forwarded.
  */
 export async function importMcpTools(
-  client: Client,
+  client: McpClientLike,
   options: ImportMcpToolsOptions = {},
 ): Promise<AnyAgentTool[]> {
   const tools: AnyAgentTool[] = [];

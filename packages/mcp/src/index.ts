@@ -1,2 +1,36 @@
-export { type ImportMcpToolsOptions, importMcpTools } from "./import.js";
-export { type CreateMcpServerOptions, createMcpServer, type McpToolsetLike, toMcpTool } from "./server.js";
+export { type ImportMcpToolsOptions, importMcpTools, type McpClientLike } from "./import.js";
+export {
+  DEFAULT_STOP_SIGNALS,
+  type LifecycleOptions,
+  type McpServing,
+  type StopReason,
+} from "./lifecycle.js";
+export {
+  isLoopbackHost,
+  type McpHttpServing,
+  type ServeHttpOptions,
+  serveHttp,
+  tokenRequiredMessage,
+} from "./http.js";
+export {
+  DEFAULT_MAX_RESULT_BYTES,
+  DEFAULT_MAX_RESULT_CHARS,
+  type ResultLimits,
+  toCallToolResult,
+  truncatedResultNotice,
+} from "./result.js";
+export {
+  type CreateMcpServerOptions,
+  createMcpServer,
+  type McpToolsetLike,
+  NOT_INITIALIZED_MESSAGE,
+  toMcpTool,
+} from "./server.js";
+export { type ServeStdioOptions, serveStdio } from "./stdio.js";
+export {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  LineTransport,
+  type LineTransportOptions,
+  messageTooLargeMessage,
+} from "./stdio-transport.js";
+export { MCP_PACKAGE_VERSION } from "./version.js";

@@ -3,22 +3,37 @@ import { isAbortError, normalizeToolParameters, toolErrorResult } from "@clawtoo
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
-  type CallToolResult,
+  ErrorCode,
   ListToolsRequestSchema,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import { type ResultLimits, toCallToolResult } from "./result.js";
+import { MCP_PACKAGE_VERSION } from "./version.js";
 
 /** What the server needs: tools (normally from createToolset) and optional catalog metadata. */
 export interface McpToolsetLike {
   tools: AnyAgentTool[];
   meta?(name: string): ToolMeta | undefined;
+  /** Called when a `serveStdio` / `serveHttp` server stops (createToolset's result has it). */
+  dispose?(): Promise<void>;
 }
 
-export interface CreateMcpServerOptions {
+export interface CreateMcpServerOptions extends ResultLimits {
+  /** `serverInfo.name` (default "clawtools"). */
   name?: string;
+  /** `serverInfo.version` (default: this package's version). */
   version?: string;
   /** Free-text instructions sent to the client at initialisation. */
   instructions?: string;
+}
+
+/** The error a request other than initialize or ping gets before the client has initialised. */
+export const NOT_INITIALIZED_MESSAGE =
+  "Server not initialized: send an initialize request first (MCP lifecycle)";
+
+/** An error the SDK sends as a JSON-RPC error with this code and exactly this message. */
+function rpcError(code: number, message: string): Error & { code: number } {
+  return Object.assign(new Error(message), { code });
 }
 
 /** A tool as MCP `tools/list` shows it: normalised input schema plus read-only / destructive hints. */
@@ -34,37 +49,39 @@ export function toMcpTool(tool: AnyAgentTool, meta?: ToolMeta): Tool {
   };
 }
 
-function toCallToolResult(result: AgentToolResult<unknown>): CallToolResult {
-  return {
-    content: result.content.map((block) =>
-      block.type === "text"
-        ? { type: "text" as const, text: block.text }
-        : { type: "image" as const, data: block.data, mimeType: block.mimeType },
-    ),
-    ...(result.isError ? { isError: true } : {}),
-  };
-}
-
 /**
  * An MCP server (the SDK's low-level Server, which takes JSON Schema as is) exposing a toolset:
- * `tools/list`, `tools/call` with text and image content, `isError` for tool errors, progress
+ * `tools/list`, `tools/call` with text and image content and `details` as `structuredContent`,
+ * `isError` for a tool's own failure, a JSON-RPC error (-32602) for an unknown tool, progress
  * notifications from `onUpdate` when the client sent a progress token, and cancellation that
- * aborts the tool. Connect it to any transport (`server.connect(new StdioServerTransport())`).
+ * aborts the tool. Requests before `initialize` are refused (-32600). Results are capped (see
+ * `ResultLimits`). Connect it to any transport, or use `serveStdio` / `serveHttp`.
  */
 export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServerOptions = {}): Server {
   const server = new Server(
-    { name: options.name ?? "clawtools", version: options.version ?? "0.1.0" },
+    { name: options.name ?? "clawtools", version: options.version ?? MCP_PACKAGE_VERSION },
     { capabilities: { tools: {} }, ...(options.instructions ? { instructions: options.instructions } : {}) },
   );
   const byName = new Map(toolset.tools.map((tool) => [tool.name, tool]));
   const listed = toolset.tools.map((tool) => toMcpTool(tool, toolset.meta?.(tool.name)));
+  const limits: ResultLimits = {
+    ...(options.maxResultChars !== undefined ? { maxResultChars: options.maxResultChars } : {}),
+    ...(options.maxResultBytes !== undefined ? { maxResultBytes: options.maxResultBytes } : {}),
+  };
+  // the SDK records the client's version when it answers initialize
+  const requireInitialized = () => {
+    if (!server.getClientVersion()) throw rpcError(ErrorCode.InvalidRequest, NOT_INITIALIZED_MESSAGE);
+  };
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    requireInitialized();
+    return { tools: listed };
+  });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    requireInitialized();
     const tool = byName.get(request.params.name);
-    if (!tool)
-      return toCallToolResult(toolErrorResult(request.params.name, `Tool ${request.params.name} not found`));
+    if (!tool) throw rpcError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const progressToken = request.params._meta?.progressToken;
     let progress = 0;
     const onUpdate =
@@ -87,12 +104,12 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
         extra.signal,
         onUpdate,
       );
-      return toCallToolResult(result);
+      return toCallToolResult(result, limits);
     } catch (error) {
       // an aborted call's answer is never read (the client cancelled); anything else is a tool error
       if (isAbortError(error) || extra.signal.aborted)
-        return toCallToolResult(toolErrorResult(tool.name, "Aborted"));
-      return toCallToolResult(toolErrorResult(tool.name, error));
+        return toCallToolResult(toolErrorResult(tool.name, "Aborted"), limits);
+      return toCallToolResult(toolErrorResult(tool.name, error), limits);
     }
   });
   return server;

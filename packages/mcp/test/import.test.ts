@@ -4,7 +4,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { createMcpServer, importMcpTools } from "../src/index.js";
+import { createMcpServer, importMcpTools, type McpClientLike } from "../src/index.js";
 
 async function remoteServer() {
   const server = new Server({ name: "remote", version: "1.0.0" }, { capabilities: { tools: {} } });
@@ -55,6 +55,37 @@ describe("importMcpTools", () => {
     expect((invalid.details as { error: string }).error).toContain("  - b: is required");
     const failed = await set.tools[1]!.execute("3", {});
     expect(failed).toMatchObject({ isError: true, content: [{ type: "text", text: "remote failure" }] });
+  });
+});
+
+describe("importMcpTools with any client of the SDK's shape", () => {
+  it("takes a client that is not this package's SDK copy (structural type)", async () => {
+    const calls: unknown[] = [];
+    // another SDK version, or a hand-written client: only the shape matters
+    const client: McpClientLike = {
+      async listTools(params) {
+        return params?.cursor
+          ? { tools: [{ name: "second", inputSchema: { type: "object", properties: {} } }] }
+          : {
+              tools: [{ name: "First-Tool", inputSchema: { type: "object", properties: {} } }],
+              nextCursor: "p2",
+            };
+      },
+      async callTool(params, _schema, options) {
+        calls.push(params);
+        options?.onprogress?.({ progress: 1, message: "half" });
+        return { content: [{ type: "text", text: `ran ${params.name}` }], structuredContent: { n: 1 } };
+      },
+    };
+    const tools = await importMcpTools(client);
+    expect(tools.map((t) => t.name)).toEqual(["first_tool", "second"]);
+    const updates: string[] = [];
+    const r = await tools[0]!.execute("1", { a: 1 }, undefined, (u) =>
+      updates.push((u.content ?? []).map((c) => (c.type === "text" ? c.text : "")).join("")),
+    );
+    expect(r).toEqual({ content: [{ type: "text", text: "ran First-Tool" }], details: { n: 1 } });
+    expect(calls).toEqual([{ name: "First-Tool", arguments: { a: 1 } }]);
+    expect(updates).toEqual(["half"]);
   });
 });
 
@@ -124,7 +155,6 @@ describe("createMcpServer", () => {
       tool: "boom",
       error: "kaboom",
     });
-    const missing = await client.callTool({ name: "nope", arguments: {} });
-    expect(missing.isError).toBe(true);
+    await expect(client.callTool({ name: "nope", arguments: {} })).rejects.toMatchObject({ code: -32602 });
   });
 });
