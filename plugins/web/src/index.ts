@@ -15,7 +15,7 @@ export {
   type ExtractMode,
   type ExtractOptions,
   extractHtml,
-  loadExtractionStack,
+  loadMarkdownConverter,
 } from "./extract/html.js";
 export { isStyleHidden, removeHiddenElements, stripInvisibleUnicode } from "./extract/visibility.js";
 export { createWebPlugin, default, type WebPluginOptions, webPlugin } from "./plugin.js";

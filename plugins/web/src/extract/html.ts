@@ -29,7 +29,7 @@ let stack: Promise<ExtractionStack> | undefined;
  * linkedom, Readability and Turndown (with GFM tables) load on the first HTML page, not when
  * the section is imported: a toolset that never fetches HTML never pays for them.
  */
-export function loadExtractionStack(): Promise<ExtractionStack> {
+function loadExtractionStack(): Promise<ExtractionStack> {
   stack ??= Promise.all([
     import("linkedom"),
     import("@mozilla/readability"),
@@ -45,6 +45,11 @@ export function loadExtractionStack(): Promise<ExtractionStack> {
     stack = undefined;
   });
   return stack;
+}
+
+/** The HTML-to-markdown converter web_fetch uses (Turndown with GFM tables), loaded on demand. */
+export async function loadMarkdownConverter(): Promise<{ turndown(html: string): string }> {
+  return (await loadExtractionStack()).turndown;
 }
 
 /** Rough nesting depth: opening minus closing tags at the deepest point (cheap guard for Readability). */

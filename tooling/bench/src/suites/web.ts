@@ -7,11 +7,10 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { guardedFetch } from "@clawtools/core";
+import { extractHtml, loadMarkdownConverter } from "@clawtools/web";
 import { Readability } from "@mozilla/readability";
-import { extractHtml, guardedFetch } from "@clawtools/web";
 import { parseHTML } from "linkedom";
-import TurndownService from "turndown";
-import { gfm } from "turndown-plugin-gfm";
 import { request } from "undici";
 import { type BenchRow, type BenchSuite, timeInTurns } from "../harness.js";
 
@@ -24,22 +23,22 @@ export default {
   name: "web",
   async run() {
     const pages = readdirSync(pagesDir).map((f) => readFileSync(path.join(pagesDir, f), "utf8"));
-    const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced" });
-    turndown.use(gfm);
-    const bare = () => {
+    // the same Turndown + GFM instance the section uses, so the rows differ only by what we add
+    const turndown = await loadMarkdownConverter();
+    const bare = async () => {
       for (const html of pages) {
         const { document } = parseHTML(html);
         const article = new Readability(document as never).parse();
         if (article?.content) turndown.turndown(article.content);
       }
     };
-    const ours = () => {
-      for (const html of pages) extractHtml(html, "markdown");
+    const ours = async () => {
+      for (const html of pages) await extractHtml(html, "markdown");
     };
     const rows: BenchRow[] = [];
     // alternate whole-corpus passes, so both meet the same JIT state and machine load
-    bare();
-    ours();
+    await bare();
+    await ours();
     const passes = { bare: [] as number[], ours: [] as number[] };
     for (let i = 0; i < 15; i++) {
       for (const [name, run] of i % 2
@@ -52,7 +51,7 @@ export default {
             ["ours", ours],
           ] as const)) {
         const start = performance.now();
-        run();
+        await run();
         passes[name].push(performance.now() - start);
       }
     }
