@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createToolset } from "./assemble.js";
-import { definePlugin } from "./plugin.js";
+import { type ClawtoolsPlugin, definePlugin } from "./plugin.js";
 import { resetPolicyWarnings } from "./policy/pipeline.js";
 import { Type } from "./schema.js";
 import type { AnyAgentTool } from "./tool.js";
@@ -149,5 +149,19 @@ describe("createToolset", () => {
     expect(set.warnings).toEqual([
       "tools: tools.byProvider.profile (everything) is not a known profile (minimal, coding, messaging, full), so this step allows no tools.",
     ]);
+  });
+
+  it("a plugin with an empty id belongs to group:plugins; a section's core tools do not", () => {
+    resetPolicyWarnings();
+    const anonymous: ClawtoolsPlugin = {
+      id: "",
+      version: "1.0.0",
+      tools: [
+        { pluginId: "", names: ["anon_tool"], optional: false, source: "", factory: () => tool("anon_tool") },
+      ],
+    };
+    const set = createToolset({ plugins: [fs, anonymous], policy: { global: { allow: ["group:plugins"] } } });
+    expect(set.tools.map((t) => t.name)).toEqual(["grep", "anon_tool"]);
+    expect(set.warnings).toEqual([]);
   });
 });
