@@ -8,7 +8,7 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ["@clawtools/source"] } },
   test: {
-    include: ["{packages,plugins,apps}/*/{src,test}/**/*.test.ts"],
+    include: ["{packages,plugins,apps}/*/{src,test}/**/*.test.ts", "tooling/release/test/**/*.test.ts"],
     exclude: ["**/node_modules/**", "**/dist/**"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
