@@ -260,6 +260,13 @@ describe("find", () => {
     );
     expect(text(await find.execute("c", { pattern: "*.{log,dat}" })).split("\n")).toEqual(["bin.dat"]);
     expect(text(await find.execute("c", { pattern: "!*.ts", path: "src" })).split("\n")).toEqual(["deep/"]);
+    // many wildcards cost a linear walk, never a backtracking regex; bracketed ones are capped
+    expect(text(await find.execute("c", { pattern: "*a*a*a*a*a*b*" }))).toBe(
+      "No files found matching pattern",
+    );
+    await expect(find.execute("c", { pattern: "*a*a*a*a*[b]" })).rejects.toThrow(
+      `Glob segment "*a*a*a*a*[b]" has 5 '*' wildcards; at most 3 are allowed next to brackets, braces or extglobs.`,
+    );
     await expect(find.execute("c", { pattern: "*", path: "bin.dat" })).rejects.toThrow(
       "Not a directory: bin.dat. find searches a directory; use read for a file.",
     );

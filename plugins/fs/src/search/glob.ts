@@ -1,4 +1,4 @@
-import { compileGlob } from "@clawtools/core";
+import { compileGlob, ToolInputError } from "@clawtools/core";
 
 /**
  * A file filter with ripgrep's `--glob` / fd's semantics, on core's one glob matcher (picomatch):
@@ -11,7 +11,12 @@ export function makeGlobMatcher(glob: string): (relPath: string) => boolean {
   const body = negated ? glob.slice(1) : glob;
   const anchored = body.startsWith("/");
   const pattern = anchored ? body.slice(1) : body;
-  const test = compileGlob(pattern);
+  let test: (path: string) => boolean;
+  try {
+    test = compileGlob(pattern);
+  } catch (error) {
+    throw new ToolInputError((error as Error).message);
+  }
   const byPath = anchored || pattern.includes("/");
   const matches = (rel: string) => test(byPath ? rel : rel.slice(rel.lastIndexOf("/") + 1));
   if (!negated) return matches;
