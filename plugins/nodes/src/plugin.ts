@@ -1,0 +1,55 @@
+import { createRequire } from "node:module";
+import {
+  type ClawtoolsPlugin,
+  definePlugin,
+  parseSectionConfig,
+  readSectionConfig,
+  type ToolContext,
+  ToolUnavailableError,
+} from "@clawtools/core";
+import { type NodesConfig, NodesConfigSchema } from "./config.js";
+import type { NodeHost } from "./host.js";
+import { LocalNodeHost } from "./local/local-host.js";
+import { createNodesTool } from "./tools/nodes.js";
+
+const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
+
+export interface NodesPluginOptions extends NodesConfig {
+  /** A node host of your own (a Gateway-backed one); wins over `host`. */
+  nodeHost?: NodeHost;
+}
+
+export const NO_NODE_HOST =
+  'no node host configured (set config.nodes.host to "local", or run clawtools serve --nodes local)';
+
+/** The nodes section: registered only when a node host is configured, so a model never keeps calling a tool that can only fail. */
+export function createNodesPlugin(
+  options: NodesPluginOptions = {},
+): ClawtoolsPlugin & { readonly localHosts: LocalNodeHost[] } {
+  const { nodeHost, ...inCode } = options;
+  parseSectionConfig("nodes", NodesConfigSchema, inCode);
+  const localHosts: LocalNodeHost[] = [];
+  const hostFor = (ctx: ToolContext): NodeHost => {
+    if (nodeHost) return nodeHost;
+    const config = readSectionConfig(ctx, "nodes", NodesConfigSchema, inCode);
+    if (config.host !== "local") throw new ToolUnavailableError(NO_NODE_HOST);
+    const host = new LocalNodeHost({ ...(config.nodeId ? { nodeId: config.nodeId } : {}) });
+    localHosts.push(host);
+    return host;
+  };
+  const plugin = definePlugin({
+    id: "@clawtools/nodes",
+    version,
+    description: "Nodes: this machine as a node behind a NodeHost interface",
+    section: "nodes",
+    configSchema: NodesConfigSchema,
+    tools: [{ name: "nodes", factory: (ctx) => createNodesTool(ctx, { host: hostFor(ctx) }) }],
+    dispose: async () => {
+      await nodeHost?.dispose?.();
+    },
+  });
+  return Object.assign(plugin, { localHosts });
+}
+
+export const nodesPlugin = createNodesPlugin();
+export default nodesPlugin;

@@ -1,0 +1,292 @@
+import {
+  type AgentTool,
+  type AgentToolResult,
+  jsonResult,
+  optionalStringEnum,
+  stringEnum,
+  type ToolContext,
+  ToolInputError,
+  Type,
+} from "@clawtools/core";
+import type { NodeHost, NodeInfo } from "../host.js";
+
+export const NODES_ACTIONS = [
+  "status",
+  "describe",
+  "pending",
+  "approve",
+  "reject",
+  "notify",
+  "camera_snap",
+  "camera_list",
+  "camera_clip",
+  "photos_latest",
+  "screen_record",
+  "screen_snapshot",
+  "location_get",
+  "notifications_list",
+  "notifications_action",
+  "device_status",
+  "device_info",
+  "device_permissions",
+  "device_health",
+  "invoke",
+] as const;
+type Action = (typeof NODES_ACTIONS)[number];
+
+export const nodesSchema = Type.Object(
+  {
+    action: stringEnum(NODES_ACTIONS, { description: "What to do." }),
+    gatewayUrl: Type.Optional(Type.String()),
+    gatewayToken: Type.Optional(Type.String()),
+    timeoutMs: Type.Optional(Type.Number()),
+    node: Type.Optional(Type.String({ description: "Node id or name (optional when there is one node)." })),
+    requestId: Type.Optional(Type.String({ description: "approve / reject: the pairing request." })),
+    title: Type.Optional(Type.String()),
+    body: Type.Optional(Type.String()),
+    sound: Type.Optional(Type.String()),
+    priority: optionalStringEnum(["passive", "active", "timeSensitive"] as const),
+    delivery: optionalStringEnum(["system", "overlay", "auto"] as const),
+    facing: Type.Optional(Type.String()),
+    maxWidth: Type.Optional(Type.Number()),
+    quality: Type.Optional(Type.Number()),
+    delayMs: Type.Optional(Type.Number()),
+    deviceId: Type.Optional(Type.String()),
+    limit: Type.Optional(Type.Number()),
+    duration: Type.Optional(Type.String()),
+    durationMs: Type.Optional(Type.Number({ maximum: 300_000 })),
+    includeAudio: Type.Optional(Type.Boolean()),
+    fps: Type.Optional(Type.Number()),
+    screenIndex: Type.Optional(Type.Number()),
+    outPath: Type.Optional(Type.String()),
+    maxAgeMs: Type.Optional(Type.Number()),
+    locationTimeoutMs: Type.Optional(Type.Number()),
+    desiredAccuracy: optionalStringEnum(["coarse", "balanced", "precise"] as const),
+    notificationAction: Type.Optional(Type.String()),
+    notificationKey: Type.Optional(Type.String()),
+    notificationReplyText: Type.Optional(Type.String()),
+    invokeCommand: Type.Optional(Type.String()),
+    invokeParamsJson: Type.Optional(Type.String()),
+    invokeTimeoutMs: Type.Optional(Type.Number()),
+  },
+  { additionalProperties: false },
+);
+
+type Params = Record<string, unknown>;
+
+/** Commands that return images or recordings: never through raw invoke (base64 would flood the context). */
+const MEDIA_COMMANDS: Record<string, string> = {
+  "camera.snap": "camera_snap",
+  "camera.clip": "camera_clip",
+  "photos.latest": "photos_latest",
+  "screen.record": "screen_record",
+  "screen.snapshot": "screen_snapshot",
+};
+const SHELL_COMMANDS = new Set(["system.run", "system.run.prepare"]);
+
+const READS: Partial<Record<Action, string>> = {
+  camera_list: "camera.list",
+  notifications_list: "notifications.list",
+  device_status: "device.status",
+  device_info: "device.info",
+  device_permissions: "device.permissions",
+  device_health: "device.health",
+};
+
+const fail = (message: string): never => {
+  throw new ToolInputError(message);
+};
+
+export interface NodesToolOptions {
+  host: NodeHost;
+  /** Shown in errors as `gateway=` (default "default": no gateway, the host is in-process). */
+  gatewayLabel?: string;
+}
+
+const DESCRIPTION =
+  "Use paired nodes (devices): list and describe them, read device info, status and health, send notifications, take screen snapshots where a display exists. Shell commands go through exec, not nodes.";
+
+export function createNodesTool(ctx: ToolContext, options: NodesToolOptions): AgentTool<typeof nodesSchema> {
+  const { host } = options;
+
+  async function resolveNode(query: string | undefined): Promise<NodeInfo> {
+    const nodes = await host.list();
+    if (!query) {
+      const connected = nodes.filter((n) => n.connected);
+      if (connected.length === 1) return connected[0]!;
+      return fail("node required");
+    }
+    const q = query.trim().toLowerCase();
+    const matches = nodes.filter((n) => n.nodeId.toLowerCase() === q || n.displayName.toLowerCase() === q);
+    if (matches.length === 1) return matches[0]!;
+    if (matches.length > 1)
+      return fail(`ambiguous node: ${query} (matches: ${matches.map((n) => n.nodeId).join(", ")})`);
+    return fail(
+      `unknown node: ${query.slice(0, 60)} (known: ${nodes.map((n) => n.nodeId).join(", ") || "none"})`,
+    );
+  }
+
+  async function run(p: Params, signal?: AbortSignal): Promise<AgentToolResult<unknown>> {
+    const action = p.action as Action;
+    const timeoutMs = Math.min(Math.max(1_000, Number(p.timeoutMs ?? 30_000)), 300_000);
+    const invoke = async (command: string, params: Params = {}) => {
+      const node = await resolveNode(p.node as string | undefined);
+      return {
+        node,
+        payload: await host.invoke(node.nodeId, command, params, {
+          timeoutMs,
+          ...(signal ? { signal } : {}),
+        }),
+      };
+    };
+    switch (action) {
+      case "status":
+        return jsonResult({ nodes: await host.list() });
+      case "describe":
+        return jsonResult(await host.describe((await resolveNode(p.node as string | undefined)).nodeId));
+      case "pending":
+        return jsonResult({ pending: await host.pending() });
+      case "approve":
+      case "reject": {
+        if (typeof p.requestId !== "string" || !p.requestId) return fail("requestId required");
+        return jsonResult(
+          action === "approve" ? await host.approve(p.requestId) : await host.reject(p.requestId),
+        );
+      }
+      case "notify": {
+        if (!p.title && !p.body) return fail("title or body required");
+        const { title, body, sound, priority, delivery } = p;
+        await invoke("system.notify", { title, body, sound, priority, delivery });
+        return jsonResult({ ok: true });
+      }
+      case "camera_snap": {
+        const facing = (p.facing as string | undefined) ?? "front";
+        if (!["front", "back", "both"].includes(facing)) return fail("invalid facing (front|back|both)");
+        if (facing === "both" && p.deviceId) return fail("facing=both is not allowed when deviceId is set");
+        const { payload } = await invoke("camera.snap", {
+          facing,
+          maxWidth: p.maxWidth ?? 1600,
+          quality: p.quality ?? 0.95,
+          format: "jpg",
+          delayMs: p.delayMs,
+          deviceId: p.deviceId,
+        });
+        return jsonResult(payload);
+      }
+      case "camera_clip":
+        return jsonResult(
+          (
+            await invoke("camera.clip", {
+              facing: p.facing,
+              durationMs: p.durationMs,
+              includeAudio: p.includeAudio,
+            })
+          ).payload,
+        );
+      case "photos_latest": {
+        const limit = Math.min(Math.max(1, Math.floor(Number(p.limit ?? 1))), 20);
+        return jsonResult(
+          (await invoke("photos.latest", { limit, maxWidth: p.maxWidth ?? 1600, quality: p.quality ?? 0.85 }))
+            .payload,
+        );
+      }
+      case "screen_record":
+        return jsonResult(
+          (
+            await invoke("screen.record", {
+              durationMs: Math.min(Number(p.durationMs ?? 10_000), 300_000),
+              fps: p.fps ?? 10,
+              screenIndex: p.screenIndex,
+              includeAudio: p.includeAudio ?? true,
+            })
+          ).payload,
+        );
+      case "screen_snapshot": {
+        const { node, payload } = await invoke("screen.snapshot", { screenIndex: p.screenIndex });
+        const shot = payload as { format?: string; base64?: string };
+        if (!shot?.base64 || !shot.format) throw new Error("invalid screen.snapshot payload");
+        return {
+          content: [
+            {
+              type: "image",
+              data: shot.base64,
+              mimeType: `image/${shot.format === "jpg" ? "jpeg" : shot.format}`,
+            },
+          ],
+          details: { node: node.nodeId, format: shot.format, label: "nodes:screen_snapshot" },
+        };
+      }
+      case "location_get":
+        return jsonResult(
+          (
+            await invoke("location.get", {
+              maxAgeMs: p.maxAgeMs,
+              desiredAccuracy: p.desiredAccuracy,
+              timeoutMs: p.locationTimeoutMs,
+            })
+          ).payload,
+        );
+      case "notifications_action": {
+        const kind = p.notificationAction;
+        if (kind !== "open" && kind !== "dismiss" && kind !== "reply")
+          return fail("notificationAction must be open|dismiss|reply");
+        if (kind === "reply" && !p.notificationReplyText)
+          return fail("notificationReplyText required when notificationAction=reply");
+        return jsonResult(
+          (
+            await invoke("notifications.actions", {
+              key: p.notificationKey,
+              action: kind,
+              replyText: p.notificationReplyText,
+            })
+          ).payload,
+        );
+      }
+      case "invoke": {
+        const command = typeof p.invokeCommand === "string" ? p.invokeCommand.trim() : "";
+        if (!command) return fail("invokeCommand required");
+        if (SHELL_COMMANDS.has(command))
+          return fail(
+            `invokeCommand "${command}" is reserved for shell execution; use exec with host=node instead`,
+          );
+        const mediaAction = MEDIA_COMMANDS[command];
+        if (mediaAction)
+          return fail(
+            `invokeCommand "${command}" returns media payloads and is blocked to prevent base64 context bloat; use action="${mediaAction}"`,
+          );
+        let params: Params = {};
+        if (typeof p.invokeParamsJson === "string" && p.invokeParamsJson.trim()) {
+          try {
+            params = JSON.parse(p.invokeParamsJson) as Params;
+          } catch (error) {
+            return fail(`invokeParamsJson must be valid JSON: ${(error as Error).message}`);
+          }
+        }
+        return jsonResult((await invoke(command, params)).payload);
+      }
+      default: {
+        const command = READS[action];
+        if (!command) return fail(`Unknown action: ${String(action).slice(0, 40)}`);
+        return jsonResult((await invoke(command)).payload);
+      }
+    }
+  }
+
+  return {
+    name: "nodes",
+    label: "Nodes",
+    description: DESCRIPTION,
+    parameters: nodesSchema,
+    async execute(_id, params, signal) {
+      const p = params as Params;
+      try {
+        return await run(p, signal);
+      } catch (error) {
+        // OpenClaw names where the call went in every error
+        const where = `agent=${ctx.agentId ?? "main"} node=${(p.node as string | undefined) ?? "auto"} gateway=${options.gatewayLabel ?? "default"} action=${String(p.action)}`;
+        const message = `${where}: ${(error as Error).message}`;
+        throw error instanceof ToolInputError ? new ToolInputError(message) : new Error(message);
+      }
+    },
+  };
+}
