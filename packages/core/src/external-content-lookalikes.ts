@@ -48,6 +48,47 @@ export const MARKER_BRACKET_LOOKALIKES: Readonly<Record<string, "<" | ">">> = {
 };
 
 /**
+ * ours: Cyrillic and Greek capitals and small letters drawn like the Latin letters of the marker
+ * words (Unicode confusables), folded before markers are searched.
+ */
+export const MARKER_LETTER_LOOKALIKES: Readonly<Record<string, string>> = {
+  "\u0410": "A",
+  "\u0412": "B",
+  "\u0421": "C",
+  "\u0415": "E",
+  "\u041d": "H",
+  "\u0406": "I",
+  "\u041a": "K",
+  "\u041c": "M",
+  "\u041e": "O",
+  "\u0420": "P",
+  "\u0405": "S",
+  "\u0422": "T",
+  "\u0425": "X",
+  "\u0430": "a",
+  "\u0441": "c",
+  "\u0435": "e",
+  "\u043e": "o",
+  "\u0440": "p",
+  "\u0455": "s",
+  "\u0445": "x",
+  "\u0391": "A",
+  "\u0392": "B",
+  "\u0395": "E",
+  "\u0397": "H",
+  "\u0399": "I",
+  "\u039a": "K",
+  "\u039c": "M",
+  "\u039d": "N",
+  "\u039f": "O",
+  "\u03a1": "P",
+  "\u03a4": "T",
+  "\u03a5": "Y",
+  "\u03a7": "X",
+  "\u03bf": "o",
+};
+
+/**
  * Characters a reader does not see, removed before markers are searched so that
  * `<<<EXT\u200bERNAL_UNTRUSTED_CONTENT>>>` is caught. OpenClaw: zero-width space, non-joiner,
  * joiner, word joiner, BOM, soft hyphen.

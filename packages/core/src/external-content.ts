@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import {
   MARKER_BRACKET_LOOKALIKES,
   MARKER_INVISIBLE_CHARACTERS,
+  MARKER_LETTER_LOOKALIKES,
   MODEL_SPECIAL_TOKEN_PATTERN,
   MODEL_SPECIAL_TOKENS,
 } from "./external-content-lookalikes.js";
@@ -47,7 +48,7 @@ const END = "END_EXTERNAL_UNTRUSTED_CONTENT";
 const INVISIBLE = new Set(MARKER_INVISIBLE_CHARACTERS);
 
 /**
- * The text as a marker scan sees it: look-alike brackets and fullwidth ASCII folded to ASCII,
+ * The text as a marker scan sees it: look-alike brackets and letters and fullwidth ASCII folded to ASCII,
  * invisible characters removed; `origin[i]` is where folded character i came from.
  */
 function foldForMarkerScan(text: string): { folded: string; origin?: number[] } {
@@ -64,7 +65,7 @@ function foldForMarkerScan(text: string): { folded: string; origin?: number[] } 
     } else if (code >= 0xff01 && code <= 0xff5e) {
       folded += String.fromCharCode(code - 0xfee0);
     } else {
-      folded += MARKER_BRACKET_LOOKALIKES[c] ?? c;
+      folded += MARKER_BRACKET_LOOKALIKES[c] ?? MARKER_LETTER_LOOKALIKES[c] ?? c;
     }
     origin.push(i);
   }
