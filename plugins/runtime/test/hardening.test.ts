@@ -146,3 +146,34 @@ describe("runtime plugin configuration and lifecycle", () => {
     expect(ptyLoaded()).toBe(true);
   });
 });
+
+describe("through createToolset (validation, configuration, dispose)", () => {
+  it("validates arguments against the schema, aliases included, and disposes the section", async () => {
+    const { createToolset } = await import("@clawtools/core");
+    const plugin = createRuntimePlugin();
+    const toolset = createToolset({
+      plugins: [plugin],
+      context: {
+        workspaceDir,
+        config: {
+          runtime: {
+            exec: { security: "allowlist", allowlist: [{ pattern: "echo" }, { pattern: "sleep" }] },
+          },
+        },
+      },
+    });
+    const execTool = toolset.tools.find((t) => t.name === "exec")!;
+    const ok = await execTool.execute("1", { command: "echo via toolset", timeoutSeconds: "30", title: "t" });
+    expect(text(ok)).toBe("via toolset");
+    const unknown = await execTool.execute("2", { command: "echo x", timeout_seconds: 3 });
+    expect(unknown.isError).toBe(true);
+    expect(text(unknown)).toContain("must not have additional properties (timeout_seconds)");
+    const denied = await execTool.execute("3", { command: "id" });
+    expect(text(denied)).toContain("exec denied: allowlist miss: id");
+    const bg = await execTool.execute("4", { command: "sleep 4747", background: true });
+    expect(text(bg)).toMatch(/^Command still running/);
+    expect(processesMatching("sleep 4747").length).toBeGreaterThan(0);
+    await toolset.dispose();
+    expect(processesMatching("sleep 4747")).toEqual([]);
+  });
+});
