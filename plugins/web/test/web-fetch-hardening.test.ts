@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { BLOCKED_HOST, ConfigError, createToolset } from "@clawtools/core";
@@ -159,6 +159,13 @@ describe("web_fetch extraction drops text a reader cannot see", () => {
 describe("web_fetch results a model can act on", () => {
   it("a page longer than maxChars is spilled whole to a file under the state directory, and the text says where", async () => {
     const stateDir = tempDir();
+    // a spill from two days ago is removed when the next one is written; a recent one stays
+    mkdirSync(path.join(stateDir, "web-fetch"));
+    const old = path.join(stateDir, "web-fetch", "old.md");
+    const recent = path.join(stateDir, "web-fetch", "recent.md");
+    writeFileSync(old, "old");
+    writeFileSync(recent, "recent");
+    utimesSync(old, new Date(Date.now() - 48 * 3600_000), new Date(Date.now() - 48 * 3600_000));
     const body = Array.from({ length: 400 }, (_, i) => `line ${i} of the long document`).join("\n");
     const server = await serve((_req, res) => res.writeHead(200, { "content-type": "text/plain" }).end(body));
     const tool = createWebFetchTool({ stateDir }, open);
@@ -175,6 +182,7 @@ describe("web_fetch results a model can act on", () => {
     const spilled = readFileSync(d.spill!.path, "utf8");
     expect(spilled).toMatch(/^SECURITY NOTICE:/);
     expect(spilled).toContain("line 399 of the long document\n<<<END_EXTERNAL_UNTRUSTED_CONTENT");
+    expect([existsSync(old), existsSync(recent)]).toEqual([false, true]);
   });
 
   it("keys the cache by the URL as written outside the host", async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, stat, unlink, writeFile } from "node:fs/promises";
 import { STATUS_CODES } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -71,6 +71,19 @@ const DEFAULT_UA =
 const ERROR_MAX_CHARS = 4_000;
 const ERROR_MAX_BYTES = 64_000;
 const SPILL_MAX_CHARS = 2_000_000;
+/** Spilled pages older than this are removed when the next one is written. */
+const SPILL_KEEP_MS = 24 * 60 * 60_000;
+
+/** Best effort: spilled pages do not pile up in the state directory. */
+async function pruneSpills(dir: string, keep: string): Promise<void> {
+  const cutoff = Date.now() - SPILL_KEEP_MS;
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const file = path.join(dir, name);
+    if (file === keep || !name.endsWith(".md")) continue;
+    const info = await stat(file).catch(() => undefined);
+    if (info?.isFile() && info.mtimeMs < cutoff) await unlink(file).catch(() => {});
+  }
+}
 
 async function extract(raw: string, contentType: string, mode: ExtractMode, url: string) {
   const type = contentType.split(";")[0]!.trim().toLowerCase();
@@ -116,7 +129,10 @@ export function wrapWithin(
   };
 }
 
-/** The whole text, wrapped, in a private file under the state directory (a temp dir without one). */
+/**
+ * The whole text, wrapped, in a private file under the state directory (a temp dir without one);
+ * spills older than a day are removed.
+ */
 async function spillToFile(stateDir: string | undefined, text: string): Promise<string> {
   const dir = stateDir
     ? path.join(stateDir, "web-fetch")
@@ -127,6 +143,7 @@ async function spillToFile(stateDir: string | undefined, text: string): Promise<
   await writeFile(file, wrapExternalContent(text, { source: "Web Fetch", includeWarning: true }), {
     mode: 0o600,
   });
+  if (stateDir) await pruneSpills(dir, file);
   return file;
 }
 
