@@ -104,6 +104,7 @@ export default {
       title: "Web: extraction and the SSRF-guarded fetcher",
       rows,
       notes: [
+        "Extraction rows: medians of 15 whole-corpus passes, the two pipelines alternating. Both use the same Turndown + GFM instance; clawtools also parses inline styles to drop CSS-hidden text, removes navigation and makes links absolute in one walk before Readability, which spares Readability some of the page. The guarded fetch itself now lives in core (`guardedFetch` from `@clawtools/core`), with undici loaded on the first request.",
         "Fetch rows: medians of 2,500 calls after 500 warm-up calls, the variants taking turns, each going first in a third of the rounds. The guarded fetch parses the URL, checks the host, takes the keep-alive agent pinned to the checked address, enforces a deadline and reads the body with a byte cap; the bare request uses undici's global agent. A caller's abort signal costs undici its abort bookkeeping, shown in its own row.",
       ],
     };
