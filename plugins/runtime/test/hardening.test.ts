@@ -162,18 +162,25 @@ describe("through createToolset (validation, configuration, dispose)", () => {
         },
       },
     });
-    const execTool = toolset.tools.find((t) => t.name === "exec")!;
-    const ok = await execTool.execute("1", { command: "echo via toolset", timeoutSeconds: "30", title: "t" });
-    expect(text(ok)).toBe("via toolset");
-    const unknown = await execTool.execute("2", { command: "echo x", timeout_seconds: 3 });
-    expect(unknown.isError).toBe(true);
-    expect(text(unknown)).toContain("must not have additional properties (timeout_seconds)");
-    const denied = await execTool.execute("3", { command: "id" });
-    expect(text(denied)).toContain("exec denied: allowlist miss: id");
-    const bg = await execTool.execute("4", { command: "sleep 4747", background: true });
-    expect(text(bg)).toMatch(/^Command still running/);
-    expect(processesMatching("sleep 4747").length).toBeGreaterThan(0);
-    await toolset.dispose();
+    try {
+      const execTool = toolset.tools.find((t) => t.name === "exec")!;
+      const ok = await execTool.execute("1", {
+        command: "echo via toolset",
+        timeoutSeconds: "30",
+        title: "t",
+      });
+      expect(text(ok)).toBe("via toolset");
+      const unknown = await execTool.execute("2", { command: "echo x", timeout_seconds: 3 });
+      expect(unknown.isError).toBe(true);
+      expect(text(unknown)).toContain("must not have additional properties (timeout_seconds)");
+      const denied = await execTool.execute("3", { command: "id" });
+      expect(text(denied)).toContain("exec denied: allowlist miss: id");
+      const bg = await execTool.execute("4", { command: "sleep 4747", background: true });
+      expect(text(bg)).toMatch(/^Command still running/);
+      expect(processesMatching("sleep 4747").length).toBeGreaterThan(0);
+    } finally {
+      await toolset.dispose();
+    }
     expect(processesMatching("sleep 4747")).toEqual([]);
   });
 });

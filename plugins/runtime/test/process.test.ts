@@ -40,7 +40,10 @@ describe("process", () => {
     expect(
       text(await proc.execute("p", { action: "write", sessionId: id, data: "typed\n", eof: true })),
     ).toBe(`Wrote 6 bytes to session ${id} (stdin closed).`);
-    await registry.get("owner", id)!.exited;
+    const session = registry.get("owner", id)!;
+    await session.exited;
+    // a PTY may report its exit a moment before the last output arrives
+    await waitFor(() => session.aggregated.value.includes("cat-done"));
     const polled = text(await proc.execute("p", { action: "poll", sessionId: id, timeout: 10_000 }));
     expect(polled).toContain("typed");
     expect(polled).toMatch(/cat-done\s*\n\nProcess exited with code 0\.$/);
