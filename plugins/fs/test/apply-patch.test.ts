@@ -131,9 +131,18 @@ describe("apply_patch", () => {
     await expect(
       tool.execute("c", { input: patch("*** Add File: exists.txt", "+clobbered") }),
     ).rejects.toThrow(
-      "Cannot add exists.txt: the file already exists. Use *** Update File: exists.txt to change it (or *** Delete File first to replace it).",
+      'Cannot create exists.txt: the file already exists. Use "*** Update File: exists.txt" to change it, or delete it earlier in the same patch.',
     );
     expect(readFileSync(path.join(root, "exists.txt"), "utf8")).toBe("keep me\n");
+    writeFileSync(path.join(root, "src.txt"), "move me\n");
+    await expect(
+      tool.execute("c", {
+        input: patch("*** Update File: src.txt", "*** Move to: exists.txt", "-move me", "+moved"),
+      }),
+    ).rejects.toThrow(
+      "Cannot create exists.txt: the file already exists. Delete it earlier in the same patch to replace it.",
+    );
+    expect(readFileSync(path.join(root, "src.txt"), "utf8")).toBe("move me\n");
     // delete then add in one patch is a replacement, and allowed
     await tool.execute("c", {
       input: patch("*** Delete File: exists.txt", "*** Add File: exists.txt", "+new"),
@@ -185,5 +194,15 @@ describe("apply_patch", () => {
       `Invalid patch hunk on line 2: '*** Frob: ${"y".repeat(110)}… (1048586 characters)' is not a valid hunk header. Valid hunk headers: '*** Add File: {path}', '*** Delete File: {path}', '*** Update File: {path}'`,
     );
     expect(readdirSync(root)).toEqual([]);
+  });
+  it("inserts a pure addition after its @@ context line, at the end only without one", async () => {
+    const root = tempDir();
+    writeFileSync(path.join(root, "f.py"), "def a():\n    pass\n\ndef b():\n    pass\n");
+    await createApplyPatchTool({ workspaceDir: root }).execute("c", {
+      input: patch("*** Update File: f.py", "@@ def a():", "+    # first", "@@", "+# tail"),
+    });
+    expect(readFileSync(path.join(root, "f.py"), "utf8")).toBe(
+      "def a():\n    # first\n    pass\n\ndef b():\n    pass\n# tail\n",
+    );
   });
 });

@@ -17,8 +17,9 @@ export function applyUpdateChunks(original: string, chunks: UpdateChunk[], displ
       cursor = at + 1;
     }
     if (chunk.oldLines.length === 0) {
-      // pure addition: at the end of the file
-      replacements.push({ at: lines.length, remove: 0, insert: chunk.newLines });
+      // pure addition: after its @@ context line, else (or with *** End of File) at the end
+      const at = chunk.context !== undefined && !chunk.endOfFile ? cursor : lines.length;
+      replacements.push({ at, remove: 0, insert: chunk.newLines });
       continue;
     }
     let oldLines = chunk.oldLines;

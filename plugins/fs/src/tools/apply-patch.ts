@@ -66,7 +66,7 @@ async function plan(env: FsEnv, input: string) {
     if (hunk.kind === "add") {
       if ((await current(abs)) !== null)
         throw new ToolInputError(
-          `Cannot add ${shown}: the file already exists. Use *** Update File: ${shown} to change it (or *** Delete File first to replace it).`,
+          `Cannot create ${shown}: the file already exists. Use "*** Update File: ${shown}" to change it, or delete it earlier in the same patch.`,
         );
       pending.set(abs, hunk.contents);
       summary.added.push(shown);
@@ -88,6 +88,10 @@ async function plan(env: FsEnv, input: string) {
       if (hunk.moveTo) {
         const dest = env.resolve(hunk.moveTo);
         const destShown = displayPath(env.root, dest);
+        if (dest !== abs && (await current(dest)) !== null)
+          throw new ToolInputError(
+            `Cannot create ${destShown}: the file already exists. Delete it earlier in the same patch to replace it.`,
+          );
         pending.set(abs, null);
         pending.set(dest, updated);
         summary.modified.push(destShown);
