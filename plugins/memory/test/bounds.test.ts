@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ftsQuery, listMemoryFiles, MAX_MEMORY_FILE_BYTES } from "../src/index.js";
+import { createLocalEmbedder, ftsQuery, listMemoryFiles, MAX_MEMORY_FILE_BYTES } from "../src/index.js";
 import { details, memoryTools, workspace } from "./helpers.js";
 
 const MB = 1024 * 1024;
@@ -54,5 +54,32 @@ describe("bounds on model-controlled input", () => {
     expect(r.warning).toBe(
       `Not searched: memory/huge.md (${size} bytes, over the 16777216-byte limit for memory files).`,
     );
+  });
+
+  it("the local embedder lets other work run while it embeds many texts", async () => {
+    let ran = false;
+    setImmediate(() => {
+      ran = true;
+    });
+    await createLocalEmbedder().embed(Array.from({ length: 100 }, (_, i) => `note number ${i}`));
+    // without yielding, the whole batch would finish before the event loop turns
+    expect(ran).toBe(true);
+  });
+
+  it("concurrent syncs of one index write each file once", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 20; i++) files[`memory/n${i}.md`] = `Note ${i} about kettles.\n`;
+    const ws = workspace(files);
+    const { search } = memoryTools(ws);
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        search.execute(String(i), { query: "kettles", maxResults: 50, minScore: 0 }),
+      ),
+    );
+    for (const answer of answers) {
+      const paths = details(answer).results.map((h: { path: string }) => h.path);
+      expect(new Set(paths).size).toBe(paths.length);
+      expect(paths).toHaveLength(20);
+    }
   });
 });

@@ -42,6 +42,8 @@ const defaultOnRecovery = (r: IndexRecovery) =>
 export class MemoryIndex {
   private store: IndexStore;
   private pendingRecovery: IndexRecovery | undefined;
+  /** Syncs and searches run one at a time per index: a sync's writes never interleave another's. */
+  private queue: Promise<unknown> = Promise.resolve();
   private readonly vectorWeight: number;
   private readonly textWeight: number;
 
@@ -81,6 +83,12 @@ export class MemoryIndex {
     this.store = this.openStore();
   }
 
+  private exclusive<T>(op: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(op, op);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
   /** Runs `op`; on corruption heals once and runs it again. */
   private async healing<T>(op: () => Promise<T>): Promise<T> {
     try {
@@ -118,7 +126,7 @@ export class MemoryIndex {
 
   /** Brings the index up to date with the files on disk (`recovered` says when it was rebuilt). */
   async sync(signal?: AbortSignal): Promise<SyncReport> {
-    const report = await this.syncStore(signal);
+    const report = await this.exclusive(() => this.syncStore(signal));
     const recovered = this.takeRecovery();
     return recovered ? { ...report, recovered } : report;
   }
@@ -141,14 +149,16 @@ export class MemoryIndex {
         query,
         options,
       );
-    try {
-      return await run();
-    } catch (error) {
-      if (!isCorruptionError(error)) throw error;
-      this.heal(error);
-      await this.syncStore(options.signal);
-      return run();
-    }
+    return this.exclusive(async () => {
+      try {
+        return await run();
+      } catch (error) {
+        if (!isCorruptionError(error)) throw error;
+        this.heal(error);
+        await this.syncStore(options.signal);
+        return run();
+      }
+    });
   }
 
   get chunkCount(): number {

@@ -29,6 +29,7 @@ export interface SyncOptions {
 }
 
 const EMBED_BATCH = 256;
+const CHUNKS_PER_WRITE = 200;
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /**
@@ -79,8 +80,22 @@ export async function syncIndex(store: IndexStore, options: SyncOptions): Promis
     changed.push({ path: file.rel, hash, mtime: read.mtimeMs, size: read.size, chunks });
   }
   signal?.throwIfAborted();
-  // a file refused this time (now a link, say) leaves the index like a deleted one
-  store.applyChanges(known.keys(), changed);
+  // a file refused this time (now a link, say) leaves the index like a deleted one; changes are
+  // written in transactions of about CHUNKS_PER_WRITE chunks, yielding to the event loop between
+  store.applyChanges(known.keys(), []);
+  for (let i = 0; i < changed.length; ) {
+    const group: FileUpdate[] = [];
+    let size = 0;
+    while (
+      i < changed.length &&
+      (group.length === 0 || size + changed[i]!.chunks.length <= CHUNKS_PER_WRITE)
+    ) {
+      size += changed[i]!.chunks.length;
+      group.push(changed[i++]!);
+    }
+    store.applyChanges([], group);
+    await yieldToLoop();
+  }
   report.removed = known.size;
   report.added = added;
   report.updated = changed.length - added;
@@ -89,7 +104,14 @@ export async function syncIndex(store: IndexStore, options: SyncOptions): Promis
   return report;
 }
 
-/** Embeds chunks without a vector; a failing embedder leaves them pending for the next sync. */
+/** Lets other calls (I/O, timers) run between bounded slices of CPU work. */
+export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Embeds chunks without a vector, a batch at a time (cached vectors of identical texts first),
+ * storing each batch and yielding to the event loop between batches; a failing embedder leaves
+ * the rest pending for the next sync.
+ */
 async function embedMissing(
   store: IndexStore,
   embedder: EmbeddingProvider,
@@ -97,34 +119,38 @@ async function embedMissing(
   signal?: AbortSignal,
 ): Promise<void> {
   const missing = store.chunksWithoutVector();
-  if (missing.length === 0) return;
-  const todo: typeof missing = [];
-  const ready: Array<{ id: number; vector: Float32Array | number[] }> = [];
-  for (const row of missing) {
-    const cached = store.cachedVector(row.hash, embedder.model);
-    if (cached) ready.push({ id: row.id, vector: cached });
-    else todo.push(row);
-  }
-  for (let i = 0; i < todo.length; i += EMBED_BATCH) {
-    const slice = todo.slice(i, i + EMBED_BATCH);
+  for (let i = 0; i < missing.length; i += EMBED_BATCH) {
+    signal?.throwIfAborted();
+    const slice = missing.slice(i, i + EMBED_BATCH);
+    const ready: Array<{ id: number; vector: Float32Array | number[] }> = [];
+    const todo: Array<{ id: number; hash: string; text: string }> = [];
+    for (const row of slice) {
+      const cached = store.cachedVector(row.hash, embedder.model);
+      if (cached) ready.push({ id: row.id, vector: cached });
+      else todo.push({ ...row, text: store.chunkText(row.id) });
+    }
     try {
-      const vectors = await embedder.embed(
-        slice.map((r) => r.text),
-        signal,
-      );
-      if (vectors.length !== slice.length)
-        throw new Error(`Embedder returned ${vectors.length} vectors for ${slice.length} texts`);
-      for (const [k, row] of slice.entries()) ready.push({ id: row.id, vector: vectors[k]! });
-      store.cacheVectors(
-        embedder.model,
-        slice.map((row, k) => ({ hash: row.hash, vector: vectors[k]! })),
-      );
+      if (todo.length > 0) {
+        const vectors = await embedder.embed(
+          todo.map((r) => r.text),
+          signal,
+        );
+        if (vectors.length !== todo.length)
+          throw new Error(`Embedder returned ${vectors.length} vectors for ${todo.length} texts`);
+        for (const [k, row] of todo.entries()) ready.push({ id: row.id, vector: vectors[k]! });
+        store.cacheVectors(
+          embedder.model,
+          todo.map((row, k) => ({ hash: row.hash, vector: vectors[k]! })),
+        );
+      }
     } catch (error) {
       if (signal?.aborted) throw error;
       report.embeddingError = (error as Error).message;
-      report.pendingEmbeddings = todo.length - i;
-      break;
+      report.pendingEmbeddings = missing.length - i - ready.length;
+      store.storeVectors(ready);
+      return;
     }
+    store.storeVectors(ready);
+    await yieldToLoop();
   }
-  store.storeVectors(ready);
 }

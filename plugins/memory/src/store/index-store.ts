@@ -131,13 +131,17 @@ export class IndexStore {
     })();
   }
 
-  /** Chunks that have no vector yet. */
-  chunksWithoutVector(): Array<{ id: number; text: string; hash: string }> {
-    return this.db
-      .prepare(
-        "SELECT c.id, c.text, c.hash FROM chunks c LEFT JOIN embeddings e ON e.chunk_id = c.id WHERE e.chunk_id IS NULL",
-      )
-      .all() as Array<{ id: number; text: string; hash: string }>;
+  /** Chunks that have no vector yet (ids and hashes; texts are read a batch at a time). */
+  chunksWithoutVector(): Array<{ id: number; hash: string }> {
+    return this.sql(
+      "SELECT c.id, c.hash FROM chunks c LEFT JOIN embeddings e ON e.chunk_id = c.id WHERE e.chunk_id IS NULL",
+    ).all() as Array<{ id: number; hash: string }>;
+  }
+
+  chunkText(id: number): string {
+    return (
+      (this.sql("SELECT text FROM chunks WHERE id = ?").get(id) as { text: string } | undefined)?.text ?? ""
+    );
   }
 
   cachedVector(hash: string, model: string): Float32Array | undefined {
