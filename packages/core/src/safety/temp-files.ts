@@ -12,7 +12,7 @@ export const TEMP_FILE_PATTERN = /^\..*\.[0-9a-f]{12}\.clawtools-tmp$/su;
 /** Five minutes: far longer than any write takes between its last byte and its rename. */
 export const STALE_TEMP_MS = 5 * 60_000;
 
-/** A directory is swept at most once a minute per process. */
+/** A directory (by real path) is swept at most once a minute per process. */
 const SWEEP_EVERY_MS = 60_000;
 const swept = new Map<string, number>();
 
@@ -23,7 +23,7 @@ export function tempNameFor(name: string): string {
 
 /** Removes this project's stale temp files from a verified directory (best effort). */
 export async function sweepStaleTemps(dir: DirRef, now = Date.now()): Promise<string[]> {
-  const key = `${dir.dev}:${dir.ino}:${dir.born}`;
+  const key = dir.real;
   const last = swept.get(key);
   if (last !== undefined && now - last < SWEEP_EVERY_MS) return [];
   if (swept.size > 10_000) swept.clear();

@@ -29,6 +29,14 @@ export function hardlinkError(
   );
 }
 
+export function pathTooLongError(input: string, bytes: number): ToolInputError {
+  return new ToolInputError(`Path too long (${bytes} bytes resolved; at most 4096): ${quotePath(input)}`);
+}
+
+export function nameTooLongError(input: string, bytes: number): ToolInputError {
+  return new ToolInputError(`File name too long (${bytes} bytes; at most 255): ${quotePath(input)}`);
+}
+
 export function tooManySymlinksError(input: string): ToolInputError {
   return new ToolInputError(`Too many symlinks resolving ${quotePath(input)}`);
 }

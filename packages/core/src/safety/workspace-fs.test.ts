@@ -102,6 +102,18 @@ for (const strategy of ["/proc/self/fd", "identity checks"] as const) {
       );
     });
 
+    it("refuses paths longer than the system's limits before creating anything", async () => {
+      const { root } = setup();
+      const deep = "d/".repeat(3000) + "f.txt";
+      await expect(writeFileAtomic(root, deep, "x")).rejects.toThrow(
+        `Path too long (${Buffer.byteLength(root) + 6006} bytes resolved; at most 4096): ${deep.slice(0, 200)}… (6005 characters)`,
+      );
+      await expect(writeFileAtomic(root, `${"n".repeat(256)}.txt`, "x")).rejects.toThrow(
+        "File name too long (260 bytes; at most 255)",
+      );
+      expect(readdirSync(root).sort()).toEqual(["a", "alias", "out", "secret-link"]);
+    });
+
     it("refuses hardlinks for reading and writing, saying so", async () => {
       const { root, outside } = setup();
       linkSync(path.join(outside, "secret.txt"), path.join(root, "hard.txt"));

@@ -4,7 +4,9 @@ import path from "node:path";
 import {
   errnoError,
   keptChangingError,
+  nameTooLongError,
   pathEscapesError,
+  pathTooLongError,
   symlinkEscapesError,
   symlinkNotFollowedError,
   tooManySymlinksError,
@@ -38,10 +40,9 @@ export interface DirRef {
   handle: FileHandle;
   real: string;
   via: string;
+  /** Identity, checked again after each lookup where there is no /proc (0 with /proc: unused). */
   dev: number;
   ino: number;
-  /** Birth time where the platform has it (0 otherwise): tells a new directory from a reused inode. */
-  born: number;
 }
 
 const realRoots = new Map<string, Promise<string>>();
@@ -73,20 +74,36 @@ function below(ws: Workspace, abs: string): string[] | null {
 
 export const entryPath = (dir: DirRef, name: string) => `${dir.via}/${name}`;
 
+/** The system's own limits (PATH_MAX 4096, NAME_MAX 255 bytes), which a walk by descriptors would not meet. */
+const MAX_PATH_BYTES = 4096;
+const MAX_NAME_BYTES = 255;
+
+function checkLength(ws: Workspace, components: string[], input: string): void {
+  let total = Buffer.byteLength(ws.real);
+  for (const name of components) {
+    const bytes = Buffer.byteLength(name);
+    if (bytes > MAX_NAME_BYTES) throw nameTooLongError(input, bytes);
+    total += bytes + 1;
+  }
+  if (total > MAX_PATH_BYTES) throw pathTooLongError(input, total);
+}
+
 class Race extends Error {}
 
 async function openDir(real: string, via: string, flags = 0): Promise<DirRef> {
   const handle = await fs.open(via, O_RDONLY | O_DIRECTORY | flags);
-  const st = await handle.stat();
-  return {
-    handle,
-    real,
-    via: procFd ? `/proc/self/fd/${handle.fd}` : real,
-    dev: st.dev,
-    ino: st.ino,
-    born: st.birthtimeMs,
-  };
+  if (procFd) return { handle, real, via: `/proc/self/fd/${handle.fd}`, dev: 0, ino: 0 };
+  const st = await handle.stat().catch(async (error) => {
+    await handle.close();
+    throw error;
+  });
+  return { handle, real, via: real, dev: st.dev, ino: st.ino };
 }
+
+/** Closing never delays the answer: a close is started and its failure ignored. */
+const release = (dir: DirRef) => {
+  dir.handle.close().catch(() => {});
+};
 
 /** The link target when `name` in `dir` is a symlink, null when it is something else. */
 async function linkAt(dir: DirRef, name: string): Promise<string | null> {
@@ -140,8 +157,10 @@ export interface WalkResult {
  */
 export async function walk(root: string, target: string, options: WalkOptions): Promise<WalkResult> {
   const ws = await workspaceOf(root);
-  const start = below(ws, path.resolve(ws.lexical, target));
+  const abs = path.resolve(ws.lexical, target);
+  const start = below(ws, abs);
   if (!start) throw pathEscapesError(root, options.input);
+  checkLength(ws, start, options.input);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     try {
       return await walkOnce(ws, start, options);
@@ -155,8 +174,8 @@ export async function walk(root: string, target: string, options: WalkOptions): 
 async function walkOnce(ws: Workspace, start: string[], options: WalkOptions): Promise<WalkResult> {
   const rootDir = await openDir(ws.real, ws.real);
   let chain: DirRef[] = [rootDir];
-  const closeChain = async (keep?: DirRef) => {
-    for (const d of chain) if (d !== keep && d !== rootDir) await d.handle.close().catch(() => {});
+  const closeChain = (keep?: DirRef) => {
+    for (const d of chain) if (d !== keep && d !== rootDir) release(d);
   };
   const verify = async () => {
     if (procFd) return;
@@ -173,6 +192,7 @@ async function walkOnce(ws: Workspace, start: string[], options: WalkOptions): P
     const next = below(ws, resolved);
     if (!next) throw symlinkEscapesError(ws.root, options.input, resolved);
     components = [...next, ...rest];
+    checkLength(ws, components, options.input);
   };
   const done = (dir: DirRef, name: string, stat: Stats | null, rest: string[], file?: FileHandle) => {
     const result: WalkResult = {
@@ -184,8 +204,8 @@ async function walkOnce(ws: Workspace, start: string[], options: WalkOptions): P
       rest,
       verify,
       close: async () => {
-        await closeChain();
-        await rootDir.handle.close().catch(() => {});
+        closeChain();
+        release(rootDir);
       },
     };
     if (file) result.file = file;
@@ -219,14 +239,14 @@ async function walkOnce(ws: Workspace, start: string[], options: WalkOptions): P
           const link = await linkAt(dir, name);
           if (link === null) throw errnoError("ENOTDIR", "open", path.join(dir.real, name));
           follow(dir, link, rest);
-          await closeChain();
+          closeChain();
           chain = [rootDir];
           continue;
         }
         chain.push(child);
         await verify();
         if (procFd) {
-          await closeChain(child);
+          closeChain(child);
           chain = [rootDir, child];
         }
         components = rest;
@@ -245,7 +265,7 @@ async function walkOnce(ws: Workspace, start: string[], options: WalkOptions): P
           if (link === null) throw errnoError("ENOTDIR", "open", path.join(dir.real, name));
           if (options.final === "nofollow") throw symlinkNotFollowedError(ws.root, options.input);
           follow(dir, link, []);
-          await closeChain();
+          closeChain();
           chain = [rootDir];
           continue;
         }
@@ -271,7 +291,7 @@ async function walkOnce(ws: Workspace, start: string[], options: WalkOptions): P
           throw new Race();
         });
         follow(dir, link, []);
-        await closeChain();
+        closeChain();
         chain = [rootDir];
         continue;
       }
@@ -279,8 +299,8 @@ async function walkOnce(ws: Workspace, start: string[], options: WalkOptions): P
       return done(dir, name, st, []);
     }
   } catch (error) {
-    await closeChain();
-    await rootDir.handle.close().catch(() => {});
+    closeChain();
+    release(rootDir);
     throw error;
   }
 }

@@ -116,11 +116,8 @@ export function createNodeBridge(root: string, options: NodeBridgeOptions = {}):
       await mkdirInWorkspace(scope, abs(filePath, cwd), { input: filePath });
     },
     async writeFile({ filePath, cwd, data }) {
-      await writeFileAtomic(scope, abs(filePath, cwd), data, {
-        input: filePath,
-        createParents: false,
-        allowHardlinks,
-      });
+      // missing parents are created in the same walk (never through a link leading out)
+      await writeFileAtomic(scope, abs(filePath, cwd), data, { input: filePath, allowHardlinks });
     },
     async readdir({ filePath, cwd }) {
       return listDirInWorkspace(scope, abs(filePath, cwd), { input: filePath });

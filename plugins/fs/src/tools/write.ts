@@ -1,5 +1,6 @@
 import path from "node:path";
 import { type AgentTool, type ToolContext, Type } from "@clawtools/core";
+import { isNodeBridge } from "../bridge/node-bridge.js";
 import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
 
 export const writeSchema = Type.Object({
@@ -25,7 +26,8 @@ export function createWriteTool(
       const abs = env.resolve(input);
       return env.withWriteLock([abs], async () => {
         throwIfAborted(signal);
-        await env.bridge.mkdirp({ filePath: path.dirname(abs) });
+        // the local bridge creates missing parents within its own verified walk
+        if (!isNodeBridge(env.bridge)) await env.bridge.mkdirp({ filePath: path.dirname(abs) });
         await env.bridge.writeFile({ filePath: abs, data: content });
         // pi reports the string length (UTF-16 units), kept for notice compatibility
         return {
