@@ -5,6 +5,7 @@ import { schemaCommand } from "./commands/schema.js";
 import { serveCommand } from "./commands/serve.js";
 import { parseCommonOptions } from "./options.js";
 import { COMMANDS, type CommandName, HELP, UsageError } from "./usage.js";
+import { CLI_VERSION } from "./version.js";
 
 /** Runs the CLI; returns the exit code (0 ok, 1 tool error or failure, 2 usage error). */
 export async function main(
@@ -14,12 +15,19 @@ export async function main(
   const [command, ...rest] = argv;
   try {
     if (!command || command === "--help" || command === "-h" || command === "help") {
+      if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
       out(HELP.main);
       return command ? 0 : 2;
     }
+    if (command === "--version" || command === "-v") {
+      if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+      out(CLI_VERSION);
+      return 0;
+    }
+    if (command.startsWith("-")) throw new UsageError(`unknown option "${command}" (a command comes first)`);
     if (!(COMMANDS as readonly string[]).includes(command))
       throw new UsageError(`unknown command "${command}" (expected ${COMMANDS.join(", ")})`);
-    const options = parseCommonOptions(rest);
+    const options = parseCommonOptions(rest, command as CommandName);
     if (options.help) {
       out(HELP[command as CommandName]);
       return 0;
@@ -39,7 +47,7 @@ export async function main(
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(
-        `clawtools: ${error.message} (see clawtools ${command && command !== "--help" ? `${command} ` : ""}--help)\n`,
+        `clawtools: ${error.message} (see clawtools ${command && (COMMANDS as readonly string[]).includes(command) ? `${command} ` : ""}--help)\n`,
       );
       return 2;
     }

@@ -1,5 +1,6 @@
-import { parseArgs } from "node:util";
-import { UsageError } from "./usage.js";
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import { PROVIDER_IDS, TOOL_PROFILE_IDS } from "@clawtools/core";
+import { type CommandName, UsageError } from "./usage.js";
 
 export interface CommonOptions {
   workspace: string;
@@ -7,14 +8,73 @@ export interface CommonOptions {
   allow?: string[];
   deny?: string[];
   owner: boolean;
+  /** A provider id (`google` is taken as `gemini`). */
   provider?: string;
   help: boolean;
   json: boolean;
   strict: boolean;
   args?: string;
   argsFile?: string;
+  /** `--config <file>`: a JSON file shaped like `ctx.config` plus `stateDir`. */
+  config?: string;
+  stateDir?: string;
+  allowPrivateNetwork: boolean;
+  /** serve: HTTP instead of stdio, on this port. */
+  http?: number;
+  host?: string;
+  token?: string;
+  maxMessageMb?: number;
+  maxResultChars?: number;
   positionals: string[];
 }
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+const COMMON: Options = {
+  workspace: { type: "string" },
+  profile: { type: "string" },
+  allow: { type: "string", multiple: true },
+  deny: { type: "string", multiple: true },
+  owner: { type: "boolean", default: false },
+  provider: { type: "string" },
+  help: { type: "boolean", short: "h", default: false },
+  config: { type: "string" },
+  "state-dir": { type: "string" },
+  "allow-private-network": { type: "boolean", default: false },
+};
+
+/** The options each command understands; anything else is a usage error. */
+const PER_COMMAND: Record<CommandName, Options> = {
+  list: { ...COMMON, json: { type: "boolean", default: false } },
+  describe: COMMON,
+  schema: { ...COMMON, strict: { type: "boolean", default: false } },
+  call: {
+    ...COMMON,
+    json: { type: "boolean", default: false },
+    args: { type: "string" },
+    "args-file": { type: "string" },
+  },
+  serve: {
+    ...COMMON,
+    http: { type: "string" },
+    host: { type: "string" },
+    token: { type: "string" },
+    "max-message-mb": { type: "string" },
+    "max-result-chars": { type: "string" },
+  },
+};
+
+/** How many positional arguments each command takes, and what they are called. */
+const POSITIONALS: Record<CommandName, string[]> = {
+  list: [],
+  describe: ["<tool>"],
+  schema: [],
+  call: ["<tool>"],
+  serve: [],
+};
+
+/** Provider names accepted on the command line: the core ids plus spec/002's `google` (Gemini). */
+export const PROVIDER_ALIASES: Readonly<Record<string, string>> = { google: "gemini" };
 
 const splitList = (values: string[] | undefined) =>
   values
@@ -22,45 +82,99 @@ const splitList = (values: string[] | undefined) =>
     .map((v) => v.trim())
     .filter(Boolean);
 
-export function parseCommonOptions(argv: string[]): CommonOptions {
+function positiveNumber(flag: string, raw: string | undefined, integer: boolean): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
+    throw new UsageError(`${flag} must be a positive ${integer ? "integer" : "number"}, got "${raw}"`);
+  return n;
+}
+
+/** The directory a relative path and the default workspace are taken from. */
+export function invocationDir(env: NodeJS.ProcessEnv = process.env): string {
+  // `pnpm clawtools …` (the checkout's root script) runs in the root: the user meant where they typed it
+  if (env.npm_lifecycle_event === "clawtools" && env.INIT_CWD) return env.INIT_CWD;
+  return process.cwd();
+}
+
+export function parseCommonOptions(argv: string[], command: CommandName = "list"): CommonOptions {
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        workspace: { type: "string" },
-        profile: { type: "string" },
-        allow: { type: "string", multiple: true },
-        deny: { type: "string", multiple: true },
-        owner: { type: "boolean", default: false },
-        provider: { type: "string" },
-        help: { type: "boolean", short: "h", default: false },
-        json: { type: "boolean", default: false },
-        strict: { type: "boolean", default: false },
-        args: { type: "string" },
-        "args-file": { type: "string" },
-      },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: PER_COMMAND[command] });
   } catch (error) {
     throw new UsageError((error as Error).message.split("\n")[0]!);
   }
   const v = parsed.values as Record<string, unknown>;
+  if (v.help) return { ...defaults(), help: true, positionals: parsed.positionals };
+  const expected = POSITIONALS[command];
+  if (parsed.positionals.length < expected.length)
+    throw new UsageError(
+      `${command} needs ${expected.join(" ")}: clawtools ${command} ${expected.join(" ")}`,
+    );
+  if (parsed.positionals.length > expected.length)
+    throw new UsageError(`unexpected argument "${parsed.positionals[expected.length]}"`);
+  const profile = v.profile as string | undefined;
+  if (profile !== undefined && !(TOOL_PROFILE_IDS as readonly string[]).includes(profile))
+    throw new UsageError(`unknown profile "${profile}" (expected ${TOOL_PROFILE_IDS.join(", ")})`);
+  let provider = v.provider as string | undefined;
+  if (provider !== undefined) {
+    provider = PROVIDER_ALIASES[provider] ?? provider;
+    if (!(PROVIDER_IDS as readonly string[]).includes(provider))
+      throw new UsageError(
+        `unknown provider "${v.provider}" (expected ${[...PROVIDER_IDS, ...Object.keys(PROVIDER_ALIASES)].join(", ")})`,
+      );
+  }
+  const http = v.http as string | undefined;
+  let port: number | undefined;
+  if (http !== undefined) {
+    port = Number(http);
+    if (!/^\d+$/.test(http) || port > 65535)
+      throw new UsageError(`--http needs a port number (0-65535), got "${http}"`);
+  }
+  if (v.host !== undefined && http === undefined)
+    throw new UsageError("--host only applies with --http <port>");
+  if (v.token !== undefined && http === undefined)
+    throw new UsageError("--token only applies with --http <port>");
   const allow = splitList(v.allow as string[] | undefined);
   const deny = splitList(v.deny as string[] | undefined);
+  const maxMessageMb = positiveNumber("--max-message-mb", v["max-message-mb"] as string | undefined, false);
+  const maxResultChars = positiveNumber(
+    "--max-result-chars",
+    v["max-result-chars"] as string | undefined,
+    true,
+  );
   return {
-    workspace: (v.workspace as string | undefined) ?? process.cwd(),
-    ...(v.profile ? { profile: v.profile as string } : {}),
+    ...defaults(),
+    workspace: (v.workspace as string | undefined) ?? invocationDir(),
+    ...(profile ? { profile } : {}),
     ...(allow ? { allow } : {}),
     ...(deny ? { deny } : {}),
-    owner: v.owner as boolean,
-    ...(v.provider ? { provider: v.provider as string } : {}),
-    help: v.help as boolean,
-    json: v.json as boolean,
-    strict: v.strict as boolean,
+    owner: Boolean(v.owner),
+    ...(provider ? { provider } : {}),
+    json: Boolean(v.json),
+    strict: Boolean(v.strict),
     ...(v.args !== undefined ? { args: v.args as string } : {}),
     ...(v["args-file"] !== undefined ? { argsFile: v["args-file"] as string } : {}),
+    ...(v.config !== undefined ? { config: v.config as string } : {}),
+    ...(v["state-dir"] !== undefined ? { stateDir: v["state-dir"] as string } : {}),
+    allowPrivateNetwork: Boolean(v["allow-private-network"]),
+    ...(port !== undefined ? { http: port } : {}),
+    ...(v.host !== undefined ? { host: v.host as string } : {}),
+    ...(v.token !== undefined ? { token: v.token as string } : {}),
+    ...(maxMessageMb !== undefined ? { maxMessageMb } : {}),
+    ...(maxResultChars !== undefined ? { maxResultChars } : {}),
     positionals: parsed.positionals,
+  };
+}
+
+function defaults(): CommonOptions {
+  return {
+    workspace: invocationDir(),
+    owner: false,
+    help: false,
+    json: false,
+    strict: false,
+    allowPrivateNetwork: false,
+    positionals: [],
   };
 }

@@ -1,30 +1,62 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { createToolset, TOOL_PROFILE_IDS, type Toolset } from "@clawtools/core";
+import { createToolset, resolveStateDir, type Toolset, type ToolContext } from "@clawtools/core";
 import { type Clawtools, createClawtools } from "clawtools";
-import type { CommonOptions } from "./options.js";
+import { loadConfig } from "./config.js";
+import { type CommonOptions, invocationDir } from "./options.js";
 import { UsageError } from "./usage.js";
 
 export async function loadClawtools(): Promise<Clawtools> {
   return createClawtools();
 }
 
-/** The toolset a command works with: installed sections, the workspace, and the policy flags. */
+const warn = (message: string) => process.stderr.write(`${message}\n`);
+
+/**
+ * The context every command works in: the workspace, the `--config` sections (validated up front
+ * against each installed plugin's schema) and the state directory (`--state-dir`, else the
+ * file's `stateDir`, else one per workspace under the XDG state home).
+ */
+export function buildContext(options: CommonOptions, clawtools: Clawtools): ToolContext {
+  const here = invocationDir();
+  const workspace = path.resolve(here, options.workspace);
+  if (!existsSync(workspace) || !statSync(workspace).isDirectory())
+    throw new UsageError(`workspace is not a directory: ${workspace}`);
+  const config = loadConfig(
+    options.config === undefined ? undefined : path.resolve(here, options.config),
+    clawtools,
+    options.allowPrivateNetwork ? { web: { fetch: { allowPrivateNetwork: true } } } : {},
+  );
+  for (const warning of config.warnings) warn(warning);
+  const explicit = options.stateDir === undefined ? config.stateDir : path.resolve(here, options.stateDir);
+  return {
+    workspaceDir: workspace,
+    agentId: "cli",
+    sessionKey: "cli",
+    config: config.sections,
+    stateDir: resolveStateDir({ workspaceDir: workspace, ...(explicit ? { stateDir: explicit } : {}) }),
+  };
+}
+
+export type CliToolset = Toolset & { clawtools: Clawtools; context: ToolContext; close(): Promise<void> };
+
+/** The toolset a command works with: installed sections, the context, and the policy flags. */
 export async function buildToolset(
   options: CommonOptions,
   defaults: { profile?: string } = {},
-): Promise<Toolset & { clawtools: Clawtools }> {
-  const workspace = path.resolve(options.workspace);
-  if (!existsSync(workspace) || !statSync(workspace).isDirectory())
-    throw new UsageError(`workspace is not a directory: ${workspace}`);
+): Promise<CliToolset> {
   const profile = options.profile ?? defaults.profile;
-  if (profile && !(TOOL_PROFILE_IDS as readonly string[]).includes(profile)) {
-    throw new UsageError(`unknown profile "${profile}" (expected ${TOOL_PROFILE_IDS.join(", ")})`);
-  }
   const clawtools = await loadClawtools();
+  let context: ToolContext;
+  try {
+    context = buildContext(options, clawtools);
+  } catch (error) {
+    await clawtools.tools.dispose();
+    throw error;
+  }
   const toolset = createToolset({
     registry: clawtools.tools,
-    context: { workspaceDir: workspace, agentId: "cli", sessionKey: "cli" },
+    context,
     ...(options.provider ? { provider: options.provider } : {}),
     policy: {
       ...(profile ? { profile } : {}),
@@ -38,7 +70,16 @@ export async function buildToolset(
         : {}),
     },
     senderIsOwner: options.owner,
-    warn: (message) => process.stderr.write(`${message}\n`),
+    warn,
   });
-  return { ...toolset, clawtools };
+  return {
+    ...toolset,
+    clawtools,
+    context,
+    // what the toolset holds, then the plugins the registry loaded (processes, databases…)
+    close: async () => {
+      await toolset.dispose();
+      await clawtools.tools.dispose();
+    },
+  };
 }

@@ -11,7 +11,13 @@ const COMMON = `  --workspace <dir>   workspace root (default: current directory
   --allow <names>     allow only these tools / groups (comma-separated, repeatable)
   --deny <names>      deny these tools / groups (comma-separated, repeatable)
   --owner             the caller is the owner (unlocks owner-only tools)
-  --provider <id>     openai | openai-responses | anthropic | gemini (schema normalisation)
+  --provider <id>     openai | openai-responses | anthropic | gemini (google) (schema normalisation)
+  --config <file>     JSON configuration: { "runtime": {…}, "web": {…}, "fs": {…}, "memory": {…},
+                      "stateDir": "…" }, checked against each installed section's schema
+  --state-dir <dir>   where derived state goes (default: one directory per workspace under
+                      $XDG_STATE_HOME/clawtools, or $CLAWTOOLS_STATE_DIR)
+  --allow-private-network
+                      let web_fetch reach loopback and private addresses (local development)
   -h, --help          show help`;
 
 export const HELP: Record<CommandName | "main", string> = {
@@ -25,7 +31,9 @@ Commands:
   schema --provider <p>   tool definitions in a provider's wire format
   call <tool> --args <json> | --args-file <file>
                           run one tool and print its result (exit 1 on a tool error)
-  serve                   serve the tools over MCP on stdio
+  serve                   serve the tools over MCP on stdio (or Streamable HTTP with --http)
+
+  -v, --version           print the version
 
 Run 'clawtools <command> --help' for the options of a command.`,
   list: `Usage: clawtools list [options]
@@ -42,7 +50,7 @@ ${COMMON}
 
 Options:
 ${COMMON}`,
-  schema: `Usage: clawtools schema --provider <openai|openai-responses|anthropic|gemini> [options]
+  schema: `Usage: clawtools schema --provider <openai|openai-responses|anthropic|gemini|google> [options]
 
 Prints the tool definitions (after policy) in the provider's format, as JSON.
 
@@ -62,7 +70,17 @@ ${COMMON}
   serve: `Usage: clawtools serve [options]
 
 Serves the installed tools over MCP on stdio (profile coding by default). Logs go to stderr.
+Stops at end of input or on SIGTERM, SIGINT or SIGHUP; either way every process the tools
+started (background exec sessions included) is killed before exit.
 
 Options:
-${COMMON}`,
+${COMMON}
+  --max-message-mb <n>    largest message accepted (default 64); a larger one gets a JSON-RPC
+                          error naming the limit and the server keeps serving
+  --max-result-chars <n>  text characters per tool result sent (default 200000); the rest is
+                          cut with a notice saying how to page
+  --http <port>           serve Streamable HTTP on this port instead of stdio (0: any free port)
+  --host <addr>           address for --http (default 127.0.0.1); any non-loopback address
+                          needs a token
+  --token <token>         bearer token clients must send with --http (or $CLAWTOOLS_MCP_TOKEN)`,
 };

@@ -1,8 +1,14 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { resolveStateDir } from "@clawtools/core";
+import { createClawtools } from "clawtools";
 import { describe, expect, it, vi } from "vitest";
 import { main } from "../src/cli.js";
+import { invocationDir, parseCommonOptions } from "../src/options.js";
+import { buildContext } from "../src/toolset.js";
 
 function run(argv: string[]) {
   const lines: string[] = [];
@@ -102,6 +108,17 @@ describe("clawtools CLI", () => {
       ["schema", "--provider", "nope"],
       ["list", "--bogus"],
       ["serve", "--profile", "huge"],
+      ["list", "extra"],
+      ["serve", "now"],
+      ["describe", "read", "write"],
+      ["list", "--strict"],
+      ["list", "--http", "8080"],
+      ["list", "--provider", "nope"],
+      ["serve", "--max-message-mb", "0"],
+      ["serve", "--http", "http"],
+      ["serve", "--host", "0.0.0.0"],
+      ["--bogus"],
+      ["--version", "extra"],
     ]) {
       const r = await run(argv);
       expect(r.code).toBe(2);
@@ -113,5 +130,126 @@ describe("clawtools CLI", () => {
       expect(r.code).toBe(0);
       expect(r.out).toContain(`Usage: clawtools ${command}`);
     }
+  });
+
+  it("names exactly what it refused", async () => {
+    const cases: Array<[string[], string]> = [
+      [["list", "extra"], 'clawtools: unexpected argument "extra" (see clawtools list --help)\n'],
+      [
+        ["describe"],
+        "clawtools: describe needs <tool>: clawtools describe <tool> (see clawtools describe --help)\n",
+      ],
+      [
+        ["list", "--provider", "nope"],
+        'clawtools: unknown provider "nope" (expected openai, openai-responses, anthropic, gemini, google) (see clawtools list --help)\n',
+      ],
+      [
+        ["list", "--profile", "huge"],
+        'clawtools: unknown profile "huge" (expected minimal, coding, messaging, full) (see clawtools list --help)\n',
+      ],
+      [
+        ["serve", "--max-message-mb", "lots"],
+        'clawtools: --max-message-mb must be a positive number, got "lots" (see clawtools serve --help)\n',
+      ],
+      [
+        ["serve", "--host", "::"],
+        "clawtools: --host only applies with --http <port> (see clawtools serve --help)\n",
+      ],
+    ];
+    for (const [argv, err] of cases) expect(await run(argv)).toMatchObject({ code: 2, err });
+    const strict = await run(["list", "--strict"]);
+    expect(strict.err).toMatch(/^clawtools: Unknown option '--strict'/);
+  });
+
+  it("prints its version from package.json", async () => {
+    const version = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
+    expect(await run(["--version"])).toMatchObject({ code: 0, out: version });
+    expect(await run(["-v"])).toMatchObject({ code: 0, out: version });
+  });
+
+  it("takes --provider google as Gemini", async () => {
+    const google = await run(["schema", "--provider", "google", "--workspace", workspace]);
+    const gemini = await run(["schema", "--provider", "gemini", "--workspace", workspace]);
+    expect(google.code).toBe(0);
+    expect(google.out).toBe(gemini.out);
+  });
+
+  it("validates --config up front against each installed section's schema", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "clawtools-cli-config-"));
+    const write = (name: string, body: string) => {
+      const file = path.join(dir, name);
+      writeFileSync(file, body);
+      return file;
+    };
+    const cases: Array<[string, string]> = [
+      [write("syntax.json", "{nope"), "is not valid JSON: "],
+      [write("array.json", "[]"), "must hold a JSON object"],
+      [
+        write("unknown.json", JSON.stringify({ shell: {} })),
+        'unknown key "shell" (expected stateDir or a section: ',
+      ],
+      [write("state.json", JSON.stringify({ stateDir: 3 })), "stateDir must be a string (a directory)"],
+      [
+        write("bad.json", JSON.stringify({ web: { fetch: { maxRedirects: 99 } } })),
+        "web: fetch.maxRedirects: ",
+      ],
+      [write("typo.json", JSON.stringify({ web: { fetch: { maxchars: 1 } } })), "web: "],
+    ];
+    for (const [file, message] of cases) {
+      const r = await run(["list", "--config", file]);
+      expect(r.code).toBe(2);
+      expect(r.err.trim().split("\n")).toHaveLength(1);
+      expect(r.err).toContain(message);
+    }
+    const missing = await run(["list", "--config", path.join(dir, "absent.json")]);
+    expect(missing).toMatchObject({
+      code: 2,
+      err: `clawtools: cannot read --config ${path.join(dir, "absent.json")}: ENOENT (see clawtools list --help)\n`,
+    });
+  });
+
+  it("chooses the state directory: --state-dir, else the file's stateDir, else one per workspace", async () => {
+    const clawtools = await createClawtools();
+    const dir = mkdtempSync(path.join(tmpdir(), "clawtools-cli-state-"));
+    const file = path.join(dir, "c.json");
+    writeFileSync(file, JSON.stringify({ stateDir: "state-here", web: { fetch: { maxChars: 500 } } }));
+    const ctx = (argv: string[]) =>
+      buildContext(parseCommonOptions(["--workspace", workspace, ...argv]), clawtools);
+    expect(ctx([]).stateDir).toBe(resolveStateDir({ workspaceDir: workspace }));
+    expect(ctx(["--config", file]).stateDir).toBe(path.join(dir, "state-here"));
+    expect(ctx(["--config", file]).config).toEqual({ web: { fetch: { maxChars: 500 } } });
+    expect(ctx(["--config", file, "--state-dir", path.join(dir, "flag")]).stateDir).toBe(
+      path.join(dir, "flag"),
+    );
+    expect(ctx(["--allow-private-network", "--config", file]).config).toEqual({
+      web: { fetch: { maxChars: 500, allowPrivateNetwork: true } },
+    });
+    await clawtools.tools.dispose();
+  });
+
+  it("--allow-private-network lets web_fetch reach a loopback server", async () => {
+    const server = createServer((_req, res) =>
+      res.writeHead(200, { "content-type": "text/plain" }).end("local ok"),
+    );
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    try {
+      const args = ["call", "web_fetch", "--workspace", workspace, "--args", JSON.stringify({ url })];
+      const refused = await run(args);
+      expect(refused.code).toBe(1);
+      const allowed = await run([...args, "--allow-private-network"]);
+      expect(allowed.code).toBe(0);
+      expect(allowed.out).toContain("local ok");
+    } finally {
+      server.close();
+    }
+  });
+
+  it("takes the workspace from where `pnpm clawtools` was typed", () => {
+    expect(invocationDir({ npm_lifecycle_event: "clawtools", INIT_CWD: "/some/sub/dir" })).toBe(
+      "/some/sub/dir",
+    );
+    expect(invocationDir({ npm_lifecycle_event: "test", INIT_CWD: "/some/sub/dir" })).toBe(process.cwd());
+    expect(invocationDir({})).toBe(process.cwd());
   });
 });

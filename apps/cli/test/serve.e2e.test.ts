@@ -1,10 +1,11 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const cliDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -16,6 +17,49 @@ const alive = (needle: string) =>
   execFileSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" })
     .split("\n")
     .filter((l) => l.includes(needle) && !l.trim().startsWith("Z")).length;
+const until = async (check: () => boolean, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+};
+
+function ensureBuilt() {
+  // the end-to-end tests drive the built CLI, as a user would run it
+  if (!existsSync(bin))
+    execFileSync("pnpm", ["turbo", "run", "build", "--filter=@clawtools/cli..."], {
+      cwd: repo,
+      stdio: "ignore",
+    });
+}
+
+async function stdioClient(args: string[], onStderr?: (s: string) => void) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, "serve", ...args],
+    stderr: "pipe",
+  });
+  transport.stderr?.on("data", (d) => onStderr?.(String(d)));
+  const client = new Client({ name: "e2e", version: "1.0.0" });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+/** The CLI as a plain child process: exit code and stderr once it ends on its own. */
+function run(args: string[], stdin?: string) {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => {
+    stdout += String(d);
+  });
+  child.stderr.on("data", (d) => {
+    stderr += String(d);
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
+  if (stdin !== undefined) child.stdin.end(stdin);
+  return { child, exited, out: () => stdout, err: () => stderr };
+}
 
 describe("clawtools serve (built, over stdio MCP)", () => {
   const workspace = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-"));
@@ -23,29 +67,17 @@ describe("clawtools serve (built, over stdio MCP)", () => {
   let stderr = "";
 
   beforeAll(async () => {
-    // the end-to-end test drives the built CLI, as a user would run it
-    if (!existsSync(bin))
-      execFileSync("pnpm", ["turbo", "run", "build", "--filter=@clawtools/cli..."], {
-        cwd: repo,
-        stdio: "ignore",
-      });
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [bin, "serve", "--workspace", workspace],
-      stderr: "pipe",
-    });
-    transport.stderr?.on("data", (d) => {
-      stderr += String(d);
-    });
-    client = new Client({ name: "e2e", version: "1.0.0" });
-    await client.connect(transport);
-  }, 180_000);
+    ensureBuilt();
+    ({ client } = await stdioClient(["--workspace", workspace, "--max-message-mb", "10"], (s) => {
+      stderr += s;
+    }));
+  }, 400_000);
 
   afterAll(async () => {
     await client?.close();
   });
 
-  it("lists the coding tools with annotations, logging only to stderr", async () => {
+  it("lists the coding tools with annotations, logging only to stderr, with the version from package.json", async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     expect(names).toEqual(
@@ -54,6 +86,8 @@ describe("clawtools serve (built, over stdio MCP)", () => {
     expect(tools.find((t) => t.name === "read")!.annotations).toMatchObject({ readOnlyHint: true });
     expect(tools.find((t) => t.name === "write")!.annotations).toMatchObject({ destructiveHint: true });
     expect(stderr).toContain("[clawtools] serving");
+    const version = JSON.parse(readFileSync(path.join(cliDir, "package.json"), "utf8")).version;
+    expect(client.getServerVersion()).toEqual({ name: "clawtools", version });
   });
 
   it("writes, reads and edits a file", async () => {
@@ -71,6 +105,31 @@ describe("clawtools serve (built, over stdio MCP)", () => {
     });
     expect(text(edited)).toBe("Successfully replaced 1 block(s) in notes.md.");
     expect(readFileSync(path.join(workspace, "notes.md"), "utf8")).toBe("hello\nMCP\n");
+  });
+
+  it("answers a 12 MB message with an error naming the limit, then answers the next call", async () => {
+    const big = "x".repeat(12 * 1024 * 1024);
+    const error = await client
+      .callTool({ name: "write", arguments: { path: "big.txt", content: big } })
+      .catch((e: Error) => e);
+    expect(error).toMatchObject({ code: -32600 });
+    expect((error as Error).message).toMatch(
+      /^MCP error -32600: Message too large: 12,582,9\d\d bytes is over this server's limit of 10,485,760 bytes \(10 MiB, clawtools serve --max-message-mb\)\./,
+    );
+    expect(existsSync(path.join(workspace, "big.txt"))).toBe(false);
+    expect(text(await client.callTool({ name: "read", arguments: { path: "notes.md" } }))).toBe(
+      "hello\nMCP\n",
+    );
+  });
+
+  it("sends details as structuredContent, refuses an unknown tool with -32602", async () => {
+    const r = await client.callTool({ name: "exec", arguments: { command: "echo hi" } });
+    expect(text(r)).toBe("hi");
+    expect(r.structuredContent).toMatchObject({ status: "completed", exitCode: 0, cwd: workspace });
+    await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: "MCP error -32602: Unknown tool: no_such_tool",
+    });
   });
 
   it("streams exec progress notifications when the client sends a progress token", async () => {
@@ -107,13 +166,143 @@ describe("clawtools serve (built, over stdio MCP)", () => {
       undefined,
       { signal: controller.signal },
     );
-    const end = Date.now() + 10_000;
-    while (alive("sleep 5151") < 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    await until(() => alive("sleep 5151") >= 2);
     expect(alive("sleep 5151")).toBeGreaterThanOrEqual(2);
     controller.abort();
     await expect(pending).rejects.toThrow();
-    const deadline = Date.now() + 10_000;
-    while (alive("sleep 5151") > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await until(() => alive("sleep 5151") === 0);
     expect(alive("sleep 5151")).toBe(0);
+  });
+});
+
+describe("clawtools serve: stopping", () => {
+  const workspace = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-stop-"));
+  beforeAll(ensureBuilt, 400_000);
+
+  it("refuses requests before initialize, and exits on its own at end of input", async () => {
+    const line = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+    const p = run(["serve", "--workspace", workspace], `${line}\n`);
+    expect(await p.exited).toEqual({ code: 0, signal: null });
+    expect(JSON.parse(p.out().trim())).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: {
+        code: -32600,
+        message: "Server not initialized: send an initialize request first (MCP lifecycle)",
+      },
+    });
+    expect(p.err()).toContain("[clawtools] stopping (end of input)");
+  });
+
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+    it(`${signal} kills a background process tree started through exec, then exits`, async () => {
+      const marker = `sleep ${signal === "SIGTERM" ? 6161 : signal === "SIGINT" ? 6162 : 6163}`;
+      let serverPid: number | undefined;
+      const { client, transport } = await stdioClient(["--workspace", workspace]);
+      serverPid = transport.pid ?? undefined;
+      const r = await client.callTool({
+        name: "exec",
+        arguments: { command: `sh -c '${marker} & ${marker} & wait'`, background: true },
+      });
+      expect(text(r)).toContain("Command still running");
+      await until(() => alive(marker) >= 2);
+      expect(alive(marker)).toBeGreaterThanOrEqual(2);
+      const exited = new Promise<void>((resolve) => {
+        transport.onclose = () => resolve();
+      });
+      process.kill(serverPid!, signal);
+      await exited;
+      await until(() => alive(marker) === 0, 5000);
+      expect(alive(marker)).toBe(0);
+      await until(() => {
+        try {
+          process.kill(serverPid!, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      });
+      expect(() => process.kill(serverPid!, 0)).toThrow();
+    });
+  }
+});
+
+describe("clawtools serve --config", () => {
+  const workspace = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-config-"));
+  beforeAll(ensureBuilt, 400_000);
+
+  it("applies a section's configuration from the file", async () => {
+    const file = path.join(workspace, "clawtools.json");
+    writeFileSync(file, JSON.stringify({ web: { fetch: { enabled: false } } }));
+    const { client } = await stdioClient(["--workspace", workspace, "--profile", "full", "--config", file]);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain("exec");
+    expect(names).not.toContain("web_fetch");
+    await client.close();
+  });
+
+  it("refuses an invalid file before serving: one line on stderr, exit 2", async () => {
+    const file = path.join(workspace, "bad.json");
+    writeFileSync(file, JSON.stringify({ web: { fetch: { maxChars: "lots" } } }));
+    const p = run(["serve", "--workspace", workspace, "--config", file]);
+    expect((await p.exited).code).toBe(2);
+    expect(p.err().trim().split("\n")).toHaveLength(1);
+    expect(p.err()).toMatch(new RegExp(`^clawtools: invalid --config ${file}: web: fetch\\.maxChars: `));
+  });
+});
+
+describe("clawtools serve --http", () => {
+  const workspace = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-http-"));
+  beforeAll(ensureBuilt, 400_000);
+
+  async function start(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+    const p = run(["serve", "--workspace", workspace, ...args]);
+    await until(() => /at (http:\S+)/.test(p.err()));
+    const url = /at (http:\S+)/.exec(p.err())?.[1];
+    if (!url) throw new Error(`no URL in ${p.err()}`);
+    return { child: p.child, url };
+  }
+
+  it("serves Streamable HTTP on loopback to the SDK's HTTP client", async () => {
+    const { child, url } = await start(["--http", "0"]);
+    try {
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      const client = new Client({ name: "e2e-http", version: "1" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      expect(text(await client.callTool({ name: "exec", arguments: { command: "echo over-http" } }))).toBe(
+        "over-http",
+      );
+      await client.close();
+    } finally {
+      child.kill("SIGTERM");
+    }
+  });
+
+  it("needs a bearer token off loopback, and refuses clients without it", async () => {
+    const refused = run(["serve", "--workspace", workspace, "--http", "0", "--host", "0.0.0.0"]);
+    expect((await refused.exited).code).toBe(2);
+    expect(refused.err()).toBe(
+      "clawtools: a bearer token is required to serve MCP over HTTP on 0.0.0.0, which is not a loopback address (set --token or CLAWTOOLS_MCP_TOKEN) (see clawtools serve --help)\n",
+    );
+    const { child, url } = await start(["--http", "0", "--host", "0.0.0.0", "--token", "e2e-token"]);
+    try {
+      const local = url.replace("0.0.0.0", "127.0.0.1");
+      const anonymous = new Client({ name: "anon", version: "1" });
+      await expect(
+        anonymous.connect(new StreamableHTTPClientTransport(new URL(local))),
+      ).rejects.toMatchObject({
+        code: 401,
+      });
+      const client = new Client({ name: "e2e-token", version: "1" });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(local), {
+          requestInit: { headers: { authorization: "Bearer e2e-token" } },
+        }),
+      );
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+      await client.close();
+    } finally {
+      child.kill("SIGTERM");
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import type { CommonOptions } from "../options.js";
+import path from "node:path";
+import { type CommonOptions, invocationDir } from "../options.js";
 import { buildToolset } from "../toolset.js";
 import { UsageError } from "../usage.js";
 
@@ -9,7 +10,7 @@ function readArgs(options: CommonOptions): unknown {
   let raw = options.args;
   if (options.argsFile !== undefined) {
     try {
-      raw = readFileSync(options.argsFile, "utf8");
+      raw = readFileSync(path.resolve(invocationDir(), options.argsFile), "utf8");
     } catch (error) {
       throw new UsageError(`cannot read --args-file: ${(error as Error).message}`);
     }
@@ -23,21 +24,20 @@ function readArgs(options: CommonOptions): unknown {
 }
 
 export async function callCommand(options: CommonOptions, out: (line: string) => void): Promise<number> {
-  const name = options.positionals[0];
-  if (!name) throw new UsageError("call needs a tool name: clawtools call <tool> --args <json>");
+  const name = options.positionals[0]!;
   const args = readArgs(options);
   const set = await buildToolset(options);
-  const tool = set.tools.find((t) => t.name === name);
-  if (!tool) {
-    const why = set.diagnostics.find((d) => d.toolId === name)?.message;
-    throw new UsageError(
-      why ? `tool "${name}" is not available: ${why}` : `unknown tool "${name}" (see clawtools list)`,
-    );
-  }
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once("SIGINT", onSignal);
   try {
+    const tool = set.tools.find((t) => t.name === name);
+    if (!tool) {
+      const why = set.diagnostics.find((d) => d.toolId === name)?.message;
+      throw new UsageError(
+        why ? `tool "${name}" is not available: ${why}` : `unknown tool "${name}" (see clawtools list)`,
+      );
+    }
     const result = await tool.execute("cli", args, controller.signal);
     if (options.json) out(JSON.stringify(result, null, 2));
     else {
@@ -52,8 +52,7 @@ export async function callCommand(options: CommonOptions, out: (line: string) =>
     return result.isError ? 1 : 0;
   } finally {
     process.off("SIGINT", onSignal);
-    for (const s of set.clawtools.sections) {
-      (s.plugin as { registry?: { killAll(): void } } | undefined)?.registry?.killAll();
-    }
+    // no orphans: what the call started (background sessions too) ends with the command
+    await set.close();
   }
 }

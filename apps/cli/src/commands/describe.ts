@@ -1,11 +1,18 @@
 import type { CommonOptions } from "../options.js";
-import { buildToolset } from "../toolset.js";
+import { buildToolset, type CliToolset } from "../toolset.js";
 import { UsageError } from "../usage.js";
 
 export async function describeCommand(options: CommonOptions, out: (line: string) => void): Promise<number> {
-  const name = options.positionals[0];
-  if (!name) throw new UsageError("describe needs a tool name: clawtools describe <tool>");
+  const name = options.positionals[0]!;
   const set = await buildToolset({ ...options, owner: true });
+  try {
+    return describe(set, name, out);
+  } finally {
+    await set.close();
+  }
+}
+
+function describe(set: CliToolset, name: string, out: (line: string) => void): number {
   const tool = set.tools.find((t) => t.name === name);
   const meta = set.meta(name);
   if (!tool) {

@@ -1,6 +1,7 @@
 import { getCoreSections, getCoreToolCatalog, type ToolMeta } from "@clawtools/core";
+import type { Clawtools } from "clawtools";
 import type { CommonOptions } from "../options.js";
-import { loadClawtools } from "../toolset.js";
+import { buildContext, loadClawtools } from "../toolset.js";
 
 interface Row {
   tool: string;
@@ -16,12 +17,19 @@ interface Row {
 /** Every catalog tool (available or not) plus every installed plugin tool, grouped by section. */
 export async function listCommand(options: CommonOptions, out: (line: string) => void): Promise<number> {
   const clawtools = await loadClawtools();
+  try {
+    return list(clawtools, options, out);
+  } finally {
+    await clawtools.tools.dispose();
+  }
+}
+
+function list(clawtools: Clawtools, options: CommonOptions, out: (line: string) => void): number {
   const registered = new Map(clawtools.tools.list().map((meta) => [meta.id, meta]));
   // resolve in this workspace and environment, so tools that need a key or a setting say so
-  const { diagnostics } = clawtools.tools.resolveWithDiagnostics(
-    { workspaceDir: options.workspace, agentId: "cli", sessionKey: "cli" },
-    { allowlist: ["group:plugins"] },
-  );
+  const { diagnostics } = clawtools.tools.resolveWithDiagnostics(buildContext(options, clawtools), {
+    allowlist: ["group:plugins"],
+  });
   const leftOut = new Map(diagnostics.map((d) => [d.toolId, d.reason]));
   const rows: Row[] = [];
   const row = (meta: ToolMeta, installed: boolean): Row => ({

@@ -6,12 +6,13 @@ import { UsageError } from "../usage.js";
 export async function schemaCommand(options: CommonOptions, out: (line: string) => void): Promise<number> {
   const provider = options.provider;
   if (!provider) throw new UsageError(`schema needs --provider (${PROVIDER_IDS.join(", ")})`);
-  if (!(PROVIDER_IDS as readonly string[]).includes(provider)) {
-    throw new UsageError(`unknown provider "${provider}" (expected ${PROVIDER_IDS.join(", ")})`);
-  }
   const set = await buildToolset(options, { profile: "coding" });
-  out(
-    JSON.stringify(toProviderTools(set.tools, provider as ProviderId, { strict: options.strict }), null, 2),
-  );
-  return 0;
+  try {
+    out(
+      JSON.stringify(toProviderTools(set.tools, provider as ProviderId, { strict: options.strict }), null, 2),
+    );
+    return 0;
+  } finally {
+    await set.close();
+  }
 }

@@ -1,28 +1,49 @@
-import { createMcpServer } from "@clawtools/mcp";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import pkg from "../../package.json" with { type: "json" };
+import { isLoopbackHost, serveHttp, serveStdio, tokenRequiredMessage } from "@clawtools/mcp";
 import type { CommonOptions } from "../options.js";
 import { buildToolset } from "../toolset.js";
+import { UsageError } from "../usage.js";
+import { CLI_VERSION } from "../version.js";
 
-/** MCP over stdio. stdout belongs to the protocol: every log line goes to stderr. */
+/**
+ * MCP over stdio (or Streamable HTTP with --http). stdout belongs to the protocol: every log line
+ * goes to stderr. Stops at end of input or on SIGTERM / SIGINT / SIGHUP, disposing the toolset
+ * and every plugin (the runtime kills its running and background processes).
+ */
 export async function serveCommand(options: CommonOptions): Promise<number> {
+  const token = options.token ?? (process.env.CLAWTOOLS_MCP_TOKEN || undefined);
+  if (options.host !== undefined && !token && !isLoopbackHost(options.host))
+    throw new UsageError(tokenRequiredMessage(options.host));
   const set = await buildToolset(options, { profile: "coding" });
   const log = (line: string) => process.stderr.write(`[clawtools] ${line}\n`);
   log(
-    `serving ${set.tools.length} tools from ${options.workspace}: ${set.tools.map((t) => t.name).join(", ")}`,
+    `serving ${set.tools.length} tools from ${set.context.workspaceDir}: ${set.tools.map((t) => t.name).join(", ")}`,
   );
   for (const d of set.diagnostics) if (!d.reason.startsWith("not allowed by")) log(`left out ${d.message}`);
-  const server = createMcpServer(set, { name: "clawtools", version: pkg.version });
-  const transport = new StdioServerTransport();
-  const stopped = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
-    process.stdin.once("end", () => resolve());
-  });
-  await server.connect(transport);
-  await stopped;
-  // no orphans: background sessions die with the server
-  for (const s of set.clawtools.sections)
-    (s.plugin as { registry?: { killAll(): void } } | undefined)?.registry?.killAll();
-  await server.close().catch(() => {});
+  const common = {
+    name: "clawtools",
+    version: CLI_VERSION,
+    log,
+    onStop: () => set.clawtools.tools.dispose(),
+    ...(options.maxMessageMb !== undefined
+      ? { maxMessageBytes: Math.floor(options.maxMessageMb * 1024 * 1024) }
+      : {}),
+    ...(options.maxResultChars !== undefined ? { maxResultChars: options.maxResultChars } : {}),
+  };
+  if (options.http !== undefined) {
+    const serving = await serveHttp(set, {
+      ...common,
+      port: options.http,
+      ...(options.host !== undefined ? { host: options.host } : {}),
+      ...(token ? { token } : {}),
+    }).catch(async (error: Error) => {
+      await set.close();
+      throw error;
+    });
+    log(`MCP over Streamable HTTP at ${serving.url}${token ? " (bearer token required)" : ""}`);
+    await serving.done;
+    return 0;
+  }
+  const serving = await serveStdio(set, common);
+  await serving.done;
   return 0;
 }

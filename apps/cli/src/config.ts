@@ -1,0 +1,107 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { ConfigError, getCoreSections, parseSectionConfig } from "@clawtools/core";
+import type { Clawtools } from "clawtools";
+import { UsageError } from "./usage.js";
+
+/** A `--config` file: `ctx.config` (one key per section) plus where derived state goes. */
+export interface CliConfig {
+  /** Section configurations, validated against each installed plugin's schema. */
+  sections: Record<string, unknown>;
+  /** `stateDir` from the file, resolved against the file's directory. */
+  stateDir?: string;
+  /** Keys accepted without a check (a section that is not installed, a plugin without a schema). */
+  warnings: string[];
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** One line from a ConfigError: `runtime: exec.security: must be …; …`. */
+function oneLine(error: ConfigError): string {
+  return `${error.section}: ${error.issues.map((i) => i.trim().replace(/^- /, "")).join("; ")}`;
+}
+
+/** Reads the JSON file (when given) and validates every section against its plugin's schema. */
+export function loadConfig(
+  file: string | undefined,
+  clawtools: Clawtools,
+  extra: Record<string, Record<string, unknown>> = {},
+): CliConfig {
+  let raw: Record<string, unknown> = {};
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      throw new UsageError(
+        `cannot read --config ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new UsageError(`--config ${file} is not valid JSON: ${(error as Error).message}`);
+    }
+    if (!isObject(parsed)) throw new UsageError(`--config ${file} must hold a JSON object`);
+    raw = parsed;
+  }
+  const where = file === undefined ? "configuration" : `--config ${file}`;
+  const { stateDir, ...sections } = raw;
+  if (stateDir !== undefined && typeof stateDir !== "string")
+    throw new UsageError(`${where}: stateDir must be a string (a directory)`);
+  // flags that are configuration (--allow-private-network) merge into their section
+  for (const [section, value] of Object.entries(extra)) {
+    const current = sections[section];
+    if (current !== undefined && !isObject(current))
+      throw new UsageError(`${where}: ${section}: root: must be an object`);
+    sections[section] = deepMerge(current ?? {}, value);
+  }
+  const plugins = clawtools.tools.plugins();
+  const known = new Set(getCoreSections().map((s) => s.id as string));
+  const warnings: string[] = [];
+  const validated: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(sections)) {
+    const plugin = plugins.find((p) => (p.section ?? p.id) === key);
+    if (!plugin) {
+      if (!known.has(key))
+        throw new UsageError(
+          `${where}: unknown key "${key}" (expected stateDir or a section: ${[...known].join(", ")})`,
+        );
+      warnings.push(`config: "${key}" is not used: its section is not installed`);
+      validated[key] = value;
+      continue;
+    }
+    if (!plugin.configSchema) {
+      warnings.push(
+        `config: "${key}" is passed to ${plugin.id} unchecked (it declares no configuration schema)`,
+      );
+      validated[key] = value;
+      continue;
+    }
+    try {
+      validated[key] = parseSectionConfig(key, plugin.configSchema, value);
+    } catch (error) {
+      if (error instanceof ConfigError || (error as Error).name === "ConfigError")
+        throw new UsageError(`invalid ${where}: ${oneLine(error as ConfigError)}`);
+      throw error;
+    }
+  }
+  return {
+    sections: validated,
+    ...(stateDir !== undefined
+      ? { stateDir: file === undefined ? stateDir : path.resolve(path.dirname(file), stateDir) }
+      : {}),
+    warnings,
+  };
+}
+
+function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const current = out[key];
+    out[key] = isObject(current) && isObject(value) ? deepMerge(current, value) : value;
+  }
+  return out;
+}
