@@ -265,5 +265,13 @@ describe("web_search: changed APIs, arguments and configuration", () => {
     expect(() =>
       createWebSearchTool({ config: { web: { search: { provider: "bing" } } } }, { env: {} }),
     ).toThrow("Invalid configuration for web:\n  - search.provider:");
+    const off = createToolset({
+      plugins: [createWebPlugin({ search: { env: { BRAVE_API_KEY: "k" } } })],
+      context: { config: { web: { search: { enabled: false } } } },
+    });
+    expect(off.tools.map((t) => t.name)).toEqual(["web_fetch"]);
+    expect(off.diagnostics.map((d) => d.message).join("\n")).toContain(
+      "web/web_search: disabled by configuration (web.search.enabled: false)",
+    );
   });
 });
