@@ -1,0 +1,97 @@
+import path from "node:path";
+import { createRequire } from "node:module";
+import {
+  type ClawtoolsPlugin,
+  definePlugin,
+  parseSectionConfig,
+  readSectionConfig,
+  type ToolContext,
+  ToolUnavailableError,
+} from "@clawtools/core";
+import { ModelConfigError, resolveModel } from "@clawtools/models";
+import { type MediaConfig, MediaConfigSchema } from "./config.js";
+import { createImageTool } from "./tools/image.js";
+import { createTtsTool } from "./tools/tts.js";
+import { speechChain } from "./tts/chain.js";
+
+const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
+
+export const NO_IMAGE_MODEL =
+  "no image model configured (set media.image.model to provider/model, or run clawtools serve --model <provider>/<id>)";
+
+export interface MediaPluginOptions extends MediaConfig {
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The media section: `image` (vision through the model provider library) and `tts`. */
+export function createMediaPlugin(options: MediaPluginOptions = {}): ClawtoolsPlugin {
+  const { env = process.env, ...inCode } = options;
+  parseSectionConfig("media", MediaConfigSchema, inCode);
+  const config = (ctx: ToolContext) => readSectionConfig(ctx, "media", MediaConfigSchema, inCode);
+
+  return definePlugin({
+    id: "@clawtools/media",
+    version,
+    description: "Media: image understanding and text to speech",
+    section: "media",
+    configSchema: MediaConfigSchema,
+    tools: [
+      {
+        name: "image",
+        factory: (ctx) => {
+          const c = config(ctx);
+          const image = c.image ?? {};
+          // the app-wide model (`clawtools serve --model`) when the section names none
+          const fallback = typeof ctx.config?.model === "string" ? ctx.config.model : undefined;
+          const model = image.model ?? fallback;
+          if (!model) throw new ToolUnavailableError(NO_IMAGE_MODEL);
+          const spec = {
+            model,
+            ...(image.api ? { api: image.api } : {}),
+            ...(image.baseUrl ? { baseUrl: image.baseUrl } : {}),
+            ...(image.apiKey ? { apiKey: image.apiKey } : {}),
+          };
+          try {
+            resolveModel(spec, env);
+          } catch (error) {
+            if (error instanceof ModelConfigError)
+              throw new ToolUnavailableError(`media.image.model: ${error.message}`);
+            throw error;
+          }
+          return createImageTool(ctx, {
+            resolve: (override) => resolveModel(override ? { ...spec, model: override } : spec, env),
+            ...(ctx.workspaceDir ? { workspaceDir: ctx.workspaceDir } : {}),
+            maxBytes: Math.round((c.mediaMaxMb ?? 20) * 1024 * 1024),
+            maxPixels: image.maxPixels ?? 1568,
+            maxTokens: image.maxTokens ?? 4096,
+            policy: image.allowPrivateNetwork ? { allowPrivateNetwork: true } : {},
+            ...(ctx.sandboxed ? { sandboxed: true } : {}),
+          });
+        },
+      },
+      {
+        name: "tts",
+        factory: (ctx) => {
+          if (!ctx.stateDir)
+            throw new ToolUnavailableError("no state directory (context.stateDir) for audio files");
+          const tts = config(ctx).tts ?? {};
+          const providers = speechChain(tts, env);
+          const usable = providers.filter((p) => typeof p !== "string" && !p.unavailable());
+          if (usable.length === 0)
+            throw new ToolUnavailableError(
+              `no speech provider available: ${providers.map((p) => (typeof p === "string" ? `${p}: no provider registered` : `${p.id}: ${p.unavailable()}`)).join("; ")}`,
+            );
+          return createTtsTool(ctx, {
+            providers,
+            outDir: path.join(ctx.stateDir, "media", "tts"),
+            ...(tts.timeoutMs ? { timeoutMs: tts.timeoutMs } : {}),
+            ...(tts.retainHours !== undefined ? { retainHours: tts.retainHours } : {}),
+          });
+        },
+      },
+    ],
+  });
+}
+
+export const mediaPlugin = createMediaPlugin();
+export default mediaPlugin;
