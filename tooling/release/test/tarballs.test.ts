@@ -179,7 +179,7 @@ describe("a fresh project outside the workspace", () => {
       result: { content: Array<{ type: string; text?: string }>; isError?: boolean };
       version: string;
     };
-    expect(output.tools).toEqual(expect.arrayContaining(["read", "write", "edit", "apply_patch"]));
+    expect(output.tools).toEqual(expect.arrayContaining(["read", "write", "edit"]));
     expect(output.definitions).toBe(output.tools.length);
     expect(output.result.isError ?? false).toBe(false);
     expect(output.result.content[0]?.text).toContain("# A fresh project");
