@@ -88,13 +88,22 @@ describe("read", () => {
   });
 
   it("optional: true makes a missing file a plain answer; an empty file says so; CRLF comes back as LF", async () => {
-    const bridge = createMemoryBridge({ "empty.txt": "", "crlf.txt": "\ufeffone\r\ntwo\r\n" });
+    const bridge = createMemoryBridge({
+      "empty.txt": "",
+      "crlf.txt": "\ufeffone\r\ntwo\r\n",
+      "notes/todo.md": "x",
+      "notes/TODOS.md": "y",
+    });
     const read = createReadTool({ root: "/workspace", bridge });
     const missing = await read.execute("c", { path: "nope.md", optional: true });
     expect(missing.isError).toBeUndefined();
     expect(text(missing)).toBe("Optional file not found: nope.md.");
     expect(missing.details).toEqual({ status: "not_found", path: "nope.md", optional: true });
     await expect(read.execute("c", { path: "nope.md" })).rejects.toThrow("File not found: nope.md.");
+    // OpenClaw 9.6 names near spellings in the same directory
+    await expect(read.execute("c", { path: "notes/todos.md" })).rejects.toThrow(
+      "File not found: notes/todos.md. Did you mean: TODOS.md, todo.md?",
+    );
     expect(text(await read.execute("c", { path: "empty.txt" }))).toBe("File is empty (0 bytes).");
     expect(text(await read.execute("c", { path: "crlf.txt" }))).toBe("one\ntwo\n");
     expect(text(await read.execute("c", { path: "crlf.txt", limit: 1 }))).toBe(

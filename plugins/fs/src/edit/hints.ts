@@ -25,8 +25,8 @@ function boundedLines(text: string, maxLines: number, maxChars: number): string[
     .map((line) => cutSafe(line, MAX_LINE_CHARS));
 }
 
-/** Edit distance with two rows (lines are at most 120 characters here). */
-function distance(a: string, b: string): number {
+/** Edit distance with two rows (inputs are short here: lines ≤ 120 characters, file names). */
+export function distance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];

@@ -10,6 +10,8 @@ import {
   Type,
   truncateHead,
 } from "@clawtools/core";
+import { basename, dirname } from "node:path";
+import { distance } from "../edit/hints.js";
 import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
 import { displayPath, readPathVariants } from "../paths.js";
 import { detectImageMime, MAX_IMAGE_SIDE, prepareImage } from "./image.js";
@@ -113,7 +115,7 @@ export function createReadTool(
             path,
             optional: true,
           });
-        throw new ToolInputError(`File not found: ${shown}.`);
+        throw new ToolInputError(`File not found: ${shown}.${await suggestNames(env.bridge, abs)}`);
       }
       if (stat.type === "directory")
         throw new ToolInputError(
@@ -207,6 +209,21 @@ export function createReadTool(
       return textResult(reachesEnd ? `${truncation.content}\n` : truncation.content);
     },
   };
+}
+
+/** OpenClaw 9.6: up to three names in the same directory within 40% edits of the one asked for. */
+async function suggestNames(bridge: ReturnType<typeof resolveFsEnv>["bridge"], abs: string): Promise<string> {
+  const wanted = basename(abs).toLowerCase();
+  if (!bridge.readdir || wanted.length > 255) return "";
+  const entries = await bridge.readdir({ filePath: dirname(abs) }).catch(() => []);
+  const most = Math.max(1, Math.floor(wanted.length * 0.4));
+  const near = entries
+    .filter((e) => e.name.length <= 255)
+    .map((e) => ({ name: e.name, d: distance(wanted, e.name.toLowerCase()) }))
+    .filter(({ d }) => d <= most)
+    .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name))
+    .slice(0, 3);
+  return near.length ? ` Did you mean: ${near.map((n) => n.name).join(", ")}?` : "";
 }
 
 async function firstBytes(
