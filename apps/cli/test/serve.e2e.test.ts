@@ -114,7 +114,7 @@ describe("clawtools serve (built, over stdio MCP)", () => {
       .catch((e: Error) => e);
     expect(error).toMatchObject({ code: -32600 });
     expect((error as Error).message).toMatch(
-      /^MCP error -32600: Message too large: 12,582,9\d\d bytes is over this server's limit of 10,485,760 bytes \(10 MiB, clawtools serve --max-message-mb\)\./,
+      /^MCP error -32600: Message too large: 12,58\d,\d{3} bytes is over this server's limit of 10,485,760 bytes \(10 MiB, clawtools serve --max-message-mb\)\./,
     );
     expect(existsSync(path.join(workspace, "big.txt"))).toBe(false);
     expect(text(await client.callTool({ name: "read", arguments: { path: "notes.md" } }))).toBe(
@@ -233,11 +233,18 @@ describe("clawtools serve --config", () => {
 
   it("applies a section's configuration from the file", async () => {
     const file = path.join(workspace, "clawtools.json");
-    writeFileSync(file, JSON.stringify({ web: { fetch: { enabled: false } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ runtime: { exec: { security: "deny" } }, web: { fetch: { enabled: false } } }),
+    );
     const { client } = await stdioClient(["--workspace", workspace, "--profile", "full", "--config", file]);
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain("exec");
     expect(names).not.toContain("web_fetch");
+    const denied = await client.callTool({ name: "exec", arguments: { command: "touch ran" } });
+    expect(denied.isError).toBe(true);
+    expect(text(denied)).toMatch(/exec denied: host=\w+ security=deny/);
+    expect(existsSync(path.join(workspace, "ran"))).toBe(false);
     await client.close();
   });
 
