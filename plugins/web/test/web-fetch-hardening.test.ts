@@ -79,6 +79,25 @@ describe("web_fetch extraction drops text a reader cannot see", () => {
     for (let i = 0; i < 4; i++) expect(text).not.toContain(`ATTR${i} `);
   });
 
+  it("rules in the page's own <style> sheets hide text too, unless another rule shows it again", async () => {
+    const html = `<html><head><title>T</title><style>
+      /* a comment { display: none } */
+      .x9 { color: transparent }
+      #gone, .also-gone > span { display : none }
+      .collapse { display: none } .collapse.in { display: block }
+      .only-small { display: none } @media (min-width: 600px) { .only-small { display: block } }
+      @media print { .print-hidden { display: none } }
+      .hover-menu { display: none } .nav:hover .hover-menu { display: block }
+    </style></head><body><article><h1>Heading</h1>${filler}
+      <p class="x9">SHEET0 hidden</p><p id="gone">SHEET1 hidden</p><div class="also-gone"><span>SHEET2 hidden</span></div>
+      <p class="collapse">SHEET3 hidden</p><p class="collapse in">OPEN0 shown</p>
+      <p class="only-small">OPEN1 shown</p><p class="print-hidden">OPEN2 shown</p>
+      <div class="nav"><p class="hover-menu">OPEN3 shown</p></div></article></body></html>`;
+    const { text } = await extractHtml(html, "text");
+    for (let i = 0; i < 4; i++) expect(text).not.toContain(`SHEET${i} `);
+    for (let i = 0; i < 4; i++) expect(text).toContain(`OPEN${i} shown`);
+  });
+
   it("keeps visible text whose style only looks alarming", async () => {
     const shown = [
       '<p style="color: rgba(0,0,0,0.8)">SHOWN0 text</p>',
