@@ -6,6 +6,7 @@ import {
   createExecTool,
   createProcessTool,
   createRuntimePlugin,
+  encodeSendKeys,
   MAX_COMMAND_CHARS,
   ProcessRegistry,
   ptyLoaded,
@@ -47,6 +48,14 @@ describe("no call can freeze the server", () => {
     expect(text(full)).toBe(word);
     expect(text(allow)).toBe(String(word.length + 1));
     expect(text(other)).toBe("other");
+  });
+
+  it("refuses an oversized key token before parsing its modifier chain", () => {
+    const token = `${"C-".repeat(100_000)}c`;
+    expect(encodeSendKeys({ keys: [token] })).toEqual({
+      data: "",
+      warnings: [`Unknown key ${JSON.stringify(token.slice(0, 32))}… (${token.length} characters) ignored`],
+    });
   });
 
   it("quotes only a short prefix of model input in its errors", async () => {

@@ -1,3 +1,5 @@
+import { quotePrefix } from "../text.js";
+
 /** tmux-style key names → the bytes a terminal sends. */
 const KEYS: Record<string, string> = {
   enter: "\r",
@@ -70,8 +72,12 @@ function ctrl(ch: string): string | undefined {
   return special[c];
 }
 
+// no key name or modifier chain is longer; longer tokens are refused before any parsing
+const MAX_KEY_TOKEN = 32;
+
 /** One key token: `C-c`, `^C`, `M-x`, `S-tab`, `enter`, `up`, or a literal character. */
 export function encodeKeyToken(token: string, applicationCursor = false): string | undefined {
+  if (token.length > MAX_KEY_TOKEN) return undefined;
   let rest = token;
   let control = false;
   let meta = false;
@@ -116,14 +122,14 @@ export function encodeSendKeys(
   for (const h of input.hex ?? []) {
     const clean = h.replace(/^0x/i, "");
     if (!/^[0-9a-f]{1,2}$/i.test(clean)) {
-      warnings.push(`Invalid hex byte "${h}" ignored`);
+      warnings.push(`Invalid hex byte ${quotePrefix(h, 16)} ignored`);
       continue;
     }
     data += String.fromCharCode(Number.parseInt(clean, 16));
   }
   for (const key of input.keys ?? []) {
     const seq = encodeKeyToken(key, applicationCursor);
-    if (seq === undefined) warnings.push(`Unknown key "${key}" ignored`);
+    if (seq === undefined) warnings.push(`Unknown key ${quotePrefix(key, 32)} ignored`);
     else data += seq;
   }
   return { data, warnings };
