@@ -101,6 +101,15 @@ function refuseUnknownArgs(params: object): void {
   }
 }
 
+/** The real path, or the resolved one when it cannot be resolved (a workspace not created yet). */
+function realOrResolved(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+}
+
 function isDirectory(dir: string): boolean {
   try {
     return statSync(dir).isDirectory();
@@ -171,8 +180,8 @@ export function createExecTool(
       const toRun = await gate.decide(
         {
           command,
-          cwd: realpathSync(cwd),
-          workspaceDir: realpathSync(base),
+          cwd: realOrResolved(cwd),
+          workspaceDir: realOrResolved(base),
           host: hostKind,
           ...policy,
           env,
