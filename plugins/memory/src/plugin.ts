@@ -58,13 +58,15 @@ function configFromOptions(o: MemoryPluginOptions): MemoryConfig {
             hybrid: o.mmr || o.temporalDecay ? hybrid : undefined,
           },
   };
-  return JSON.parse(
+  const config = JSON.parse(
     JSON.stringify({
       citations: o.citations === undefined ? undefined : o.citations ? "on" : "off",
       memoryGetMaxChars: o.memoryGetMaxChars,
       search,
     }),
   ) as MemoryConfig;
+  if (config.search && Object.keys(config.search).length === 0) delete config.search;
+  return config;
 }
 
 function embedderFor(config: MemoryConfig): EmbeddingProvider {
@@ -83,7 +85,10 @@ function embedderFor(config: MemoryConfig): EmbeddingProvider {
 
 /** The memory section: memory_search and memory_get over a persistent hybrid index. */
 export function createMemoryPlugin(options: MemoryPluginOptions = {}): ClawtoolsPlugin & { close(): void } {
-  const inCode = parseSectionConfig("memory", memoryConfigSchema, configFromOptions(options));
+  const given = configFromOptions(options);
+  // validated at creation; nothing to validate (no schema compiled) when no option was given
+  const inCode =
+    Object.keys(given).length > 0 ? parseSectionConfig("memory", memoryConfigSchema, given) : given;
   const indexes = new Map<string, MemoryIndex>();
   const embedders = new Map<string, EmbeddingProvider>();
   const closers: Array<() => void> = [];
