@@ -204,6 +204,23 @@ describe("web_fetch results a model can act on", () => {
     expect([existsSync(old), existsSync(recent)]).toEqual([false, true]);
   });
 
+  it("fills the budget exactly even when sanitising lengthens the text (tokens replaced)", async () => {
+    const server = await serve((_req, res) =>
+      res.writeHead(200, { "content-type": "text/plain" }).end(`start ${"<s>".repeat(3000)} end`),
+    );
+    const d = (
+      await createWebFetchTool({ stateDir: tempDir() }, open).execute("c", {
+        url: `${server.url}/`,
+        maxChars: 5000,
+      })
+    ).details as WebFetchResult;
+    expect(d.text.startsWith("SECURITY NOTICE:")).toBe(true);
+    expect(d.text).toContain("---\nstart [REMOVED_SPECIAL_TOKEN][REMOVED_SPECIAL_TOKEN]");
+    expect(d.text.length).toBeLessThanOrEqual(5000);
+    expect(d.text.length).toBeGreaterThan(4900);
+    expect(d.warning).toBeUndefined();
+  });
+
   it("keys the cache by the URL as written outside the host", async () => {
     const server = await serve((req, res) =>
       res.writeHead(200, { "content-type": "text/plain" }).end(`you asked for ${req.url}`),

@@ -11,6 +11,7 @@ import {
   optionalStringEnum,
   policyKey,
   type ToolContext,
+  sanitizeExternalText,
   ToolInputError,
   Type,
   wrapExternalContent,
@@ -101,31 +102,33 @@ async function extract(raw: string, contentType: string, mode: ExtractMode, url:
   return { text: stripInvisibleUnicode(raw), extractor: "raw" as const };
 }
 
-/** Cuts text so that the wrapped result fits `maxChars` (the wrapper's own size included). */
+const WITH_NOTICE = wrapExternalContent("", { source: "Web Fetch", includeWarning: true }).length;
+const BARE = wrapExternalContent("", { source: "Web Fetch" }).length;
+
+/**
+ * Cuts text so that the wrapped result fits `maxChars`, the wrapper included. The text is
+ * sanitised before it is cut (sanitising is idempotent and never lengthens a prefix of sanitised
+ * text), so the cut lands exactly on the budget however many markers or tokens were replaced.
+ */
 export function wrapWithin(
   text: string,
   maxChars: number,
 ): { wrapped: string; truncated: boolean; warning?: string } {
-  let wrapped = wrapExternalContent(text, { source: "Web Fetch", includeWarning: true });
-  if (wrapped.length <= maxChars) return { wrapped, truncated: false };
-  const overhead = wrapped.length - text.length;
-  if (overhead < maxChars) {
-    return {
-      wrapped: wrapExternalContent(text.slice(0, maxChars - overhead), {
-        source: "Web Fetch",
-        includeWarning: true,
-      }),
-      truncated: true,
-    };
-  }
-  // the notice does not fit: keep the markers, drop the banner
-  const bare = wrapExternalContent(text, { source: "Web Fetch" });
-  const bareOverhead = bare.length - text.length;
-  wrapped = wrapExternalContent(text.slice(0, Math.max(0, maxChars - bareOverhead)), { source: "Web Fetch" });
+  const clean = sanitizeExternalText(text);
+  const notice = WITH_NOTICE < maxChars;
+  const room = Math.max(0, maxChars - (notice ? WITH_NOTICE : BARE));
+  const truncated = clean.length > room;
+  const wrapped = wrapExternalContent(truncated ? clean.slice(0, room) : clean, {
+    source: "Web Fetch",
+    ...(notice ? { includeWarning: true } : {}),
+  });
   return {
     wrapped,
-    truncated: true,
-    warning: "Security notice dropped to fit maxChars; the content is still untrusted.",
+    truncated,
+    // the notice does not fit: the markers stay, the banner goes
+    ...(notice
+      ? {}
+      : { warning: "Security notice dropped to fit maxChars; the content is still untrusted." }),
   };
 }
 
