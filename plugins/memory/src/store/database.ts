@@ -1,9 +1,17 @@
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import Database from "better-sqlite3";
+import type BetterSqlite3 from "better-sqlite3";
 
-export type Db = Database.Database;
+export type Db = BetterSqlite3.Database;
+
+const require = createRequire(import.meta.url);
+let Database: typeof BetterSqlite3 | undefined;
+/** better-sqlite3 (a native addon) is loaded on the first index opened, not when the section is imported. */
+const sqlite = () => {
+  Database ??= require("better-sqlite3") as typeof BetterSqlite3;
+  return Database;
+};
 
 /** A corrupt index file that was moved aside and replaced by an empty one. */
 export interface IndexRecovery {
@@ -84,7 +92,7 @@ function createSchema(db: Db): void {
 function loadVec(db: Db, dims: number): boolean {
   try {
     // optional dependency: nearest-neighbour search inside SQLite when present
-    const sqliteVec = createRequire(import.meta.url)("sqlite-vec") as { load(db: Db): void };
+    const sqliteVec = require("sqlite-vec") as { load(db: Db): void };
     sqliteVec.load(db);
     db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vec USING vec0(embedding float[${dims}])`);
   } catch (error) {
@@ -115,7 +123,7 @@ export function openDatabase(file: string, dims: number, useVec = true): { db: D
     const problem = headerProblem(file);
     if (problem) throw new CorruptIndex(problem);
   }
-  const db = new Database(file);
+  const db = new (sqlite())(file);
   try {
     createSchema(db);
     return { db, vec: useVec ? loadVec(db, dims) : false };
