@@ -36,6 +36,8 @@ export function compileGrepPattern(query: Pick<GrepQuery, "pattern" | "literal" 
 }
 
 const READ_AHEAD = 32;
+/** Files tested per worker round trip. */
+const BATCH = 32;
 
 /** A file is treated as binary (and skipped, like rg) when its first 8 KB hold a NUL byte. */
 const isBinary = (data: Buffer) => data.subarray(0, 8192).includes(0);
@@ -76,7 +78,8 @@ async function search(
     }
   }
 
-  // files are read ahead in parallel; output stays in walk order
+  // files are read ahead in parallel, tested a batch at a time (one worker round trip per
+  // batch); output stays in walk order
   const reads = new Map<number, Promise<Buffer | null>>();
   const readAhead = (i: number) => {
     const file = files[i];
@@ -87,32 +90,54 @@ async function search(
       );
   };
   for (let i = 0; i < READ_AHEAD; i++) readAhead(i);
-  for (const [fileIndex, file] of files.entries()) {
-    if (out.limited) break;
+  for (let from = 0; from < files.length && !out.limited; from += BATCH) {
     throwIfAborted(signal);
-    readAhead(fileIndex);
-    const data = await reads.get(fileIndex)!;
-    reads.delete(fileIndex);
-    readAhead(fileIndex + READ_AHEAD);
-    if (!data || isBinary(data)) continue;
-    const lines = data.toString("utf8").replace(/\r\n/g, "\n").split("\n");
-    // a final newline ends the last line; it does not start another
-    if (lines.length > 1 && lines.at(-1) === "") lines.pop();
-    const hits = worker ? await worker.matchLines(lines, file.label) : lines.map((l) => (re.test(l) ? 1 : 0));
+    const batch: Array<{ label: string; lines: string[] }> = [];
+    for (let fileIndex = from; fileIndex < Math.min(files.length, from + BATCH); fileIndex++) {
+      readAhead(fileIndex);
+      const data = await reads.get(fileIndex)!;
+      reads.delete(fileIndex);
+      readAhead(fileIndex + READ_AHEAD);
+      if (!data || isBinary(data)) continue;
+      const lines = data.toString("utf8").replace(/\r\n/g, "\n").split("\n");
+      // a final newline ends the last line; it does not start another
+      if (lines.length > 1 && lines.at(-1) === "") lines.pop();
+      batch.push({ label: files[fileIndex]!.label, lines });
+    }
+    if (batch.length === 0) continue;
+    const hits = worker
+      ? await worker.matchFiles(
+          batch.map((f) => f.lines),
+          batch.length === 1 ? batch[0]!.label : `${batch[0]!.label} and ${batch.length - 1} more files`,
+        )
+      : batch.map((f) => f.lines.map((l) => (re.test(l) ? 1 : 0)));
     throwIfAborted(signal);
-    let lastShown = -1;
-    for (let i = 0; i < lines.length; i++) {
-      if (!hits[i]) continue;
-      if (out.overLimit()) break;
-      const from = Math.max(lastShown + 1, i - query.context);
-      for (let k = from; k < i; k++) out.context(file.label, k + 1, lines[k]!);
-      out.match(file.label, i + 1, lines[i]!);
-      lastShown = i;
-      for (let k = i + 1; k <= Math.min(lines.length - 1, i + query.context); k++) {
-        if (hits[k]) break;
-        out.context(file.label, k + 1, lines[k]!);
-        lastShown = k;
-      }
+    batch.forEach((file, b) => {
+      if (!out.limited) report(file.label, file.lines, hits[b]!, query.context, out);
+    });
+  }
+}
+
+/** One file's matches and context lines, in pi's order, stopping at the match limit. */
+function report(
+  label: string,
+  lines: string[],
+  hits: ArrayLike<number>,
+  context: number,
+  out: GrepOutput,
+): void {
+  let lastShown = -1;
+  for (let i = 0; i < lines.length; i++) {
+    if (!hits[i]) continue;
+    if (out.overLimit()) break;
+    const from = Math.max(lastShown + 1, i - context);
+    for (let k = from; k < i; k++) out.context(label, k + 1, lines[k]!);
+    out.match(label, i + 1, lines[i]!);
+    lastShown = i;
+    for (let k = i + 1; k <= Math.min(lines.length - 1, i + context); k++) {
+      if (hits[k]) break;
+      out.context(label, k + 1, lines[k]!);
+      lastShown = k;
     }
   }
 }

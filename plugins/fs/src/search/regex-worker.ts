@@ -8,23 +8,29 @@ export const DEFAULT_REGEX_TIMEOUT_MS = 10_000;
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const re = new RegExp(workerData.source, workerData.flags);
-parentPort.on("message", ({ id, lines }) => {
-  const hits = new Uint8Array(lines.length);
-  for (let i = 0; i < lines.length; i++) if (re.test(lines[i])) hits[i] = 1;
-  parentPort.postMessage({ id, hits }, [hits.buffer]);
+parentPort.on("message", ({ id, files }) => {
+  const hits = files.map((lines) => {
+    const found = new Uint8Array(lines.length);
+    for (let i = 0; i < lines.length; i++) if (re.test(lines[i])) found[i] = 1;
+    return found;
+  });
+  parentPort.postMessage({ id, hits }, hits.map((h) => h.buffer));
 });
 `;
 
 export interface RegexWorker {
-  /** For each line, 1 when the pattern matches it. Rejects past the deadline or on abort. */
-  matchLines(lines: string[], label: string): Promise<Uint8Array>;
+  /**
+   * For each file's lines, 1 where the pattern matches. One round trip for the batch; rejects
+   * past the deadline (naming `label`) or on abort.
+   */
+  matchFiles(files: string[][], label: string): Promise<Uint8Array[]>;
   close(): Promise<void>;
 }
 
 /**
  * Runs a model-supplied regular expression off the main thread: a catastrophically
  * backtracking pattern costs this worker, never the event loop every other call shares. Each
- * batch of lines has a deadline; past it, or when `signal` aborts, the worker is terminated.
+ * batch of files has a deadline; past it, or when `signal` aborts, the worker is terminated.
  */
 export function createRegexWorker(
   re: RegExp,
@@ -50,12 +56,12 @@ export function createRegexWorker(
     return w;
   };
   return {
-    matchLines(lines, label) {
+    matchFiles(files, label) {
       signal?.throwIfAborted();
       worker ??= start();
       const w = worker;
       const id = nextId++;
-      return new Promise<Uint8Array>((resolve, reject) => {
+      return new Promise<Uint8Array[]>((resolve, reject) => {
         const timer = setTimeout(() => {
           stop(
             new ToolInputError(
@@ -63,7 +69,7 @@ export function createRegexWorker(
             ),
           );
         }, timeoutMs);
-        const onMessage = (message: { id: number; hits: Uint8Array }) => {
+        const onMessage = (message: { id: number; hits: Uint8Array[] }) => {
           if (message.id !== id) return;
           clearTimeout(timer);
           w.off("message", onMessage);
@@ -78,7 +84,7 @@ export function createRegexWorker(
           },
         };
         w.on("message", onMessage);
-        w.postMessage({ id, lines });
+        w.postMessage({ id, files });
       });
     },
     async close() {
