@@ -101,6 +101,7 @@ describe("the indexer never follows a link", () => {
         "-e",
         `const fs = require("node:fs");
          const [mem, parked, outside] = process.argv.slice(1);
+         process.stdout.write("swapping\\n");
          for (;;) {
            try { fs.renameSync(mem, parked); fs.symlinkSync(outside, mem); fs.unlinkSync(mem); fs.renameSync(parked, mem); } catch {}
          }`,
@@ -108,9 +109,11 @@ describe("the indexer never follows a link", () => {
         path.join(ws, "parked"),
         outside,
       ],
-      { stdio: "ignore" },
+      { stdio: ["ignore", "pipe", "ignore"] },
     );
     const exited = new Promise((resolve) => swapper.once("exit", resolve));
+    // the reads start once the swapper is running
+    await new Promise((resolve) => swapper.stdout!.once("data", resolve));
     let escapes = 0;
     let answered = 0;
     const outcomes = new Set<string>();
