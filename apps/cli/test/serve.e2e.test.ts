@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -88,6 +88,16 @@ describe("clawtools serve (built, over stdio MCP)", () => {
     expect(stderr).toContain("[clawtools] serving");
     const version = JSON.parse(readFileSync(path.join(cliDir, "package.json"), "utf8")).version;
     expect(client.getServerVersion()).toEqual({ name: "clawtools", version });
+  });
+
+  it("carries no private copy of the MCP SDK or zod in its bundle", () => {
+    for (const file of readdirSync(path.join(cliDir, "dist")).filter((f) => f.endsWith(".js"))) {
+      const code = readFileSync(path.join(cliDir, "dist", file), "utf8");
+      expect(code).not.toContain("@modelcontextprotocol/sdk");
+      expect(code).not.toMatch(/\bZodError\b|class ReadBuffer/);
+    }
+    const pkg = JSON.parse(readFileSync(path.join(cliDir, "package.json"), "utf8"));
+    expect(Object.keys(pkg.dependencies)).not.toContain("@modelcontextprotocol/sdk");
   });
 
   it("writes, reads and edits a file", async () => {

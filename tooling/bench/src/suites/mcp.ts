@@ -8,9 +8,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createToolset } from "@clawtools/core";
 import { fsPlugin } from "@clawtools/fs";
+import { PassThrough } from "node:stream";
+import { createMcpServer, LineTransport, serveHttp } from "@clawtools/mcp";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { type BenchRow, type BenchSuite, percentile, timeMedian } from "../harness.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { type BenchRow, type BenchSuite, percentile, timeInTurns, timeMedian } from "../harness.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..");
 const bin = path.join(root, "apps", "cli", "dist", "bin.js");
@@ -57,6 +61,56 @@ export default {
       unit: "ms",
       target: "< 2 ms",
       met: overMcp - inProcess < 2,
+    });
+    // the framing alone, in one process over pipes: ours (size cap, in-flight tracking) against the SDK's
+    const set = createToolset({ plugins: [fsPlugin], context: { workspaceDir: workspace } });
+    const framed = async (server: "ours" | "sdk") => {
+      const toServer = new PassThrough();
+      const toClient = new PassThrough();
+      const mcp = createMcpServer(set);
+      await mcp.connect(
+        server === "ours"
+          ? new LineTransport(toServer, toClient)
+          : new StdioServerTransport(toServer, toClient),
+      );
+      const c = new Client({ name: "bench", version: "1" });
+      await c.connect(new LineTransport(toClient, toServer));
+      return {
+        call: () => c.callTool({ name: "read", arguments: { path: "a.txt" } }),
+        close: () => c.close(),
+      };
+    };
+    const sdk = await framed("sdk");
+    const ours = await framed("ours");
+    const turns = await timeInTurns({ sdk: sdk.call, ours: ours.call }, 300);
+    await sdk.close();
+    await ours.close();
+    rows.push({
+      name: "read over the SDK's StdioServerTransport (in-process pipes)",
+      value: turns.sdk,
+      unit: "ms",
+    });
+    rows.push({
+      name: "read over @clawtools/mcp's line transport (in-process pipes)",
+      value: turns.ours,
+      unit: "ms",
+      baseline: "read over the SDK's StdioServerTransport (in-process pipes)",
+    });
+    const http = await serveHttp(set, { port: 0, signals: false });
+    const httpClient = new Client({ name: "bench", version: "1" });
+    await httpClient.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    const overHttp = await timeMedian(
+      () => httpClient.callTool({ name: "read", arguments: { path: "a.txt" } }),
+      300,
+      30,
+    );
+    await httpClient.close();
+    await http.stop();
+    rows.push({
+      name: "the same call over Streamable HTTP (loopback)",
+      value: overHttp,
+      unit: "ms",
+      baseline: "read a small file in-process (pipeline)",
     });
     const starts: number[] = [];
     for (let i = 0; i < 7; i++) {
