@@ -1,0 +1,164 @@
+import { randomUUID } from "node:crypto";
+import type { AnyAgentTool } from "@clawtools/core";
+import { type ModelSpec, resolveModel } from "@clawtools/models";
+import type {
+  AgentRunner,
+  RunOutcome,
+  SessionStore,
+  StartRunRequest,
+  TranscriptMessage,
+} from "@clawtools/sessions";
+import { Agent, type AgentMessage } from "@mariozechner/pi-agent-core";
+import type { AssistantMessage } from "@mariozechner/pi-ai";
+import { toPiTool } from "./tools.js";
+
+/** The tools a run gets, built per run (so a run's processes die with it) and released after. */
+export interface RunTools {
+  tools: AnyAgentTool[];
+  dispose?(): Promise<void>;
+}
+
+export interface PiRunnerOptions {
+  store: SessionStore;
+  /** The model runs use unless the run (or the session) names another: `provider/model` or a full spec. */
+  model: string | ModelSpec;
+  /** The tools of a run in `sessionKey` (a clawtools toolset whose ctx.sessionKey is that session). */
+  tools?: (sessionKey: string) => RunTools | Promise<RunTools>;
+  systemPrompt?: string;
+  /** How many stored messages a run starts from (default 200). */
+  historyLimit?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+interface ActiveRun {
+  agent: Agent;
+  done: Promise<RunOutcome>;
+  outcome?: RunOutcome;
+  timedOut: boolean;
+}
+
+const DEFAULT_PROMPT =
+  "You are an agent working on a task. Use the tools you have. When you are done, answer with the result in plain text.";
+
+const textOf = (m: AssistantMessage) =>
+  m.content
+    .filter((c): c is { type: "text"; text: string } => c.type === "text")
+    .map((c) => c.text)
+    .join("")
+    .trim();
+
+/** Messages as pi-ai takes them: only user, assistant and toolResult, without clawtools' bookkeeping. */
+function toAgentMessages(history: TranscriptMessage[]): AgentMessage[] {
+  return history
+    .filter((m) => m.role === "user" || m.role === "assistant" || m.role === "toolResult")
+    .map(({ internal: _i, ...m }) => m as unknown as AgentMessage);
+}
+
+/**
+ * An AgentRunner over pi-agent-core (the loop OpenClaw runs): each run loads the session's
+ * transcript from the store, runs the model with a clawtools toolset, and appends every message
+ * it produces back to the store as it is produced.
+ */
+export function createPiRunner(options: PiRunnerOptions): AgentRunner {
+  const runs = new Map<string, ActiveRun>();
+  const base: ModelSpec = typeof options.model === "string" ? { model: options.model } : options.model;
+
+  return {
+    async start(request: StartRunRequest) {
+      const runId = randomUUID();
+      const session = await options.store.get(request.sessionKey);
+      const spec = {
+        ...base,
+        ...((request.model ?? session?.model) ? { model: request.model ?? session!.model! } : {}),
+      };
+      const resolved = resolveModel(spec, options.env);
+      const history = await options.store.history(request.sessionKey, { limit: options.historyLimit ?? 200 });
+      const runTools = (await options.tools?.(request.sessionKey)) ?? { tools: [] };
+      const agent = new Agent({
+        initialState: {
+          systemPrompt: [options.systemPrompt ?? DEFAULT_PROMPT, request.extraSystemPrompt]
+            .filter(Boolean)
+            .join("\n\n"),
+          model: resolved.model,
+          thinkingLevel: "off",
+          tools: runTools.tools.map(toPiTool),
+          messages: toAgentMessages(history),
+        },
+        getApiKey: () => resolved.apiKey ?? "unset",
+        sessionId: session?.sessionId ?? request.sessionKey,
+      });
+      // every message lands in the session as it is produced (a crash loses at most the one in flight)
+      let writes = Promise.resolve();
+      agent.subscribe((event) => {
+        if (event.type !== "message_end") return;
+        const message = {
+          ...(event.message as object),
+          timestamp: (event.message as { timestamp?: number }).timestamp ?? Date.now(),
+        } as TranscriptMessage;
+        writes = writes.then(() => options.store.append(request.sessionKey, [message]).then(() => {}));
+        return writes;
+      });
+      const active: ActiveRun = { agent, timedOut: false, done: Promise.resolve({ status: "ok" }) };
+      const timer = request.timeoutMs
+        ? setTimeout(() => {
+            active.timedOut = true;
+            agent.abort();
+          }, request.timeoutMs)
+        : undefined;
+      active.done = (async (): Promise<RunOutcome> => {
+        try {
+          await agent.prompt(request.message);
+          await writes;
+          const last = [...agent.state.messages]
+            .reverse()
+            .find((m) => (m as AssistantMessage).role === "assistant") as AssistantMessage | undefined;
+          if (active.timedOut) return { status: "timeout", ...(last ? { reply: textOf(last) } : {}) };
+          if (!last) return { status: "error", error: "the run produced no answer" };
+          if (last.stopReason === "aborted") return { status: "aborted", error: "aborted" };
+          if (last.stopReason === "error")
+            return { status: "error", error: last.errorMessage ?? "model error" };
+          return { status: "ok", reply: textOf(last) };
+        } catch (error) {
+          return { status: active.timedOut ? "timeout" : "error", error: (error as Error).message };
+        } finally {
+          if (timer) clearTimeout(timer);
+          await runTools.dispose?.().catch(() => {});
+        }
+      })();
+      active.done.then((outcome) => {
+        active.outcome = outcome;
+      });
+      runs.set(runId, active);
+      return { runId };
+    },
+
+    async wait(runId: string, timeoutMs: number): Promise<RunOutcome> {
+      const run = runs.get(runId);
+      if (!run) return { status: "error", error: `Unknown run: ${runId}` };
+      if (run.outcome) return run.outcome;
+      let timer: NodeJS.Timeout | undefined;
+      const pending = new Promise<RunOutcome>((resolve) => {
+        timer = setTimeout(() => resolve({ status: "running" }), Math.min(timeoutMs, 2_147_000_000));
+      });
+      try {
+        return await Promise.race([run.done, pending]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+
+    async abort(runId: string): Promise<void> {
+      const run = runs.get(runId);
+      if (!run || run.outcome) return;
+      run.agent.abort();
+      await run.done;
+    },
+
+    async steer(runId: string, message: string): Promise<boolean> {
+      const run = runs.get(runId);
+      if (!run || run.outcome) return false;
+      run.agent.steer({ role: "user", content: message, timestamp: Date.now() });
+      return true;
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import type { AgentToolResult, AnyAgentTool } from "@clawtools/core";
+import type { AgentTool as PiAgentTool } from "@mariozechner/pi-agent-core";
+
+/**
+ * A clawtools tool as pi-agent-core runs it. clawtools tools answer failures as `isError`
+ * results; pi expects a throw, so an error result is thrown with its text (pi then shows it to
+ * the model as a failed tool call).
+ */
+export function toPiTool(tool: AnyAgentTool): PiAgentTool {
+  return {
+    name: tool.name,
+    label: tool.label ?? tool.name,
+    description: tool.description,
+    parameters: tool.parameters as PiAgentTool["parameters"],
+    async execute(toolCallId, params, signal, onUpdate) {
+      const result: AgentToolResult<unknown> = await tool.execute(
+        toolCallId,
+        params as never,
+        signal,
+        onUpdate as never,
+      );
+      if (result.isError)
+        throw new Error(
+          result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n") || "tool failed",
+        );
+      return result as never;
+    },
+  };
+}

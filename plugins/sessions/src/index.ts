@@ -1,0 +1,32 @@
+export { BEGIN_CHILD, completionMessage, END_CHILD, statusText } from "./announce.js";
+export { capHistory, HISTORY_BYTES_MAX, HISTORY_TEXT_MAX, sanitizeMessage } from "./caps.js";
+export { type SessionsConfig, SessionsConfigSchema } from "./config.js";
+export type { AgentRunner, RunOutcome, RunRegistry, SessionStore, StartRunRequest } from "./interfaces.js";
+export { agentOf, isSubagentKey, kindOf, mainKey } from "./keys.js";
+export {
+  createSessionsPlugin,
+  NO_RUNNER,
+  type SessionsPlugin,
+  type SessionsPluginOptions,
+  sessionsPlugin,
+  sessionsPlugin as default,
+} from "./plugin.js";
+export { SessionsService } from "./service.js";
+export { FileRunRegistry } from "./store/file-runs.js";
+export { FileSessionStore } from "./store/file-store.js";
+export { SPAWN_NOTE, subagentMessage } from "./tools/sessions-spawn.js";
+export type {
+  AnnounceState,
+  MessageBlock,
+  RunRecord,
+  RunStatus,
+  SessionEntry,
+  TranscriptMessage,
+} from "./types.js";
+export {
+  checkVisibility,
+  inTree,
+  type SessionAction,
+  type Visibility,
+  type VisibilityPolicy,
+} from "./visibility.js";

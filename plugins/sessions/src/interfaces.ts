@@ -1,0 +1,76 @@
+import type { RunRecord, SessionEntry, TranscriptMessage } from "./types.js";
+
+/**
+ * Sessions and their transcripts. Every method is async and addresses sessions by key, so a
+ * PostgreSQL, Redis or OpenClaw-Gateway store implements it without changing the tools; none
+ * assumes one process or one file.
+ */
+export interface SessionStore {
+  list(filter?: { agentId?: string; updatedSince?: number }): Promise<SessionEntry[]>;
+  get(key: string): Promise<SessionEntry | undefined>;
+  /** By key, sessionId or label (labels are looked up within `agentId` when given). */
+  resolve(ref: {
+    key?: string;
+    sessionId?: string;
+    label?: string;
+    agentId?: string;
+  }): Promise<SessionEntry | undefined>;
+  /** Creates the session, or returns the existing one with the same key. */
+  create(
+    entry: Omit<SessionEntry, "sessionId" | "createdAt" | "updatedAt"> & { sessionId?: string },
+  ): Promise<SessionEntry>;
+  patch(key: string, patch: Partial<Omit<SessionEntry, "key" | "sessionId">>): Promise<SessionEntry>;
+  delete(key: string): Promise<boolean>;
+  /**
+   * Appends messages. With an idempotency key, a second append under the same key (a retried
+   * delivery) is a no-op that returns false.
+   */
+  append(key: string, messages: TranscriptMessage[], options?: { idempotencyKey?: string }): Promise<boolean>;
+  /**
+   * The newest `limit` messages, oldest first, read from the end (a long transcript costs what
+   * its tail costs); `maxBytes` stops once that much has been read.
+   */
+  history(key: string, options?: { limit?: number; maxBytes?: number }): Promise<TranscriptMessage[]>;
+}
+
+/** Sub-agent runs. */
+export interface RunRegistry {
+  record(run: RunRecord): Promise<void>;
+  update(runId: string, patch: Partial<Omit<RunRecord, "runId">>): Promise<RunRecord>;
+  get(runId: string): Promise<RunRecord | undefined>;
+  listByRequester(requesterSessionKey: string): Promise<RunRecord[]>;
+  list(): Promise<RunRecord[]>;
+}
+
+export interface StartRunRequest {
+  sessionKey: string;
+  message: string;
+  /** Added to the runner's system prompt for this run (the sub-agent context). */
+  extraSystemPrompt?: string;
+  /** `provider/model` for this run (a session override or the spawn's `model`). */
+  model?: string;
+  /** The run is aborted after this long (0 or undefined: no limit). */
+  timeoutMs?: number;
+}
+
+export interface RunOutcome {
+  /** `running`: `wait` gave up before the run ended (the run goes on); `timeout`: the run's own time limit ended it. */
+  status: "ok" | "error" | "timeout" | "aborted" | "running";
+  /** The run's final assistant text. */
+  reply?: string;
+  error?: string;
+}
+
+/**
+ * Runs agent turns in sessions: the app's own agent loop (pi-agent-core, the AI SDK, a Gateway).
+ * `wait` answers `{status: "running"}` when the run is still going after `timeoutMs`.
+ */
+export interface AgentRunner {
+  start(request: StartRunRequest): Promise<{ runId: string }>;
+  wait(runId: string, timeoutMs: number): Promise<RunOutcome>;
+  abort(runId: string): Promise<void>;
+  /** Injects a message into a running run; false when the run is not running. */
+  steer(runId: string, message: string): Promise<boolean>;
+  /** Ends the current turn of the session's run (sessions_yield); absent when the loop cannot. */
+  onYield?(sessionKey: string, message: string): Promise<void>;
+}

@@ -1,0 +1,103 @@
+import { createRequire } from "node:module";
+import {
+  type ClawtoolsPlugin,
+  definePlugin,
+  parseSectionConfig,
+  readSectionConfig,
+  type ToolContext,
+  ToolUnavailableError,
+} from "@clawtools/core";
+import { type SessionsConfig, SessionsConfigSchema } from "./config.js";
+import { sessionsEnv } from "./context.js";
+import type { AgentRunner, RunRegistry, SessionStore } from "./interfaces.js";
+import { SessionsService } from "./service.js";
+import { FileRunRegistry } from "./store/file-runs.js";
+import { FileSessionStore } from "./store/file-store.js";
+import { createSessionStatusTool, createSessionsYieldTool } from "./tools/session-status.js";
+import { createSessionsHistoryTool } from "./tools/sessions-history.js";
+import { createSessionsListTool } from "./tools/sessions-list.js";
+import { createSessionsSendTool } from "./tools/sessions-send.js";
+import { createSessionsSpawnTool } from "./tools/sessions-spawn.js";
+import { createSubagentsTool } from "./tools/subagents.js";
+
+const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
+
+export const NO_RUNNER =
+  "no agent runner: set a model (clawtools serve --model <provider>/<id>, or OPENAI_BASE_URL/OPENAI_API_KEY with --model openai/<id>) or pass createSessionsPlugin({ runner })";
+
+export interface SessionsPluginOptions extends SessionsConfig {
+  /** Default: the embedded file store under the state directory. */
+  store?: SessionStore;
+  runs?: RunRegistry;
+  /** The agent loop sub-agents run on; built once per store when a function. */
+  runner?: AgentRunner | ((deps: { store: SessionStore; runs: RunRegistry }) => AgentRunner);
+  /** The model a session without an override runs with (shown by session_status). */
+  defaultModel?: string;
+}
+
+export type SessionsPlugin = ClawtoolsPlugin & {
+  /** The service a context's tools use (one per state directory): events, idle(), the store. */
+  serviceFor(ctx: ToolContext): SessionsService;
+};
+
+export function createSessionsPlugin(options: SessionsPluginOptions = {}): SessionsPlugin {
+  const { store, runs, runner, defaultModel, ...inCode } = options;
+  parseSectionConfig("sessions", SessionsConfigSchema, inCode);
+  const services = new Map<string, SessionsService>();
+
+  const serviceFor = (ctx: ToolContext): SessionsService => {
+    const dir = ctx.stateDir ?? "";
+    let service = services.get(dir);
+    if (!service) {
+      if (!store && !ctx.stateDir)
+        throw new ToolUnavailableError("no state directory for the session store (context.stateDir)");
+      const s = store ?? new FileSessionStore(ctx.stateDir!);
+      const r = runs ?? new FileRunRegistry(ctx.stateDir!);
+      const built = typeof runner === "function" ? runner({ store: s, runs: r }) : runner;
+      service = new SessionsService(s, r, built);
+      services.set(dir, service);
+    }
+    return service;
+  };
+  const envFor = (ctx: ToolContext) =>
+    sessionsEnv(ctx, serviceFor(ctx), readSectionConfig(ctx, "sessions", SessionsConfigSchema, inCode));
+  const needsRunner = (ctx: ToolContext) => {
+    const env = envFor(ctx);
+    if (!env.service.runner) throw new ToolUnavailableError(NO_RUNNER);
+    return env;
+  };
+
+  const plugin = definePlugin({
+    id: "@clawtools/sessions",
+    version,
+    description:
+      "Sessions: sub-agents and cross-session messaging over a store, a run registry and an agent runner",
+    section: "sessions",
+    configSchema: SessionsConfigSchema,
+    tools: [
+      { name: "sessions_list", factory: (ctx) => createSessionsListTool(envFor(ctx)) },
+      { name: "sessions_history", factory: (ctx) => createSessionsHistoryTool(envFor(ctx)) },
+      { name: "sessions_send", factory: (ctx) => createSessionsSendTool(needsRunner(ctx)) },
+      { name: "sessions_spawn", factory: (ctx) => createSessionsSpawnTool(needsRunner(ctx)) },
+      { name: "sessions_yield", factory: (ctx) => createSessionsYieldTool(needsRunner(ctx)) },
+      { name: "subagents", factory: (ctx) => createSubagentsTool(envFor(ctx)) },
+      {
+        name: "session_status",
+        factory: (ctx) =>
+          createSessionStatusTool(envFor(ctx), { version, ...(defaultModel ? { defaultModel } : {}) }),
+      },
+    ],
+    dispose: async () => {
+      // runs still going are stopped; their requesters learn nothing more from this process
+      for (const service of services.values()) {
+        for (const run of await service.runs.list().catch(() => []))
+          if (run.status === "running") await service.kill(run.runId).catch(() => {});
+      }
+      services.clear();
+    },
+  });
+  return Object.assign(plugin, { serviceFor });
+}
+
+export const sessionsPlugin = createSessionsPlugin();
+export default sessionsPlugin;

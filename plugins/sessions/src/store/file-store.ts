@@ -1,0 +1,219 @@
+import { randomUUID } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { appendFile, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { withWriteLock } from "@clawtools/core";
+import type { SessionStore } from "../interfaces.js";
+import { agentOf } from "../keys.js";
+import type { SessionEntry, TranscriptMessage } from "../types.js";
+import { withFileLock } from "./file-lock.js";
+import { linesFromEnd } from "./tail.js";
+
+type Index = Record<string, SessionEntry>;
+
+/**
+ * OpenClaw's layout under the state directory: `agents/<agentId>/sessions/sessions.json` (the
+ * index, written whole by temp file + rename under an in-process queue and a lock file) and one
+ * pi-format JSONL transcript per session (`<sessionId>.jsonl`: a `session` header line, then a
+ * `message` line per message).
+ */
+export class FileSessionStore implements SessionStore {
+  private readonly seenKeys = new Map<string, Promise<Set<string>>>();
+
+  constructor(readonly stateDir: string) {}
+
+  private dir(agentId: string) {
+    return path.join(this.stateDir, "agents", agentId, "sessions");
+  }
+  private indexFile(agentId: string) {
+    return path.join(this.dir(agentId), "sessions.json");
+  }
+  transcriptPath(entry: Pick<SessionEntry, "agentId" | "sessionId">) {
+    return path.join(this.dir(entry.agentId), `${entry.sessionId}.jsonl`);
+  }
+
+  private async readIndex(agentId: string): Promise<Index> {
+    try {
+      return JSON.parse(await readFile(this.indexFile(agentId), "utf8")) as Index;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+      throw error;
+    }
+  }
+
+  /** Read, change and write the index as one step for every writer, in this process and others. */
+  private async mutate<T>(agentId: string, change: (index: Index) => T): Promise<T> {
+    const file = this.indexFile(agentId);
+    await mkdir(path.dirname(file), { recursive: true });
+    return withWriteLock(file, () =>
+      withFileLock(file, async () => {
+        const index = await this.readIndex(agentId);
+        const result = change(index);
+        const tmp = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+        await writeFile(tmp, JSON.stringify(index, null, 2));
+        await rename(tmp, file);
+        return result;
+      }),
+    );
+  }
+
+  private async agents(): Promise<string[]> {
+    const { readdir } = await import("node:fs/promises");
+    return readdir(path.join(this.stateDir, "agents")).catch(() => [] as string[]);
+  }
+
+  async list(filter: { agentId?: string; updatedSince?: number } = {}): Promise<SessionEntry[]> {
+    const agentIds = filter.agentId ? [filter.agentId] : await this.agents();
+    const all = (await Promise.all(agentIds.map((a) => this.readIndex(a)))).flatMap((i) => Object.values(i));
+    return all
+      .filter((e) => filter.updatedSince === undefined || e.updatedAt >= filter.updatedSince)
+      .sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  async get(key: string): Promise<SessionEntry | undefined> {
+    return (await this.readIndex(agentOf(key)))[key];
+  }
+
+  async resolve(ref: { key?: string; sessionId?: string; label?: string; agentId?: string }) {
+    if (ref.key) return this.get(ref.key);
+    const entries = await this.list(ref.agentId ? { agentId: ref.agentId } : {});
+    if (ref.sessionId) return entries.find((e) => e.sessionId === ref.sessionId);
+    if (ref.label) return entries.find((e) => e.label === ref.label);
+    return undefined;
+  }
+
+  async create(input: Omit<SessionEntry, "sessionId" | "createdAt" | "updatedAt"> & { sessionId?: string }) {
+    const now = Date.now();
+    const entry = await this.mutate(input.agentId, (index) => {
+      const existing = index[input.key];
+      if (existing) return existing;
+      const created: SessionEntry = {
+        ...input,
+        sessionId: input.sessionId ?? randomUUID(),
+        createdAt: now,
+        updatedAt: now,
+      };
+      index[input.key] = created;
+      return created;
+    });
+    const file = this.transcriptPath(entry);
+    await withWriteLock(file, async () => {
+      const header = {
+        type: "session",
+        version: 3,
+        id: entry.sessionId,
+        timestamp: new Date(now).toISOString(),
+        cwd: this.stateDir,
+      };
+      await appendFile(file, `${JSON.stringify(header)}\n`, { flag: "a" }).catch(() => {});
+    });
+    return entry;
+  }
+
+  async patch(key: string, patch: Partial<Omit<SessionEntry, "key" | "sessionId">>) {
+    return this.mutate(agentOf(key), (index) => {
+      const entry = index[key];
+      if (!entry) throw new Error(`Session not found: ${key}`);
+      const next = { ...entry, ...patch, updatedAt: Date.now() };
+      for (const [k, v] of Object.entries(patch))
+        if (v === undefined) delete (next as Record<string, unknown>)[k];
+      index[key] = next;
+      return next;
+    });
+  }
+
+  async delete(key: string): Promise<boolean> {
+    const removed = await this.mutate(agentOf(key), (index) => {
+      const entry = index[key];
+      delete index[key];
+      return entry;
+    });
+    if (removed) await rm(this.transcriptPath(removed), { force: true });
+    return Boolean(removed);
+  }
+
+  /** Idempotency keys already in a transcript (only announces carry one), read once per process. */
+  private keysOf(file: string): Promise<Set<string>> {
+    let keys = this.seenKeys.get(file);
+    if (!keys) {
+      keys = (async () => {
+        const found = new Set<string>();
+        try {
+          const rl = createInterface({
+            input: createReadStream(file, { encoding: "utf8" }),
+            crlfDelay: Number.POSITIVE_INFINITY,
+          });
+          for await (const line of rl) {
+            if (!line.includes('"idempotencyKey"')) continue;
+            try {
+              const k = (JSON.parse(line) as { idempotencyKey?: string }).idempotencyKey;
+              if (k) found.add(k);
+            } catch {
+              // a torn line from a crash
+            }
+          }
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+        }
+        return found;
+      })();
+      this.seenKeys.set(file, keys);
+    }
+    return keys;
+  }
+
+  async append(
+    key: string,
+    messages: TranscriptMessage[],
+    options: { idempotencyKey?: string } = {},
+  ): Promise<boolean> {
+    const entry = await this.get(key);
+    if (!entry) throw new Error(`Session not found: ${key}`);
+    const file = this.transcriptPath(entry);
+    const appended = await withWriteLock(file, async () => {
+      if (options.idempotencyKey) {
+        const keys = await this.keysOf(file);
+        if (keys.has(options.idempotencyKey)) return false;
+        keys.add(options.idempotencyKey);
+      }
+      const lines = messages.map((message) =>
+        JSON.stringify({
+          type: "message",
+          id: randomUUID().slice(0, 8),
+          timestamp: new Date(message.timestamp).toISOString(),
+          message,
+          ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+        }),
+      );
+      await appendFile(file, `${lines.join("\n")}\n`);
+      return true;
+    });
+    if (appended) await this.patch(key, {});
+    return appended;
+  }
+
+  async history(
+    key: string,
+    options: { limit?: number; maxBytes?: number } = {},
+  ): Promise<TranscriptMessage[]> {
+    const entry = await this.get(key);
+    if (!entry) return [];
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    const out: TranscriptMessage[] = [];
+    let bytes = 0;
+    for await (const line of linesFromEnd(this.transcriptPath(entry))) {
+      if (out.length >= limit || (options.maxBytes !== undefined && bytes > options.maxBytes)) break;
+      let parsed: { type?: string; message?: TranscriptMessage };
+      try {
+        parsed = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      if (parsed.type !== "message" || !parsed.message) continue;
+      bytes += line.length;
+      out.push(parsed.message);
+    }
+    return out.reverse();
+  }
+}

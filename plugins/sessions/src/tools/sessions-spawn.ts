@@ -1,0 +1,153 @@
+import { randomUUID } from "node:crypto";
+import { type AgentTool, jsonResult, optionalStringEnum, ToolInputError, Type } from "@clawtools/core";
+import type { SessionsEnv } from "../context.js";
+import { AGENT_ID } from "../keys.js";
+
+export const sessionsSpawnSchema = Type.Object(
+  {
+    task: Type.String({ description: "What the sub-agent should do." }),
+    label: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+    runtime: optionalStringEnum(["subagent", "acp"] as const),
+    agentId: Type.Optional(Type.String()),
+    model: Type.Optional(Type.String({ description: "provider/model for the sub-agent." })),
+    thinking: Type.Optional(Type.String()),
+    cwd: Type.Optional(Type.String()),
+    runTimeoutSeconds: Type.Optional(Type.Number({ minimum: 0 })),
+    timeoutSeconds: Type.Optional(
+      Type.Number({ minimum: 0, description: "Legacy alias of runTimeoutSeconds." }),
+    ),
+    thread: Type.Optional(Type.Boolean()),
+    mode: optionalStringEnum(["run", "session"] as const),
+    cleanup: optionalStringEnum(["delete", "keep"] as const),
+    sandbox: optionalStringEnum(["inherit", "require"] as const),
+    lightContext: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: true },
+);
+
+/** Channel-delivery fields a model sometimes sends to spawn; OpenClaw refuses them by name. */
+const CHANNEL_FIELDS = [
+  "target",
+  "transport",
+  "channel",
+  "to",
+  "threadId",
+  "thread_id",
+  "replyTo",
+  "reply_to",
+];
+
+export const SPAWN_NOTE =
+  "Auto-announce is push-based. After spawning children, do NOT call sessions_list, sessions_history, exec sleep, or any polling tool. Wait for the completion event to arrive in this session, then answer.";
+
+export function subagentMessage(task: string, depth: number, maxDepth: number): string {
+  return `[Subagent Context] You are running as a subagent (depth ${depth}/${maxDepth}). Results auto-announce to your requester; do not busy-poll for status.\n\n[Subagent Task]: ${task}`;
+}
+
+export function createSessionsSpawnTool(env: SessionsEnv): AgentTool<typeof sessionsSpawnSchema> {
+  return {
+    name: "sessions_spawn",
+    label: "Spawn sub-agent",
+    description:
+      "Spawn a sub-agent that works on a task in its own session. Its result is announced back to this session automatically when it finishes.",
+    parameters: sessionsSpawnSchema,
+    async execute(_id, params) {
+      const p = params as Record<string, unknown> & typeof params;
+      const unknownChannel = CHANNEL_FIELDS.find((f) => p[f] !== undefined);
+      if (unknownChannel)
+        throw new ToolInputError(
+          `sessions_spawn does not support "${unknownChannel}". Use "message" or "sessions_send" for channel delivery.`,
+        );
+      const extra = Object.keys(p).filter((k) => !(k in sessionsSpawnSchema.properties));
+      if (extra.length > 0)
+        throw new ToolInputError(`Unknown parameter for sessions_spawn: ${extra.join(", ")}`);
+      if (p.lightContext && p.runtime === "acp")
+        throw new ToolInputError("lightContext is only supported for runtime='subagent'.");
+      if (p.runtime === "acp")
+        return jsonResult({
+          status: "error",
+          error: "runtime=acp is not available here (no ACP host); use runtime=subagent.",
+        });
+      const { service, config } = env;
+      const agentId = p.agentId ?? env.agentId;
+      if (!AGENT_ID.test(agentId))
+        return jsonResult({
+          status: "error",
+          error: `Invalid agentId "${agentId.slice(0, 80)}". Agent IDs must match [a-z0-9][a-z0-9_-]{0,63}. Use agents_list to discover valid targets.`,
+        });
+      const allowed = config.allowAgents ?? [];
+      if (agentId !== env.agentId && !allowed.includes("*") && !allowed.includes(agentId))
+        return jsonResult({
+          status: "forbidden",
+          error: `agentId is not allowed for sessions_spawn (allowed: ${[env.agentId, ...allowed].join(", ") || "none"})`,
+        });
+      if (p.mode === "session" && !p.thread)
+        return jsonResult({
+          status: "error",
+          error: 'mode="session" requires thread=true so the subagent can stay bound to a thread.',
+        });
+      const caller = await service.ensure(env.callerKey, env.agentId);
+      const maxDepth = config.maxSpawnDepth ?? 1;
+      const depth = (caller.depth ?? 0) + 1;
+      if (depth > maxDepth)
+        return jsonResult({
+          status: "forbidden",
+          error: `sessions_spawn is not allowed at this depth (current depth: ${caller.depth ?? 0}, max: ${maxDepth})`,
+        });
+      const maxChildren = config.maxChildrenPerAgent ?? 5;
+      const running = (await service.runs.listByRequester(env.callerKey)).filter(
+        (r) => r.status === "running",
+      ).length;
+      if (running >= maxChildren)
+        return jsonResult({
+          status: "forbidden",
+          error: `sessions_spawn has reached max active children for this session (${running}/${maxChildren})`,
+        });
+      const childKey = `agent:${agentId}:subagent:${randomUUID()}`;
+      const label = p.label?.trim() || undefined;
+      await service.store.create({
+        key: childKey,
+        agentId,
+        depth,
+        spawnedBy: env.callerKey,
+        parentSessionKey: env.callerKey,
+        status: "running",
+        startedAt: Date.now(),
+        ...(label ? { label } : {}),
+        ...(p.model ? { model: p.model } : {}),
+      });
+      const timeoutSeconds = p.runTimeoutSeconds ?? p.timeoutSeconds;
+      let runId: string;
+      try {
+        runId = await service.start(childKey, subagentMessage(p.task, depth, maxDepth), {
+          ...(p.model ? { model: p.model } : {}),
+          ...(timeoutSeconds ? { timeoutMs: timeoutSeconds * 1000 } : {}),
+        });
+      } catch (error) {
+        await service.store.patch(childKey, { status: "failed", endedAt: Date.now() });
+        return jsonResult({ status: "error", error: (error as Error).message, childSessionKey: childKey });
+      }
+      const run = service.newRun({
+        runId,
+        childSessionKey: childKey,
+        requesterSessionKey: env.callerKey,
+        task: p.task,
+        cleanup: p.cleanup ?? "keep",
+        depth,
+        startedAt: Date.now(),
+        ...(label ? { label } : {}),
+        ...(p.model ? { model: p.model } : {}),
+      });
+      await service.runs.record(run);
+      void service.watch(run);
+      return jsonResult({
+        status: "accepted",
+        childSessionKey: childKey,
+        runId,
+        mode: p.mode ?? "run",
+        note: SPAWN_NOTE,
+        ...(p.model ? { modelApplied: true } : {}),
+      });
+    },
+  };
+}
