@@ -39,8 +39,14 @@ export function resolveFsEnv(ctx: ToolContext, options: FsToolOptions = {}): FsE
     bridge,
     workspaceOnly,
     resolve: (input) => resolveToolPath(input, root, workspaceOnly),
-    async withWriteLock(paths, run) {
-      return withWriteLocks(await Promise.all(paths.map(lockKey)), run);
+    withWriteLock(paths, run) {
+      // two levels, always in this order (so never a cycle): the paths as spelled, taken at call
+      // time, keep calls through one spelling in call order; the identities, found by a walk,
+      // serialise calls through different spellings of one file
+      return withWriteLocks(
+        paths.map((p) => `fs-call:${p}`),
+        async () => withWriteLocks(await Promise.all(paths.map(lockKey)), run),
+      );
     },
   };
 }

@@ -67,6 +67,11 @@ function setupRace() {
   mkdirSync(path.join(root, "sub"));
   writeFileSync(path.join(root, "sub", "f.txt"), "inside marker\n");
   writeFileSync(path.join(outside, "f.txt"), "OUTSIDE SECRET marker\n");
+  // deeper paths take the direct open of their parent (checked through /proc) before the walk
+  mkdirSync(path.join(root, "sub", "deep"));
+  mkdirSync(path.join(outside, "deep"));
+  writeFileSync(path.join(root, "sub", "deep", "g.txt"), "inside marker\n");
+  writeFileSync(path.join(outside, "deep", "g.txt"), "OUTSIDE SECRET marker\n");
   return { root, outside };
 }
 
@@ -85,10 +90,11 @@ describe("a directory swapped for a symlink to outside, in a tight loop", () => 
     const swapper = await startSwapper(root, outside);
     let answered = 0;
     const escapes: string[] = [];
-    for (let i = 0; i < 300; i++) {
+    for (let i = 0; i < 200; i++) {
       const calls = [
         read.execute("r", { path: "sub/f.txt" }),
-        builtIn.execute("b", { pattern: "marker", path: "sub" }),
+        read.execute("d", { path: "sub/deep/g.txt" }),
+        builtIn.execute("b", { pattern: "marker", path: i % 2 ? "sub" : "sub/deep" }),
       ];
       // rg is a process start per call: every third round, on the directory and on the file
       if (i % 3 === 0) {
@@ -113,15 +119,16 @@ describe("a directory swapped for a symlink to outside, in a tight loop", () => 
     const write = createWriteTool({ workspaceDir: root });
     const swapper = await startSwapper(root, outside);
     let written = 0;
-    for (let i = 0; i < 300; i++) {
+    for (let i = 0; i < 200; i++) {
       const results = await Promise.all([
-        settle(write.execute("w", { path: i % 2 ? "sub/w.txt" : "sub/deeper/n.txt", content: `write ${i}` })),
+        settle(write.execute("w", { path: i % 2 ? "sub/w.txt" : "sub/deep/n.txt", content: `write ${i}` })),
       ]);
       written += results.filter((r) => r.ok).length;
     }
     await swapper.stop();
     expect(written).toBeGreaterThan(0);
-    expect(readdirSync(outside)).toEqual(["f.txt"]);
+    expect(readdirSync(outside).sort()).toEqual(["deep", "f.txt"]);
+    expect(readdirSync(path.join(outside, "deep"))).toEqual(["g.txt"]);
     expect(readFileSync(path.join(outside, "f.txt"), "utf8")).toBe("OUTSIDE SECRET marker\n");
     // and nothing of ours is left in the workspace either
     const sub = existsSync(path.join(root, "sub")) ? path.join(root, "sub") : path.join(root, ".sub-hidden");

@@ -171,11 +171,38 @@ export async function walk(root: string, target: string, options: WalkOptions): 
   throw keptChangingError(root, options.input);
 }
 
+/**
+ * Linux shortcut for deep paths: open the parent directory by its full real path without
+ * following a final link, then ask the kernel where the opened directory is
+ * (`/proc/self/fd/<fd>`). If that is exactly the expected real path, no symlink was crossed and
+ * the descriptor is the verified directory; anything else (a symlink on the way, a race, a bind
+ * mount) falls back to the component-by-component walk.
+ */
+async function openParentDirect(ws: Workspace, start: string[]): Promise<DirRef | null> {
+  if (!procFd || start.length < 3) return null;
+  const real = path.join(ws.real, ...start.slice(0, -1));
+  const dir = await openDir(real, real, O_NOFOLLOW).catch(() => null);
+  if (!dir) return null;
+  const seen = await fs.readlink(dir.via).catch(() => null);
+  if (seen === real) return dir;
+  release(dir);
+  return null;
+}
+
 async function walkOnce(ws: Workspace, start: string[], options: WalkOptions): Promise<WalkResult> {
-  const rootDir = await openDir(ws.real, ws.real);
-  let chain: DirRef[] = [rootDir];
+  let rootDir: DirRef | undefined;
+  const root = async () => {
+    rootDir ??= await openDir(ws.real, ws.real);
+    return rootDir;
+  };
+  const direct = await openParentDirect(ws, start);
+  let chain: DirRef[] = [direct ?? (await root())];
   const closeChain = (keep?: DirRef) => {
     for (const d of chain) if (d !== keep && d !== rootDir) release(d);
+  };
+  const closeAll = () => {
+    closeChain();
+    if (rootDir) release(rootDir);
   };
   const verify = async () => {
     if (procFd) return;
@@ -184,7 +211,7 @@ async function walkOnce(ws: Workspace, start: string[], options: WalkOptions): P
       if (!st?.isDirectory() || st.dev !== d.dev || st.ino !== d.ino) throw new Race();
     }
   };
-  let components = start;
+  let components = direct ? start.slice(-1) : start;
   let hops = 0;
   const follow = (dir: DirRef, link: string, rest: string[]) => {
     if (++hops > MAX_HOPS) throw tooManySymlinksError(options.input);
@@ -203,10 +230,7 @@ async function walkOnce(ws: Workspace, start: string[], options: WalkOptions): P
       stat,
       rest,
       verify,
-      close: async () => {
-        closeChain();
-        release(rootDir);
-      },
+      close: async () => closeAll(),
     };
     if (file) result.file = file;
     return result;
@@ -240,14 +264,14 @@ async function walkOnce(ws: Workspace, start: string[], options: WalkOptions): P
           if (link === null) throw errnoError("ENOTDIR", "open", path.join(dir.real, name));
           follow(dir, link, rest);
           closeChain();
-          chain = [rootDir];
+          chain = [await root()];
           continue;
         }
         chain.push(child);
         await verify();
         if (procFd) {
           closeChain(child);
-          chain = [rootDir, child];
+          chain = [child];
         }
         components = rest;
         continue;
@@ -266,7 +290,7 @@ async function walkOnce(ws: Workspace, start: string[], options: WalkOptions): P
           if (options.final === "nofollow") throw symlinkNotFollowedError(ws.root, options.input);
           follow(dir, link, []);
           closeChain();
-          chain = [rootDir];
+          chain = [await root()];
           continue;
         }
         try {
@@ -292,15 +316,14 @@ async function walkOnce(ws: Workspace, start: string[], options: WalkOptions): P
         });
         follow(dir, link, []);
         closeChain();
-        chain = [rootDir];
+        chain = [await root()];
         continue;
       }
       await verify();
       return done(dir, name, st, []);
     }
   } catch (error) {
-    closeChain();
-    release(rootDir);
+    closeAll();
     throw error;
   }
 }
