@@ -1,7 +1,6 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { execFileSync } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolveStateDir } from "@clawtools/core";
@@ -252,22 +251,5 @@ describe("clawtools CLI", () => {
     );
     expect(invocationDir({ npm_lifecycle_event: "test", INIT_CWD: "/some/sub/dir" })).toBe(process.cwd());
     expect(invocationDir({})).toBe(process.cwd());
-  });
-
-  it("call ends what the tool started: a background exec dies with the command", async () => {
-    const r = await run([
-      "call",
-      "exec",
-      "--workspace",
-      workspace,
-      "--args",
-      JSON.stringify({ command: "sleep 7171", background: true }),
-    ]);
-    expect(r.code).toBe(0);
-    const alive = () =>
-      execFileSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" })
-        .split("\n")
-        .filter((l) => l.includes("sleep 7171") && !l.trim().startsWith("Z")).length;
-    expect(alive()).toBe(0);
   });
 });

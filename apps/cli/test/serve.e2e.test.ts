@@ -237,6 +237,25 @@ describe("clawtools serve: stopping", () => {
   }
 });
 
+describe("clawtools call (built)", () => {
+  const workspace = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-call-"));
+  beforeAll(ensureBuilt, 400_000);
+
+  it("ends what the tool started: a background exec dies with the command", async () => {
+    const p = run([
+      "call",
+      "exec",
+      "--workspace",
+      workspace,
+      "--args",
+      JSON.stringify({ command: "sleep 7171", background: true }),
+    ]);
+    expect((await p.exited).code).toBe(0);
+    expect(p.out()).toContain("Command still running");
+    expect(alive("sleep 7171")).toBe(0);
+  });
+});
+
 describe("clawtools serve --config", () => {
   const workspace = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-config-"));
   beforeAll(ensureBuilt, 400_000);

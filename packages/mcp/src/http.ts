@@ -113,7 +113,6 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
   const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const log = options.log ?? (() => {});
   const sessions = new Map<string, StreamableHTTPServerTransport>();
-  let port = options.port;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://localhost");
@@ -187,7 +186,7 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
       resolve();
     });
   });
-  port = (http.address() as AddressInfo).port;
+  const { port } = http.address() as AddressInfo;
   const life = createLifecycle(toolset, options, async () => {
     await Promise.allSettled([...sessions.values()].map((t) => t.close()));
     sessions.clear();
