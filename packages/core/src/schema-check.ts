@@ -196,40 +196,44 @@ function build(schema: unknown): QuickCheck | null {
     }
   }
   if (properties || patterns.length > 0 || additional !== undefined) {
-    const props = properties ?? new Map<string, QuickCheck>();
+    const declared = [...(properties ?? new Map<string, QuickCheck>())];
+    const props = new Map(declared);
     const extra = additional;
+    const open = extra === undefined && patterns.length === 0;
     objectChecks.push((v) => {
+      for (const [key, check] of declared) {
+        if (hasOwn(v, key)) {
+          const item = v[key];
+          // an explicit undefined is the compiler's call (optional vs required semantics)
+          if (item === undefined || !check(item)) return false;
+        } else if (key in v) return false; // reachable through the prototype (`toString`): the compiler's call
+      }
+      if (open) return true;
       for (const key of Object.keys(v)) {
         if (key === "__proto__") return false;
         const item = v[key];
-        // an explicit undefined is the compiler's call (optional vs required semantics)
-        if (item === undefined) return false;
-        const check = props.get(key);
-        let matched = check !== undefined;
-        if (check && !check(item)) return false;
+        let matched = props.has(key);
         for (const [re, patternCheck] of patterns) {
           if (!re.test(key)) continue;
           matched = true;
-          if (!patternCheck(item)) return false;
+          if (item === undefined || !patternCheck(item)) return false;
         }
-        if (!matched && (extra === false || (extra && !extra(item)))) return false;
+        if (!matched && (extra === false || (extra && (item === undefined || !extra(item))))) return false;
       }
-      // a declared property reachable through the prototype (`toString`) is the compiler's call
-      for (const key of props.keys()) if (!hasOwn(v, key) && key in v) return false;
       return true;
     });
   }
   if (objectChecks.length > 0) {
     // object keywords apply to objects; an array is left to the compiler
+    const all = objectChecks.reduce((both, next) => (v) => both(v) && next(v));
     checks.push((v) => {
       if (Array.isArray(v)) return false;
       if (!isRecord(v)) return true;
-      return objectChecks.every((check) => check(v));
+      return all(v);
     });
   }
   if (checks.length === 0) return () => true;
-  if (checks.length === 1) return checks[0]!;
-  return (v) => checks.every((check) => check(v));
+  return checks.reduce((both, next) => (v) => both(v) && next(v));
 }
 
 const cache = new WeakMap<object, QuickCheck | null>();
