@@ -204,6 +204,28 @@ describe("clawtools serve: stopping", () => {
     expect(p.err()).toContain("[clawtools] stopping (end of input)");
   });
 
+  it("the README's command works from a subdirectory of the checkout, serving that directory", async () => {
+    const sub = path.join(repo, "plugins", "fs");
+    const line = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+    const child = spawn("pnpm", ["-s", "-w", "clawtools", "serve"], {
+      cwd: sub,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => {
+      out += String(d);
+    });
+    child.stderr.on("data", (d) => {
+      err += String(d);
+    });
+    child.stdin.end(`${line}\n`);
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(code).toBe(0);
+    expect(err).toContain(`from ${sub}:`);
+    expect(JSON.parse(out.trim())).toMatchObject({ id: 1, error: { code: -32600 } });
+  });
+
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
     it(`${signal} kills a background process tree started through exec, then exits`, async () => {
       const marker = `sleep ${signal === "SIGTERM" ? 6161 : signal === "SIGINT" ? 6162 : 6163}`;

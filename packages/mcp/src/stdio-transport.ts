@@ -127,9 +127,11 @@ export class LineTransport implements Transport {
     const message = messageTooLargeMessage(bytes, this.max);
     this.options.log?.(`refused a message of ${bytes} bytes (limit ${this.max})`);
     this.onerror?.(new Error(message));
+    // without an id it was a notification (or an answer): nothing to reply to
+    if (id === undefined) return;
     this.write({
       jsonrpc: "2.0",
-      id: id ?? null,
+      id,
       error: { code: ErrorCode.InvalidRequest, message, data: { limit: this.max, size: bytes } },
     });
   }

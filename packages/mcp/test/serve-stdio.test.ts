@@ -141,6 +141,18 @@ describe("serveStdio", () => {
     );
   });
 
+  it("skips an oversized notification without answering it", async () => {
+    const lines: string[] = [];
+    const onData = (d: Buffer) => lines.push(...String(d).split("\n").filter(Boolean));
+    serverOut.on("data", onData);
+    serverIn.write(
+      `${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { data: "n".repeat(2 * 1024 * 1024) } })}\n`,
+    );
+    expect(text(await client.callTool({ name: "echo", arguments: { text: "after" } }))).toBe("after");
+    serverOut.off("data", onData);
+    expect(lines.map((l) => JSON.parse(l).error).filter(Boolean)).toEqual([]);
+  });
+
   it("sends an object's details as structuredContent; a tool's failure stays an isError result", async () => {
     const r = await client.callTool({ name: "echo", arguments: { text: "abc" } });
     expect(r.structuredContent).toEqual({ length: 3, nested: { ok: true } });
