@@ -176,6 +176,23 @@ for (const strategy of ["/proc/self/fd", "identity checks"] as const) {
   });
 }
 
+describe("a workspace root replaced by a symlink after first use", () => {
+  it("fails closed instead of following it", async () => {
+    const parent = tempDir();
+    const outside = tempDir();
+    writeFileSync(path.join(outside, "f.txt"), "outside");
+    const root = path.join(parent, "ws");
+    mkdirSync(root);
+    writeFileSync(path.join(root, "f.txt"), "inside");
+    expect(await read(root, "f.txt")).toBe("inside");
+    execFileSync("mv", [root, path.join(parent, "ws-moved")]);
+    symlinkSync(outside, root);
+    await expect(read(root, "f.txt")).rejects.toThrow(/ELOOP|ENOTDIR/);
+    await expect(writeFileAtomic(root, "new.txt", "x")).rejects.toThrow(/ELOOP|ENOTDIR/);
+    expect(readdirSync(outside)).toEqual(["f.txt"]);
+  });
+});
+
 describe("stale temp files", () => {
   it("the next write into a directory removes this project's temp files older than 5 minutes", async () => {
     resetTempSweeps();

@@ -192,7 +192,8 @@ async function openParentDirect(ws: Workspace, start: string[]): Promise<DirRef 
 async function walkOnce(ws: Workspace, start: string[], options: WalkOptions): Promise<WalkResult> {
   let rootDir: DirRef | undefined;
   const root = async () => {
-    rootDir ??= await openDir(ws.real, ws.real);
+    // the root's real path was resolved once: a root later replaced by a symlink fails closed
+    rootDir ??= await openDir(ws.real, ws.real, O_NOFOLLOW);
     return rootDir;
   };
   const direct = await openParentDirect(ws, start);
