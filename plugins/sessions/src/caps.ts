@@ -12,9 +12,10 @@ export const redact = (text: string) =>
 
 const cap = (text: string) => {
   const clean = redact(text);
+  const redacted = clean !== text;
   return clean.length > HISTORY_TEXT_MAX
-    ? { text: `${clean.slice(0, HISTORY_TEXT_MAX)}${TRUNCATED}`, cut: true }
-    : { text: clean, cut: false };
+    ? { text: `${clean.slice(0, HISTORY_TEXT_MAX)}${TRUNCATED}`, cut: true, redacted }
+    : { text: clean, cut: false, redacted };
 };
 
 /**
@@ -33,14 +34,14 @@ export function sanitizeMessage(message: TranscriptMessage): {
   if (typeof message.content === "string") {
     const c = cap(message.content);
     truncated ||= c.cut;
-    redacted ||= c.text.includes("[redacted]") && !message.content.includes("[redacted]");
+    redacted ||= c.redacted;
     out.content = c.text;
   } else {
     out.content = message.content.map((block): MessageBlock => {
       if (block.type === "text") {
         const c = cap(block.text);
         truncated ||= c.cut;
-        redacted ||= c.text !== block.text.slice(0, c.text.length) && c.text.includes("[redacted]");
+        redacted ||= c.redacted;
         return { type: "text", text: c.text };
       }
       if (block.type === "image")
@@ -50,7 +51,12 @@ export function sanitizeMessage(message: TranscriptMessage): {
           omitted: true,
           bytes: block.data ? Math.floor((block.data.length * 3) / 4) : 0,
         };
-      if (block.type === "thinking") return { type: "thinking", thinking: cap(block.thinking).text };
+      if (block.type === "thinking") {
+        const c = cap(block.thinking);
+        truncated ||= c.cut;
+        redacted ||= c.redacted;
+        return { type: "thinking", thinking: c.text };
+      }
       return block;
     });
   }

@@ -13,6 +13,8 @@ export interface SessionsEnv {
   /** The calling session's full key. */
   callerKey: string;
   sandboxed: boolean;
+  /** Whether the context named the calling session (sessions_yield needs one). */
+  hasSession: boolean;
 }
 
 export function sessionsEnv(ctx: ToolContext, service: SessionsService, config: SessionsConfig): SessionsEnv {
@@ -23,7 +25,14 @@ export function sessionsEnv(ctx: ToolContext, service: SessionsService, config: 
     : raw && raw !== "main"
       ? `agent:${agentId}:${raw}`
       : mainKey(agentId);
-  return { service, config, agentId, callerKey, sandboxed: ctx.sandboxed === true };
+  return {
+    service,
+    config,
+    agentId,
+    callerKey,
+    sandboxed: ctx.sandboxed === true,
+    hasSession: Boolean(raw?.trim()),
+  };
 }
 
 export const policyOf = (env: SessionsEnv): VisibilityPolicy => ({

@@ -1,6 +1,7 @@
 export { BEGIN_CHILD, completionMessage, END_CHILD, statusText } from "./announce.js";
 export { capHistory, HISTORY_BYTES_MAX, HISTORY_TEXT_MAX, sanitizeMessage } from "./caps.js";
 export { type SessionsConfig, SessionsConfigSchema } from "./config.js";
+export type { SessionsEnv } from "./context.js";
 export type { AgentRunner, RunOutcome, RunRegistry, SessionStore, StartRunRequest } from "./interfaces.js";
 export { agentOf, isSubagentKey, kindOf, mainKey } from "./keys.js";
 export {
@@ -11,7 +12,12 @@ export {
   sessionsPlugin,
   sessionsPlugin as default,
 } from "./plugin.js";
-export { SessionsService } from "./service.js";
+export {
+  createScriptedRunner,
+  type ScriptedRunnerOptions,
+  type ScriptedTurn,
+} from "./scripted-runner.js";
+export { type SessionsEvents, SessionsService } from "./service.js";
 export { FileRunRegistry } from "./store/file-runs.js";
 export { FileSessionStore } from "./store/file-store.js";
 export { SPAWN_NOTE, subagentMessage } from "./tools/sessions-spawn.js";

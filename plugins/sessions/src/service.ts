@@ -32,6 +32,7 @@ export class SessionsService {
   private readonly active = new Map<string, string>();
   private readonly watching = new Map<string, Promise<void>>();
   private readonly killed = new Set<string>();
+  private readonly admissions = new Map<string, Promise<unknown>>();
 
   constructor(
     readonly store: SessionStore,
@@ -59,6 +60,24 @@ export class SessionsService {
     const { runId } = await this.runner.start({ sessionKey, message, ...options });
     this.active.set(sessionKey, runId);
     return runId;
+  }
+
+  /**
+   * Runs `step` alone among the steps admitted for one requester in this process: a burst of
+   * spawns checks and takes the children limit one at a time, so the limit holds under load.
+   */
+  admit<T>(requesterKey: string, step: () => Promise<T>): Promise<T> {
+    const previous = this.admissions.get(requesterKey) ?? Promise.resolve();
+    const next = previous.then(step, step);
+    const tail = next.then(
+      () => {},
+      () => {},
+    );
+    this.admissions.set(requesterKey, tail);
+    void tail.then(() => {
+      if (this.admissions.get(requesterKey) === tail) this.admissions.delete(requesterKey);
+    });
+    return next;
   }
 
   /** Follows a sub-agent run to its end, records the outcome and announces it. */
@@ -130,7 +149,7 @@ export class SessionsService {
   /** Kills a run and, first, every run it spawned (and theirs). Returns the runs killed. */
   async kill(runId: string): Promise<RunRecord[]> {
     const run = await this.runs.get(runId);
-    if (!run || run.status !== "running") return [];
+    if (run?.status !== "running") return [];
     const killed: RunRecord[] = [];
     for (const childRun of await this.runs.listByRequester(run.childSessionKey))
       killed.push(...(await this.kill(childRun.runId)));

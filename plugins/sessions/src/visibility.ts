@@ -68,16 +68,23 @@ export function checkVisibility(
       : policy.visibility;
   const deny = (error: string): VisibilityVerdict => ({ ok: false, status: "forbidden", error });
   if (target.key === caller.key) return { ok: true };
+  // a sandboxed session sees only the sessions it spawned (OpenClaw's own message)
+  if (policy.sandboxed && visibility !== "self" && !inTree(caller.key, target, byKey))
+    return deny(
+      action === "send"
+        ? "Session not visible from this sandboxed agent session."
+        : `Session not visible from this sandboxed agent session: ${target.key}`,
+    );
   if (visibility === "self")
     return deny(
       `${LABEL[action]} visibility is restricted to the current session (tools.sessions.visibility=self).`,
     );
+  // the sessions a session spawned (and theirs) are visible from every wider setting too
+  if (inTree(caller.key, target, byKey)) return { ok: true };
   if (visibility === "tree")
-    return inTree(caller.key, target, byKey)
-      ? { ok: true }
-      : deny(
-          `${LABEL[action]} visibility is restricted to the current session tree (tools.sessions.visibility=tree).`,
-        );
+    return deny(
+      `${LABEL[action]} visibility is restricted to the current session tree (tools.sessions.visibility=tree).`,
+    );
   if (target.agentId === caller.agentId) return { ok: true };
   if (visibility !== "all")
     return deny(

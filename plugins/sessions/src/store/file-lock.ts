@@ -1,4 +1,5 @@
-import { open, readFile, rm, stat } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { link, open, readFile, rename, rm, stat } from "node:fs/promises";
 
 const STALE_MS = 30_000;
 
@@ -9,6 +10,23 @@ function alive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+/**
+ * Takes a stale lock away by renaming it (atomic: of two breakers, one wins). If what was taken
+ * is not the lock judged stale (another waiter already broke it and a live writer took a new
+ * one), it is put back.
+ */
+async function breakStale(lock: string, seen: string): Promise<void> {
+  const aside = `${lock}.${randomUUID().slice(0, 8)}.stale`;
+  try {
+    await rename(lock, aside);
+  } catch {
+    return; // gone already
+  }
+  const taken = await readFile(aside, "utf8").catch(() => seen);
+  if (taken !== seen) await link(aside, lock).catch(() => {});
+  await rm(aside, { force: true });
 }
 
 /**
@@ -27,13 +45,14 @@ export async function withFileLock<T>(file: string, run: () => Promise<T>, timeo
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const [pidText] = (await readFile(lock, "utf8").catch(() => "")).split("\n");
+      const seen = await readFile(lock, "utf8").catch(() => "");
+      const [pidText] = seen.split("\n");
       const age = await stat(lock)
         .then((s) => Date.now() - s.mtimeMs)
         .catch(() => 0);
       const pid = Number(pidText);
       if ((pid && !alive(pid)) || age > STALE_MS) {
-        await rm(lock, { force: true });
+        await breakStale(lock, seen);
         continue;
       }
       if (Date.now() > deadline)

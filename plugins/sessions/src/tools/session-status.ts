@@ -85,6 +85,7 @@ export function createSessionsYieldTool(env: SessionsEnv): AgentTool<typeof sess
     parameters: sessionsYieldSchema,
     async execute(_id, p) {
       const message = p.message ?? "Turn yielded.";
+      if (!env.hasSession) return jsonResult({ status: "error", error: "No session context" });
       const runner = env.service.runner;
       if (!runner?.onYield)
         return jsonResult({ status: "error", error: "Yield not supported in this context" });

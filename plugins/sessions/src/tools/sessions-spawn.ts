@@ -86,64 +86,69 @@ export function createSessionsSpawnTool(env: SessionsEnv): AgentTool<typeof sess
           status: "error",
           error: 'mode="session" requires thread=true so the subagent can stay bound to a thread.',
         });
-      const caller = await service.ensure(env.callerKey, env.agentId);
-      const maxDepth = config.maxSpawnDepth ?? 1;
-      const depth = (caller.depth ?? 0) + 1;
-      if (depth > maxDepth)
-        return jsonResult({
-          status: "forbidden",
-          error: `sessions_spawn is not allowed at this depth (current depth: ${caller.depth ?? 0}, max: ${maxDepth})`,
-        });
-      const maxChildren = config.maxChildrenPerAgent ?? 5;
-      const running = (await service.runs.listByRequester(env.callerKey)).filter(
-        (r) => r.status === "running",
-      ).length;
-      if (running >= maxChildren)
-        return jsonResult({
-          status: "forbidden",
-          error: `sessions_spawn has reached max active children for this session (${running}/${maxChildren})`,
-        });
-      const childKey = `agent:${agentId}:subagent:${randomUUID()}`;
-      const label = p.label?.trim() || undefined;
-      await service.store.create({
-        key: childKey,
-        agentId,
-        depth,
-        spawnedBy: env.callerKey,
-        parentSessionKey: env.callerKey,
-        status: "running",
-        startedAt: Date.now(),
-        ...(label ? { label } : {}),
-        ...(p.model ? { model: p.model } : {}),
-      });
-      const timeoutSeconds = p.runTimeoutSeconds ?? p.timeoutSeconds;
-      let runId: string;
-      try {
-        runId = await service.start(childKey, subagentMessage(p.task, depth, maxDepth), {
+      const admitted = await service.admit(env.callerKey, async () => {
+        const caller = await service.ensure(env.callerKey, env.agentId);
+        const maxDepth = config.maxSpawnDepth ?? 1;
+        const depth = (caller.depth ?? 0) + 1;
+        if (depth > maxDepth)
+          return jsonResult({
+            status: "forbidden",
+            error: `sessions_spawn is not allowed at this depth (current depth: ${caller.depth ?? 0}, max: ${maxDepth})`,
+          });
+        const maxChildren = config.maxChildrenPerAgent ?? 5;
+        const running = (await service.runs.listByRequester(env.callerKey)).filter(
+          (r) => r.status === "running",
+        ).length;
+        if (running >= maxChildren)
+          return jsonResult({
+            status: "forbidden",
+            error: `sessions_spawn has reached max active children for this session (${running}/${maxChildren})`,
+          });
+        const childKey = `agent:${agentId}:subagent:${randomUUID()}`;
+        const label = p.label?.trim() || undefined;
+        await service.store.create({
+          key: childKey,
+          agentId,
+          depth,
+          spawnedBy: env.callerKey,
+          parentSessionKey: env.callerKey,
+          status: "running",
+          startedAt: Date.now(),
+          ...(label ? { label } : {}),
           ...(p.model ? { model: p.model } : {}),
-          ...(timeoutSeconds ? { timeoutMs: timeoutSeconds * 1000 } : {}),
         });
-      } catch (error) {
-        await service.store.patch(childKey, { status: "failed", endedAt: Date.now() });
-        return jsonResult({ status: "error", error: (error as Error).message, childSessionKey: childKey });
-      }
-      const run = service.newRun({
-        runId,
-        childSessionKey: childKey,
-        requesterSessionKey: env.callerKey,
-        task: p.task,
-        cleanup: p.cleanup ?? "keep",
-        depth,
-        startedAt: Date.now(),
-        ...(label ? { label } : {}),
-        ...(p.model ? { model: p.model } : {}),
+        const timeoutSeconds = p.runTimeoutSeconds ?? p.timeoutSeconds;
+        let runId: string;
+        try {
+          runId = await service.start(childKey, subagentMessage(p.task, depth, maxDepth), {
+            ...(p.model ? { model: p.model } : {}),
+            ...(timeoutSeconds ? { timeoutMs: timeoutSeconds * 1000 } : {}),
+          });
+        } catch (error) {
+          await service.store.patch(childKey, { status: "failed", endedAt: Date.now() });
+          return jsonResult({ status: "error", error: (error as Error).message, childSessionKey: childKey });
+        }
+        const run = service.newRun({
+          runId,
+          childSessionKey: childKey,
+          requesterSessionKey: env.callerKey,
+          task: p.task,
+          cleanup: p.cleanup ?? "keep",
+          depth,
+          startedAt: Date.now(),
+          ...(label ? { label } : {}),
+          ...(p.model ? { model: p.model } : {}),
+        });
+        await service.runs.record(run);
+        return { run };
       });
-      await service.runs.record(run);
+      if (!("run" in admitted)) return admitted;
+      const { run } = admitted;
       void service.watch(run);
       return jsonResult({
         status: "accepted",
-        childSessionKey: childKey,
-        runId,
+        childSessionKey: run.childSessionKey,
+        runId: run.runId,
         mode: p.mode ?? "run",
         note: SPAWN_NOTE,
         ...(p.model ? { modelApplied: true } : {}),

@@ -20,6 +20,11 @@ export const subagentsSchema = Type.Object(
 
 const MAX_STEER = 4_000;
 const STEER_GAP_MS = 2_000;
+/** When each caller last steered each run (`<caller> <runId>`): one steer per run per 2 s. */
+const lastSteers = new Map<string, number>();
+
+const started = (r: RunRecord) => r.startedAt ?? r.createdAt;
+const newestFirst = (a: RunRecord, b: RunRecord) => started(b) - started(a);
 
 type Resolved = { run: RunRecord } | { error: string };
 
@@ -27,8 +32,11 @@ type Resolved = { run: RunRecord } | { error: string };
 function resolveTarget(target: string, ordered: RunRecord[]): Resolved {
   const t = target.trim();
   if (!t) return { error: "Missing subagent target." };
-  if (t === "last")
-    return ordered.at(-1) ? { run: ordered.at(-1)! } : { error: `Unknown subagent target: ${t}` };
+  if (t === "last") {
+    // the most recently started run, active or not
+    const newest = [...ordered].sort((a, b) => started(b) - started(a))[0];
+    return newest ? { run: newest } : { error: `Unknown subagent target: ${t}` };
+  }
   if (/^\d+$/.test(t)) {
     const run = ordered[Number(t) - 1];
     return run ? { run } : { error: `Invalid subagent index: ${t}` };
@@ -52,7 +60,6 @@ function resolveTarget(target: string, ordered: RunRecord[]): Resolved {
 const name = (r: RunRecord) => r.label ?? r.task.slice(0, 40);
 
 export function createSubagentsTool(env: SessionsEnv): AgentTool<typeof subagentsSchema> {
-  let lastSteer = 0;
   return {
     name: "subagents",
     label: "Sub-agents",
@@ -62,11 +69,12 @@ export function createSubagentsTool(env: SessionsEnv): AgentTool<typeof subagent
       const action = p.action ?? "list";
       const callerIsSubagent = isSubagentKey(env.callerKey);
       const recentMs = Math.min(Math.max(1, p.recentMinutes ?? 30), 1440) * 60_000;
-      const mine = await env.service.runs.listByRequester(env.callerKey);
-      const active = mine.filter((r) => r.status === "running");
-      const recent = mine.filter(
-        (r) => r.status !== "running" && (r.endedAt ?? r.createdAt) >= Date.now() - recentMs,
-      );
+      // newest first; runs started in the same millisecond keep their reverse recording order
+      const mine = (await env.service.runs.listByRequester(env.callerKey)).reverse();
+      const active = mine.filter((r) => r.status === "running").sort(newestFirst);
+      const recent = mine
+        .filter((r) => r.status !== "running" && (r.endedAt ?? r.createdAt) >= Date.now() - recentMs)
+        .sort(newestFirst);
       const ordered = [...active, ...recent];
       const base = {
         action,
@@ -173,13 +181,17 @@ export function createSubagentsTool(env: SessionsEnv): AgentTool<typeof subagent
             runId: run.runId,
             text: `${name(run)} is already finished.`,
           });
-        if (Date.now() - lastSteer < STEER_GAP_MS)
+        const steerKey = `${env.callerKey} ${run.runId}`;
+        if (Date.now() - (lastSteers.get(steerKey) ?? 0) < STEER_GAP_MS)
           return jsonResult({
             status: "rate_limited",
             ...base,
+            runId: run.runId,
             error: "Steer rate limit exceeded. Wait a moment before sending another steer.",
           });
-        lastSteer = Date.now();
+        lastSteers.set(steerKey, Date.now());
+        if (lastSteers.size > 1_000)
+          for (const [k, at] of lastSteers) if (Date.now() - at >= STEER_GAP_MS) lastSteers.delete(k);
         const ok = await env.service.runner!.steer(run.runId, message);
         return ok
           ? jsonResult({ status: "accepted", ...base, runId: run.runId, text: `steered ${name(run)}.` })

@@ -1,0 +1,128 @@
+import type { AgentRunner, RunOutcome, SessionStore, StartRunRequest } from "./interfaces.js";
+
+/** What a scripted turn sees: the run, the messages steered into it so far, and its abort signal. */
+export interface ScriptedTurn {
+  runId: string;
+  sessionKey: string;
+  message: string;
+  extraSystemPrompt?: string;
+  model?: string;
+  /** Messages steered into the run while it runs (announces and `subagents steer`). */
+  steers: string[];
+  signal: AbortSignal;
+}
+
+export interface ScriptedRunnerOptions {
+  store: SessionStore;
+  /** The run's answer (thrown: the run fails with that message). Default: `Done: <message>`. */
+  script?: (turn: ScriptedTurn) => string | Promise<string>;
+  /** Given: sessions_yield is supported and calls this. */
+  onYield?: (sessionKey: string, message: string) => Promise<void>;
+  /** Run ids: default `run-<n>`. */
+  newRunId?: () => string;
+}
+
+interface Run {
+  turn: ScriptedTurn;
+  controller: AbortController;
+  done: Promise<RunOutcome>;
+  outcome?: RunOutcome;
+}
+
+/**
+ * An AgentRunner with no model: each run appends the user message to the session, asks the
+ * script for the answer and appends it as the assistant's. For tests, benchmarks and apps that
+ * drive sessions without a model; the real loops are `@clawtools/runner-pi` and `@clawtools/ai-sdk`.
+ */
+export function createScriptedRunner(options: ScriptedRunnerOptions): AgentRunner & {
+  /** Runs started so far, by id. */
+  readonly runs: ReadonlyMap<string, ScriptedTurn>;
+} {
+  const runs = new Map<string, Run>();
+  const turns = new Map<string, ScriptedTurn>();
+  let n = 0;
+  const script = options.script ?? ((t: ScriptedTurn) => `Done: ${t.message}`);
+  const runner: AgentRunner & { readonly runs: ReadonlyMap<string, ScriptedTurn> } = {
+    runs: turns,
+    async start(request: StartRunRequest) {
+      const runId = options.newRunId?.() ?? `run-${++n}`;
+      const controller = new AbortController();
+      const turn: ScriptedTurn = {
+        runId,
+        sessionKey: request.sessionKey,
+        message: request.message,
+        ...(request.extraSystemPrompt ? { extraSystemPrompt: request.extraSystemPrompt } : {}),
+        ...(request.model ? { model: request.model } : {}),
+        steers: [],
+        signal: controller.signal,
+      };
+      await options.store.append(request.sessionKey, [
+        { role: "user", content: request.message, timestamp: Date.now() },
+      ]);
+      let timedOut = false;
+      const timer = request.timeoutMs
+        ? setTimeout(() => {
+            timedOut = true;
+            controller.abort();
+          }, request.timeoutMs)
+        : undefined;
+      const aborted = new Promise<never>((_, reject) =>
+        controller.signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true }),
+      );
+      aborted.catch(() => {});
+      const run: Run = {
+        turn,
+        controller,
+        done: (async (): Promise<RunOutcome> => {
+          try {
+            const reply = await Promise.race([Promise.resolve().then(() => script(turn)), aborted]);
+            await options.store.append(request.sessionKey, [
+              { role: "assistant", content: [{ type: "text", text: reply }], timestamp: Date.now() },
+            ]);
+            return { status: "ok", reply };
+          } catch (error) {
+            if (timedOut) return { status: "timeout", error: "timed out" };
+            if (controller.signal.aborted) return { status: "aborted", error: "aborted" };
+            return { status: "error", error: (error as Error).message };
+          } finally {
+            if (timer) clearTimeout(timer);
+          }
+        })(),
+      };
+      void run.done.then((outcome) => {
+        run.outcome = outcome;
+      });
+      runs.set(runId, run);
+      turns.set(runId, turn);
+      return { runId };
+    },
+    async wait(runId, timeoutMs) {
+      const run = runs.get(runId);
+      if (!run) return { status: "error", error: `Unknown run: ${runId}` };
+      if (run.outcome) return run.outcome;
+      let timer: NodeJS.Timeout | undefined;
+      const pending = new Promise<RunOutcome>((resolve) => {
+        timer = setTimeout(() => resolve({ status: "running" }), Math.min(timeoutMs, 2_147_000_000));
+      });
+      try {
+        return await Promise.race([run.done, pending]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async abort(runId) {
+      const run = runs.get(runId);
+      if (!run || run.outcome) return;
+      run.controller.abort();
+      await run.done;
+    },
+    async steer(runId, message) {
+      const run = runs.get(runId);
+      if (!run || run.outcome) return false;
+      run.turn.steers.push(message);
+      return true;
+    },
+  };
+  if (options.onYield) runner.onYield = options.onYield;
+  return runner;
+}
