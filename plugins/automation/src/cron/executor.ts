@@ -1,0 +1,231 @@
+import { guardedFetch, isSsrfBlockedError, type UrlPolicy } from "@clawtools/core";
+import type { AgentTurnRunner, Clock, SystemEventSink } from "./interfaces.js";
+import type { CronDelivery, CronJob, CronJobState, CronRunStatus } from "./types.js";
+
+/** What one run produced, before delivery. */
+export interface RunResult {
+  status: Exclude<CronRunStatus, "interrupted">;
+  error?: string;
+  summary?: string;
+  sessionKey?: string;
+  model?: string;
+}
+
+export interface DeliveryResult {
+  delivered: boolean;
+  deliveryStatus: NonNullable<CronJobState["lastDeliveryStatus"]>;
+  deliveryError?: string;
+}
+
+/** Sends an announce to a channel (`delivery.channel` / `delivery.to`): the messaging section's job, supplied by the app. */
+export type ChannelAnnouncer = (
+  target: { channel?: string; to?: string; accountId?: string },
+  text: string,
+) => Promise<void>;
+
+export interface ExecutorOptions {
+  /** Where system events and announces land (a SessionStore). */
+  sessions?: SystemEventSink & {
+    get?(key: string): Promise<unknown>;
+    create?(entry: { key: string; agentId: string }): Promise<unknown>;
+  };
+  /** Runs agent turns (an AgentRunner). */
+  runner?: AgentTurnRunner;
+  announcer?: ChannelAnnouncer;
+  /** URL policy for webhooks; private targets are refused unless it allows them. */
+  webhookPolicy?: UrlPolicy;
+  /** Attempts per webhook (default 3) and the wait before the second (doubling; default 1,000 ms). */
+  webhookAttempts?: number;
+  webhookRetryDelayMs?: number;
+  webhookTimeoutMs?: number;
+  /** How long an agent turn may take when its payload sets no timeout (default 10 min). */
+  agentTurnTimeoutMs?: number;
+  defaultAgentId: string;
+  clock: Clock;
+}
+
+export const mainSessionKey = (agentId: string) => `agent:${agentId}:main`;
+
+/** Runs a job's payload through the sessions interfaces and delivers the outcome. */
+export class CronExecutor {
+  constructor(private readonly options: ExecutorOptions) {}
+
+  private agentOf(job: CronJob): string {
+    return job.agentId ?? this.options.defaultAgentId;
+  }
+
+  /** The session a run lands in: main, a fresh isolated one per run, the creating session, or the named one. */
+  sessionKeyFor(job: CronJob, runId: string): string {
+    const agentId = this.agentOf(job);
+    const target = job.sessionTarget;
+    if (target === "main") return mainSessionKey(agentId);
+    if (target === "isolated") return `agent:${agentId}:cron:${job.id}:run:${runId}`;
+    if (target === "current") return job.sessionKey ?? mainSessionKey(agentId);
+    const id = target.slice("session:".length);
+    return id.startsWith("agent:") ? id : `agent:${agentId}:${id}`;
+  }
+
+  private async ensureSession(key: string, agentId: string): Promise<void> {
+    const sessions = this.options.sessions;
+    if (!sessions?.get || !sessions.create) return;
+    if (!(await sessions.get(key))) await sessions.create({ key, agentId });
+  }
+
+  async queueSystemEvent(
+    sessionKey: string,
+    agentId: string,
+    text: string,
+    idempotencyKey?: string,
+  ): Promise<void> {
+    const sessions = this.options.sessions;
+    if (!sessions)
+      throw new Error(
+        "no session store configured for system events (pass sessions to the automation plugin)",
+      );
+    await this.ensureSession(sessionKey, agentId);
+    await sessions.append(
+      sessionKey,
+      [{ role: "user", content: `System: ${text}`, timestamp: this.options.clock.now(), systemEvent: true }],
+      idempotencyKey ? { idempotencyKey } : undefined,
+    );
+  }
+
+  async run(job: CronJob, runId: string, runAtMs: number): Promise<RunResult> {
+    const agentId = this.agentOf(job);
+    const sessionKey = this.sessionKeyFor(job, runId);
+    try {
+      if (job.payload.kind === "systemEvent") {
+        await this.queueSystemEvent(sessionKey, agentId, job.payload.text, `cron:${job.id}:${runAtMs}`);
+        return { status: "ok", summary: job.payload.text, sessionKey };
+      }
+      const runner = this.options.runner;
+      if (!runner)
+        return { status: "error", error: "no agent runner configured for agentTurn jobs", sessionKey };
+      await this.ensureSession(sessionKey, agentId);
+      const timeoutMs =
+        job.payload.timeoutSeconds !== undefined
+          ? Math.round(job.payload.timeoutSeconds * 1000)
+          : (this.options.agentTurnTimeoutMs ?? 600_000);
+      const { runId: agentRunId } = await runner.start({
+        sessionKey,
+        message: job.payload.message,
+        ...(job.payload.model ? { model: job.payload.model } : {}),
+        timeoutMs,
+      });
+      const outcome = await runner.wait(agentRunId, timeoutMs + 5_000);
+      const model = job.payload.model;
+      if (outcome.status === "ok")
+        return { status: "ok", summary: outcome.reply ?? "", sessionKey, ...(model ? { model } : {}) };
+      const error =
+        outcome.status === "running"
+          ? `agent turn still running after ${timeoutMs} ms`
+          : (outcome.error ?? `agent turn ${outcome.status}`);
+      return { status: "error", error, sessionKey, ...(outcome.reply ? { summary: outcome.reply } : {}) };
+    } catch (error) {
+      return { status: "error", error: error instanceof Error ? error.message : String(error), sessionKey };
+    }
+  }
+
+  /** Delivers a finished run: none, an announce (a channel, or the job's own session), or a webhook POST. */
+  async deliver(
+    job: CronJob,
+    result: RunResult,
+    runAtMs: number,
+    durationMs: number,
+  ): Promise<DeliveryResult> {
+    const delivery: CronDelivery = job.delivery ?? { mode: "none" };
+    if (delivery.mode === "none") return { delivered: false, deliveryStatus: "not-requested" };
+    const text =
+      result.status === "ok"
+        ? `Cron job "${job.name}" finished: ${result.summary ?? ""}`.trim()
+        : `Cron job "${job.name}" failed: ${result.error ?? "unknown error"}`;
+    try {
+      if (delivery.mode === "announce") {
+        if (job.payload.kind === "systemEvent" && job.sessionTarget === "main")
+          return { delivered: false, deliveryStatus: "not-requested" };
+        if (delivery.channel || delivery.to) {
+          if (!this.options.announcer)
+            throw new Error(
+              `no channel announcer configured for delivery to ${delivery.channel ?? ""}:${delivery.to ?? ""}`,
+            );
+          await this.options.announcer(
+            {
+              ...(delivery.channel ? { channel: delivery.channel } : {}),
+              ...(delivery.to ? { to: delivery.to } : {}),
+              ...(delivery.accountId ? { accountId: delivery.accountId } : {}),
+            },
+            text,
+          );
+        } else {
+          const agentId = this.agentOf(job);
+          const target = job.sessionKey ?? mainSessionKey(agentId);
+          const sessions = this.options.sessions;
+          if (!sessions) throw new Error("no session store configured for announces");
+          await this.ensureSession(target, agentId);
+          await sessions.append(
+            target,
+            [
+              {
+                role: "assistant",
+                content: text,
+                timestamp: this.options.clock.now(),
+                cron: { jobId: job.id, runAtMs },
+              },
+            ],
+            { idempotencyKey: `cron-announce:${job.id}:${runAtMs}` },
+          );
+        }
+        return { delivered: true, deliveryStatus: "delivered" };
+      }
+      await this.postWebhook(delivery.to ?? "", {
+        jobId: job.id,
+        name: job.name,
+        status: result.status,
+        ...(result.error ? { error: result.error } : {}),
+        ...(result.summary !== undefined ? { summary: result.summary } : {}),
+        ...(result.sessionKey ? { sessionKey: result.sessionKey } : {}),
+        runAtMs,
+        durationMs,
+      });
+      return { delivered: true, deliveryStatus: "delivered" };
+    } catch (error) {
+      return {
+        delivered: false,
+        deliveryStatus: "failed",
+        deliveryError: error instanceof Error ? error.message : String(error),
+      };
+    }
+  }
+
+  /** POSTs JSON through core's URL policy; retries network errors, 429 and 5xx, never a refused address or another 4xx. */
+  async postWebhook(url: string, body: Record<string, unknown>): Promise<void> {
+    const attempts = Math.max(1, this.options.webhookAttempts ?? 3);
+    let delay = this.options.webhookRetryDelayMs ?? 1_000;
+    let last: unknown;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      try {
+        const response = await guardedFetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", "user-agent": "clawtools-cron" },
+          body: JSON.stringify(body),
+          policy: this.options.webhookPolicy ?? {},
+          timeoutMs: this.options.webhookTimeoutMs ?? 10_000,
+          maxRedirects: 0,
+          maxBytes: 64_000,
+        });
+        if (response.status >= 200 && response.status < 300) return;
+        last = new Error(`webhook ${url} answered HTTP ${response.status}`);
+        if (response.status !== 429 && response.status < 500) throw last;
+      } catch (error) {
+        if (isSsrfBlockedError(error)) throw new Error(`webhook ${url} refused: ${error.message}`);
+        if (error === last) throw error;
+        last = error;
+      }
+      if (attempt < attempts) {
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        delay *= 2;
+      }
+    }
+    throw last instanceof Error ? last : new Error(String(last));
+  }
+}

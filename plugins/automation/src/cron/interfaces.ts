@@ -1,0 +1,106 @@
+import type { CronJob, CronJobState, CronRunLogEntry, Page } from "./types.js";
+
+/**
+ * Where jobs and their run logs live. Every method is async and addresses jobs by id, so a
+ * PostgreSQL store (`UPDATE … FOR UPDATE SKIP LOCKED … RETURNING` for `claimDue`) or a Redis one
+ * (a ZSET scored by next run plus `SET lock:<id> NX PX`) satisfies it without touching the tools.
+ */
+export interface CronStore {
+  /** Every job, ordered by next run (jobs without one last), then by id. */
+  list(): Promise<CronJob[]>;
+  get(id: string): Promise<CronJob | undefined>;
+  /** Inserts or replaces the job with this id. */
+  upsert(job: CronJob): Promise<void>;
+  /** False when there was no such job. Its run log is removed with it. */
+  remove(id: string): Promise<boolean>;
+  /**
+   * Claims up to `max` enabled jobs due at `nowMs` (`state.nextRunAtMs <= nowMs`) that no other
+   * owner holds a live lease on, for `leaseMs`; marks them running (`state.runningAtMs = nowMs`).
+   * Two owners never both claim the same job while a lease lasts.
+   */
+  claimDue(nowMs: number, owner: string, leaseMs: number, max: number): Promise<CronJob[]>;
+  /**
+   * Claims one job whatever its next run (a forced `run`); undefined when it does not exist or
+   * another owner holds its lease.
+   */
+  claim(id: string, nowMs: number, owner: string, leaseMs: number): Promise<CronJob | undefined>;
+  /**
+   * Ends `owner`'s lease on the job and merges `next` into its state (`runningAtMs` cleared).
+   * `remove: true` deletes the job (deleteAfterRun); `disable: true` turns it off (a finished
+   * one-shot). False when the lease was not held.
+   */
+  release(
+    id: string,
+    owner: string,
+    next: Partial<CronJobState>,
+    options?: { remove?: boolean; disable?: boolean },
+  ): Promise<boolean>;
+  appendRun(entry: CronRunLogEntry): Promise<void>;
+  /** Newest first. */
+  readRuns(jobId: string, page?: { offset?: number; limit?: number }): Promise<Page<CronRunLogEntry>>;
+  /** Where the jobs are kept (reported by `status`). */
+  readonly location: string;
+}
+
+/**
+ * One scheduler leader per cluster: `pg_try_advisory_lock` on a dedicated connection, or Redis
+ * `SET cron:leader <owner> NX PX ttl` renewed before it expires.
+ */
+export interface LeaderLease {
+  acquire(name: string, owner: string, ttlMs: number): Promise<boolean>;
+  renew(name: string, owner: string, ttlMs: number): Promise<boolean>;
+  release(name: string, owner: string): Promise<void>;
+}
+
+/**
+ * Queues messages into a session (structurally `SessionStore.append` of @clawtools/sessions).
+ * `create` is used, when present, to make the session before the first append.
+ */
+export interface SystemEventSink {
+  append(
+    sessionKey: string,
+    messages: SinkMessage[],
+    options?: { idempotencyKey?: string },
+  ): Promise<boolean | undefined | void>;
+}
+
+export interface SinkMessage {
+  role: "user" | "assistant";
+  content: string;
+  timestamp: number;
+  [key: string]: unknown;
+}
+
+export interface AgentTurnOutcome {
+  status: "ok" | "error" | "timeout" | "aborted" | "running";
+  reply?: string;
+  error?: string;
+}
+
+/** Runs an agent turn (structurally `AgentRunner` of @clawtools/sessions: `start` and `wait`). */
+export interface AgentTurnRunner {
+  start(request: {
+    sessionKey: string;
+    message: string;
+    model?: string;
+    timeoutMs?: number;
+  }): Promise<{ runId: string }>;
+  wait(runId: string, timeoutMs: number): Promise<AgentTurnOutcome>;
+}
+
+/** Time and timers; tests pass a fake one. */
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => {
+    const handle = setTimeout(fn, ms);
+    handle.unref?.();
+    return handle;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};

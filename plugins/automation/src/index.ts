@@ -1,0 +1,79 @@
+export { type AutomationConfig, AutomationConfigSchema } from "./config.js";
+export {
+  type ChannelAnnouncer,
+  CronExecutor,
+  type DeliveryResult,
+  type ExecutorOptions,
+  mainSessionKey,
+  type RunResult,
+} from "./cron/executor.js";
+export {
+  type AgentTurnOutcome,
+  type AgentTurnRunner,
+  type Clock,
+  type CronStore,
+  type LeaderLease,
+  type SinkMessage,
+  type SystemEventSink,
+  systemClock,
+} from "./cron/interfaces.js";
+export { applyPatch, buildJob, CronValidationError } from "./cron/normalize.js";
+export {
+  backoffMs,
+  DEFAULT_TOP_OF_HOUR_STAGGER_MS,
+  ERROR_BACKOFF_MS,
+  hostTimeZone,
+  nextRunAfter,
+  parseAt,
+  staggerOffsetMs,
+} from "./cron/schedule.js";
+export {
+  CronService,
+  type CronServiceOptions,
+  INTERRUPTED_ERROR,
+  MAX_TIMER_MS,
+  MISSED_ERROR,
+  type RunReply,
+  STUCK_RUN_MS,
+  UnknownJobError,
+} from "./cron/service.js";
+export type {
+  CronDelivery,
+  CronJob,
+  CronJobState,
+  CronPayload,
+  CronRunLogEntry,
+  CronRunStatus,
+  CronSchedule,
+  CronSessionTarget,
+  Page,
+} from "./cron/types.js";
+export { ConfigDocument, configHash, lookupSchema, mergePatch, REDACTED } from "./gateway/config-doc.js";
+export {
+  type AppConfigOptions,
+  type AutomationPlugin,
+  type AutomationPluginOptions,
+  type AutomationSessions,
+  automationPlugin,
+  automationPlugin as default,
+  createAutomationPlugin,
+  NO_STATE_DIR,
+} from "./plugin.js";
+export {
+  FileCronStore,
+  type FileCronStoreOptions,
+  RUN_LOG_KEEP_LINES,
+  RUN_LOG_MAX_BYTES,
+} from "./store/file-store.js";
+export { InProcessLeaderLease } from "./store/memory-lease.js";
+export { CRON_ACTIONS, contextBlock, createCronTool, cronSchema, recoverFlat } from "./tools/cron.js";
+export {
+  createGatewayTool,
+  GATEWAY_ACTIONS,
+  gatewaySchema,
+  NO_RESTART_HOOK,
+  NO_UPDATER,
+  PROTECTED_CONFIG_PATHS,
+  RESTART_DISABLED,
+  WRITES_DISABLED,
+} from "./tools/gateway.js";

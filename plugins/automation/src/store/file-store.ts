@@ -1,0 +1,236 @@
+import { appendFile, mkdir, readFile, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import { withWriteLock } from "@clawtools/core";
+import type { CronStore } from "../cron/interfaces.js";
+import type { CronJob, CronJobState, CronRunLogEntry, Page } from "../cron/types.js";
+import { writeAtomic } from "./atomic.js";
+
+/** Run logs are pruned once they pass 2 MB, to their newest 2,000 lines (OpenClaw's `run-log.ts`). */
+export const RUN_LOG_MAX_BYTES = 2_000_000;
+export const RUN_LOG_KEEP_LINES = 2_000;
+
+export interface FileCronStoreOptions {
+  /** Pruning bounds of each run log (defaults: 2 MB, 2,000 lines). */
+  runLogMaxBytes?: number;
+  runLogKeepLines?: number;
+}
+
+const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+function byNextRun(a: CronJob, b: CronJob): number {
+  const an = a.state.nextRunAtMs ?? Number.POSITIVE_INFINITY;
+  const bn = b.state.nextRunAtMs ?? Number.POSITIVE_INFINITY;
+  return an === bn ? a.id.localeCompare(b.id) : an - bn;
+}
+
+/**
+ * The embedded store: OpenClaw's layout, `<dir>/jobs.json` (`{version: 1, jobs}`) and
+ * `<dir>/runs/<jobId>.jsonl`, written atomically and serialised per file. Leases live in this
+ * process (one scheduler per store directory); a job left marked running by a crash is found by
+ * the scheduler's start and recorded as interrupted.
+ */
+export class FileCronStore implements CronStore {
+  readonly location: string;
+  private readonly jobsFile: string;
+  private readonly runsDir: string;
+  private jobs: Map<string, CronJob> | undefined;
+  private readonly leases = new Map<string, { owner: string; until: number }>();
+  private readonly maxBytes: number;
+  private readonly keepLines: number;
+
+  constructor(
+    readonly dir: string,
+    options: FileCronStoreOptions = {},
+  ) {
+    this.jobsFile = path.join(dir, "jobs.json");
+    this.runsDir = path.join(dir, "runs");
+    this.location = this.jobsFile;
+    this.maxBytes = options.runLogMaxBytes ?? RUN_LOG_MAX_BYTES;
+    this.keepLines = options.runLogKeepLines ?? RUN_LOG_KEEP_LINES;
+  }
+
+  private async load(): Promise<Map<string, CronJob>> {
+    if (this.jobs) return this.jobs;
+    let text: string | undefined;
+    try {
+      text = await readFile(this.jobsFile, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+    const map = new Map<string, CronJob>();
+    if (text?.trim()) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch (error) {
+        throw new Error(`cron store ${this.jobsFile} is not valid JSON: ${(error as Error).message}`);
+      }
+      const jobs = (parsed as { jobs?: unknown }).jobs;
+      if (!Array.isArray(jobs)) throw new Error(`cron store ${this.jobsFile} has no "jobs" array`);
+      for (const job of jobs as CronJob[]) map.set(job.id, { ...job, state: job.state ?? {} });
+    }
+    this.jobs ??= map;
+    return this.jobs;
+  }
+
+  private async save(jobs: Map<string, CronJob>): Promise<void> {
+    await writeAtomic(
+      this.jobsFile,
+      `${JSON.stringify({ version: 1, jobs: [...jobs.values()] }, null, 2)}\n`,
+    );
+  }
+
+  private mutate<T>(fn: (jobs: Map<string, CronJob>) => T | Promise<T>): Promise<T> {
+    return withWriteLock(this.jobsFile, async () => {
+      const jobs = await this.load();
+      const result = await fn(jobs);
+      await this.save(jobs);
+      return result;
+    });
+  }
+
+  async list(): Promise<CronJob[]> {
+    const jobs = await this.load();
+    return [...jobs.values()].map((job) => structuredClone(job)).sort(byNextRun);
+  }
+
+  async get(id: string): Promise<CronJob | undefined> {
+    const job = (await this.load()).get(id);
+    return job ? structuredClone(job) : undefined;
+  }
+
+  async upsert(job: CronJob): Promise<void> {
+    if (!SAFE_ID.test(job.id)) throw new Error(`invalid cron job id: ${job.id}`);
+    const copy = structuredClone(job);
+    await this.mutate((jobs) => {
+      jobs.set(copy.id, copy);
+    });
+  }
+
+  async remove(id: string): Promise<boolean> {
+    const removed = await this.mutate((jobs) => jobs.delete(id));
+    this.leases.delete(id);
+    if (removed && SAFE_ID.test(id)) await rm(this.runFile(id), { force: true });
+    return removed;
+  }
+
+  private held(id: string, nowMs: number): boolean {
+    const lease = this.leases.get(id);
+    return lease !== undefined && lease.until > nowMs;
+  }
+
+  async claimDue(nowMs: number, owner: string, leaseMs: number, max: number): Promise<CronJob[]> {
+    if (max <= 0) return [];
+    const jobs = await this.load();
+    const due = [...jobs.values()]
+      .filter(
+        (job) =>
+          job.enabled &&
+          job.state.nextRunAtMs !== undefined &&
+          job.state.nextRunAtMs <= nowMs &&
+          !this.held(job.id, nowMs),
+      )
+      .sort(byNextRun)
+      .slice(0, max);
+    if (due.length === 0) return [];
+    return this.mutate(() => {
+      const claimed: CronJob[] = [];
+      for (const job of due) {
+        if (this.held(job.id, nowMs)) continue;
+        this.leases.set(job.id, { owner, until: nowMs + leaseMs });
+        job.state.runningAtMs = nowMs;
+        claimed.push(structuredClone(job));
+      }
+      return claimed;
+    });
+  }
+
+  async claim(id: string, nowMs: number, owner: string, leaseMs: number): Promise<CronJob | undefined> {
+    return this.mutate((jobs) => {
+      const job = jobs.get(id);
+      if (!job || this.held(id, nowMs)) return undefined;
+      this.leases.set(id, { owner, until: nowMs + leaseMs });
+      job.state.runningAtMs = nowMs;
+      return structuredClone(job);
+    });
+  }
+
+  async release(
+    id: string,
+    owner: string,
+    next: Partial<CronJobState>,
+    options: { remove?: boolean; disable?: boolean } = {},
+  ): Promise<boolean> {
+    const lease = this.leases.get(id);
+    if (!lease || lease.owner !== owner) return false;
+    this.leases.delete(id);
+    if (options.remove) {
+      await this.remove(id);
+      return true;
+    }
+    await this.mutate((jobs) => {
+      const job = jobs.get(id);
+      if (!job) return;
+      const state: CronJobState = { ...job.state, ...next };
+      delete state.runningAtMs;
+      for (const key of Object.keys(state) as Array<keyof CronJobState>)
+        if (state[key] === undefined) delete state[key];
+      job.state = state;
+      if (options.disable) job.enabled = false;
+    });
+    return true;
+  }
+
+  private runFile(jobId: string): string {
+    return path.join(this.runsDir, `${jobId}.jsonl`);
+  }
+
+  async appendRun(entry: CronRunLogEntry): Promise<void> {
+    if (!SAFE_ID.test(entry.jobId)) throw new Error(`invalid cron job id: ${entry.jobId}`);
+    const file = this.runFile(entry.jobId);
+    await withWriteLock(file, async () => {
+      await mkdir(this.runsDir, { recursive: true });
+      await appendFile(file, `${JSON.stringify(entry)}\n`);
+      const { size } = await stat(file);
+      if (size <= this.maxBytes) return;
+      const lines = (await readFile(file, "utf8")).split("\n").filter(Boolean);
+      await writeAtomic(file, `${lines.slice(-this.keepLines).join("\n")}\n`);
+    });
+  }
+
+  async readRuns(
+    jobId: string,
+    page: { offset?: number; limit?: number } = {},
+  ): Promise<Page<CronRunLogEntry>> {
+    const offset = Math.max(0, Math.floor(page.offset ?? 0));
+    const limit = Math.max(1, Math.min(200, Math.floor(page.limit ?? 50)));
+    let text = "";
+    if (SAFE_ID.test(jobId)) {
+      try {
+        text = await readFile(this.runFile(jobId), "utf8");
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      }
+    }
+    const all: CronRunLogEntry[] = [];
+    for (const line of text.split("\n")) {
+      if (!line.trim()) continue;
+      try {
+        all.push(JSON.parse(line) as CronRunLogEntry);
+      } catch {
+        // a torn last line (a crash mid-append) is skipped
+      }
+    }
+    all.reverse();
+    const entries = all.slice(offset, offset + limit);
+    const hasMore = offset + entries.length < all.length;
+    return {
+      entries,
+      total: all.length,
+      offset,
+      limit,
+      hasMore,
+      nextOffset: hasMore ? offset + entries.length : null,
+    };
+  }
+}

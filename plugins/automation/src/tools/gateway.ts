@@ -1,0 +1,211 @@
+import {
+  type AgentTool,
+  type AgentToolResult,
+  jsonResult,
+  stringEnum,
+  type ToolContext,
+  ToolAuthorizationError,
+  ToolInputError,
+  Type,
+} from "@clawtools/core";
+import {
+  ConfigConflictError,
+  type ConfigDocument,
+  changedPaths,
+  configHash,
+  lookupSchema,
+  mergePatch,
+  redact,
+  restoreRedacted,
+} from "../gateway/config-doc.js";
+
+export const GATEWAY_ACTIONS = [
+  "restart",
+  "config.get",
+  "config.schema.lookup",
+  "config.apply",
+  "config.patch",
+  "update.run",
+] as const;
+type Action = (typeof GATEWAY_ACTIONS)[number];
+
+export const gatewaySchema = Type.Object(
+  {
+    action: stringEnum(GATEWAY_ACTIONS, { description: "What to do." }),
+    delayMs: Type.Optional(Type.Number({ description: "restart: wait this long first (0..60,000)." })),
+    reason: Type.Optional(Type.String()),
+    gatewayUrl: Type.Optional(Type.String()),
+    gatewayToken: Type.Optional(Type.String()),
+    timeoutMs: Type.Optional(Type.Number()),
+    path: Type.Optional(
+      Type.String({ description: "config.schema.lookup: dotted config path (web.fetch)." }),
+    ),
+    raw: Type.Optional(
+      Type.String({
+        description: "config.apply: the whole configuration; config.patch: a JSON merge patch (JSON text).",
+      }),
+    ),
+    baseHash: Type.Optional(
+      Type.String({ description: "config.apply / config.patch: the hash config.get returned." }),
+    ),
+    sessionKey: Type.Optional(Type.String()),
+    note: Type.Optional(Type.String()),
+    restartDelayMs: Type.Optional(Type.Number()),
+  },
+  { additionalProperties: false },
+);
+
+/** Paths no agent may change through the tool: exec security and the gateway tool's own switches. */
+export const PROTECTED_CONFIG_PATHS = [
+  "runtime.exec.security",
+  "runtime.exec.ask",
+  "runtime.exec.safeBins",
+  "runtime.exec.safeBinProfiles",
+  "runtime.exec.safeBinTrustedDirs",
+  "runtime.exec.strictInlineEval",
+  "automation.gateway",
+] as const;
+
+export const WRITES_DISABLED = (action: string) =>
+  `gateway ${action} is disabled: the gateway tool is read-only (set config.automation.gateway.allowConfigWrites=true to allow it)`;
+export const RESTART_DISABLED =
+  "Gateway restart is disabled (config.automation.gateway.allowRestart is not true).";
+export const NO_RESTART_HOOK = "Gateway restart is not available: the app supplied no restart hook.";
+export const NO_UPDATER =
+  "update.run is not available: the app supplied no updater (clawtools never updates itself; update the package with your package manager).";
+
+export interface GatewayToolOptions {
+  document: ConfigDocument;
+  /** The configuration's JSON Schema (config.schema.lookup and write validation). */
+  schema?: object;
+  allowConfigWrites: boolean;
+  allowRestart: boolean;
+  restart?: (request: {
+    delayMs: number;
+    reason?: string;
+    note?: string;
+    sessionKey?: string;
+  }) => void | Promise<void>;
+  updater?: (request: { timeoutMs: number }) => Promise<unknown>;
+  protectedPaths?: readonly string[];
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+export function createGatewayTool(
+  ctx: ToolContext,
+  options: GatewayToolOptions,
+): AgentTool<typeof gatewaySchema> & { ownerOnly: true } {
+  const protectedPaths = options.protectedPaths ?? PROTECTED_CONFIG_PATHS;
+  const isProtected = (path: string) =>
+    protectedPaths.some(
+      (p) => path === p || path.startsWith(`${p}.`) || p.startsWith(`${path}.`) || path === "(root)",
+    );
+
+  async function write(action: "config.apply" | "config.patch", p: Record<string, unknown>) {
+    if (!options.allowConfigWrites) throw new ToolAuthorizationError(WRITES_DISABLED(action));
+    if (!options.schema)
+      throw new ToolInputError(
+        `gateway ${action} needs a configuration schema to validate against; none was supplied`,
+      );
+    const raw = typeof p.raw === "string" ? p.raw : "";
+    if (!raw.trim()) throw new ToolInputError("raw required");
+    const baseHash = typeof p.baseHash === "string" ? p.baseHash.trim() : "";
+    if (!baseHash) throw new ToolInputError("baseHash required (take it from config.get)");
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch (error) {
+      throw new ToolInputError(`raw must be valid JSON: ${(error as Error).message}`);
+    }
+    if (!isObject(parsed)) throw new ToolInputError("raw must be a JSON object");
+    try {
+      const { hash } = await options.document.write(
+        baseHash,
+        (current) =>
+          action === "config.apply"
+            ? (restoreRedacted(parsed, current) as Record<string, unknown>)
+            : (mergePatch(current, restoreRedacted(parsed, current)) as Record<string, unknown>),
+        (current, next) => {
+          const touched = changedPaths(current, next).filter(isProtected);
+          if (touched.length > 0)
+            throw new ToolInputError(
+              `gateway ${action} cannot change protected config paths: ${touched.join(", ")}`,
+            );
+          const issues = options.document.issues(next);
+          if (issues.length > 0)
+            throw new ToolInputError(
+              `gateway ${action} refused: invalid configuration (nothing written)\n${issues.join("\n")}`,
+            );
+        },
+      );
+      return { ok: true as const, hash, path: options.document.path ?? null };
+    } catch (error) {
+      if (error instanceof ConfigConflictError) throw new ToolInputError(error.message);
+      throw error;
+    }
+  }
+
+  async function run(p: Record<string, unknown>): Promise<AgentToolResult<unknown>> {
+    const action = p.action as Action;
+    switch (action) {
+      case "config.get": {
+        const config = await options.document.read();
+        return jsonResult({
+          ok: true,
+          result: { config: redact(config), hash: configHash(config), path: options.document.path ?? null },
+        });
+      }
+      case "config.schema.lookup": {
+        const path = typeof p.path === "string" ? p.path.trim() : "";
+        if (!path) throw new ToolInputError("path required");
+        if (!options.schema)
+          throw new ToolInputError("no configuration schema was supplied to the gateway tool");
+        const schema = lookupSchema(options.schema, path);
+        if (schema === undefined) throw new ToolInputError(`config path not found in schema: ${path}`);
+        return jsonResult({ ok: true, result: { path, schema } });
+      }
+      case "config.apply":
+      case "config.patch":
+        return jsonResult(await write(action, p));
+      case "restart": {
+        if (!options.allowRestart) throw new ToolAuthorizationError(RESTART_DISABLED);
+        if (!options.restart) throw new ToolInputError(NO_RESTART_HOOK);
+        const delayMs = Math.min(
+          Math.max(0, Math.floor(Number(p.delayMs ?? p.restartDelayMs ?? 0)) || 0),
+          60_000,
+        );
+        const reason = typeof p.reason === "string" ? p.reason : undefined;
+        const note = typeof p.note === "string" ? p.note : undefined;
+        const sessionKey = typeof p.sessionKey === "string" ? p.sessionKey : ctx.sessionKey;
+        await options.restart({
+          delayMs,
+          ...(reason ? { reason } : {}),
+          ...(note ? { note } : {}),
+          ...(sessionKey ? { sessionKey } : {}),
+        });
+        return jsonResult({ ok: true, delayMs, mode: "hook" });
+      }
+      case "update.run": {
+        if (!options.updater) throw new ToolInputError(NO_UPDATER);
+        const timeoutMs = Math.min(Math.max(1_000, Number(p.timeoutMs ?? 1_200_000)), 1_200_000);
+        return jsonResult({ ok: true, result: await options.updater({ timeoutMs }) });
+      }
+      default:
+        throw new ToolInputError(`Unknown action: ${String(action).slice(0, 40)}`);
+    }
+  }
+
+  return {
+    name: "gateway",
+    label: "Gateway",
+    description:
+      "Read this app's configuration (config.get, config.schema.lookup path=…). config.apply / config.patch (raw JSON + baseHash from config.get), restart and update.run work only when the app enables them.",
+    parameters: gatewaySchema,
+    ownerOnly: true,
+    async execute(_id, params) {
+      return run(params as Record<string, unknown>);
+    },
+  };
+}
