@@ -237,15 +237,22 @@ describe("clawtools serve: stopping", () => {
         arguments: { command: `sh -c '${marker} & ${marker} & wait'`, background: true },
       });
       expect(text(r)).toContain("Command still running");
-      await until(() => alive(marker) >= 2);
+      // and one still running in the foreground, its call unanswered
+      const foreground = `${marker}1`;
+      const running = client
+        .callTool({ name: "exec", arguments: { command: `sh -c '${foreground} & wait'` } })
+        .catch((e: Error) => e);
+      await until(() => alive(marker) >= 2 && alive(foreground) >= 1);
       expect(alive(marker)).toBeGreaterThanOrEqual(2);
+      expect(alive(foreground)).toBeGreaterThanOrEqual(1);
       const exited = new Promise<void>((resolve) => {
-        transport.onclose = () => resolve();
+        client.onclose = () => resolve();
       });
       process.kill(serverPid!, signal);
       await exited;
       await until(() => alive(marker) === 0, 5000);
       expect(alive(marker)).toBe(0);
+      expect(await running).toBeInstanceOf(Error);
       await until(() => {
         try {
           process.kill(serverPid!, 0);
