@@ -12,6 +12,15 @@ export async function loadClawtools(): Promise<Clawtools> {
 
 const warn = (message: string) => process.stderr.write(`${message}\n`);
 
+/** `--allow-private-network`: web_fetch and the browser may reach loopback and private addresses. */
+function privateNetworkConfig(clawtools: Clawtools): Record<string, Record<string, unknown>> {
+  const installed = new Set(clawtools.tools.plugins().map((p) => p.section ?? p.id));
+  return {
+    ...(installed.has("web") ? { web: { fetch: { allowPrivateNetwork: true } } } : {}),
+    ...(installed.has("ui") ? { ui: { browser: { allowPrivateNetwork: true } } } : {}),
+  };
+}
+
 /**
  * The context every command works in: the workspace, the `--config` sections (validated up front
  * against each installed plugin's schema) and the state directory (`--state-dir`, else the
@@ -25,7 +34,7 @@ export function buildContext(options: CommonOptions, clawtools: Clawtools): Tool
   const config = loadConfig(
     options.config === undefined ? undefined : path.resolve(here, options.config),
     clawtools,
-    options.allowPrivateNetwork ? { web: { fetch: { allowPrivateNetwork: true } } } : {},
+    options.allowPrivateNetwork ? privateNetworkConfig(clawtools) : {},
   );
   for (const warning of config.warnings) warn(warning);
   const explicit = options.stateDir === undefined ? config.stateDir : path.resolve(here, options.stateDir);

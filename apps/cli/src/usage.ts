@@ -17,7 +17,8 @@ const COMMON = `  --workspace <dir>   workspace root (default: current directory
   --state-dir <dir>   where derived state goes (default: one directory per workspace under
                       $XDG_STATE_HOME/clawtools, or $CLAWTOOLS_STATE_DIR)
   --allow-private-network
-                      let web_fetch reach loopback and private addresses (local development)
+                      let web_fetch and the browser reach loopback and private
+                      addresses (local development)
   -h, --help          show help`;
 
 export const HELP: Record<CommandName | "main", string> = {

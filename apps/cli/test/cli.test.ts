@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { resolveStateDir } from "@clawtools/core";
+import { definePlugin, resolveStateDir } from "@clawtools/core";
 import { createClawtools } from "clawtools";
 import { describe, expect, it, vi } from "vitest";
 import { main } from "../src/cli.js";
@@ -225,6 +225,25 @@ describe("clawtools CLI", () => {
       web: { fetch: { maxChars: 500, allowPrivateNetwork: true } },
     });
     await clawtools.tools.dispose();
+  });
+
+  it("--allow-private-network also opens the browser's URL policy when the ui section is installed", async () => {
+    const ui = definePlugin({ id: "@clawtools/ui", version: "0.0.0", section: "ui", tools: [] });
+    const clawtools = await createClawtools({ plugins: [ui] });
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      const ctx = buildContext(
+        parseCommonOptions(["--workspace", workspace, "--allow-private-network"]),
+        clawtools,
+      );
+      expect(ctx.config).toMatchObject({
+        web: { fetch: { allowPrivateNetwork: true } },
+        ui: { browser: { allowPrivateNetwork: true } },
+      });
+    } finally {
+      stderr.mockRestore();
+      await clawtools.tools.dispose();
+    }
   });
 
   it("--allow-private-network lets web_fetch reach a loopback server", async () => {
