@@ -93,10 +93,13 @@ export class CronService {
     return promise;
   }
 
-  /** Waits until no tick, timer re-arm or run is in progress (tests use it after moving a fake clock). */
-  async idle(): Promise<void> {
+  /**
+   * Waits until no tick, timer re-arm or (unless `runs: false`) run is in progress; tests use it
+   * after moving a fake clock.
+   */
+  async idle(options: { runs?: boolean } = {}): Promise<void> {
     for (;;) {
-      const waiting = [...this.pending, ...this.running.values()];
+      const waiting = [...this.pending, ...(options.runs === false ? [] : this.running.values())];
       if (this.ticking) waiting.push(this.ticking);
       if (waiting.length === 0) return;
       await Promise.allSettled(waiting);
@@ -245,7 +248,8 @@ export class CronService {
     const runId = randomUUID();
     const done = this.execute(job, runId).finally(() => {
       this.running.delete(job.id);
-      if (!this.stopped) this.track(this.arm());
+      // a freed slot goes straight to the next due job
+      if (!this.stopped) void this.track(this.tick());
     });
     this.running.set(job.id, done);
     return { runId, done };

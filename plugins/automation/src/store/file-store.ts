@@ -5,7 +5,10 @@ import type { CronStore } from "../cron/interfaces.js";
 import type { CronJob, CronJobState, CronRunLogEntry, Page } from "../cron/types.js";
 import { writeAtomic } from "./atomic.js";
 
-/** Run logs are pruned once they pass 2 MB, to their newest 2,000 lines (OpenClaw's `run-log.ts`). */
+/**
+ * Run logs are pruned once they pass 2 MB, to their newest 2,000 lines (OpenClaw's `run-log.ts`),
+ * and to no more than 1 MB of them, so long lines do not cause a rewrite per append.
+ */
 export const RUN_LOG_MAX_BYTES = 2_000_000;
 export const RUN_LOG_KEEP_LINES = 2_000;
 
@@ -193,8 +196,17 @@ export class FileCronStore implements CronStore {
       await appendFile(file, `${JSON.stringify(entry)}\n`);
       const { size } = await stat(file);
       if (size <= this.maxBytes) return;
+      // newest lines first: at most keepLines, and at most half the byte bound, so a log of
+      // long lines is not rewritten on every append
       const lines = (await readFile(file, "utf8")).split("\n").filter(Boolean);
-      await writeAtomic(file, `${lines.slice(-this.keepLines).join("\n")}\n`);
+      const kept: string[] = [];
+      let bytes = 0;
+      for (let i = lines.length - 1; i >= 0 && kept.length < this.keepLines; i--) {
+        bytes += Buffer.byteLength(lines[i] as string) + 1;
+        if (bytes > this.maxBytes / 2 && kept.length > 0) break;
+        kept.push(lines[i] as string);
+      }
+      await writeAtomic(file, `${kept.reverse().join("\n")}\n`);
     });
   }
 
