@@ -69,8 +69,8 @@ describe("FileCronStore", () => {
     const store = new FileCronStore(path.join(tempDir(), "cron"), { runLogMaxBytes: 20_000, runLogKeepLines: 50 });
     for (let i = 0; i < 400; i++) await store.appendRun({ ts: i, jobId: "j", action: "finished", status: "ok" });
     const runs = await store.readRuns("j", { limit: 200 });
-    // ~57-byte lines pass 20,000 bytes at line 351: cut to the newest 50, then 49 more
-    expect(runs.total).toBe(99);
+    // 56–58-byte lines pass 20,000 bytes at the 353rd append: cut to the newest 50, then 47 more
+    expect(runs.total).toBe(97);
     const lines = readFileSync(path.join(store.dir, "runs", "j.jsonl"), "utf8").trim().split("\n");
     expect(statSync(path.join(store.dir, "runs", "j.jsonl")).size).toBeLessThanOrEqual(20_000);
     expect(runs.entries[0]!.ts).toBe(399);
