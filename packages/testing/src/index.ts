@@ -4,3 +4,10 @@ export {
   checkToolContract,
   type ToolContractOptions,
 } from "./contract.js";
+export {
+  type ConformanceOptions,
+  type RunRegistryUnderTest,
+  runRegistryConformance,
+  type SessionStoreUnderTest,
+  sessionStoreConformance,
+} from "./sessions-conformance.js";
