@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { FileSessionStore } from "@clawtools/sessions";
-import { CronExecutor } from "../src/cron/executor.js";
+import { CronExecutor, type ExecutorOptions } from "../src/cron/executor.js";
 import type { AgentTurnOutcome, AgentTurnRunner, Clock } from "../src/cron/interfaces.js";
 import { CronService, type CronServiceOptions } from "../src/cron/service.js";
 import { FileCronStore } from "../src/store/file-store.js";
@@ -57,6 +57,7 @@ export async function harness(
     clock?: FakeClock;
     runner?: ScriptedRunner;
     service?: Partial<Omit<CronServiceOptions, "store" | "executor" | "clock">>;
+    executor?: Partial<ExecutorOptions>;
     start?: boolean;
   } = {},
 ): Promise<Harness> {

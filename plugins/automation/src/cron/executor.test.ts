@@ -1,0 +1,107 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { harness } from "../../test/helpers.js";
+
+const servers: Server[] = [];
+const stops: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const stop of stops.splice(0)) await stop();
+  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
+});
+
+/** A loopback webhook receiver answering each POST with the next status of `statuses` (then 200). */
+async function receiver(statuses: number[] = []) {
+  const received: Array<{ method: string; type: string; body: any }> = [];
+  const server = createServer(async (req: IncomingMessage, res) => {
+    let text = "";
+    for await (const chunk of req) text += chunk;
+    received.push({ method: req.method ?? "", type: req.headers["content-type"] ?? "", body: JSON.parse(text) });
+    res.statusCode = statuses.shift() ?? 200;
+    res.end("ok");
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received };
+}
+
+const webhookJob = (to: string) => ({
+  name: "nightly",
+  schedule: { kind: "every", everyMs: 60_000 },
+  sessionTarget: "isolated",
+  payload: { kind: "agentTurn", message: "write the report" },
+  delivery: { mode: "webhook", to },
+});
+
+describe("webhook delivery", () => {
+  it("POSTs the run's outcome as JSON to a loopback server when private targets are allowed, retrying a 503", async () => {
+    const { url, received } = await receiver([503]);
+    const h = await harness({ executor: { webhookPolicy: { allowPrivateNetwork: true } } });
+    stops.push(() => h.service.stop());
+    const job = await h.service.add(webhookJob(url));
+    await h.advance(60_000);
+    expect(received).toHaveLength(2);
+    expect(received[1]).toEqual({
+      method: "POST",
+      type: "application/json",
+      body: {
+        jobId: job.id,
+        name: "nightly",
+        status: "ok",
+        summary: "done",
+        sessionKey: h.runner.calls[0]!.sessionKey,
+        runAtMs: job.createdAtMs + 60_000,
+        durationMs: 0,
+      },
+    });
+    expect(h.runner.calls[0]!.sessionKey).toMatch(new RegExp(`^agent:main:cron:${job.id}:run:`));
+    expect((await h.store.readRuns(job.id)).entries[0]).toMatchObject({ status: "ok", delivered: true, deliveryStatus: "delivered" });
+  });
+
+  it("refuses a private target by default: nothing is sent and the run is an error naming why", async () => {
+    const { url, received } = await receiver();
+    const h = await harness();
+    stops.push(() => h.service.stop());
+    const job = await h.service.add(webhookJob(url));
+    await h.advance(60_000);
+    expect(received).toHaveLength(0);
+    const entry = (await h.store.readRuns(job.id)).entries[0]!;
+    expect(entry).toMatchObject({ status: "error", delivered: false, deliveryStatus: "failed" });
+    expect(entry.error).toBe(
+      `delivery failed: webhook ${url} refused: Blocked hostname or private/internal/special-use IP address`,
+    );
+  });
+
+  it("a 4xx is not retried; bestEffort keeps the run ok", async () => {
+    const { url, received } = await receiver([404]);
+    const h = await harness({ executor: { webhookPolicy: { allowPrivateNetwork: true } } });
+    stops.push(() => h.service.stop());
+    const job = await h.service.add({ ...webhookJob(url), delivery: { mode: "webhook", to: url, bestEffort: true } });
+    await h.advance(60_000);
+    expect(received).toHaveLength(1);
+    expect((await h.store.readRuns(job.id)).entries[0]).toMatchObject({
+      status: "ok",
+      deliveryStatus: "failed",
+      deliveryError: `webhook ${url} answered HTTP 404`,
+    });
+  });
+});
+
+describe("announce delivery", () => {
+  it("an isolated agentTurn announces its reply into the session that created the job", async () => {
+    const h = await harness();
+    stops.push(() => h.service.stop());
+    h.runner.script.push({ status: "ok", reply: "3 new mails, none urgent" });
+    const job = await h.service.add(
+      { name: "inbox", schedule: { kind: "every", everyMs: 60_000 }, payload: { kind: "agentTurn", message: "check mail" } },
+      { sessionKey: "agent:main:webchat:1" },
+    );
+    expect(job.delivery).toEqual({ mode: "announce" });
+    await h.advance(60_000);
+    const history = await h.sessions.history("agent:main:webchat:1");
+    expect(history.map((m) => [m.role, m.content])).toEqual([
+      ["assistant", 'Cron job "inbox" finished: 3 new mails, none urgent'],
+    ]);
+    expect(h.runner.calls[0]).toMatchObject({ message: "check mail", timeoutMs: 600_000 });
+  });
+});
