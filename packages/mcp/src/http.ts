@@ -1,7 +1,7 @@
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { ErrorCode, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { createLifecycle, type LifecycleOptions, type McpServing } from "./lifecycle.js";
 import { MessageIdScanner } from "./message-scan.js";
@@ -109,6 +109,10 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
   const host = options.host ?? "127.0.0.1";
   const loopback = isLoopbackHost(host);
   if (!loopback && !options.token) throw new Error(tokenRequiredMessage(host));
+  // the HTTP stack (hono's node adapter) loads only for apps that serve over HTTP
+  const { StreamableHTTPServerTransport } = await import(
+    "@modelcontextprotocol/sdk/server/streamableHttp.js"
+  );
   const endpoint = options.path ?? "/mcp";
   const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const log = options.log ?? (() => {});
