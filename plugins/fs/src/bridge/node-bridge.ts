@@ -150,8 +150,8 @@ export function createNodeBridge(root: string, options: NodeBridgeOptions = {}):
           try {
             const at = path.join(dir.path, relative);
             const st = lstatSync(at);
-            realRoot ??= realpathSync(base);
-            ok = st.isFile() && st.nlink === 1 && isInsideRoot(realRoot, realpathSync(at));
+            realRoot ??= realpathSync.native(base);
+            ok = st.isFile() && st.nlink === 1 && isInsideRoot(realRoot, realpathSync.native(at));
           } catch {
             ok = false;
           }
