@@ -72,6 +72,7 @@ export async function harness(
     defaultAgentId: "main",
     clock: clock as Clock,
     webhookRetryDelayMs: 5,
+    ...options.executor,
   });
   const service = new CronService({ store, executor, clock, ...options.service });
   if (options.start !== false) await service.start();
