@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// page functions handed to Playwright run in the browser, so this file sees the DOM types
 import { ToolInputError } from "@clawtools/core";
 import type { Locator, Page } from "playwright-core";
 import type { Tab } from "./tab.js";

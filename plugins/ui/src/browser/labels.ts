@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// page functions handed to Playwright run in the browser, so this file sees the DOM types
 import type { Page } from "playwright-core";
 
 type Box = { x: number; y: number; width: number; height: number };

@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// page functions handed to Playwright run in the browser, so this file sees the DOM types
 import type { Page } from "playwright-core";
 import type { BrowserRuntime } from "../browser/runtime.js";
 import { checkNavigation } from "../browser/url-guard.js";

@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// page functions handed to Playwright run in the browser, so this file sees the DOM types
 import { writeFile } from "node:fs/promises";
 import {
   type AgentTool,
