@@ -16,7 +16,11 @@ async function receiver(statuses: number[] = []) {
   const server = createServer(async (req: IncomingMessage, res) => {
     let text = "";
     for await (const chunk of req) text += chunk;
-    received.push({ method: req.method ?? "", type: req.headers["content-type"] ?? "", body: JSON.parse(text) });
+    received.push({
+      method: req.method ?? "",
+      type: req.headers["content-type"] ?? "",
+      body: JSON.parse(text),
+    });
     res.statusCode = statuses.shift() ?? 200;
     res.end("ok");
   });
@@ -55,7 +59,11 @@ describe("webhook delivery", () => {
       },
     });
     expect(h.runner.calls[0]!.sessionKey).toMatch(new RegExp(`^agent:main:cron:${job.id}:run:`));
-    expect((await h.store.readRuns(job.id)).entries[0]).toMatchObject({ status: "ok", delivered: true, deliveryStatus: "delivered" });
+    expect((await h.store.readRuns(job.id)).entries[0]).toMatchObject({
+      status: "ok",
+      delivered: true,
+      deliveryStatus: "delivered",
+    });
   });
 
   it("refuses a private target by default: nothing is sent and the run is an error naming why", async () => {
@@ -76,7 +84,10 @@ describe("webhook delivery", () => {
     const { url, received } = await receiver([404]);
     const h = await harness({ executor: { webhookPolicy: { allowPrivateNetwork: true } } });
     stops.push(() => h.service.stop());
-    const job = await h.service.add({ ...webhookJob(url), delivery: { mode: "webhook", to: url, bestEffort: true } });
+    const job = await h.service.add({
+      ...webhookJob(url),
+      delivery: { mode: "webhook", to: url, bestEffort: true },
+    });
     await h.advance(60_000);
     expect(received).toHaveLength(1);
     expect((await h.store.readRuns(job.id)).entries[0]).toMatchObject({
@@ -93,7 +104,11 @@ describe("announce delivery", () => {
     stops.push(() => h.service.stop());
     h.runner.script.push({ status: "ok", reply: "3 new mails, none urgent" });
     const job = await h.service.add(
-      { name: "inbox", schedule: { kind: "every", everyMs: 60_000 }, payload: { kind: "agentTurn", message: "check mail" } },
+      {
+        name: "inbox",
+        schedule: { kind: "every", everyMs: 60_000 },
+        payload: { kind: "agentTurn", message: "check mail" },
+      },
       { sessionKey: "agent:main:webchat:1" },
     );
     expect(job.delivery).toEqual({ mode: "announce" });

@@ -39,11 +39,18 @@ describe("schedule kinds under a fake clock", () => {
   it("every: fires on each interval from the anchor", async () => {
     const h = await make();
     const start = h.clock.now();
-    const job = await h.service.add(systemEvent({ kind: "every", everyMs: 60_000, anchorMs: start + 15_000 }));
+    const job = await h.service.add(
+      systemEvent({ kind: "every", everyMs: 60_000, anchorMs: start + 15_000 }),
+    );
     await h.advance(200_000);
     expect((await h.fireTimes(job.id)).map((t) => t - start)).toEqual([15_000, 75_000, 135_000, 195_000]);
     const messages = await h.sessions.history(MAIN);
-    expect(messages.map((m) => m.content)).toEqual(["System: ping", "System: ping", "System: ping", "System: ping"]);
+    expect(messages.map((m) => m.content)).toEqual([
+      "System: ping",
+      "System: ping",
+      "System: ping",
+      "System: ping",
+    ]);
   });
 
   it("at: fires once at its time, then the one-shot is deleted (deleteAfterRun defaults to true)", async () => {
@@ -64,7 +71,9 @@ describe("schedule kinds under a fake clock", () => {
 
   it("at with deleteAfterRun false: kept, turned off, its run logged", async () => {
     const h = await make({ nowMs: T("2026-03-01T09:00:00Z") });
-    const job = await h.service.add(systemEvent({ kind: "at", at: "2026-03-01T09:30:00Z" }, { deleteAfterRun: false }));
+    const job = await h.service.add(
+      systemEvent({ kind: "at", at: "2026-03-01T09:30:00Z" }, { deleteAfterRun: false }),
+    );
     await h.advance(3_600_000);
     const after = await h.store.get(job.id);
     expect(after?.enabled).toBe(false);
@@ -77,29 +86,47 @@ describe("schedule kinds under a fake clock", () => {
     const h = await make({ nowMs: T("2026-01-10T00:00:00Z") });
     const job = await h.service.add(systemEvent({ kind: "cron", expr: "0 9 * * *", tz: "Asia/Tokyo" }));
     await h.advance(2 * 86_400_000);
-    expect((await h.fireTimes(job.id)).map(iso)).toEqual(["2026-01-11T00:00:00.000Z", "2026-01-12T00:00:00.000Z"]);
+    expect((await h.fireTimes(job.id)).map(iso)).toEqual([
+      "2026-01-11T00:00:00.000Z",
+      "2026-01-12T00:00:00.000Z",
+    ]);
   });
 
   it("cron across the spring-forward gap: 02:30 New York runs at 03:30 EDT that day", async () => {
     const h = await make({ nowMs: T("2026-03-07T12:00:00Z") });
-    const job = await h.service.add(systemEvent({ kind: "cron", expr: "30 2 * * *", tz: "America/New_York" }));
+    const job = await h.service.add(
+      systemEvent({ kind: "cron", expr: "30 2 * * *", tz: "America/New_York" }),
+    );
     await h.advance(2 * 86_400_000);
-    expect((await h.fireTimes(job.id)).map(iso)).toEqual(["2026-03-08T07:30:00.000Z", "2026-03-09T06:30:00.000Z"]);
+    expect((await h.fireTimes(job.id)).map(iso)).toEqual([
+      "2026-03-08T07:30:00.000Z",
+      "2026-03-09T06:30:00.000Z",
+    ]);
   });
 
   it("cron across the fall-back overlap: 01:30 New York runs once, at the first 01:30", async () => {
     const h = await make({ nowMs: T("2026-10-31T12:00:00Z") });
-    const job = await h.service.add(systemEvent({ kind: "cron", expr: "30 1 * * *", tz: "America/New_York" }));
+    const job = await h.service.add(
+      systemEvent({ kind: "cron", expr: "30 1 * * *", tz: "America/New_York" }),
+    );
     await h.advance(2 * 86_400_000);
-    expect((await h.fireTimes(job.id)).map(iso)).toEqual(["2026-11-01T05:30:00.000Z", "2026-11-02T06:30:00.000Z"]);
+    expect((await h.fireTimes(job.id)).map(iso)).toEqual([
+      "2026-11-01T05:30:00.000Z",
+      "2026-11-02T06:30:00.000Z",
+    ]);
   });
 
   it("stagger: an hourly job fires at its fixed offset into the hour", async () => {
     const h = await make({ nowMs: T("2026-01-10T10:00:00Z"), service: { newId: () => "hourly-job" } });
-    const job = await h.service.add(systemEvent({ kind: "cron", expr: "0 * * * *", tz: "UTC", staggerMs: 600_000 }));
+    const job = await h.service.add(
+      systemEvent({ kind: "cron", expr: "0 * * * *", tz: "UTC", staggerMs: 600_000 }),
+    );
     const offset = staggerOffsetMs("hourly-job", 600_000);
     await h.advance(2 * 3_600_000);
-    expect(await h.fireTimes(job.id)).toEqual([T("2026-01-10T10:00:00Z") + offset, T("2026-01-10T11:00:00Z") + offset]);
+    expect(await h.fireTimes(job.id)).toEqual([
+      T("2026-01-10T10:00:00Z") + offset,
+      T("2026-01-10T11:00:00Z") + offset,
+    ]);
   });
 });
 
@@ -135,7 +162,9 @@ describe("failures and bounds", () => {
 
   it("deleteAfterRun removes a recurring job after its first successful run", async () => {
     const h = await make();
-    const job = await h.service.add(systemEvent({ kind: "every", everyMs: 60_000 }, { deleteAfterRun: true }));
+    const job = await h.service.add(
+      systemEvent({ kind: "every", everyMs: 60_000 }, { deleteAfterRun: true }),
+    );
     await h.advance(300_000);
     expect(await h.store.get(job.id)).toBeUndefined();
     expect(await h.sessions.history(MAIN)).toHaveLength(1);
@@ -155,7 +184,8 @@ describe("failures and bounds", () => {
       }),
     );
     const h = await make({ runner, service: { maxConcurrentRuns: 2 } });
-    for (let i = 0; i < 4; i++) await h.service.add(agentTurn({ kind: "at", at: iso(h.clock.now() + 1_000) }));
+    for (let i = 0; i < 4; i++)
+      await h.service.add(agentTurn({ kind: "at", at: iso(h.clock.now() + 1_000) }));
     await h.clock.advance(1_000);
     await vi.waitFor(() => expect(runner.calls).toHaveLength(2));
     expect(active).toBe(2);
@@ -231,7 +261,14 @@ describe("restarts", () => {
     await second.advance(0);
     const runs = await second.store.readRuns(job.id);
     expect(runs.entries).toEqual([
-      { ts: start + 600_500, jobId: job.id, action: "finished", status: "skipped", error: MISSED_ERROR, runAtMs: start + 60_000 },
+      {
+        ts: start + 600_500,
+        jobId: job.id,
+        action: "finished",
+        status: "skipped",
+        error: MISSED_ERROR,
+        runAtMs: start + 60_000,
+      },
     ]);
     expect((await second.store.get(job.id))?.state.nextRunAtMs).toBe(start + 660_000);
     expect(await second.sessions.history(MAIN)).toEqual([]);
@@ -279,7 +316,10 @@ describe("the real clock", () => {
     await service.start();
     const due = Date.now() + 2_000;
     const job = await service.add(systemEvent({ kind: "at", at: iso(due) }, { deleteAfterRun: false }));
-    await vi.waitFor(async () => expect((await store.readRuns(job.id)).total).toBe(1), { timeout: 5_000, interval: 50 });
+    await vi.waitFor(async () => expect((await store.readRuns(job.id)).total).toBe(1), {
+      timeout: 5_000,
+      interval: 50,
+    });
     const runAtMs = (await store.readRuns(job.id)).entries[0]!.runAtMs!;
     expect(runAtMs).toBeGreaterThanOrEqual(due);
     expect(runAtMs - due).toBeLessThanOrEqual(1_000);

@@ -18,7 +18,9 @@ describe("FileCronStore", () => {
     // claims whatever is due, ignoring leases
     class Leaky extends FileCronStore {
       override async claimDue(nowMs: number, _owner: string, _leaseMs: number, max: number) {
-        const due = (await this.list()).filter((j) => j.enabled && (j.state.nextRunAtMs ?? Infinity) <= nowMs);
+        const due = (await this.list()).filter(
+          (j) => j.enabled && (j.state.nextRunAtMs ?? Infinity) <= nowMs,
+        );
         return due.slice(0, max).map((j) => ({ ...j, state: { ...j.state, runningAtMs: nowMs } }));
       }
     }
@@ -62,16 +64,24 @@ describe("FileCronStore", () => {
     const store = new FileCronStore(dir);
     await store.appendRun({ ts: 1, jobId: "a", action: "finished", status: "ok" });
     writeFileSync(path.join(dir, "jobs.json"), "{not json");
-    await expect(new FileCronStore(dir).list()).rejects.toThrow(`cron store ${path.join(dir, "jobs.json")} is not valid JSON`);
+    await expect(new FileCronStore(dir).list()).rejects.toThrow(
+      `cron store ${path.join(dir, "jobs.json")} is not valid JSON`,
+    );
   });
 
   it("prunes a run log past its byte bound to its newest lines (line bound)", async () => {
-    const store = new FileCronStore(path.join(tempDir(), "cron"), { runLogMaxBytes: 20_000, runLogKeepLines: 50 });
-    for (let i = 0; i < 400; i++) await store.appendRun({ ts: i, jobId: "j", action: "finished", status: "ok" });
+    const store = new FileCronStore(path.join(tempDir(), "cron"), {
+      runLogMaxBytes: 20_000,
+      runLogKeepLines: 50,
+    });
+    for (let i = 0; i < 400; i++)
+      await store.appendRun({ ts: i, jobId: "j", action: "finished", status: "ok" });
     const runs = await store.readRuns("j", { limit: 200 });
     // 56–58-byte lines pass 20,000 bytes at the 353rd append: cut to the newest 50, then 47 more
     expect(runs.total).toBe(97);
-    const lines = readFileSync(path.join(store.dir, "runs", "j.jsonl"), "utf8").trim().split("\n");
+    const lines = readFileSync(path.join(store.dir, "runs", "j.jsonl"), "utf8")
+      .trim()
+      .split("\n");
     expect(statSync(path.join(store.dir, "runs", "j.jsonl")).size).toBeLessThanOrEqual(20_000);
     expect(runs.entries[0]!.ts).toBe(399);
     expect(lines.length).toBe(runs.total);

@@ -7,14 +7,17 @@ afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
 });
 
-async function setup(ctx: { agentId?: string; sessionKey?: string } = { agentId: "main", sessionKey: "agent:main:main" }) {
+async function setup(
+  ctx: { agentId?: string; sessionKey?: string } = { agentId: "main", sessionKey: "agent:main:main" },
+) {
   const h = await harness({ nowMs: Date.parse("2026-02-01T00:00:00Z") });
   stops.push(() => h.service.stop());
   const tool = createCronTool(ctx, {
     service: async () => h.service,
     history: (key, limit) => h.sessions.history(key, { limit }),
   });
-  const call = async (args: Record<string, unknown>) => (await tool.execute("c", args as never)).details as any;
+  const call = async (args: Record<string, unknown>) =>
+    (await tool.execute("c", args as never)).details as any;
   const fails = (args: Record<string, unknown>) => tool.execute("c", args as never);
   return { h, tool, call, fails };
 }
@@ -31,7 +34,10 @@ describe("cron tool: actions", () => {
       running: 0,
       nextWakeAtMs: null,
     });
-    const job = await call({ action: "add", job: { name: "ping", schedule: every, payload: { kind: "systemEvent", text: "hi" } } });
+    const job = await call({
+      action: "add",
+      job: { name: "ping", schedule: every, payload: { kind: "systemEvent", text: "hi" } },
+    });
     expect(job).toMatchObject({
       name: "ping",
       enabled: true,
@@ -44,16 +50,35 @@ describe("cron tool: actions", () => {
       state: { nextRunAtMs: Date.parse("2026-02-01T00:01:00Z") },
     });
     expect(typeof job.id).toBe("string");
-    expect(await call({ action: "list" })).toMatchObject({ total: 1, offset: 0, hasMore: false, nextOffset: null });
+    expect(await call({ action: "list" })).toMatchObject({
+      total: 1,
+      offset: 0,
+      hasMore: false,
+      nextOffset: null,
+    });
     const updated = await call({ action: "update", jobId: job.id, patch: { enabled: false } });
     expect(updated.enabled).toBe(false);
     expect((await call({ action: "list" })).total).toBe(0);
     expect((await call({ action: "list", includeDisabled: true })).total).toBe(1);
-    expect(await call({ action: "run", id: job.id, runMode: "due" })).toEqual({ ok: true, ran: false, reason: "not-due" });
-    expect(await call({ action: "run", id: job.id })).toEqual({ ok: true, ran: true, status: "ok", summary: "hi" });
+    expect(await call({ action: "run", id: job.id, runMode: "due" })).toEqual({
+      ok: true,
+      ran: false,
+      reason: "not-due",
+    });
+    expect(await call({ action: "run", id: job.id })).toEqual({
+      ok: true,
+      ran: true,
+      status: "ok",
+      summary: "hi",
+    });
     const runs = await call({ action: "runs", jobId: job.id });
     expect(runs).toMatchObject({ total: 1, offset: 0, hasMore: false, nextOffset: null });
-    expect(runs.entries[0]).toMatchObject({ jobId: job.id, action: "finished", status: "ok", sessionKey: "agent:main:main" });
+    expect(runs.entries[0]).toMatchObject({
+      jobId: job.id,
+      action: "finished",
+      status: "ok",
+      sessionKey: "agent:main:main",
+    });
     expect(await call({ action: "remove", jobId: job.id })).toEqual({ ok: true, removed: true });
     expect(await call({ action: "remove", jobId: job.id })).toEqual({ ok: true, removed: false });
   });
@@ -61,13 +86,19 @@ describe("cron tool: actions", () => {
   it("wake queues a system event into the main session", async () => {
     const { h, call } = await setup();
     expect(await call({ action: "wake", text: "check the build", mode: "now" })).toEqual({ ok: true });
-    expect((await h.sessions.history("agent:main:main")).map((m) => m.content)).toEqual(["System: check the build"]);
+    expect((await h.sessions.history("agent:main:main")).map((m) => m.content)).toEqual([
+      "System: check the build",
+    ]);
   });
 
   it("rebuilds a flattened job from top-level keys", async () => {
     const { call } = await setup();
     const job = await call({ action: "add", name: "flat", schedule: every, text: "flat text" });
-    expect(job).toMatchObject({ name: "flat", sessionTarget: "main", payload: { kind: "systemEvent", text: "flat text" } });
+    expect(job).toMatchObject({
+      name: "flat",
+      sessionTarget: "main",
+      payload: { kind: "systemEvent", text: "flat text" },
+    });
     const turn = await call({ action: "add", schedule: every, message: "do it", model: "openai/gpt-5" });
     expect(turn).toMatchObject({
       sessionTarget: "isolated",
@@ -80,10 +111,19 @@ describe("cron tool: actions", () => {
 
   it("defaults: a systemEvent targets main, an agentTurn isolated with announce to the direct peer", async () => {
     const { call } = await setup({ agentId: "main", sessionKey: "agent:main:telegram:direct:4242" });
-    const turn = await call({ action: "add", job: { schedule: every, payload: { kind: "agentTurn", message: "x" } } });
+    const turn = await call({
+      action: "add",
+      job: { schedule: every, payload: { kind: "agentTurn", message: "x" } },
+    });
     expect(turn.delivery).toEqual({ mode: "announce", channel: "telegram", to: "4242" });
     expect(turn.sessionTarget).toBe("isolated");
-    const at = await call({ action: "add", job: { schedule: { kind: "at", at: "2026-02-02T10:00:00" }, payload: { kind: "systemEvent", text: "x" } } });
+    const at = await call({
+      action: "add",
+      job: {
+        schedule: { kind: "at", at: "2026-02-02T10:00:00" },
+        payload: { kind: "systemEvent", text: "x" },
+      },
+    });
     expect(at.state.nextRunAtMs).toBe(Date.parse("2026-02-02T10:00:00Z"));
     expect(at.deleteAfterRun).toBe(true);
   });
@@ -101,7 +141,9 @@ describe("cron tool: actions", () => {
       contextMessages: 2,
       job: { schedule: every, payload: { kind: "systemEvent", text: "Dentist!" } },
     });
-    expect(job.payload.text).toBe(`Dentist!\n\nRecent context:\n- Assistant: Sure, when?\n- User: tomorrow ${"a".repeat(210)}…`);
+    expect(job.payload.text).toBe(
+      `Dentist!\n\nRecent context:\n- Assistant: Sure, when?\n- User: tomorrow ${"a".repeat(210)}…`,
+    );
   });
 });
 
@@ -113,34 +155,54 @@ describe("cron tool: errors (OpenClaw's texts)", () => {
     ["unknown action", { action: "explode" }, "Unknown action: explode"],
     [
       "main needs systemEvent",
-      { action: "add", job: { schedule: every, sessionTarget: "main", payload: { kind: "agentTurn", message: "m" } } },
+      {
+        action: "add",
+        job: { schedule: every, sessionTarget: "main", payload: { kind: "agentTurn", message: "m" } },
+      },
       'invalid cron.add params: main cron jobs require payload.kind="systemEvent"',
     ],
     [
       "isolated needs agentTurn",
-      { action: "add", job: { schedule: every, sessionTarget: "isolated", payload: { kind: "systemEvent", text: "t" } } },
+      {
+        action: "add",
+        job: { schedule: every, sessionTarget: "isolated", payload: { kind: "systemEvent", text: "t" } },
+      },
       'invalid cron.add params: isolated/current/session cron jobs require payload.kind="agentTurn"',
     ],
     [
       "session:<id> needs agentTurn",
-      { action: "add", job: { schedule: every, sessionTarget: "session:abc", payload: { kind: "systemEvent", text: "t" } } },
+      {
+        action: "add",
+        job: { schedule: every, sessionTarget: "session:abc", payload: { kind: "systemEvent", text: "t" } },
+      },
       'invalid cron.add params: isolated/current/session cron jobs require payload.kind="agentTurn"',
     ],
     [
       "main only for the default agent",
-      { action: "add", job: { schedule: every, agentId: "ops", payload: { kind: "systemEvent", text: "t" } } },
+      {
+        action: "add",
+        job: { schedule: every, agentId: "ops", payload: { kind: "systemEvent", text: "t" } },
+      },
       'invalid cron.add params: cron: sessionTarget "main" is only valid for the default agent. Use sessionTarget "isolated" with payload.kind "agentTurn" for agent "ops".',
     ],
     [
       "webhook URL (tool)",
-      { action: "add", job: { schedule: every, payload: { message: "m" }, delivery: { mode: "webhook", to: "ftp://x" } } },
+      {
+        action: "add",
+        job: { schedule: every, payload: { message: "m" }, delivery: { mode: "webhook", to: "ftp://x" } },
+      },
       'delivery.mode="webhook" requires delivery.to to be a valid http(s) URL',
     ],
     [
       "channel delivery only isolated",
       {
         action: "add",
-        job: { schedule: every, sessionTarget: "current", payload: { message: "m" }, delivery: { mode: "announce", channel: "slack", to: "#ops" } },
+        job: {
+          schedule: every,
+          sessionTarget: "current",
+          payload: { message: "m" },
+          delivery: { mode: "announce", channel: "slack", to: "#ops" },
+        },
       },
       'invalid cron.add params: cron channel delivery config is only supported for sessionTarget="isolated"',
     ],
@@ -148,13 +210,21 @@ describe("cron tool: errors (OpenClaw's texts)", () => {
       "failureDestination only isolated",
       {
         action: "add",
-        job: { schedule: every, sessionTarget: "current", payload: { message: "m" }, delivery: { mode: "none", failureDestination: { to: "x" } } },
+        job: {
+          schedule: every,
+          sessionTarget: "current",
+          payload: { message: "m" },
+          delivery: { mode: "none", failureDestination: { to: "x" } },
+        },
       },
       'invalid cron.add params: cron delivery.failureDestination is only supported for sessionTarget="isolated" unless delivery.mode="webhook"',
     ],
     [
       "croner error",
-      { action: "add", job: { schedule: { kind: "cron", expr: "61 * * * *" }, payload: { kind: "systemEvent", text: "t" } } },
+      {
+        action: "add",
+        job: { schedule: { kind: "cron", expr: "61 * * * *" }, payload: { kind: "systemEvent", text: "t" } },
+      },
       "invalid cron.add params: CronPattern: Invalid value for minute: 61",
     ],
     [
@@ -176,9 +246,21 @@ describe("cron tool: errors (OpenClaw's texts)", () => {
 
   it("cron.update to a systemEvent without text is refused, and nothing changes", async () => {
     const { call, fails, h } = await setup();
-    const job = await call({ action: "add", job: { schedule: every, sessionTarget: "isolated", payload: { message: "m" }, delivery: { mode: "none" } } });
+    const job = await call({
+      action: "add",
+      job: {
+        schedule: every,
+        sessionTarget: "isolated",
+        payload: { message: "m" },
+        delivery: { mode: "none" },
+      },
+    });
     await expect(
-      fails({ action: "update", jobId: job.id, patch: { sessionTarget: "main", payload: { kind: "systemEvent" } } }),
+      fails({
+        action: "update",
+        jobId: job.id,
+        patch: { sessionTarget: "main", payload: { kind: "systemEvent" } },
+      }),
     ).rejects.toThrow('invalid cron.update params: cron.update payload.kind="systemEvent" requires text');
     expect(await h.store.get(job.id)).toEqual(job);
   });

@@ -15,7 +15,10 @@ const AppSchema = Type.Object(
         {
           fetch: Type.Optional(
             Type.Object(
-              { maxChars: Type.Optional(Type.Integer({ minimum: 100 })), apiKey: Type.Optional(Type.String()) },
+              {
+                maxChars: Type.Optional(Type.Integer({ minimum: 100 })),
+                apiKey: Type.Optional(Type.String()),
+              },
               { additionalProperties: false },
             ),
           ),
@@ -25,19 +28,27 @@ const AppSchema = Type.Object(
     ),
     runtime: Type.Optional(
       Type.Object(
-        { exec: Type.Optional(Type.Object({ security: Type.Optional(Type.String()) }, { additionalProperties: false })) },
+        {
+          exec: Type.Optional(
+            Type.Object({ security: Type.Optional(Type.String()) }, { additionalProperties: false }),
+          ),
+        },
         { additionalProperties: false },
       ),
     ),
-    agents: Type.Optional(Type.Array(Type.Object({ id: Type.String(), model: Type.Optional(Type.String()) }))),
+    agents: Type.Optional(
+      Type.Array(Type.Object({ id: Type.String(), model: Type.Optional(Type.String()) })),
+    ),
     automation: Type.Optional(AutomationConfigSchema),
   },
   { additionalProperties: false },
 );
 
-const text = (r: AgentToolResult<unknown>) => r.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+const text = (r: AgentToolResult<unknown>) =>
+  r.content.map((c) => (c.type === "text" ? c.text : "")).join("");
 const body = (r: AgentToolResult<unknown>) => JSON.parse(text(r));
-const errorOf = (r: AgentToolResult<unknown>) => (r.isError ? String(body(r).error) : `not an error: ${text(r)}`);
+const errorOf = (r: AgentToolResult<unknown>) =>
+  r.isError ? String(body(r).error) : `not an error: ${text(r)}`;
 
 function setup(options: { writes?: boolean; restart?: boolean; hooks?: boolean } = {}) {
   const dir = tempDir();
@@ -46,7 +57,9 @@ function setup(options: { writes?: boolean; restart?: boolean; hooks?: boolean }
     web: { fetch: { maxChars: 5000, apiKey: "sk-secret" } },
     runtime: { exec: { security: "allowlist" } },
     agents: [{ id: "main", model: "a/b" }],
-    automation: { gateway: { allowConfigWrites: options.writes ?? false, allowRestart: options.restart ?? false } },
+    automation: {
+      gateway: { allowConfigWrites: options.writes ?? false, allowRestart: options.restart ?? false },
+    },
   };
   writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
   const restarts: unknown[] = [];
@@ -65,7 +78,8 @@ function setup(options: { writes?: boolean; restart?: boolean; hooks?: boolean }
     senderIsOwner: true,
   });
   const tool = set.tools.find((t) => t.name === "gateway")!;
-  const call = (args: Record<string, unknown>) => tool.execute("g", args as never) as Promise<AgentToolResult<unknown>>;
+  const call = (args: Record<string, unknown>) =>
+    tool.execute("g", args as never) as Promise<AgentToolResult<unknown>>;
   const fileText = () => readFileSync(file, "utf8");
   return { call, file, fileText, restarts, set };
 }
@@ -87,8 +101,12 @@ describe("gateway: reading", () => {
       ok: true,
       result: { path: "web.fetch.maxChars", schema: { type: "integer", minimum: 100 } },
     });
-    expect(body(await call({ action: "config.schema.lookup", path: "agents.0.model" })).result.schema).toEqual({ type: "string" });
-    expect(errorOf(await call({ action: "config.schema.lookup", path: "web.nope" }))).toBe("config path not found in schema: web.nope");
+    expect(
+      body(await call({ action: "config.schema.lookup", path: "agents.0.model" })).result.schema,
+    ).toEqual({ type: "string" });
+    expect(errorOf(await call({ action: "config.schema.lookup", path: "web.nope" }))).toBe(
+      "config path not found in schema: web.nope",
+    );
     expect(errorOf(await call({ action: "config.schema.lookup" }))).toBe("path required");
   });
 });
@@ -98,17 +116,24 @@ describe("gateway: writing", () => {
     const { call, fileText } = setup();
     const before = fileText();
     const { hash } = body(await call({ action: "config.get" })).result;
-    expect(errorOf(await call({ action: "config.patch", raw: '{"web":{"fetch":{"maxChars":9000}}}', baseHash: hash }))).toBe(
-      WRITES_DISABLED("config.patch"),
+    expect(
+      errorOf(
+        await call({ action: "config.patch", raw: '{"web":{"fetch":{"maxChars":9000}}}', baseHash: hash }),
+      ),
+    ).toBe(WRITES_DISABLED("config.patch"));
+    expect(errorOf(await call({ action: "config.apply", raw: "{}", baseHash: hash }))).toBe(
+      WRITES_DISABLED("config.apply"),
     );
-    expect(errorOf(await call({ action: "config.apply", raw: "{}", baseHash: hash }))).toBe(WRITES_DISABLED("config.apply"));
     expect(fileText()).toBe(before);
   });
 
   it("applies a valid patch atomically, keeping redacted secrets and merging arrays by id", async () => {
     const { call, fileText } = setup({ writes: true });
     const { hash, config } = body(await call({ action: "config.get" })).result;
-    const patch = { web: { fetch: { maxChars: 9000, apiKey: config.web.fetch.apiKey } }, agents: [{ id: "main", model: "c/d" }] };
+    const patch = {
+      web: { fetch: { maxChars: 9000, apiKey: config.web.fetch.apiKey } },
+      agents: [{ id: "main", model: "c/d" }],
+    };
     const result = body(await call({ action: "config.patch", raw: JSON.stringify(patch), baseHash: hash }));
     expect(result.ok).toBe(true);
     expect(result.hash).not.toBe(hash);
@@ -123,12 +148,18 @@ describe("gateway: writing", () => {
     const before = fileText();
     const mtime = statSync(file).mtimeMs;
     const { hash } = body(await call({ action: "config.get" })).result;
-    const error = errorOf(await call({ action: "config.patch", raw: '{"web":{"fetch":{"maxChars":5}}}', baseHash: hash }));
+    const error = errorOf(
+      await call({ action: "config.patch", raw: '{"web":{"fetch":{"maxChars":5}}}', baseHash: hash }),
+    );
     expect(error).toBe(
       "gateway config.patch refused: invalid configuration (nothing written)\n  - web.fetch.maxChars: must be >= 100",
     );
-    expect(errorOf(await call({ action: "config.patch", raw: "{nope", baseHash: hash }))).toMatch(/^raw must be valid JSON: /);
-    expect(errorOf(await call({ action: "config.patch", raw: '{"a":1}' }))).toBe("baseHash required (take it from config.get)");
+    expect(errorOf(await call({ action: "config.patch", raw: "{nope", baseHash: hash }))).toMatch(
+      /^raw must be valid JSON: /,
+    );
+    expect(errorOf(await call({ action: "config.patch", raw: '{"a":1}' }))).toBe(
+      "baseHash required (take it from config.get)",
+    );
     expect(fileText()).toBe(before);
     expect(statSync(file).mtimeMs).toBe(mtime);
   });
@@ -137,11 +168,23 @@ describe("gateway: writing", () => {
     const { call, fileText } = setup({ writes: true });
     const before = fileText();
     const { hash } = body(await call({ action: "config.get" })).result;
-    expect(errorOf(await call({ action: "config.patch", raw: '{"runtime":{"exec":{"security":"full"}}}', baseHash: hash }))).toBe(
-      "gateway config.patch cannot change protected config paths: runtime.exec.security",
-    );
     expect(
-      errorOf(await call({ action: "config.patch", raw: '{"automation":{"gateway":{"allowRestart":true}}}', baseHash: hash })),
+      errorOf(
+        await call({
+          action: "config.patch",
+          raw: '{"runtime":{"exec":{"security":"full"}}}',
+          baseHash: hash,
+        }),
+      ),
+    ).toBe("gateway config.patch cannot change protected config paths: runtime.exec.security");
+    expect(
+      errorOf(
+        await call({
+          action: "config.patch",
+          raw: '{"automation":{"gateway":{"allowRestart":true}}}',
+          baseHash: hash,
+        }),
+      ),
     ).toBe("gateway config.patch cannot change protected config paths: automation.gateway.allowRestart");
     expect(fileText()).toBe(before);
   });
@@ -157,7 +200,11 @@ describe("gateway: writing", () => {
     const lost = results.filter((r) => r.isError);
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(1);
-    expect(errorOf(lost[0]!)).toMatch(new RegExp(`^config changed since baseHash ${hash.slice(0, 12)} \\(current hash [0-9a-f]{64}\\); run config.get and retry$`));
+    expect(errorOf(lost[0]!)).toMatch(
+      new RegExp(
+        `^config changed since baseHash ${hash.slice(0, 12)} \\(current hash [0-9a-f]{64}\\); run config.get and retry$`,
+      ),
+    );
     const winner = results.indexOf(won[0]!) === 0 ? 111 : 222;
     expect(JSON.parse(fileText()).web.fetch.maxChars).toBe(winner);
   });
@@ -166,8 +213,14 @@ describe("gateway: writing", () => {
     const { call, fileText } = setup({ writes: true });
     const { hash, config } = body(await call({ action: "config.get" })).result;
     const next = { ...config, agents: [] };
-    expect(body(await call({ action: "config.apply", raw: JSON.stringify(next), baseHash: hash })).ok).toBe(true);
-    expect(JSON.parse(fileText())).toEqual({ ...config, web: { fetch: { maxChars: 5000, apiKey: "sk-secret" } }, agents: [] });
+    expect(body(await call({ action: "config.apply", raw: JSON.stringify(next), baseHash: hash })).ok).toBe(
+      true,
+    );
+    expect(JSON.parse(fileText())).toEqual({
+      ...config,
+      web: { fetch: { maxChars: 5000, apiKey: "sk-secret" } },
+      agents: [],
+    });
   });
 });
 
