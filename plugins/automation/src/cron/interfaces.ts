@@ -35,6 +35,11 @@ export interface CronStore {
     next: Partial<CronJobState>,
     options?: { remove?: boolean; disable?: boolean },
   ): Promise<boolean>;
+  /**
+   * The earliest `state.nextRunAtMs` of an enabled job not held under a live lease at `nowMs`
+   * (`SELECT min(next_run_at) …`, or the head of a Redis ZSET); what the timer is armed to.
+   */
+  nextWakeAtMs(nowMs: number): Promise<number | undefined>;
   appendRun(entry: CronRunLogEntry): Promise<void>;
   /** Newest first. */
   readRuns(jobId: string, page?: { offset?: number; limit?: number }): Promise<Page<CronRunLogEntry>>;

@@ -193,11 +193,8 @@ export class CronService {
     const now = this.clock.now();
     let nearest = now + MAX_TIMER_MS;
     if (this.running.size < this.maxConcurrent) {
-      for (const job of await this.store.list()) {
-        const at = job.state.nextRunAtMs;
-        if (job.enabled && at !== undefined && !this.running.has(job.id) && at < nearest) nearest = at;
-        if (at === undefined || at >= nearest) break; // the store lists by next run
-      }
+      const next = await this.store.nextWakeAtMs(now);
+      if (next !== undefined && next < nearest) nearest = next;
     }
     if (this.stopped || !this.started) return;
     const at = Math.max(nearest, this.clock.now());
@@ -336,7 +333,7 @@ export class CronService {
     nextWakeAtMs: number | null;
   }> {
     const jobs = await this.store.list();
-    const next = jobs.find((job) => job.enabled && job.state.nextRunAtMs !== undefined)?.state.nextRunAtMs;
+    const next = await this.store.nextWakeAtMs(this.clock.now());
     return {
       enabled: this.schedulerEnabled,
       storePath: this.store.location,

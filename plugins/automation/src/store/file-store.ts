@@ -97,6 +97,16 @@ export class FileCronStore implements CronStore {
     return [...jobs.values()].map((job) => structuredClone(job)).sort(byNextRun);
   }
 
+  async nextWakeAtMs(nowMs: number): Promise<number | undefined> {
+    let earliest: number | undefined;
+    for (const job of (await this.load()).values()) {
+      const at = job.state.nextRunAtMs;
+      if (!job.enabled || at === undefined || this.held(job.id, nowMs)) continue;
+      if (earliest === undefined || at < earliest) earliest = at;
+    }
+    return earliest;
+  }
+
   async get(id: string): Promise<CronJob | undefined> {
     const job = (await this.load()).get(id);
     return job ? structuredClone(job) : undefined;
