@@ -1,0 +1,3 @@
+export { toModelMessages, stepMessages } from "./messages.js";
+export { type AiSdkRunnerOptions, createAiSdkRunner, type RunTools } from "./runner.js";
+export { ClawtoolsToolError, type ToAiSdkToolsOptions, toAiSdkTools, toModelOutput } from "./tools.js";

@@ -1,0 +1,150 @@
+import { randomUUID } from "node:crypto";
+import type { AnyAgentTool } from "@clawtools/core";
+import type {
+  AgentRunner,
+  RunOutcome,
+  SessionStore,
+  StartRunRequest,
+  TranscriptMessage,
+} from "@clawtools/sessions";
+import { generateText, type LanguageModel, type ModelMessage, stepCountIs } from "ai";
+import { stepMessages, toModelMessages } from "./messages.js";
+import { toAiSdkTools } from "./tools.js";
+
+/** The tools of one run, built per run (so a run's processes die with it) and released after. */
+export interface RunTools {
+  tools: AnyAgentTool[];
+  dispose?(): Promise<void>;
+}
+
+export interface AiSdkRunnerOptions {
+  store: SessionStore;
+  /** The model runs use. */
+  model: LanguageModel;
+  /** A session's own model (`provider/model`, from session_status or the spawn) as a LanguageModel; without it every run uses `model`. */
+  resolveModel?: (id: string) => LanguageModel;
+  /** The tools of a run in `sessionKey` (a clawtools toolset whose ctx.sessionKey is that session). */
+  tools?: (sessionKey: string) => RunTools | Promise<RunTools>;
+  system?: string;
+  /** Model calls per run at most (default 20). */
+  maxSteps?: number;
+  /** How many stored messages a run starts from (default 200). */
+  historyLimit?: number;
+}
+
+interface ActiveRun {
+  controller: AbortController;
+  steers: ModelMessage[];
+  done: Promise<RunOutcome>;
+  outcome?: RunOutcome;
+  timedOut: boolean;
+}
+
+const DEFAULT_SYSTEM =
+  "You are an agent working on a task. Use the tools you have. When you are done, answer with the result in plain text.";
+
+const modelName = (model: LanguageModel) =>
+  typeof model === "string" ? model : `${model.provider}/${model.modelId}`;
+
+/**
+ * An AgentRunner over the Vercel AI SDK's `generateText` with tool steps: each run loads the
+ * session's transcript from the store, runs the model with a clawtools toolset (through
+ * `toAiSdkTools`), and appends every step's messages to the store as the step ends, in the same
+ * pi format `@clawtools/runner-pi` writes. Steered messages join the conversation before the next
+ * step.
+ */
+export function createAiSdkRunner(options: AiSdkRunnerOptions): AgentRunner {
+  const runs = new Map<string, ActiveRun>();
+
+  return {
+    async start(request: StartRunRequest) {
+      const runId = randomUUID();
+      const session = await options.store.get(request.sessionKey);
+      const override = request.model ?? session?.model;
+      const model = override && options.resolveModel ? options.resolveModel(override) : options.model;
+      const history = await options.store.history(request.sessionKey, { limit: options.historyLimit ?? 200 });
+      const runTools = (await options.tools?.(request.sessionKey)) ?? { tools: [] };
+      const user: TranscriptMessage = { role: "user", content: request.message, timestamp: Date.now() };
+      await options.store.append(request.sessionKey, [user]);
+      const active: ActiveRun = {
+        controller: new AbortController(),
+        steers: [],
+        timedOut: false,
+        done: Promise.resolve({ status: "ok" }),
+      };
+      const timer = request.timeoutMs
+        ? setTimeout(() => {
+            active.timedOut = true;
+            active.controller.abort();
+          }, request.timeoutMs)
+        : undefined;
+      let writes = Promise.resolve();
+      active.done = (async (): Promise<RunOutcome> => {
+        try {
+          const result = await generateText({
+            model,
+            system: [options.system ?? DEFAULT_SYSTEM, request.extraSystemPrompt]
+              .filter(Boolean)
+              .join("\n\n"),
+            messages: [...toModelMessages(history), { role: "user", content: request.message }],
+            tools: toAiSdkTools(runTools.tools),
+            stopWhen: stepCountIs(options.maxSteps ?? 20),
+            abortSignal: active.controller.signal,
+            // steered messages join every later step (prepareStep's messages last one step)
+            prepareStep: ({ messages }) =>
+              active.steers.length > 0 ? { messages: [...messages, ...active.steers] } : undefined,
+            onStepFinish: (step) => {
+              const produced = stepMessages(step, modelName(model));
+              writes = writes.then(() => options.store.append(request.sessionKey, produced).then(() => {}));
+            },
+          });
+          await writes;
+          if (active.timedOut) return { status: "timeout", reply: result.text };
+          return { status: "ok", reply: result.text.trim() };
+        } catch (error) {
+          await writes.catch(() => {});
+          if (active.timedOut) return { status: "timeout", error: "timed out" };
+          if (active.controller.signal.aborted) return { status: "aborted", error: "aborted" };
+          return { status: "error", error: (error as Error).message };
+        } finally {
+          if (timer) clearTimeout(timer);
+          await runTools.dispose?.().catch(() => {});
+        }
+      })();
+      void active.done.then((outcome) => {
+        active.outcome = outcome;
+      });
+      runs.set(runId, active);
+      return { runId };
+    },
+
+    async wait(runId: string, timeoutMs: number): Promise<RunOutcome> {
+      const run = runs.get(runId);
+      if (!run) return { status: "error", error: `Unknown run: ${runId}` };
+      if (run.outcome) return run.outcome;
+      let timer: NodeJS.Timeout | undefined;
+      const pending = new Promise<RunOutcome>((resolve) => {
+        timer = setTimeout(() => resolve({ status: "running" }), Math.min(timeoutMs, 2_147_000_000));
+      });
+      try {
+        return await Promise.race([run.done, pending]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+
+    async abort(runId: string): Promise<void> {
+      const run = runs.get(runId);
+      if (!run || run.outcome) return;
+      run.controller.abort();
+      await run.done;
+    },
+
+    async steer(runId: string, message: string): Promise<boolean> {
+      const run = runs.get(runId);
+      if (!run || run.outcome) return false;
+      run.steers.push({ role: "user", content: message });
+      return true;
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import { type AgentToolResult, type AnyAgentTool, toolInputSchema } from "@clawtools/core";
+import { type JSONValue, jsonSchema, type ToolSet, tool } from "ai";
+
+type ModelOutput =
+  | { type: "text"; value: string }
+  | { type: "json"; value: JSONValue }
+  | {
+      type: "content";
+      value: Array<{ type: "text"; text: string } | { type: "image-data"; data: string; mediaType: string }>;
+    };
+
+const textOf = (result: AgentToolResult<unknown>) =>
+  result.content
+    .map((block) => (block.type === "text" ? block.text : ""))
+    .filter(Boolean)
+    .join("\n");
+
+/** Thrown into the AI SDK for a clawtools error result: the model sees its text as the tool error. */
+export class ClawtoolsToolError extends Error {
+  constructor(
+    readonly toolName: string,
+    readonly result: AgentToolResult<unknown>,
+  ) {
+    super(textOf(result) || `${toolName} failed`);
+    this.name = "ClawtoolsToolError";
+  }
+}
+
+/**
+ * A clawtools result as the model reads it: one text block as text, text and images as
+ * content parts, a result with no content but details as JSON.
+ */
+export function toModelOutput(result: AgentToolResult<unknown>): ModelOutput {
+  const blocks = result.content ?? [];
+  if (blocks.length === 0) return { type: "json", value: (result.details ?? null) as JSONValue };
+  if (blocks.every((b) => b.type === "text")) return { type: "text", value: textOf(result) };
+  return {
+    type: "content",
+    value: blocks.map((b) =>
+      b.type === "text"
+        ? { type: "text" as const, text: b.text }
+        : { type: "image-data" as const, data: b.data, mediaType: b.mimeType },
+    ),
+  };
+}
+
+export interface ToAiSdkToolsOptions {
+  /** Progress updates a tool reports while it runs (`onUpdate`), by tool call. */
+  onUpdate?: (toolCallId: string, toolName: string, partial: Partial<AgentToolResult<unknown>>) => void;
+}
+
+/**
+ * clawtools tools as a Vercel AI SDK `ToolSet`: each tool's input schema (the same one
+ * `createToolset` shows every provider) through `jsonSchema()`, the call's abort signal passed on,
+ * results mapped to text / content / JSON for the model, and an error result (`isError`) thrown as
+ * a `ClawtoolsToolError` so the SDK reports a tool error with the tool's own message.
+ */
+export function toAiSdkTools(tools: readonly AnyAgentTool[], options: ToAiSdkToolsOptions = {}): ToolSet {
+  const set: ToolSet = {};
+  for (const t of tools) {
+    set[t.name] = tool<Record<string, unknown>, AgentToolResult<unknown>>({
+      description: t.description,
+      inputSchema: jsonSchema<Record<string, unknown>>(toolInputSchema(t.parameters) as never),
+      execute: async (input, { toolCallId, abortSignal }) => {
+        const result = (await t.execute(
+          toolCallId,
+          input as never,
+          abortSignal,
+          options.onUpdate
+            ? (partial: Partial<AgentToolResult<unknown>>) => options.onUpdate!(toolCallId, t.name, partial)
+            : undefined,
+        )) as AgentToolResult<unknown>;
+        if (result.isError) throw new ClawtoolsToolError(t.name, result);
+        return result;
+      },
+      toModelOutput: ({ output }) => toModelOutput(output),
+    });
+  }
+  return set;
+}
