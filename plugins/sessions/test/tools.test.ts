@@ -79,6 +79,18 @@ describe("subagents target resolution", () => {
     });
   });
 
+  it("a sub-agent above the deepest level controls its own children", async () => {
+    const t = setup({ maxSpawnDepth: 2 });
+    const child = await t.json("sessions_spawn", { task: "middle", label: "middle" });
+    await t.service.idle();
+    const middle = t.as(child.childSessionKey);
+    expect(await middle.json("subagents", { action: "kill", target: "all" })).toMatchObject({
+      status: "ok",
+      callerIsSubagent: true,
+      text: "no running subagents to kill.",
+    });
+  });
+
   it("kill cascades to the descendants and names them", async () => {
     const t = setup({
       maxSpawnDepth: 2,

@@ -116,7 +116,9 @@ export function createSubagentsTool(env: SessionsEnv): AgentTool<typeof subagent
           text,
         });
       }
-      if (callerIsSubagent && (env.config.maxSpawnDepth ?? 1) <= 1)
+      // a leaf: a sub-agent at the deepest level allowed to spawn, which has nothing to control
+      const callerDepth = callerIsSubagent ? ((await env.service.store.get(env.callerKey))?.depth ?? 1) : 0;
+      if (callerIsSubagent && callerDepth >= (env.config.maxSpawnDepth ?? 1))
         return jsonResult({
           status: "forbidden",
           ...base,
