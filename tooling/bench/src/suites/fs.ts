@@ -5,15 +5,23 @@
  * rg from @vscode/ripgrep (npm registry), fd from Debian's fd-find (`fdfind`), linked as `fd`.
  */
 import { execFileSync } from "node:child_process";
+import { open, rename } from "node:fs/promises";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createEditTool, createFindTool, createGrepTool, createReadTool } from "@clawtools/fs";
+import {
+  createEditTool,
+  createFindTool,
+  createGrepTool,
+  createReadTool,
+  createWriteTool,
+} from "@clawtools/fs";
 import {
   createEditTool as piEdit,
   createFindTool as piFind,
   createGrepTool as piGrep,
   createReadTool as piRead,
+  createWriteTool as piWrite,
 } from "@mariozechner/pi-coding-agent";
 import { rgPath } from "@vscode/ripgrep";
 import { type BenchRow, type BenchSuite, timeMedian } from "../harness.js";
@@ -156,6 +164,45 @@ export default {
         met: ourEditMs <= piEditMs,
       });
 
+      // write: 4 KB into an existing nested directory. pi writes in place (no temp file, no
+      // fsync); clawtools checks every component, writes a temp file, fsyncs it and renames it,
+      // so the limit is the same atomic write done by hand on a known path
+      const body = "x".repeat(4096);
+      mkdirSync(path.join(dir, "w", "sub"), { recursive: true });
+      let w = 0;
+      const rawWriteMs = await timeMedian(async () => {
+        const temp = path.join(dir, "w", "sub", `.raw.${w++}.tmp`);
+        const handle = await open(temp, "wx");
+        await handle.writeFile(body);
+        await handle.sync();
+        await handle.close();
+        await rename(temp, path.join(dir, "w", "sub", "raw.txt"));
+      }, 50);
+      rows.push({
+        name: "raw atomic write of 4 KB (temp file, fsync, rename)",
+        value: rawWriteMs,
+        unit: "ms",
+      });
+      const piWriteTool = piWrite(dir);
+      const piWriteMs = await timeMedian(
+        () => piWriteTool.execute("b", { path: "w/sub/pi.txt", content: body } as never),
+        50,
+      );
+      rows.push({ name: "pi write of 4 KB (in place, no fsync)", value: piWriteMs, unit: "ms" });
+      const ourWrite = createWriteTool({ workspaceDir: dir });
+      const ourWriteMs = await timeMedian(
+        () => ourWrite.execute("b", { path: "w/sub/ours.txt", content: body }),
+        50,
+      );
+      rows.push({
+        name: "clawtools write of 4 KB (contained, atomic, fsync)",
+        value: ourWriteMs,
+        unit: "ms",
+        baseline: "raw atomic write of 4 KB (temp file, fsync, rename)",
+        target: "≤ 1.3×",
+        met: ourWriteMs <= rawWriteMs * 1.3,
+      });
+
       const tree = path.join(dir, "tree");
       for (let d = 0; d < 200; d++) {
         mkdirSync(path.join(tree, `dir${d}`), { recursive: true });
@@ -223,6 +270,7 @@ export default {
         "rg is @vscode/ripgrep's binary (rg 15, from the npm registry); fd is Debian's fd-find when installed (`apt-get install fd-find`), otherwise the fd and pi find rows are skipped (pi's find would try to download fd). pi runs both from PATH. Files are in the page cache (just written), so reads measure the code, not the disk.",
         "The first read of a file must count all its lines, because the notice names the total (`Showing lines 1-2000 of N`): it streams at close to the disk cache's speed and holds one 1 MB chunk at a time, but it grows with the size. Later pages of the same unchanged file (same size and mtime) reuse the total and stop reading at the page's end, so they take the same time whatever the size.",
         "Peak memory is RSS growth sampled every 2 ms during one call.",
+        "Every clawtools row goes through core's race-free workspace walk (each path component opened without following links from the directory before it, hardlinks refused, rg started on the verified directory). The write rows compare against the same atomic write done by hand on a known path (temp file, fsync, rename): pi writes in place without fsync, so it is shown but is not the limit.",
       ],
     };
   },
