@@ -134,11 +134,13 @@ export function createNodeBridge(root: string, options: NodeBridgeOptions = {}):
       const target = abs(filePath, cwd);
       try {
         return await resolveInWorkspace(scope, target, { input: filePath });
-      } catch (error) {
-        // a final symlink leading out is only ever removed, never followed: lock the link itself
-        return resolveInWorkspace(scope, target, { input: filePath, final: "nofollow" }).catch(() => {
-          throw error;
-        });
+      } catch {
+        // a final symlink leading out is only ever removed, never followed: lock the link itself;
+        // a path that cannot be resolved at all is locked as spelled, and the call's own walk
+        // then reports what is wrong with it
+        return resolveInWorkspace(scope, target, { input: filePath, final: "nofollow" }).catch(
+          () => `unresolved:${target}`,
+        );
       }
     },
     foundFileFilter(dir) {
