@@ -93,6 +93,21 @@ for (const strategy of ["/proc/self/fd", "identity checks"] as const) {
       expect(readFileSync(path.join(outside, "secret.txt"), "utf8")).toBe("secret");
     });
 
+    it("deep paths: a link anywhere on the way is walked hop by hop, never taken as found", async () => {
+      const { root, outside } = setup();
+      mkdirSync(path.join(outside, "deep"));
+      writeFileSync(path.join(outside, "deep", "f.txt"), "outside deep");
+      symlinkSync("a", path.join(root, "l")); // l/b/f.txt is a/b/f.txt
+      expect(await read(root, "l/b/f.txt")).toBe("hello");
+      expect((await statInWorkspace(root, "l/b/f.txt"))!.realPath).toBe(path.join(root, "a", "b", "f.txt"));
+      await expect(read(root, "out/deep/f.txt")).rejects.toThrow(
+        `Symlink escapes sandbox root (${root}): out/deep/f.txt -> ${outside}`,
+      );
+      await expect(writeFileAtomic(root, "out/deep/new.txt", "x")).rejects.toThrow(/Symlink escapes/);
+      await expect(listDirInWorkspace(root, "out/deep/")).rejects.toThrow(/Symlink escapes/);
+      expect(readdirSync(path.join(outside, "deep"))).toEqual(["f.txt"]);
+    });
+
     it("quotes at most a short prefix of a huge path", async () => {
       const { root } = setup();
       const huge = `../${"x".repeat(100_000)}`;
