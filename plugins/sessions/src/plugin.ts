@@ -79,7 +79,11 @@ export function createSessionsPlugin(options: SessionsPluginOptions = {}): Sessi
       { name: "sessions_history", factory: (ctx) => createSessionsHistoryTool(envFor(ctx)) },
       { name: "sessions_send", factory: (ctx) => createSessionsSendTool(needsRunner(ctx)) },
       { name: "sessions_spawn", factory: (ctx) => createSessionsSpawnTool(needsRunner(ctx)) },
-      { name: "sessions_yield", factory: (ctx) => createSessionsYieldTool(needsRunner(ctx)) },
+      {
+        name: "sessions_yield",
+        factory: (ctx) => createSessionsYieldTool(needsRunner(ctx)),
+        meta: { label: "Yield turn", description: "End this turn and wait for sub-agent results", section: "sessions" },
+      },
       { name: "subagents", factory: (ctx) => createSubagentsTool(envFor(ctx)) },
       {
         name: "session_status",

@@ -99,15 +99,18 @@ export class SessionsService {
     if (this.killed.has(run.runId)) return; // kill() recorded it; a killed run is not announced
     const status = STATUS[outcome.status];
     const endedAt = Date.now();
-    const ended = await this.runs.update(run.runId, {
-      status,
-      endedAt,
-      outcome: {
-        ...(outcome.reply ? { reply: outcome.reply } : {}),
-        ...(outcome.error ? { error: outcome.error } : {}),
-      },
-    });
-    await this.store.patch(run.childSessionKey, { status, endedAt }).catch(() => {});
+    // the registry and the index are different files: both are written at once
+    const [ended] = await Promise.all([
+      this.runs.update(run.runId, {
+        status,
+        endedAt,
+        outcome: {
+          ...(outcome.reply ? { reply: outcome.reply } : {}),
+          ...(outcome.error ? { error: outcome.error } : {}),
+        },
+      }),
+      this.store.patch(run.childSessionKey, { status, endedAt }).catch(() => {}),
+    ]);
     this.events.emit("runEnded", ended);
     await this.announce(ended, outcome, endedAt - (ended.startedAt ?? ended.createdAt));
     if (ended.cleanup === "delete") await this.store.delete(run.childSessionKey).catch(() => {});

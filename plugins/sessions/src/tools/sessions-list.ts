@@ -32,6 +32,12 @@ export function createSessionsListTool(env: SessionsEnv): AgentTool<typeof sessi
       const since = p.activeMinutes ? Date.now() - p.activeMinutes * 60_000 : undefined;
       const runs = await env.service.runs.list();
       const runByChild = new Map(runs.map((r) => [r.childSessionKey, r]));
+      const childrenOf = new Map<string, string[]>();
+      for (const r of runs) {
+        const list = childrenOf.get(r.requesterSessionKey);
+        if (list) list.push(r.childSessionKey);
+        else childrenOf.set(r.requesterSessionKey, [r.childSessionKey]);
+      }
       let rows = [...byKey.values()]
         .filter(
           (e) =>
@@ -45,7 +51,7 @@ export function createSessionsListTool(env: SessionsEnv): AgentTool<typeof sessi
       const sessions = await Promise.all(
         rows.map(async (e) => {
           const run = runByChild.get(e.key);
-          const children = runs.filter((r) => r.requesterSessionKey === e.key).map((r) => r.childSessionKey);
+          const children = childrenOf.get(e.key) ?? [];
           const row: Record<string, unknown> = {
             key: e.key === mainKey(env.agentId) ? "main" : e.key,
             kind: kindOf(e.key, agentOf(e.key)),

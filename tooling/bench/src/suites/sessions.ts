@@ -1,0 +1,290 @@
+/**
+ * Sessions: what the sessions layer adds to a sub-agent run (spawn → run → announce with a
+ * scripted runner, against the bare runner call on the same store), sessions_list over 10,000
+ * sessions (against parsing the index file), and sessions_history of a 50 MB transcript in time
+ * and peak heap (against reading the file's last 64 KB, and against reading the whole file).
+ */
+import { randomUUID } from "node:crypto";
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { open, readFile } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { type AnyAgentTool, createToolset } from "@clawtools/core";
+import {
+  createScriptedRunner,
+  createSessionsPlugin,
+  FileSessionStore,
+  type RunRecord,
+  type SessionEntry,
+} from "../../../../plugins/sessions/src/index.js";
+import { type BenchRow, type BenchSuite, percentile, timeInTurns } from "../harness.js";
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+function toolsFor(stateDir: string, plugin: ReturnType<typeof createSessionsPlugin>, sessionKey = "main") {
+  const set = createToolset({
+    plugins: [plugin],
+    context: { workspaceDir: stateDir, stateDir, agentId: "main", sessionKey },
+    policy: { profile: "full" },
+    senderIsOwner: true,
+  });
+  return (name: string) => set.tools.find((t) => t.name === name) as AnyAgentTool;
+}
+
+/** Peak heap growth (bytes) while `fn` runs, sampled on a 1 ms timer and at the end. */
+async function peakHeap<T>(fn: () => Promise<T>): Promise<{ result: T; peak: number; ms: number }> {
+  gc();
+  const base = process.memoryUsage().heapUsed;
+  let peak = 0;
+  const sample = () => {
+    peak = Math.max(peak, process.memoryUsage().heapUsed - base);
+  };
+  const timer = setInterval(sample, 1);
+  const start = performance.now();
+  try {
+    const result = await fn();
+    const ms = performance.now() - start;
+    sample();
+    return { result, peak, ms };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+const MB = 1024 * 1024;
+
+export default {
+  name: "sessions",
+  async run() {
+    const rows: BenchRow[] = [];
+    const dirs: string[] = [];
+    const fresh = () => {
+      const dir = mkdtempSync(path.join(tmpdir(), "clawtools-bench-sessions-"));
+      dirs.push(dir);
+      return dir;
+    };
+    try {
+      // 1. spawn → run → announce, against the bare runner call (start + wait) on the same store
+      {
+        const stateDir = fresh();
+        const plugin = createSessionsPlugin({
+          maxChildrenPerAgent: 50,
+          runner: ({ store }) => createScriptedRunner({ store, script: () => "done" }),
+        });
+        const tool = toolsFor(stateDir, plugin);
+        const service = plugin.serviceFor({ workspaceDir: stateDir, stateDir });
+        await service.ensure("agent:main:main");
+        await service.store.create({ key: "agent:main:bare", agentId: "main" });
+        const runner = service.runner!;
+        const spawnToAnnounce = async () => {
+          const announced = new Promise<void>((resolve) => service.events.once("announce", () => resolve()));
+          await tool("sessions_spawn").execute("b", { task: "bench task" });
+          await announced;
+        };
+        const bare = async () => {
+          const { runId } = await runner.start({ sessionKey: "agent:main:bare", message: "bench task" });
+          await runner.wait(runId, 60_000);
+        };
+        const t = await timeInTurns({ spawn: spawnToAnnounce, bare }, 40, 5);
+        rows.push({
+          name: "bare runner call: start + wait (scripted runner, file store)",
+          value: t.bare,
+          unit: "ms",
+        });
+        rows.push({
+          name: "sessions_spawn → run → announce in the parent",
+          value: t.spawn,
+          unit: "ms",
+          baseline: "bare runner call: start + wait (scripted runner, file store)",
+          note: `+${(t.spawn - t.bare).toFixed(2)} ms`,
+        });
+        rows.push({
+          name: "sessions layer's own time per sub-agent (spawn → announce minus the bare run)",
+          value: t.spawn - t.bare,
+          unit: "ms",
+          target: "< 5 ms",
+          met: t.spawn - t.bare < 5,
+        });
+        await service.idle();
+      }
+
+      // 2. sessions_list over 10,000 sessions (5,000 of them sub-agents with a run each)
+      {
+        const stateDir = fresh();
+        const dir = path.join(stateDir, "agents", "main", "sessions");
+        mkdirSync(dir, { recursive: true });
+        mkdirSync(path.join(stateDir, "subagents"), { recursive: true });
+        const now = Date.now();
+        const index: Record<string, SessionEntry> = {};
+        const runs: Record<string, RunRecord> = {};
+        index["agent:main:main"] = {
+          key: "agent:main:main",
+          sessionId: randomUUID(),
+          agentId: "main",
+          createdAt: now,
+          updatedAt: now,
+        };
+        for (let i = 1; i < 10_000; i++) {
+          const sub = i % 2 === 0;
+          const key = sub ? `agent:main:subagent:${randomUUID()}` : `agent:main:chat-${i}`;
+          index[key] = {
+            key,
+            sessionId: randomUUID(),
+            agentId: "main",
+            createdAt: now - i * 1000,
+            updatedAt: now - i * 1000,
+            ...(sub ? { spawnedBy: "agent:main:main", depth: 1, status: "done", label: `job-${i}` } : {}),
+          };
+          if (sub) {
+            const runId = randomUUID();
+            runs[runId] = {
+              runId,
+              childSessionKey: key,
+              requesterSessionKey: "agent:main:main",
+              task: `job ${i}`,
+              cleanup: "keep",
+              depth: 1,
+              createdAt: now - i * 1000,
+              status: "done",
+              announce: { status: "delivered", attempts: 1, idempotencyKey: `announce:${runId}` },
+            };
+          }
+        }
+        const indexFile = path.join(dir, "sessions.json");
+        writeFileSync(indexFile, JSON.stringify(index, null, 2));
+        writeFileSync(path.join(stateDir, "subagents", "runs.json"), JSON.stringify(runs, null, 2));
+        const plugin = createSessionsPlugin({ visibility: "agent" });
+        const tool = toolsFor(stateDir, plugin);
+        let count = 0;
+        const t = await timeInTurns(
+          {
+            parse: async () => JSON.parse(await readFile(indexFile, "utf8")),
+            list: async () => {
+              const r = await tool("sessions_list").execute("b", { limit: 50 });
+              count = JSON.parse((r.content[0] as { text: string }).text).count;
+            },
+            listAll: async () => tool("sessions_list").execute("b", {}),
+          },
+          10,
+          2,
+        );
+        const size = (statSync(indexFile).size / MB).toFixed(1);
+        rows.push({
+          name: `read + JSON.parse the 10,000-session index (${size} MB)`,
+          value: t.parse,
+          unit: "ms",
+        });
+        rows.push({
+          name: `sessions_list limit 50 over 10,000 sessions, 5,000 runs (${count} rows)`,
+          value: t.list,
+          unit: "ms",
+          baseline: `read + JSON.parse the 10,000-session index (${size} MB)`,
+        });
+        rows.push({
+          name: "sessions_list, all 10,000 rows",
+          value: t.listAll,
+          unit: "ms",
+          baseline: `read + JSON.parse the 10,000-session index (${size} MB)`,
+        });
+      }
+
+      // 3. sessions_history of a 50 MB transcript
+      {
+        const stateDir = fresh();
+        const store = new FileSessionStore(stateDir);
+        const entry = await store.create({ key: "agent:main:main", agentId: "main" });
+        const file = store.transcriptPath(entry);
+        const line = (i: number) =>
+          `${JSON.stringify({ type: "message", id: String(i), timestamp: new Date(0).toISOString(), message: { role: i % 2 ? "assistant" : "user", content: [{ type: "text", text: `message ${i} ${"lorem ipsum ".repeat(80)}` }], timestamp: i } })}\n`;
+        const block = Array.from({ length: 1000 }, (_, i) => line(i)).join("");
+        while (statSync(file).size < 50 * MB) appendFileSync(file, block);
+        const size = statSync(file).size;
+        const plugin = createSessionsPlugin({});
+        const tool = toolsFor(stateDir, plugin);
+        const tail64k = async () => {
+          const handle = await open(file, "r");
+          try {
+            const buf = Buffer.alloc(64 * 1024);
+            await handle.read(buf, 0, buf.length, size - buf.length);
+            return buf.toString("utf8").split("\n").length;
+          } finally {
+            await handle.close();
+          }
+        };
+        const whole = async () => {
+          const text = await readFile(file, "utf8");
+          const lines = text.split("\n");
+          return lines.slice(-21).map((l) => (l ? JSON.parse(l) : null)).length;
+        };
+        const history = (limit?: number) => () =>
+          tool("sessions_history").execute("b", { sessionKey: "main", ...(limit ? { limit } : {}) });
+        const t = await timeInTurns({ tail64k, h20: history(20), hAll: history(), whole }, 10, 2);
+        const samples: Record<string, number[]> = { tail64k: [], h20: [], hAll: [], whole: [] };
+        for (let i = 0; i < 3; i++) {
+          samples.tail64k!.push((await peakHeap(tail64k)).peak);
+          samples.h20!.push((await peakHeap(history(20))).peak);
+          samples.hAll!.push((await peakHeap(history())).peak);
+          samples.whole!.push((await peakHeap(whole)).peak);
+        }
+        const peak = (k: string) => percentile(samples[k]!, 50) / MB;
+        const mb = (size / MB).toFixed(1);
+        rows.push({
+          name: `read the last 64 KB of a ${mb} MB transcript (floor)`,
+          value: t.tail64k,
+          unit: "ms",
+        });
+        rows.push({
+          name: "sessions_history limit 20",
+          value: t.h20,
+          unit: "ms",
+          baseline: `read the last 64 KB of a ${mb} MB transcript (floor)`,
+        });
+        rows.push({
+          name: "sessions_history, no limit (newest that fit in 80 KB)",
+          value: t.hAll,
+          unit: "ms",
+          baseline: `read the last 64 KB of a ${mb} MB transcript (floor)`,
+        });
+        rows.push({
+          name: "read the whole transcript and parse its last 20 lines (what the tail read avoids)",
+          value: t.whole,
+          unit: "ms",
+          baseline: `read the last 64 KB of a ${mb} MB transcript (floor)`,
+        });
+        rows.push({ name: "peak heap growth: last 64 KB read", value: peak("tail64k"), unit: "MB" });
+        rows.push({
+          name: "peak heap growth: sessions_history limit 20",
+          value: peak("h20"),
+          unit: "MB",
+          target: "< 5% of the file",
+          met: peak("h20") < (0.05 * size) / MB,
+        });
+        rows.push({
+          name: "peak heap growth: sessions_history, no limit",
+          value: peak("hAll"),
+          unit: "MB",
+          // bounded by the 8 × 80 KB of raw lines it may read, whatever the file's size
+          target: "< 10 MB",
+          met: peak("hAll") < 10,
+        });
+        rows.push({ name: "peak heap growth: whole-file read", value: peak("whole"), unit: "MB" });
+      }
+    } finally {
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    }
+    return {
+      title: "Sessions: sub-agent overhead, listing and history",
+      rows,
+      notes: [
+        "Spawn → announce runs sessions_spawn through a toolset (validation, visibility, the children limit, the child session in sessions.json, the run in runs.json) with a scripted runner that answers at once, then waits for the completion event in the parent's transcript; the floor is the same runner's start + wait on an existing session (its two transcript appends included). The two take turns, 40 rounds.",
+        "sessions_list reads sessions.json and runs.json and checks visibility per session; the floor is reading and parsing sessions.json alone.",
+        `The machine's 1-minute load average when the suite ended was ${loadavg()[0]!.toFixed(1)}; on this disk creating a file costs about 1.7 ms, and the sessions layer makes 5 more atomic writes per sub-agent than the bare run (child session, run record, run end, child status, announce state), each a lock file plus a temp file renamed over the index.`,
+        "History reads the transcript backwards in 64 KB blocks and stops at the limit (or at 8 × 80 KB of raw lines without one); peak heap is sampled every millisecond after a full GC, median of 3.",
+      ],
+    };
+  },
+} satisfies BenchSuite;
