@@ -10,6 +10,8 @@ export interface CliConfig {
   sections: Record<string, unknown>;
   /** `stateDir` from the file, resolved against the file's directory. */
   stateDir?: string;
+  /** `model` from the file: `provider/model` for sub-agents and image (the `--model` flag wins). */
+  model?: string;
   /** Keys accepted without a check (a section that is not installed, a plugin without a schema). */
   warnings: string[];
 }
@@ -48,9 +50,11 @@ export function loadConfig(
     raw = parsed;
   }
   const where = file === undefined ? "configuration" : `--config ${file}`;
-  const { stateDir, ...sections } = raw;
+  const { stateDir, model, ...sections } = raw;
   if (stateDir !== undefined && typeof stateDir !== "string")
     throw new UsageError(`${where}: stateDir must be a string (a directory)`);
+  if (model !== undefined && (typeof model !== "string" || !/^[^/\s]+\/\S+$/.test(model)))
+    throw new UsageError(`${where}: model must be "provider/model" (for example openai/gpt-4o-mini)`);
   // flags that are configuration (--allow-private-network) merge into their section
   for (const [section, value] of Object.entries(extra)) {
     const current = sections[section];
@@ -67,7 +71,7 @@ export function loadConfig(
     if (!plugin) {
       if (!known.has(key))
         throw new UsageError(
-          `${where}: unknown key "${key}" (expected stateDir or a section: ${[...known].join(", ")})`,
+          `${where}: unknown key "${key}" (expected stateDir, model or a section: ${[...known].join(", ")})`,
         );
       warnings.push(`config: "${key}" is not used: its section is not installed`);
       validated[key] = value;
@@ -90,6 +94,7 @@ export function loadConfig(
   }
   return {
     sections: validated,
+    ...(model !== undefined ? { model: model as string } : {}),
     ...(stateDir !== undefined
       ? { stateDir: file === undefined ? stateDir : path.resolve(path.dirname(file), stateDir) }
       : {}),

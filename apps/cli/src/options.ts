@@ -19,6 +19,10 @@ export interface CommonOptions {
   config?: string;
   stateDir?: string;
   allowPrivateNetwork: boolean;
+  /** `--model provider/model`: sub-agents run on it (sessions), and image uses it unless configured. */
+  model?: string;
+  /** `--nodes local`: this machine as a node (the nodes tool). */
+  nodes?: "local";
   /** serve: HTTP instead of stdio, on this port. */
   http?: number;
   host?: string;
@@ -41,6 +45,8 @@ const COMMON: Options = {
   config: { type: "string" },
   "state-dir": { type: "string" },
   "allow-private-network": { type: "boolean", default: false },
+  model: { type: "string" },
+  nodes: { type: "string" },
 };
 
 /** The options each command understands; anything else is a usage error. */
@@ -135,6 +141,12 @@ export function parseCommonOptions(argv: string[], command: CommandName = "list"
     throw new UsageError("--host only applies with --http <port>");
   if (v.token !== undefined && http === undefined)
     throw new UsageError("--token only applies with --http <port>");
+  const model = v.model as string | undefined;
+  if (model !== undefined && !/^[^/\s]+\/\S+$/.test(model))
+    throw new UsageError(`--model needs provider/model (for example openai/gpt-4o-mini), got "${model}"`);
+  const nodes = v.nodes as string | undefined;
+  if (nodes !== undefined && nodes !== "local")
+    throw new UsageError(`--nodes takes "local" (this machine), got "${nodes}"`);
   const allow = splitList(v.allow as string[] | undefined);
   const deny = splitList(v.deny as string[] | undefined);
   const maxMessageMb = positiveNumber("--max-message-mb", v["max-message-mb"] as string | undefined, false);
@@ -158,6 +170,8 @@ export function parseCommonOptions(argv: string[], command: CommandName = "list"
     ...(v.config !== undefined ? { config: v.config as string } : {}),
     ...(v["state-dir"] !== undefined ? { stateDir: v["state-dir"] as string } : {}),
     allowPrivateNetwork: Boolean(v["allow-private-network"]),
+    ...(model ? { model } : {}),
+    ...(nodes ? { nodes: "local" as const } : {}),
     ...(port !== undefined ? { http: port } : {}),
     ...(v.host !== undefined ? { host: v.host as string } : {}),
     ...(v.token !== undefined ? { token: v.token as string } : {}),

@@ -4,6 +4,7 @@ import { createToolset, resolveStateDir, type Toolset, type ToolContext } from "
 import { type Clawtools, createClawtools } from "clawtools";
 import { loadConfig } from "./config.js";
 import { type CommonOptions, invocationDir } from "./options.js";
+import { sessionsWithRunner } from "./subagents.js";
 import { UsageError } from "./usage.js";
 
 export async function loadClawtools(): Promise<Clawtools> {
@@ -34,15 +35,21 @@ export function buildContext(options: CommonOptions, clawtools: Clawtools): Tool
   const config = loadConfig(
     options.config === undefined ? undefined : path.resolve(here, options.config),
     clawtools,
-    options.allowPrivateNetwork ? privateNetworkConfig(clawtools) : {},
+    {
+      ...(options.allowPrivateNetwork ? privateNetworkConfig(clawtools) : {}),
+      ...(options.nodes ? { nodes: { host: options.nodes } } : {}),
+    },
   );
   for (const warning of config.warnings) warn(warning);
   const explicit = options.stateDir === undefined ? config.stateDir : path.resolve(here, options.stateDir);
+  const model = options.model ?? config.model;
   return {
     workspaceDir: workspace,
     agentId: "cli",
-    sessionKey: "cli",
-    config: config.sections,
+    // the MCP client is the agent's main session: sub-agents announce there, "main" names it
+    sessionKey: "agent:cli:main",
+    // `model` is app-wide (sub-agents, and image when media names none)
+    config: { ...config.sections, ...(model ? { model } : {}) },
     stateDir: resolveStateDir({ workspaceDir: workspace, ...(explicit ? { stateDir: explicit } : {}) }),
   };
 }
@@ -62,6 +69,23 @@ export async function buildToolset(
   } catch (error) {
     await clawtools.tools.dispose();
     throw error;
+  }
+  const model = typeof context.config?.model === "string" ? context.config.model : undefined;
+  if (model) {
+    // sub-agents need a runner: the discovered sessions section is replaced by one wired to the model
+    let sessions: Awaited<ReturnType<typeof sessionsWithRunner>>;
+    sessions = await sessionsWithRunner({
+      model,
+      ...(profile ? { profile } : {}),
+      // the discovered sessions plugin stays registered for dispose; sub-agents get the wired one
+      plugins: () => clawtools.tools.plugins().filter((p) => p.section !== "sessions" || p === sessions),
+      context: () => context,
+    });
+    if (sessions) {
+      for (const found of clawtools.tools.list().filter((m) => m.sectionId === "sessions"))
+        clawtools.tools.unregister(found.id);
+      clawtools.tools.registerPlugin(sessions);
+    }
   }
   const toolset = createToolset({
     registry: clawtools.tools,

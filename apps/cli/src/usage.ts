@@ -19,6 +19,10 @@ const COMMON = `  --workspace <dir>   workspace root (default: current directory
   --allow-private-network
                       let web_fetch and the browser reach loopback and private
                       addresses (local development)
+  --model <p/m>       provider/model for sub-agents (sessions_spawn, sessions_send) and image;
+                      keys and endpoints from OPENAI_API_KEY / OPENAI_BASE_URL,
+                      ANTHROPIC_API_KEY, GEMINI_API_KEY
+  --nodes local       this machine as a node (the nodes tool)
   -h, --help          show help`;
 
 export const HELP: Record<CommandName | "main", string> = {

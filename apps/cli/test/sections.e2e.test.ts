@@ -1,0 +1,176 @@
+import { existsSync, mkdtempSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// The wave-2 sections through `clawtools serve`, driven by the MCP SDK's own client.
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "dist", "bin.js");
+const text = (r: unknown) =>
+  ((r as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? "").join("\n");
+const json = (r: unknown) => JSON.parse(text(r));
+
+const clients: Client[] = [];
+async function serve(args: string[], env: Record<string, string> = {}) {
+  const workspace = mkdtempSync(path.join(tmpdir(), "cli-sections-"));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, "serve", "--workspace", workspace, "--state-dir", path.join(workspace, ".state"), ...args],
+    env: { ...getDefaultEnvironment(), ...env },
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "e2e", version: "1.0.0" });
+  await client.connect(transport);
+  clients.push(client);
+  return {
+    client,
+    workspace,
+    call: (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }),
+  };
+}
+
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close().catch(() => {})));
+});
+
+beforeAll(() => {
+  if (!existsSync(bin)) throw new Error(`build first: ${bin} is missing (pnpm build)`);
+});
+
+describe("serve --profile messaging", () => {
+  it("serves message over the inbox: an MCP client sends and reads back", async () => {
+    const { client, call } = await serve(["--profile", "messaging"]);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain("message");
+    const sent = json(await call("message", { action: "send", target: "ops", message: "deployed" }));
+    expect(sent).toMatchObject({ channel: "inbox", to: "ops", via: "direct" });
+    const read = json(await call("message", { action: "read", target: "ops" }));
+    expect(read.messages.map((m: { text: string }) => m.text)).toEqual(["deployed"]);
+    expect(read.messages[0].id).toBe(sent.result.messageId);
+  });
+});
+
+describe("serve --profile full with the browser", () => {
+  let server: ReturnType<typeof createServer>;
+  let url: string;
+  beforeAll(async () => {
+    server = createServer((_req, res) =>
+      res
+        .writeHead(200, { "content-type": "text/html" })
+        .end(`<title>Counter</title><button onclick="this.textContent='clicked'">Press</button>`),
+    );
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+  afterAll(() => server?.close());
+
+  it("drives open → snapshot → act → screenshot", async () => {
+    const { client, call } = await serve(["--profile", "full", "--allow-private-network"]);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["browser", "canvas"]));
+    const opened = json(await call("browser", { action: "open", targetUrl: url }));
+    expect(opened.title).toBe("Counter");
+    const snapshot = text(await call("browser", { action: "snapshot", targetId: opened.targetId }));
+    const ref = /button "Press" \[ref=(e\d+)\]/.exec(snapshot)![1];
+    await call("browser", { action: "act", request: { kind: "click", targetId: opened.targetId, ref } });
+    expect(text(await call("browser", { action: "snapshot", targetId: opened.targetId }))).toContain(
+      'button "clicked"',
+    );
+    const shot = (await call("browser", { action: "screenshot", targetId: opened.targetId })) as {
+      content: Array<{ type: string; mimeType?: string }>;
+    };
+    expect(shot.content.find((c) => c.type === "image")?.mimeType).toBe("image/png");
+  });
+});
+
+describe("serve --model with a loopback model server", () => {
+  let model: ReturnType<typeof createServer>;
+  let baseUrl: string;
+  beforeAll(async () => {
+    // OpenAI's streamed chat completions: a task naming a command runs it through exec, a tool result is reported
+    model = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+        messages: Array<{ role: string; content: unknown }>;
+      };
+      const last = body.messages.at(-1)!;
+      const content = typeof last.content === "string" ? last.content : JSON.stringify(last.content);
+      const run = /RUN<(.+?)>/.exec(content);
+      const delta =
+        last.role === "user" && run
+          ? {
+              role: "assistant",
+              tool_calls: [
+                {
+                  index: 0,
+                  id: "call_1",
+                  type: "function",
+                  function: { name: "exec", arguments: JSON.stringify({ command: run[1] }) },
+                },
+              ],
+            }
+          : {
+              role: "assistant",
+              content: `Child says: ${content.replace(/[^a-z0-9 -]/gi, "").slice(0, 60)}`,
+            };
+      const finish = "tool_calls" in delta ? "tool_calls" : "stop";
+      const chunk = (d: object, f: string | null) =>
+        `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "scripted", choices: [{ index: 0, delta: d, finish_reason: f }] })}\n\n`;
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(`${chunk(delta, null)}${chunk({}, finish)}data: [DONE]\n\n`);
+    });
+    await new Promise<void>((r) => model.listen(0, "127.0.0.1", r));
+    baseUrl = `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`;
+  });
+  afterAll(() => model?.close());
+
+  it("serves every sessions tool, and a spawn runs to completion with its announce in the caller's session", async () => {
+    const { client, call } = await serve(["--profile", "coding", "--model", "openai/scripted"], {
+      OPENAI_BASE_URL: baseUrl,
+      OPENAI_API_KEY: "sk-loopback",
+    });
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "sessions_list",
+        "sessions_history",
+        "sessions_send",
+        "sessions_spawn",
+        "subagents",
+        "session_status",
+      ]),
+    );
+    const spawned = json(await call("sessions_spawn", { task: "RUN<echo from-the-child>", label: "worker" }));
+    expect(spawned.status).toBe("accepted");
+    let event = "";
+    for (let i = 0; i < 100 && !event; i++) {
+      const history = json(await call("sessions_history", { sessionKey: "main" }));
+      event =
+        history.messages
+          .map((m: { content: unknown }) => String(m.content))
+          .find((c: string) => c.includes("[Internal task completion event]")) ?? "";
+      if (!event) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(event).toContain("status: completed successfully");
+    expect(event).toContain("from-the-child");
+    expect(json(await call("subagents", {})).recent[0]).toMatchObject({
+      label: "worker",
+      status: "done",
+      announce: "delivered",
+    });
+  });
+});
+
+describe("serve --nodes local", () => {
+  it("serves nodes (owner) with this machine's real status", async () => {
+    const { client, call } = await serve(["--profile", "full", "--owner", "--nodes", "local"]);
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("nodes");
+    const status = json(await call("nodes", { action: "device_status" }));
+    expect(status.loadAverage).toHaveLength(3);
+  });
+});
