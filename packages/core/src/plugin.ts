@@ -34,7 +34,8 @@ export interface ClawtoolsPlugin {
   tools: PluginToolRegistration[];
   /**
    * Releases what the plugin owns (processes, databases, browsers, timers, connections).
-   * Async and idempotent: `definePlugin` makes a second call return the first call's promise.
+   * Async and idempotent: with `definePlugin`, calls made while it runs share that run, and a
+   * later call (after the plugin was used again) releases what was taken since.
    */
   dispose?: () => Promise<void>;
   /**
@@ -61,7 +62,7 @@ export interface DefinePluginInput {
   description?: string;
   section?: SectionId;
   tools: PluginToolInput[];
-  /** Releases what the plugin owns; called once however often `dispose()` is called. */
+  /** Releases what the plugin owns; concurrent `dispose()` calls share one run. */
   dispose?: () => void | Promise<void>;
   configSchema?: TSchema;
 }
@@ -106,15 +107,23 @@ export function definePlugin(input: DefinePluginInput): ClawtoolsPlugin {
     ...(input.description ? { description: input.description } : {}),
     ...(input.section ? { section: input.section } : {}),
     tools,
-    ...(input.dispose ? { dispose: once(input.dispose) } : {}),
+    ...(input.dispose ? { dispose: serialised(input.dispose) } : {}),
     ...(input.configSchema ? { configSchema: input.configSchema } : {}),
   };
 }
 
-function once(fn: () => void | Promise<void>): () => Promise<void> {
+/**
+ * Calls made while a dispose runs share it; a call after it finished runs it again, so a plugin
+ * used again after a dispose (a shared default instance) still releases what it took since.
+ */
+function serialised(fn: () => void | Promise<void>): () => Promise<void> {
   let running: Promise<void> | undefined;
   return () => {
-    running ??= Promise.resolve().then(fn);
+    running ??= Promise.resolve()
+      .then(fn)
+      .finally(() => {
+        running = undefined;
+      });
     return running;
   };
 }
