@@ -3,10 +3,13 @@ import { type AgentTool, type ToolContext, Type } from "@clawtools/core";
 import { isNodeBridge } from "../bridge/node-bridge.js";
 import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
 
-export const writeSchema = Type.Object({
-  path: Type.String({ description: "Path to the file to write (relative or absolute)" }),
-  content: Type.String({ description: "Content to write to the file" }),
-});
+export const writeSchema = Type.Object(
+  {
+    path: Type.String({ description: "Path to the file to write (relative or absolute)" }),
+    content: Type.String({ description: "Content to write to the file" }),
+  },
+  { additionalProperties: false },
+);
 
 export type WriteToolOptions = FsToolOptions;
 

@@ -1,3 +1,4 @@
+import { compileGlob, type GlobMatcher } from "@clawtools/core";
 import { shortPrefix } from "../text.js";
 import { checkRedirect } from "./redirects.js";
 import { type ResolvedExecutable, resolveExecutable } from "./resolve-executable.js";
@@ -33,13 +34,17 @@ export type AllowlistVerdict =
 
 const MAX_ARGS_FOR_PATTERN = 4096;
 
-const globToRegExp = (glob: string) =>
-  new RegExp(
-    `^${glob
-      .replace(/[.+^${}()|[\]\\]/g, "\\$&")
-      .replace(/\*/g, ".*")
-      .replace(/\?/g, ".")}$`,
-  );
+// the project's one glob matcher: `*` stays within a path segment, `**` crosses them, and no
+// pattern can backtrack for seconds on a crafted path
+const matchers = new Map<string, GlobMatcher>();
+const globMatcher = (glob: string): GlobMatcher => {
+  let m = matchers.get(glob);
+  if (!m) {
+    m = compileGlob(glob);
+    matchers.set(glob, m);
+  }
+  return m;
+};
 
 function matchesEntry(
   command: SimpleCommand,
@@ -47,12 +52,12 @@ function matchesEntry(
   entry: AllowlistEntry,
   workspaceDir: string,
 ): boolean {
-  const re = globToRegExp(entry.pattern);
+  const matches = globMatcher(entry.pattern);
   let exeOk: boolean;
-  if (entry.pattern.includes("/")) exeOk = re.test(exe.path) || re.test(exe.realPath);
+  if (entry.pattern.includes("/")) exeOk = matches(exe.path) || matches(exe.realPath);
   // a bare name means that program where it is installed, never a same-named file the model wrote
   else
-    exeOk = !isInside(exe.realPath, workspaceDir) && re.test(exe.path.slice(exe.path.lastIndexOf("/") + 1));
+    exeOk = !isInside(exe.realPath, workspaceDir) && matches(exe.path.slice(exe.path.lastIndexOf("/") + 1));
   if (!exeOk) return false;
   if (entry.argPattern === undefined) return true;
   const args = command.argv.slice(1).join(" ");
