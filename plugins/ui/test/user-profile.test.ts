@@ -1,0 +1,84 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type AgentToolResult, createToolset } from "@clawtools/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findChromium } from "../src/browser/chromium-path.js";
+import { CHROMIUM_ARGS } from "../src/browser/runtime.js";
+import { createUiPlugin } from "../src/plugin.js";
+import { startPages } from "./pages.js";
+
+// profile "user": attach over CDP to a Chromium someone else started (here: this test).
+let chromium: ChildProcess;
+let cdpUrl: string;
+let pages: Awaited<ReturnType<typeof startPages>>;
+
+beforeAll(async () => {
+  pages = await startPages();
+  const profile = mkdtempSync(path.join(tmpdir(), "ui-user-"));
+  chromium = spawn(
+    findChromium(),
+    [
+      "--headless=new",
+      ...(process.getuid?.() === 0 ? ["--no-sandbox"] : []),
+      ...CHROMIUM_ARGS,
+      "--remote-debugging-port=0",
+      `--user-data-dir=${profile}`,
+      "about:blank",
+    ],
+    { stdio: "ignore" },
+  );
+  // Chromium writes the port it picked to DevToolsActivePort in the profile
+  const portFile = path.join(profile, "DevToolsActivePort");
+  for (let i = 0; i < 200 && !existsSync(portFile); i++) await new Promise((r) => setTimeout(r, 50));
+  const port = readFileSync(portFile, "utf8").split("\n")[0];
+  cdpUrl = `http://127.0.0.1:${port}`;
+});
+
+afterAll(async () => {
+  chromium?.kill();
+  await pages?.close();
+});
+
+const text = (r: AgentToolResult<unknown>) =>
+  r.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+
+describe('profile "user"', () => {
+  it("needs a CDP URL, then drives the user's own browser and leaves it running on stop", async () => {
+    const without = createToolset({
+      plugins: [createUiPlugin()],
+      context: { workspaceDir: tmpdir(), stateDir: mkdtempSync(path.join(tmpdir(), "ui-s-")) },
+    });
+    const refused = await without.tools
+      .find((t) => t.name === "browser")!
+      .execute("t", { action: "start", profile: "user" });
+    expect(JSON.parse(text(refused)).error).toContain(
+      'profile "user" attaches to a Chromium you started with --remote-debugging-port',
+    );
+
+    const set = createToolset({
+      plugins: [createUiPlugin({ browser: { cdpUrl, allowPrivateNetwork: true } })],
+      context: { workspaceDir: tmpdir(), stateDir: mkdtempSync(path.join(tmpdir(), "ui-s-")) },
+    });
+    const browser = set.tools.find((t) => t.name === "browser")!;
+    const opened = JSON.parse(
+      text(await browser.execute("t", { action: "open", profile: "user", targetUrl: pages.url("/form") })),
+    );
+    expect(opened.title).toBe("Form");
+    expect(JSON.parse(text(await browser.execute("t", { action: "status", profile: "user" })))).toMatchObject(
+      {
+        running: true,
+        attachOnly: true,
+        cdpUrl,
+      },
+    );
+    const tabs = text(await browser.execute("t", { action: "tabs", profile: "user" }));
+    expect(tabs).toContain(opened.targetId);
+    await set.dispose();
+    // detaching is not closing: the user's browser is still there
+    expect(chromium.exitCode).toBeNull();
+    const res = await fetch(`${cdpUrl}/json/version`);
+    expect(res.ok).toBe(true);
+  });
+});
