@@ -5,7 +5,8 @@
  * Needs `pnpm build` first (the tarballs ship dist/).
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -66,9 +67,10 @@ beforeAll(async () => {
   );
 }, 300_000);
 
-afterAll(() => {
-  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
-});
+// the fresh projects hold full node_modules trees: removing them takes a while on a busy machine
+afterAll(async () => {
+  await Promise.all(scratch.map((dir) => rm(dir, { recursive: true, force: true })));
+}, 300_000);
 
 describe("every publishable package", () => {
   it("is built, so its tarball has something to ship", () => {
