@@ -82,7 +82,11 @@ export function createSessionsPlugin(options: SessionsPluginOptions = {}): Sessi
       {
         name: "sessions_yield",
         factory: (ctx) => createSessionsYieldTool(needsRunner(ctx)),
-        meta: { label: "Yield turn", description: "End this turn and wait for sub-agent results", sectionId: "sessions" },
+        meta: {
+          label: "Yield turn",
+          description: "End this turn and wait for sub-agent results",
+          sectionId: "sessions",
+        },
       },
       { name: "subagents", factory: (ctx) => createSubagentsTool(envFor(ctx)) },
       {

@@ -77,6 +77,40 @@ describe("a burst of 20 concurrent spawns", () => {
   }, 60_000);
 });
 
+describe("reads served from memory", () => {
+  it("see every write of another store or process, and hand out copies", async () => {
+    const { stateDir } = setup();
+    const a = new FileSessionStore(stateDir);
+    const b = new FileSessionStore(stateDir);
+    await a.create({ key: "agent:main:k", agentId: "main" });
+    expect((await a.get("agent:main:k"))?.label).toBeUndefined();
+    await b.patch("agent:main:k", { label: "from b" });
+    expect((await a.get("agent:main:k"))?.label).toBe("from b");
+    const copy = (await a.get("agent:main:k"))!;
+    copy.label = "changed by a caller";
+    expect((await a.get("agent:main:k"))?.label).toBe("from b");
+    const ra = new FileRunRegistry(stateDir);
+    const rb = new FileRunRegistry(stateDir);
+    await ra.record({
+      runId: "r",
+      childSessionKey: "agent:main:k",
+      requesterSessionKey: "agent:main:main",
+      task: "t",
+      cleanup: "keep",
+      depth: 1,
+      createdAt: 1,
+      status: "running",
+      announce: { status: "pending", attempts: 0, idempotencyKey: "i" },
+    });
+    expect((await ra.get("r"))?.status).toBe("running");
+    await rb.update("r", { status: "done" });
+    expect((await ra.get("r"))?.status).toBe("done");
+    const run = (await ra.get("r"))!;
+    run.announce.status = "failed";
+    expect((await ra.get("r"))?.announce.status).toBe("pending");
+  });
+});
+
 describe("the index lock", () => {
   it("breaks a lock whose owner process is gone", async () => {
     const { stateDir } = setup();

@@ -1,44 +1,35 @@
-import { randomUUID } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { withWriteLock } from "@clawtools/core";
 import type { RunRegistry } from "../interfaces.js";
 import type { RunRecord } from "../types.js";
-import { withFileLock } from "./file-lock.js";
+import { JsonFile } from "./json-file.js";
+
+/** A record's own copy (records are flat but for `announce` and `outcome`). */
+const copy = (r: RunRecord): RunRecord => ({
+  ...r,
+  announce: { ...r.announce },
+  ...(r.outcome ? { outcome: { ...r.outcome } } : {}),
+});
 
 /** `subagents/runs.json` under the state directory: every sub-agent run, written atomically. */
 export class FileRunRegistry implements RunRegistry {
   readonly file: string;
+  private readonly json: JsonFile<Record<string, RunRecord>>;
   constructor(stateDir: string) {
     this.file = path.join(stateDir, "subagents", "runs.json");
+    this.json = new JsonFile(this.file, () => ({}));
   }
 
-  private async read(): Promise<Record<string, RunRecord>> {
-    try {
-      return JSON.parse(await readFile(this.file, "utf8")) as Record<string, RunRecord>;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
-      throw error;
-    }
+  private read(): Promise<Record<string, RunRecord>> {
+    return this.json.read();
   }
 
-  private async mutate<T>(change: (runs: Record<string, RunRecord>) => T): Promise<T> {
-    await mkdir(path.dirname(this.file), { recursive: true });
-    return withWriteLock(this.file, () =>
-      withFileLock(this.file, async () => {
-        const runs = await this.read();
-        const result = change(runs);
-        const tmp = `${this.file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
-        await writeFile(tmp, JSON.stringify(runs, null, 2));
-        await rename(tmp, this.file);
-        return result;
-      }),
-    );
+  private mutate<T>(change: (runs: Record<string, RunRecord>) => T): Promise<T> {
+    return this.json.mutate(change);
   }
 
   async record(run: RunRecord): Promise<void> {
     await this.mutate((runs) => {
-      runs[run.runId] = run;
+      runs[run.runId] = copy(run);
     });
   }
 
@@ -46,22 +37,26 @@ export class FileRunRegistry implements RunRegistry {
     return this.mutate((runs) => {
       const run = runs[runId];
       if (!run) throw new Error(`Unknown run: ${runId}`);
-      runs[runId] = { ...run, ...patch };
-      return runs[runId]!;
+      runs[runId] = copy({ ...run, ...patch });
+      return copy(runs[runId]!);
     });
   }
 
   async get(runId: string) {
-    return (await this.read())[runId];
+    const run = (await this.read())[runId];
+    return run ? copy(run) : undefined;
   }
 
   async listByRequester(requesterSessionKey: string) {
     return Object.values(await this.read())
       .filter((r) => r.requesterSessionKey === requesterSessionKey)
+      .map(copy)
       .sort((a, b) => a.createdAt - b.createdAt);
   }
 
   async list() {
-    return Object.values(await this.read()).sort((a, b) => a.createdAt - b.createdAt);
+    return Object.values(await this.read())
+      .map(copy)
+      .sort((a, b) => a.createdAt - b.createdAt);
   }
 }

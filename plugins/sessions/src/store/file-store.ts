@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { appendFile, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { appendFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { withWriteLock } from "@clawtools/core";
 import type { SessionStore } from "../interfaces.js";
 import { agentOf } from "../keys.js";
 import type { SessionEntry, TranscriptMessage } from "../types.js";
-import { withFileLock } from "./file-lock.js";
+import { JsonFile } from "./json-file.js";
 import { linesFromEnd } from "./tail.js";
 
 type Index = Record<string, SessionEntry>;
@@ -33,29 +33,24 @@ export class FileSessionStore implements SessionStore {
     return path.join(this.dir(entry.agentId), `${entry.sessionId}.jsonl`);
   }
 
-  private async readIndex(agentId: string): Promise<Index> {
-    try {
-      return JSON.parse(await readFile(this.indexFile(agentId), "utf8")) as Index;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
-      throw error;
+  private indexes = new Map<string, JsonFile<Index>>();
+  private index(agentId: string): JsonFile<Index> {
+    let file = this.indexes.get(agentId);
+    if (!file) {
+      file = new JsonFile<Index>(this.indexFile(agentId), () => ({}));
+      this.indexes.set(agentId, file);
     }
+    return file;
+  }
+
+  /** The index as last written (shared: copy an entry before handing it out). */
+  private readIndex(agentId: string): Promise<Index> {
+    return this.index(agentId).read();
   }
 
   /** Read, change and write the index as one step for every writer, in this process and others. */
-  private async mutate<T>(agentId: string, change: (index: Index) => T): Promise<T> {
-    const file = this.indexFile(agentId);
-    await mkdir(path.dirname(file), { recursive: true });
-    return withWriteLock(file, () =>
-      withFileLock(file, async () => {
-        const index = await this.readIndex(agentId);
-        const result = change(index);
-        const tmp = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
-        await writeFile(tmp, JSON.stringify(index, null, 2));
-        await rename(tmp, file);
-        return result;
-      }),
-    );
+  private mutate<T>(agentId: string, change: (index: Index) => T): Promise<T> {
+    return this.index(agentId).mutate(change);
   }
 
   private async agents(): Promise<string[]> {
@@ -68,11 +63,13 @@ export class FileSessionStore implements SessionStore {
     const all = (await Promise.all(agentIds.map((a) => this.readIndex(a)))).flatMap((i) => Object.values(i));
     return all
       .filter((e) => filter.updatedSince === undefined || e.updatedAt >= filter.updatedSince)
+      .map((e) => ({ ...e }))
       .sort((a, b) => b.updatedAt - a.updatedAt);
   }
 
   async get(key: string): Promise<SessionEntry | undefined> {
-    return (await this.readIndex(agentOf(key)))[key];
+    const entry = (await this.readIndex(agentOf(key)))[key];
+    return entry ? { ...entry } : undefined;
   }
 
   async resolve(ref: { key?: string; sessionId?: string; label?: string; agentId?: string }) {
@@ -87,7 +84,7 @@ export class FileSessionStore implements SessionStore {
     const now = Date.now();
     const entry = await this.mutate(input.agentId, (index) => {
       const existing = index[input.key];
-      if (existing) return existing;
+      if (existing) return { ...existing };
       const created: SessionEntry = {
         ...input,
         sessionId: input.sessionId ?? randomUUID(),
@@ -95,7 +92,7 @@ export class FileSessionStore implements SessionStore {
         updatedAt: now,
       };
       index[input.key] = created;
-      return created;
+      return { ...created };
     });
     const file = this.transcriptPath(entry);
     await withWriteLock(file, async () => {
@@ -119,7 +116,7 @@ export class FileSessionStore implements SessionStore {
       for (const [k, v] of Object.entries(patch))
         if (v === undefined) delete (next as Record<string, unknown>)[k];
       index[key] = next;
-      return next;
+      return { ...next };
     });
   }
 
@@ -127,7 +124,7 @@ export class FileSessionStore implements SessionStore {
     const removed = await this.mutate(agentOf(key), (index) => {
       const entry = index[key];
       delete index[key];
-      return entry;
+      return entry ? { ...entry } : undefined;
     });
     if (removed) await rm(this.transcriptPath(removed), { force: true });
     return Boolean(removed);

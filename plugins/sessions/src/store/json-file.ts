@@ -1,0 +1,59 @@
+import { randomUUID } from "node:crypto";
+import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { withWriteLock } from "@clawtools/core";
+import { withFileLock } from "./file-lock.js";
+
+type Signature = string;
+
+async function signature(file: string): Promise<Signature | undefined> {
+  try {
+    const s = await stat(file, { bigint: true });
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/**
+ * A JSON object file replaced whole on every write (temp file + rename, under the in-process
+ * queue and the cross-process lock file). Reads are served from memory while the file is the
+ * one last parsed: every write renames a new file in, so its identity, size and times change,
+ * whichever process wrote it. The value returned by `read` is shared: never change it; `mutate`
+ * hands its callback a private copy.
+ */
+export class JsonFile<T extends object> {
+  private cached: { sig: Signature; value: T } | undefined;
+
+  constructor(
+    readonly file: string,
+    private readonly empty: () => T,
+  ) {}
+
+  async read(): Promise<T> {
+    const sig = await signature(this.file);
+    if (sig === undefined) return this.empty();
+    if (this.cached?.sig === sig) return this.cached.value;
+    const value = JSON.parse(await readFile(this.file, "utf8")) as T;
+    this.cached = { sig, value };
+    return value;
+  }
+
+  /** Read, change and write as one step for every writer, in this process and others. */
+  async mutate<R>(change: (value: T) => R): Promise<R> {
+    await mkdir(path.dirname(this.file), { recursive: true });
+    return withWriteLock(this.file, () =>
+      withFileLock(this.file, async () => {
+        const value = structuredClone(await this.read());
+        const result = change(value);
+        const tmp = `${this.file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+        await writeFile(tmp, JSON.stringify(value, null, 2));
+        await rename(tmp, this.file);
+        const sig = await signature(this.file);
+        this.cached = sig ? { sig, value } : undefined;
+        return result;
+      }),
+    );
+  }
+}
