@@ -1,22 +1,245 @@
-export * from "./assemble.js";
-export * from "./catalog.js";
-export * from "./config.js";
-export * from "./errors.js";
-export * from "./external-content.js";
+// The public surface of @clawtools/core, by name: what apps and plugins use. Internals (policy
+// compilation, hook dispatch, abort plumbing) stay inside the package.
+export {
+  createToolset,
+  type CreateToolsetOptions,
+  type Toolset,
+  type ToolsetPolicy,
+} from "./assemble.js";
+export {
+  CORE_SECTIONS,
+  CORE_TOOL_DEFINITIONS,
+  CORE_TOOL_GROUPS,
+  type CoreToolDefinition,
+  getCoreSections,
+  getCoreToolCatalog,
+  getCoreToolDefinition,
+  isKnownCoreToolId,
+  resolveCoreToolProfilePolicy,
+  SECTION_IDS,
+  type SectionId,
+  TOOL_PROFILE_IDS,
+  type ToolMeta,
+  type ToolPolicy,
+  type ToolProfileId,
+  type ToolSection,
+} from "./catalog.js";
+export {
+  ConfigError,
+  parseSectionConfig,
+  readSectionConfig,
+} from "./config.js";
+export {
+  isToolAuthorizationError,
+  isToolInputError,
+  isToolUnavailableError,
+  OWNER_ONLY_TOOL_ERROR,
+  ToolAuthorizationError,
+  ToolInputError,
+  ToolUnavailableError,
+} from "./errors.js";
+export {
+  detectSuspiciousPatterns,
+  EXTERNAL_CONTENT_WARNING,
+  type ExternalContentSource,
+  sanitizeExternalText,
+  sanitizeMarkers,
+  wrapExternalContent,
+  type WrapExternalContentOptions,
+} from "./external-content.js";
 export { compileGlob, type GlobMatcher, type GlobOptions } from "./glob.js";
-export * from "./lifecycle/disposer.js";
-export * from "./params.js";
-export * from "./plugin.js";
-export * from "./policy/index.js";
-export * from "./providers/index.js";
-export * from "./registry.js";
-export * from "./results.js";
-export * from "./schema.js";
-export * from "./state-dir.js";
-export type * from "./tool.js";
-export * from "./truncate.js";
-export * from "./validate.js";
-export * from "./wrap/index.js";
+export {
+  type DisposeFn,
+  Disposer,
+} from "./lifecycle/disposer.js";
+export {
+  type NumberParamOptions,
+  readNumberParam,
+  readParamRaw,
+  readStringArrayParam,
+  readStringOrNumberParam,
+  readStringParam,
+  type StringArrayParamOptions,
+  type StringParamOptions,
+  type ToolArgs,
+} from "./params.js";
+export {
+  type ClawtoolsPlugin,
+  definePlugin,
+  type DefinePluginInput,
+  type PluginToolInput,
+  type PluginToolMeta,
+  type PluginToolRegistration,
+  type ToolFactory,
+} from "./plugin.js";
+export {
+  expandToolGroups,
+  type PolicyToolMeta,
+} from "./policy/groups.js";
+export {
+  compileToolPolicy,
+  filterToolsByPolicy,
+  isToolAllowedByPolicies,
+  isToolAllowedByPolicy,
+  mergeAlsoAllow,
+  type ToolPolicyMatcher,
+} from "./policy/match.js";
+export {
+  normalizeToolList,
+  normalizeToolName,
+  TOOL_NAME_ALIASES,
+} from "./policy/normalize.js";
+export {
+  applyOwnerOnlyToolPolicy,
+  guardOwnerOnlyTool,
+  isOwnerOnlyTool,
+  OWNER_ONLY_TOOL_NAMES,
+} from "./policy/owner-only.js";
+export {
+  applyToolPolicyPipeline,
+  type ApplyToolPolicyPipelineParams,
+  resetPolicyWarnings,
+  type ToolPolicyPipelineStep,
+} from "./policy/pipeline.js";
+export {
+  DEFAULT_SANDBOX_TOOL_POLICY,
+  resolveSandboxToolPolicy,
+} from "./policy/sandbox.js";
+export {
+  resolveSubagentToolPolicy,
+  SUBAGENT_TOOL_DENY_ALWAYS,
+  SUBAGENT_TOOL_DENY_LEAF,
+  type SubagentPolicyInput,
+} from "./policy/subagent.js";
+export {
+  type AnthropicTool,
+  CLAUDE_CODE_TOOL_NAMES,
+  cleanSchemaForGemini,
+  extractToolSchemas,
+  fromClaudeCodeToolName,
+  GEMINI_UNSUPPORTED_KEYWORDS,
+  type GeminiTool,
+  isAnthropicOAuthKey,
+  isGeminiProvider,
+  type NormalizeOptions,
+  normalizeToolParameters,
+  type ObjectJsonSchema,
+  type OpenAIChatTool,
+  type OpenAIResponsesTool,
+  PROVIDER_IDS,
+  type ProviderId,
+  resolveStrict,
+  strictLosses,
+  type StrictMode,
+  toAnthropicToolResult,
+  toAnthropicTools,
+  toClaudeCodeToolName,
+  toGeminiFunctionResponse,
+  toGeminiTools,
+  toolInputSchema,
+  toOpenAIChatToolMessages,
+  toOpenAIChatTools,
+  toOpenAIResponsesOutput,
+  toOpenAIResponsesTools,
+  toProviderTools,
+  toStrictSchema,
+} from "./providers/index.js";
+export {
+  type ResolveErrorHandler,
+  type ResolveOptions,
+  type ResolveResult,
+  type ToolDiagnostic,
+  ToolRegistry,
+} from "./registry.js";
+export {
+  imageResult,
+  type ImageResultParams,
+  jsonResult,
+  textResult,
+} from "./results.js";
+export {
+  checkToolSchema,
+  optionalStringEnum,
+  type SchemaIssue,
+  type Static,
+  stringEnum,
+  type StringEnumOptions,
+  type TObject,
+  type TSchema,
+  Type,
+} from "./schema.js";
+export {
+  resolveStateDir,
+  type ResolveStateDirOptions,
+} from "./state-dir.js";
+export type {
+  AgentTool,
+  AgentToolResult,
+  AgentToolUpdateCallback,
+  AnyAgentTool,
+  FsBridge,
+  FsStat,
+  ImageContent,
+  JsonSchema,
+  TextContent,
+  ToolContent,
+  ToolContext,
+  ToolParams,
+} from "./tool.js";
+export {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_LINES,
+  formatSize,
+  GREP_MAX_LINE_LENGTH,
+  truncateHead,
+  truncateLine,
+  truncateTail,
+  type TruncationOptions,
+  type TruncationResult,
+} from "./truncate.js";
+export {
+  coerceToSchema,
+  parseToolArguments,
+  schemaIssues,
+  validateToolArguments,
+} from "./validate.js";
+export { isAbortError } from "./wrap/abort.js";
+export {
+  APPROVAL_CANCELLED,
+  APPROVAL_DENIED,
+  APPROVAL_TIMED_OUT,
+  APPROVAL_UNAVAILABLE,
+  DEFAULT_BLOCK_REASON,
+  HOOK_FAILED_REASON,
+} from "./wrap/before-call.js";
+export {
+  type ToolErrorPayload,
+  toolErrorResult,
+} from "./wrap/error-result.js";
+export type {
+  AfterToolCallEvent,
+  AfterToolCallHook,
+  ApprovalDecision,
+  ApprovalHandler,
+  ApprovalRequest,
+  BeforeToolCallEvent,
+  BeforeToolCallHook,
+  BeforeToolCallResult,
+  ToolCallHookContext,
+  ToolHooks,
+  ToolResultPersistEvent,
+  ToolResultPersistHook,
+} from "./wrap/hooks.js";
+export {
+  type LoopDetectionConfig,
+  LoopDetector,
+  type LoopDetectorKind,
+  type LoopVerdict,
+} from "./wrap/loop-detection.js";
+export {
+  wrapTool,
+  type WrapToolOptions,
+} from "./wrap/wrap-tool.js";
 export {
   heldWriteLocks,
   isInsideRoot,
