@@ -61,6 +61,12 @@ describe("telegram (Bot API)", async () => {
   const { call } = messageTool({ channels: { telegram: { botToken: TOKEN, baseUrl: server.base } } });
 
   it("sends text, replies in a thread, photos, voice, documents and polls", async () => {
+    await call({ action: "reply", target: "42", message: "re", replyTo: "5" });
+    expect(server.requests.at(-1)!.json).toEqual({
+      chat_id: "42",
+      reply_parameters: { message_id: 5 },
+      text: "re",
+    });
     const sent = body(await call({ action: "send", target: "42", message: "hi <think>plan</think>there" }));
     expect(sent).toMatchObject({
       channel: "telegram",
@@ -185,6 +191,12 @@ describe("slack (Web API)", async () => {
     expect(sent.result).toEqual({ messageId: "1700000000.000100", chatId: "C1" });
     await call({ action: "reply", target: "C1", message: "threaded", replyTo: "1700000000.000100" });
     expect(server.requests.at(-1)!.json).toMatchObject({ thread_ts: "1700000000.000100" });
+    await call({ action: "thread-reply", target: "C1", message: "in thread", threadId: "1700000000.000200" });
+    expect(server.requests.at(-1)!.json).toEqual({
+      channel: "C1",
+      text: "in thread",
+      thread_ts: "1700000000.000200",
+    });
     await call({ action: "react", target: "C1", messageId: "1700000000.000100", emoji: ":thumbsup:" });
     expect(server.requests.at(-1)!.path).toBe("/api/reactions.add");
     const upload = body(await call({ action: "send", target: "C1", media: "pixel.png", caption: "look" }));

@@ -31,9 +31,9 @@ beforeAll(async () => {
   );
   // Chromium writes the port it picked to DevToolsActivePort in the profile
   const portFile = path.join(profile, "DevToolsActivePort");
-  for (let i = 0; i < 200 && !existsSync(portFile); i++) await new Promise((r) => setTimeout(r, 50));
-  const port = readFileSync(portFile, "utf8").split("\n")[0];
-  cdpUrl = `http://127.0.0.1:${port}`;
+  const port = () => (existsSync(portFile) ? /^\d+/.exec(readFileSync(portFile, "utf8"))?.[0] : undefined);
+  for (let i = 0; i < 200 && !port(); i++) await new Promise((r) => setTimeout(r, 50));
+  cdpUrl = `http://127.0.0.1:${port()}`;
 });
 
 afterAll(async () => {
@@ -62,10 +62,13 @@ describe('profile "user"', () => {
       context: { workspaceDir: tmpdir(), stateDir: mkdtempSync(path.join(tmpdir(), "ui-s-")) },
     });
     const browser = set.tools.find((t) => t.name === "browser")!;
-    const opened = JSON.parse(
-      text(await browser.execute("t", { action: "open", profile: "user", targetUrl: pages.url("/form") })),
-    );
-    expect(opened.title).toBe("Form");
+    const openResult = await browser.execute("t", {
+      action: "open",
+      profile: "user",
+      targetUrl: pages.url("/form"),
+    });
+    const opened = JSON.parse(text(openResult));
+    expect(opened.title, text(openResult)).toBe("Form");
     expect(JSON.parse(text(await browser.execute("t", { action: "status", profile: "user" })))).toMatchObject(
       {
         running: true,
@@ -80,5 +83,19 @@ describe('profile "user"', () => {
     expect(chromium.exitCode).toBeNull();
     const res = await fetch(`${cdpUrl}/json/version`);
     expect(res.ok).toBe(true);
+  });
+});
+
+describe("finding Chromium", () => {
+  it("takes the configured path, refuses a wrong one, and names the Debian package when there is none", async () => {
+    const { NO_CHROMIUM } = await import("../src/browser/chromium-path.js");
+    expect(() => findChromium("/nonexistent/chromium")).toThrow(
+      `Chromium not executable at /nonexistent/chromium. ${NO_CHROMIUM}`,
+    );
+    expect(() => findChromium(undefined, { CHROMIUM_PATH: "/nonexistent/c" })).toThrow(
+      "Chromium not executable at /nonexistent/c",
+    );
+    expect(NO_CHROMIUM).toContain("apt-get install chromium");
+    expect(findChromium(undefined, {})).toMatch(/chrom/);
   });
 });
