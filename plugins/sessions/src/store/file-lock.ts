@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { link, open, readFile, rename, rm, stat } from "node:fs/promises";
+import { link, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 
 const STALE_MS = 30_000;
 
@@ -39,9 +39,7 @@ export async function withFileLock<T>(file: string, run: () => Promise<T>, timeo
   const deadline = Date.now() + timeoutMs;
   for (let attempt = 0; ; attempt++) {
     try {
-      const handle = await open(lock, "wx");
-      await handle.writeFile(`${process.pid}\n${Date.now()}\n`);
-      await handle.close();
+      await writeFile(lock, `${process.pid}\n${Date.now()}\n`, { flag: "wx" });
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;

@@ -12,6 +12,8 @@ import { linesFromEnd } from "./tail.js";
 
 type Index = Record<string, SessionEntry>;
 
+const UPDATED_AT_GRANULARITY_MS = 1_000;
+
 /**
  * OpenClaw's layout under the state directory: `agents/<agentId>/sessions/sessions.json` (the
  * index, written whole by temp file + rename under an in-process queue and a lock file) and one
@@ -186,7 +188,9 @@ export class FileSessionStore implements SessionStore {
       await appendFile(file, `${lines.join("\n")}\n`);
       return true;
     });
-    if (appended) await this.patch(key, {});
+    // the index says when the session last changed, to the second: a run appending message
+    // after message rewrites sessions.json once a second at most
+    if (appended && Date.now() - entry.updatedAt >= UPDATED_AT_GRANULARITY_MS) await this.patch(key, {});
     return appended;
   }
 

@@ -281,8 +281,8 @@ export default {
       rows,
       notes: [
         "Spawn → announce runs sessions_spawn through a toolset (validation, visibility, the children limit, the child session in sessions.json, the run in runs.json) with a scripted runner that answers at once, then waits for the completion event in the parent's transcript; the floor is the same runner's start + wait on an existing session (its two transcript appends included). The two take turns, 40 rounds.",
-        "sessions_list reads sessions.json and runs.json and checks visibility per session; the floor is reading and parsing sessions.json alone.",
-        `The machine's 1-minute load average when the suite ended was ${loadavg()[0]!.toFixed(1)}; on this disk creating a file costs about 1.7 ms, and the sessions layer makes 5 more atomic writes per sub-agent than the bare run (child session, run record, run end, child status, announce state), each a lock file plus a temp file renamed over the index.`,
+        "sessions_list reads sessions.json and runs.json (from memory while the files are unchanged, checked by a stat each) and checks visibility per session; the floor is reading and parsing sessions.json.",
+        `The machine's 1-minute load average when the suite ended was ${loadavg()[0]!.toFixed(1)}; on this disk creating a file costs about 1.7 ms, and the sessions layer makes 5 more atomic writes per sub-agent than the bare run (child session, run record, run end with child status, announce append, announce state), each a lock file plus a temp file renamed over the file.`,
         "History reads the transcript backwards in 64 KB blocks and stops at the limit (or at 8 × 80 KB of raw lines without one); peak heap is sampled every millisecond after a full GC, median of 3.",
       ],
     };
