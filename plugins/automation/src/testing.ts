@@ -94,7 +94,10 @@ export async function runCronStoreConformance(
     check((await store.get("nope")) === undefined, "empty: get() of an unknown id is not undefined");
     check((await store.remove("nope")) === false, "empty: remove() of an unknown id is not false");
     check((await store.readRuns("nope")).total === 0, "empty: readRuns() of an unknown id is not empty");
-    check((await store.nextWakeAtMs(0)) === undefined, "empty: nextWakeAtMs() of a new store is not undefined");
+    check(
+      (await store.nextWakeAtMs(0)) === undefined,
+      "empty: nextWakeAtMs() of a new store is not undefined",
+    );
   });
 
   await step("crud", async (store) => {
@@ -135,7 +138,10 @@ export async function runCronStoreConformance(
       "claimDue: a leased job was claimed twice",
     );
     check((await store.nextWakeAtMs(5_000)) === 9_000, "nextWakeAtMs: not the earliest unleased enabled job");
-    check((await store.nextWakeAtMs(5_000 + 60_001)) === 1_000, "nextWakeAtMs: an expired lease still hides its job");
+    check(
+      (await store.nextWakeAtMs(5_000 + 60_001)) === 1_000,
+      "nextWakeAtMs: an expired lease still hides its job",
+    );
     const afterExpiry = await store.claimDue(5_000 + 60_001, "C", 60_000, 10);
     check(
       afterExpiry.some((j) => j.id === "due1"),

@@ -40,9 +40,16 @@ export interface CronStore {
    * (`SELECT min(next_run_at) …`, or the head of a Redis ZSET); what the timer is armed to.
    */
   nextWakeAtMs(nowMs: number): Promise<number | undefined>;
+  /**
+   * Appends a run's line to its job's log; durable when it resolves. The scheduler appends it
+   * before `release`, so a store may write the released state lazily: after a crash, a job
+   * still marked running whose last line has the same `runAtMs` is restored from that line.
+   */
   appendRun(entry: CronRunLogEntry): Promise<void>;
   /** Newest first. */
   readRuns(jobId: string, page?: { offset?: number; limit?: number }): Promise<Page<CronRunLogEntry>>;
+  /** Writes whatever is still held in memory (called when the scheduler stops). */
+  flush?(): Promise<void>;
   /** Where the jobs are kept (reported by `status`). */
   readonly location: string;
 }

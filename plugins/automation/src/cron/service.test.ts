@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { FileSessionStore } from "@clawtools/sessions";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -283,6 +284,9 @@ describe("restarts", () => {
     await first.clock.advance(3_600_000, () => first.service.idle({ runs: false }));
     await vi.waitFor(() => expect(hung.calls).toHaveLength(1));
     expect((await first.store.get(job.id))?.state.runningAtMs).toBe(start + 3_600_000);
+    // the claim reaches the disk with the store's next group commit
+    const onDisk = () => JSON.parse(readFileSync(path.join(dir, "cron", "jobs.json"), "utf8")).jobs[0].state;
+    await vi.waitFor(() => expect(onDisk().runningAtMs).toBe(start + 3_600_000));
     // the process dies here (nothing more is written by it); a new one starts on the same files
     const second = await make({ dir, nowMs: start + 3_700_000, service: { catchUp: "off" } });
     const entries = (await second.store.readRuns(job.id)).entries;
@@ -300,6 +304,39 @@ describe("restarts", () => {
     expect(state?.runningAtMs).toBeUndefined();
     expect(await second.service.run(job.id)).toEqual({ ok: true, ran: true, status: "ok", summary: "done" });
     expect(second.runner.calls).toHaveLength(1);
+  });
+});
+
+describe("restarts: a finished run whose state was not yet stored", () => {
+  it("is restored from its run log line, not recorded as interrupted", async () => {
+    const dir = tempDir();
+    const first = await make({ dir });
+    const start = first.clock.now();
+    const job = await first.service.add(systemEvent({ kind: "every", everyMs: 60_000 }));
+    await first.service.stop();
+    // as after a crash between the run's log line and the lazy write of its state
+    await first.store.upsert({ ...job, state: { nextRunAtMs: start + 60_000, runningAtMs: start + 60_000 } });
+    await first.store.appendRun({
+      ts: start + 60_010,
+      jobId: job.id,
+      action: "finished",
+      status: "ok",
+      summary: "ping",
+      runAtMs: start + 60_000,
+      durationMs: 10,
+      nextRunAtMs: start + 120_000,
+      deliveryStatus: "not-requested",
+    });
+    const second = await make({ dir, nowMs: start + 90_000 });
+    expect((await second.store.readRuns(job.id)).entries.map((e) => e.status)).toEqual(["ok"]);
+    expect((await second.store.get(job.id))?.state).toEqual({
+      nextRunAtMs: start + 120_000,
+      lastRunAtMs: start + 60_000,
+      lastRunStatus: "ok",
+      lastDurationMs: 10,
+      lastDeliveryStatus: "not-requested",
+      consecutiveErrors: 0,
+    });
   });
 });
 

@@ -124,6 +124,7 @@ export class CronService {
     this.timer = undefined;
     this.timerAtMs = undefined;
     if (this.ticking) await this.ticking.catch(() => {});
+    await this.store.flush?.();
     await this.options.lease?.release("cron", this.owner);
   }
 
@@ -134,18 +135,34 @@ export class CronService {
       let changed = false;
       let disable = false;
       if (state.runningAtMs !== undefined) {
-        await this.store.appendRun({
-          ts: now,
-          jobId: job.id,
-          action: "finished",
-          status: "interrupted",
-          error: INTERRUPTED_ERROR,
-          runAtMs: state.runningAtMs,
-          ...(job.sessionKey ? { sessionKey: job.sessionKey } : {}),
-        });
-        state.lastRunAtMs = state.runningAtMs;
-        state.lastRunStatus = "interrupted";
-        state.lastError = INTERRUPTED_ERROR;
+        const last = (await this.store.readRuns(job.id, { limit: 1 })).entries[0];
+        if (last && last.runAtMs === state.runningAtMs && last.status !== "interrupted") {
+          // the run finished and logged itself; only the job's new state had not been stored
+          state.lastRunAtMs = last.runAtMs;
+          state.lastRunStatus = last.status;
+          if (last.error) state.lastError = last.error;
+          else delete state.lastError;
+          if (last.durationMs !== undefined) state.lastDurationMs = last.durationMs;
+          if (last.deliveryStatus) state.lastDeliveryStatus = last.deliveryStatus;
+          state.consecutiveErrors = last.status === "error" ? (state.consecutiveErrors ?? 0) + 1 : 0;
+          if (last.nextRunAtMs === undefined) {
+            delete state.nextRunAtMs;
+            disable = true;
+          } else state.nextRunAtMs = last.nextRunAtMs;
+        } else {
+          await this.store.appendRun({
+            ts: now,
+            jobId: job.id,
+            action: "finished",
+            status: "interrupted",
+            error: INTERRUPTED_ERROR,
+            runAtMs: state.runningAtMs,
+            ...(job.sessionKey ? { sessionKey: job.sessionKey } : {}),
+          });
+          state.lastRunAtMs = state.runningAtMs;
+          state.lastRunStatus = "interrupted";
+          state.lastError = INTERRUPTED_ERROR;
+        }
         delete state.runningAtMs;
         changed = true;
       }
@@ -299,6 +316,8 @@ export class CronService {
       ...(nextRunAtMs !== undefined ? { nextRunAtMs } : {}),
       ...(result.model ? { model: result.model } : {}),
     };
+    // the run log line is the durable record of the finish: a store may write the job's new
+    // state lazily, and a restart restores it from this line (see recover)
     if (!remove) await this.store.appendRun(entry);
     await this.store.release(
       job.id,

@@ -18,6 +18,9 @@ export interface FileCronStoreOptions {
   runLogKeepLines?: number;
 }
 
+/** Claims and releases reach jobs.json within this long (or sooner, with a durable change). */
+export const LAZY_FLUSH_MS = 20;
+
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 function byNextRun(a: CronJob, b: CronJob): number {
@@ -77,19 +80,67 @@ export class FileCronStore implements CronStore {
   }
 
   private async save(jobs: Map<string, CronJob>): Promise<void> {
+    // indented for people reading it; compact once it is large (a write per run must stay cheap)
+    const doc = { version: 1, jobs: [...jobs.values()] };
     await writeAtomic(
       this.jobsFile,
-      `${JSON.stringify({ version: 1, jobs: [...jobs.values()] }, null, 2)}\n`,
+      `${jobs.size <= 200 ? JSON.stringify(doc, null, 2) : JSON.stringify(doc)}\n`,
     );
   }
 
-  private mutate<T>(fn: (jobs: Map<string, CronJob>) => T | Promise<T>): Promise<T> {
-    return withWriteLock(this.jobsFile, async () => {
-      const jobs = await this.load();
-      const result = await fn(jobs);
-      await this.save(jobs);
-      return result;
-    });
+  /**
+   * Changes the jobs in memory, then waits until a write of jobs.json that includes the change
+   * has finished. Writes are group-committed: changes made while one write runs share the next.
+   */
+  private async mutate<T>(fn: (jobs: Map<string, CronJob>) => T | Promise<T>, durable = true): Promise<T> {
+    const result = await withWriteLock(this.jobsFile, async () => fn(await this.load()));
+    if (durable) await this.persist();
+    else this.persistSoon();
+    return result;
+  }
+
+  private dirty = false;
+  private flushing: Promise<void> | undefined;
+  private soon: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * Waits until a write of jobs.json that includes every change so far has finished. Writes are
+   * group-committed: changes made while one write runs share the next one.
+   */
+  private persist(): Promise<void> {
+    this.dirty = true;
+    if (this.soon) clearTimeout(this.soon);
+    this.soon = undefined;
+    this.flushing ??= (async () => {
+      try {
+        while (this.dirty) {
+          this.dirty = false;
+          await this.save(await this.load());
+        }
+      } finally {
+        this.flushing = undefined;
+      }
+    })();
+    return this.flushing;
+  }
+
+  /**
+   * Writes within LAZY_FLUSH_MS, or sooner with the next durable change. Claims and releases are
+   * lazy: a run's outcome is already durable in its run log line (the scheduler writes it before
+   * releasing), and recovery restores the job's state from it.
+   */
+  private persistSoon(): void {
+    this.dirty = true;
+    if (this.flushing || this.soon) return;
+    this.soon = setTimeout(() => {
+      this.soon = undefined;
+      // a failed write is retried by the next change, which reports it
+      this.persist().catch(() => {});
+    }, LAZY_FLUSH_MS);
+  }
+
+  async flush(): Promise<void> {
+    if (this.dirty || this.flushing || this.soon) await this.persist();
   }
 
   async list(): Promise<CronJob[]> {
@@ -146,6 +197,8 @@ export class FileCronStore implements CronStore {
       .sort(byNextRun)
       .slice(0, max);
     if (due.length === 0) return [];
+    // the claim is written within LAZY_FLUSH_MS; a crash before that leaves the job due, and it
+    // runs again as a missed run
     return this.mutate(() => {
       const claimed: CronJob[] = [];
       for (const job of due) {
@@ -155,7 +208,7 @@ export class FileCronStore implements CronStore {
         claimed.push(structuredClone(job));
       }
       return claimed;
-    });
+    }, false);
   }
 
   async claim(id: string, nowMs: number, owner: string, leaseMs: number): Promise<CronJob | undefined> {
@@ -190,7 +243,7 @@ export class FileCronStore implements CronStore {
         if (state[key] === undefined) delete state[key];
       job.state = state;
       if (options.disable) job.enabled = false;
-    });
+    }, false);
     return true;
   }
 
