@@ -18,7 +18,7 @@ import {
   type SessionStore,
   type SessionsPlugin,
 } from "@clawtools/sessions";
-import { generateText, stepCountIs } from "ai";
+import { generateText, stepCountIs, streamText } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAiSdkRunner } from "../src/runner.js";
 import { toAiSdkTools } from "../src/tools.js";
@@ -93,6 +93,18 @@ describe("toAiSdkTools", () => {
       error: expect.objectContaining({ message: "echo failed: no such word" }),
     });
     expect(bad.text).toBe("Child done: echo failed: no such word");
+  });
+
+  it("works with streamText too (the loopback model streams when asked)", async () => {
+    const result = streamText({
+      model: provider().chatModel("scripted"),
+      prompt: 'CALL<echo>{"word":"streamed"}',
+      tools: toAiSdkTools([echo]),
+      stopWhen: stepCountIs(3),
+      abortSignal: new AbortController().signal,
+    });
+    expect(await result.text).toBe('Child done: {\n  "echoed": "streamed",\n  "aborted": false\n}');
+    expect(server.requests.at(-1)!.stream).toBe(true);
   });
 
   it("an aborted call stops the tool", async () => {
