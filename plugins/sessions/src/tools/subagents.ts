@@ -20,8 +20,8 @@ export const subagentsSchema = Type.Object(
 
 const MAX_STEER = 4_000;
 const STEER_GAP_MS = 2_000;
-/** When each caller last steered each run (`<caller> <runId>`): one steer per run per 2 s. */
-const lastSteers = new Map<string, number>();
+/** Per service, when each caller last steered each run (`<caller> <runId>`): one steer per run per 2 s. */
+const steerTimes = new WeakMap<object, Map<string, number>>();
 
 const started = (r: RunRecord) => r.startedAt ?? r.createdAt;
 const newestFirst = (a: RunRecord, b: RunRecord) => started(b) - started(a);
@@ -183,6 +183,8 @@ export function createSubagentsTool(env: SessionsEnv): AgentTool<typeof subagent
             runId: run.runId,
             text: `${name(run)} is already finished.`,
           });
+        let lastSteers = steerTimes.get(env.service);
+        if (!lastSteers) steerTimes.set(env.service, (lastSteers = new Map()));
         const steerKey = `${env.callerKey} ${run.runId}`;
         if (Date.now() - (lastSteers.get(steerKey) ?? 0) < STEER_GAP_MS)
           return jsonResult({
