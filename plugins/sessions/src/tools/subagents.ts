@@ -184,7 +184,10 @@ export function createSubagentsTool(env: SessionsEnv): AgentTool<typeof subagent
             text: `${name(run)} is already finished.`,
           });
         let lastSteers = steerTimes.get(env.service);
-        if (!lastSteers) steerTimes.set(env.service, (lastSteers = new Map()));
+        if (!lastSteers) {
+          lastSteers = new Map();
+          steerTimes.set(env.service, lastSteers);
+        }
         const steerKey = `${env.callerKey} ${run.runId}`;
         if (Date.now() - (lastSteers.get(steerKey) ?? 0) < STEER_GAP_MS)
           return jsonResult({
