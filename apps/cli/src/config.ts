@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { ConfigError, getCoreSections, parseSectionConfig } from "@clawtools/core";
+import { type ConfigError, getCoreSections, isConfigError, parseSectionConfig } from "@clawtools/core";
 import type { Clawtools } from "clawtools";
 import { UsageError } from "./usage.js";
 
@@ -87,7 +87,7 @@ export function loadConfig(
     try {
       validated[key] = parseSectionConfig(key, plugin.configSchema, value);
     } catch (error) {
-      if (error instanceof ConfigError || (error as Error).name === "ConfigError")
+      if (isConfigError(error))
         throw new UsageError(`invalid ${where}: ${oneLine(error as ConfigError)}`);
       throw error;
     }

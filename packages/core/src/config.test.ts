@@ -44,3 +44,13 @@ describe("section configuration", () => {
     );
   });
 });
+
+describe("ConfigError identity", () => {
+  it("is recognised by its marker, not by which copy of core made it", async () => {
+    const { isConfigError } = await import("./config.js");
+    expect(isConfigError(new ConfigError("x", ["  - a: b"]))).toBe(true);
+    const foreign = Object.assign(new Error("x"), { [Symbol.for("clawtools.error.ConfigError")]: true });
+    expect(isConfigError(foreign)).toBe(true);
+    expect(isConfigError(new Error("x"))).toBe(false);
+  });
+});

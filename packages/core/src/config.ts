@@ -2,8 +2,11 @@ import type { Static, TSchema } from "@sinclair/typebox";
 import type { ToolContext } from "./tool.js";
 import { coerceToSchema, schemaIssues } from "./validate.js";
 
+const CONFIG = Symbol.for("clawtools.error.ConfigError");
+
 /** A section's configuration does not match its schema; the message names every bad key. */
 export class ConfigError extends Error {
+  readonly [CONFIG] = true;
   readonly section: string;
   readonly issues: string[];
   constructor(section: string, issues: string[]) {
@@ -12,6 +15,11 @@ export class ConfigError extends Error {
     this.section = section;
     this.issues = issues;
   }
+}
+
+/** Whether `error` is a ConfigError from any copy of core (the marker, not `instanceof`). */
+export function isConfigError(error: unknown): error is ConfigError {
+  return typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[CONFIG] === true;
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>

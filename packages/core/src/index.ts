@@ -26,6 +26,7 @@ export {
 } from "./catalog.js";
 export {
   ConfigError,
+  isConfigError,
   parseSectionConfig,
   readSectionConfig,
 } from "./config.js";

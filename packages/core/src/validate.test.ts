@@ -65,3 +65,21 @@ describe("validateToolArguments", () => {
     expect(coerceToSchema({ type: ["string", "null"] }, null)).toBe(null);
   });
 });
+
+describe("validation errors stay short", () => {
+  it("echoes at most 2,000 characters of the received arguments", () => {
+    const tool = {
+      name: "t",
+      parameters: Type.Object({ path: Type.String() }, { additionalProperties: false }),
+    };
+    let message = "";
+    try {
+      validateToolArguments(tool, { path: "x".repeat(1_000_000), extra: 1 });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain("must not have additional properties (extra)");
+    expect(message.length).toBeLessThan(2_600);
+    expect(message).toMatch(/… \(\d+ more characters not shown\)$/);
+  });
+});

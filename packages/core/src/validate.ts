@@ -219,6 +219,8 @@ export function schemaIssues(schema: object, value: unknown): string[] {
   return problems;
 }
 
+const RECEIVED_MAX = 2_000;
+
 /** Parses a JSON-string argument payload (a Gemini streaming quirk) into an object. */
 export function parseToolArguments(raw: unknown): unknown {
   if (typeof raw !== "string") return raw ?? {};
@@ -244,7 +246,13 @@ export function validateToolArguments(
   const value = coerceToSchema(tool.parameters, isPlainObject(parsed) ? cloneJson(parsed) : parsed);
   const problems = schemaIssues(tool.parameters, value);
   if (problems.length === 0) return value as Record<string, unknown>;
+  // the arguments are echoed for the model to compare, but never more than a short page of them
+  const received = JSON.stringify(parsed, null, 2) ?? String(parsed);
+  const shown =
+    received.length > RECEIVED_MAX
+      ? `${received.slice(0, RECEIVED_MAX)}\n… (${received.length - RECEIVED_MAX} more characters not shown)`
+      : received;
   throw new ToolInputError(
-    `Validation failed for tool "${tool.name}":\n${problems.join("\n")}\n\nReceived arguments:\n${JSON.stringify(parsed, null, 2)}`,
+    `Validation failed for tool "${tool.name}":\n${problems.join("\n")}\n\nReceived arguments:\n${shown}`,
   );
 }

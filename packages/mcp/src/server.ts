@@ -1,5 +1,5 @@
 import type { AgentToolResult, AnyAgentTool, ToolMeta } from "@clawtools/core";
-import { isAbortError, normalizeToolParameters, toolErrorResult } from "@clawtools/core";
+import { isAbortError, toolErrorResult, toolInputSchema } from "@clawtools/core";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
@@ -44,7 +44,7 @@ export function toMcpTool(tool: AnyAgentTool, meta?: ToolMeta): Tool {
   return {
     name: tool.name,
     description: tool.description,
-    inputSchema: normalizeToolParameters(tool.parameters) as Tool["inputSchema"],
+    inputSchema: toolInputSchema(tool.parameters) as Tool["inputSchema"],
     annotations,
   };
 }

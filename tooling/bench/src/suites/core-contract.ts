@@ -71,7 +71,7 @@ const suite: BenchSuite = {
       `m.validateToolArguments({name:"t",parameters:{type:"object",properties:{a:{type:"string"}}}},{a:"x"});`,
     );
     rows.push({
-      name: "cold import @clawtools/core + first validated call (loads the schema compiler)",
+      name: "cold import @clawtools/core + first validated call (quick check; the compiler loads only when a call fails it)",
       value: firstCall,
       unit: "ms",
       baseline: "cold import @sinclair/typebox",
