@@ -158,7 +158,11 @@ describe("sub-agents on the pi-agent-core runner against a loopback model", () =
     const running = () => {
       try {
         // [c] keeps pgrep's own shell, whose command line holds the pattern, from matching
-        return execSync(`pgrep -f "[c]${marker.slice(1)}"`).toString().trim().length > 0;
+        return (
+          execSync(`pgrep -f "[c]${marker.slice(1)}"`)
+            .toString()
+            .trim().length > 0
+        );
       } catch {
         return false;
       }
