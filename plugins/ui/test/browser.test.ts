@@ -132,6 +132,22 @@ describe("browser on a real Chromium", () => {
     expect(aria.details.nodeCount).toBe(20);
   });
 
+  it("scopes snapshots to a selector or an iframe, and acts inside the frame by its refs", async () => {
+    const { targetId } = json(await call({ action: "open", targetUrl: pages.url("/framed") }));
+    const scoped = text(await call({ action: "snapshot", targetId, selector: "#box" }));
+    expect(scoped).toContain('button "Inside"');
+    expect(scoped).not.toContain('button "Outside"');
+    const framed = text(await call({ action: "snapshot", targetId, frame: "#child" }));
+    expect(framed).toContain('button "In the frame"');
+    expect(framed).not.toContain("Outside");
+    const ref = /button "In the frame" \[ref=(e\d+)\]/.exec(framed)![1]!;
+    const clicked = await call({
+      action: "act",
+      request: { kind: "evaluate", targetId, ref, fn: "(el) => el.textContent" },
+    });
+    expect(json(clicked).result).toBe("In the frame");
+  });
+
   it("runs every act kind", async () => {
     const { targetId } = json(await call({ action: "open", targetUrl: pages.url("/widgets") }));
     const body = text(await call({ action: "snapshot", targetId }));

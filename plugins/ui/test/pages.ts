@@ -30,6 +30,9 @@ const PAGES: Record<string, string> = {
   setTimeout(() => { document.getElementById("late").textContent = "arrived"; }, 300);
   console.log("log line"); console.warn("warn line"); console.error("error line");
 </script>`,
+  "/framed": `<!doctype html><title>Framed</title><nav><a href="#home">Home</a></nav>
+<main id="main"><button>Outside</button><section id="box"><button>Inside</button></section></main>
+<iframe id="child" srcdoc="<button>In the frame</button>"></iframe>`,
   "/long": `<!doctype html><title>Long</title>${Array.from({ length: 400 }, (_, i) => `<p><a href="#a${i}">Link number ${i}</a></p>`).join("")}`,
 };
 

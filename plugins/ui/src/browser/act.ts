@@ -257,15 +257,22 @@ function callExpression(source: string, arg = ""): string {
   return FUNCTION_SOURCE.test(trimmed) ? `(${trimmed})(${arg})` : `(${trimmed})`;
 }
 
-/** Runs `fn` with the element as its argument: the element is parked on window for the call. */
+/**
+ * Runs `fn` with the element as its argument: the element is parked on its own frame's window
+ * for the call (an element inside an iframe lives in that frame's window, not the page's).
+ */
 async function evaluateOn(page: Page, element: Locator, source: string): Promise<unknown> {
   const slot = `__clawtools_el_${Math.random().toString(36).slice(2)}`;
-  await element.evaluate((el, name) => {
+  const handle = await element.elementHandle();
+  if (!handle) throw new ToolInputError("the element is gone; take a new snapshot");
+  const frame = (await handle.ownerFrame()) ?? page.mainFrame();
+  await handle.evaluate((el, name) => {
     (window as unknown as Record<string, unknown>)[name] = el;
   }, slot);
   try {
-    return await page.evaluate(callExpression(source, `window[${JSON.stringify(slot)}]`));
+    return await frame.evaluate(callExpression(source, `window[${JSON.stringify(slot)}]`));
   } finally {
-    await page.evaluate(`delete window[${JSON.stringify(slot)}]`).catch(() => {});
+    await frame.evaluate(`delete window[${JSON.stringify(slot)}]`).catch(() => {});
+    await handle.dispose().catch(() => {});
   }
 }
