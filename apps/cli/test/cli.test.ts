@@ -30,7 +30,7 @@ describe("clawtools CLI", () => {
     expect(code).toBe(0);
     expect(out).toMatch(/^Files \(fs\) — @clawtools\/fs$/m);
     expect(out).toMatch(/^ {2}read\s+available\s+coding\s+Read file contents$/m);
-    expect(out).toMatch(/^ {2}browser\s+missing/m);
+    expect(out).toMatch(/^ {2}browser\s+available/m);
     const json = JSON.parse((await run(["list", "--json"])).out);
     expect(json.tools.find((t: { tool: string }) => t.tool === "exec")).toMatchObject({
       available: true,
@@ -186,7 +186,7 @@ describe("clawtools CLI", () => {
       [write("array.json", "[]"), "must hold a JSON object"],
       [
         write("unknown.json", JSON.stringify({ shell: {} })),
-        'unknown key "shell" (expected stateDir or a section: ',
+        'unknown key "shell" (expected stateDir, model or a section: ',
       ],
       [write("state.json", JSON.stringify({ stateDir: 3 })), "stateDir must be a string (a directory)"],
       [
@@ -217,11 +217,11 @@ describe("clawtools CLI", () => {
       buildContext(parseCommonOptions(["--workspace", workspace, ...argv]), clawtools);
     expect(ctx([]).stateDir).toBe(resolveStateDir({ workspaceDir: workspace }));
     expect(ctx(["--config", file]).stateDir).toBe(path.join(dir, "state-here"));
-    expect(ctx(["--config", file]).config).toEqual({ web: { fetch: { maxChars: 500 } } });
+    expect(ctx(["--config", file]).config).toMatchObject({ web: { fetch: { maxChars: 500 } } });
     expect(ctx(["--config", file, "--state-dir", path.join(dir, "flag")]).stateDir).toBe(
       path.join(dir, "flag"),
     );
-    expect(ctx(["--allow-private-network", "--config", file]).config).toEqual({
+    expect(ctx(["--allow-private-network", "--config", file]).config).toMatchObject({
       web: { fetch: { maxChars: 500, allowPrivateNetwork: true } },
     });
     await clawtools.tools.dispose();
