@@ -87,8 +87,7 @@ export function loadConfig(
     try {
       validated[key] = parseSectionConfig(key, plugin.configSchema, value);
     } catch (error) {
-      if (isConfigError(error))
-        throw new UsageError(`invalid ${where}: ${oneLine(error as ConfigError)}`);
+      if (isConfigError(error)) throw new UsageError(`invalid ${where}: ${oneLine(error as ConfigError)}`);
       throw error;
     }
   }
