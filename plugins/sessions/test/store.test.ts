@@ -11,7 +11,7 @@ import { setup } from "./helpers.js";
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 // the workers are separate Node processes running the store from source
-const TSX = path.join(ROOT, "node_modules", ".bin", "tsx");
+const TSX = path.join(import.meta.dirname, "..", "node_modules", ".bin", "tsx");
 const indexFile = (stateDir: string) => path.join(stateDir, "agents", "main", "sessions", "sessions.json");
 const runsFile = (stateDir: string) => path.join(stateDir, "subagents", "runs.json");
 const leftovers = (dir: string) => readdirSync(dir).filter((f) => f.endsWith(".lock") || f.endsWith(".tmp"));
