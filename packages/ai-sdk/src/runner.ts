@@ -1,3 +1,4 @@
+import { waitForRun } from "@clawtools/sessions";
 import { randomUUID } from "node:crypto";
 import type { AnyAgentTool } from "@clawtools/core";
 import type {
@@ -118,20 +119,7 @@ export function createAiSdkRunner(options: AiSdkRunnerOptions): AgentRunner {
       return { runId };
     },
 
-    async wait(runId: string, timeoutMs: number): Promise<RunOutcome> {
-      const run = runs.get(runId);
-      if (!run) return { status: "error", error: `Unknown run: ${runId}` };
-      if (run.outcome) return run.outcome;
-      let timer: NodeJS.Timeout | undefined;
-      const pending = new Promise<RunOutcome>((resolve) => {
-        timer = setTimeout(() => resolve({ status: "running" }), Math.min(timeoutMs, 2_147_000_000));
-      });
-      try {
-        return await Promise.race([run.done, pending]);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
+    wait: (runId: string, timeoutMs: number) => waitForRun(runs.get(runId), runId, timeoutMs),
 
     async abort(runId: string): Promise<void> {
       const run = runs.get(runId);

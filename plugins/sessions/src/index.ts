@@ -36,3 +36,4 @@ export {
   type Visibility,
   type VisibilityPolicy,
 } from "./visibility.js";
+export { type TrackedRun, waitForRun } from "./run-wait.js";

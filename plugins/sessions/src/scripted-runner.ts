@@ -1,3 +1,4 @@
+import { waitForRun } from "./run-wait.js";
 import type { AgentRunner, RunOutcome, SessionStore, StartRunRequest } from "./interfaces.js";
 
 /** What a scripted turn sees: the run, the messages steered into it so far, and its abort signal. */
@@ -96,20 +97,7 @@ export function createScriptedRunner(options: ScriptedRunnerOptions): AgentRunne
       turns.set(runId, turn);
       return { runId };
     },
-    async wait(runId, timeoutMs) {
-      const run = runs.get(runId);
-      if (!run) return { status: "error", error: `Unknown run: ${runId}` };
-      if (run.outcome) return run.outcome;
-      let timer: NodeJS.Timeout | undefined;
-      const pending = new Promise<RunOutcome>((resolve) => {
-        timer = setTimeout(() => resolve({ status: "running" }), Math.min(timeoutMs, 2_147_000_000));
-      });
-      try {
-        return await Promise.race([run.done, pending]);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
+    wait: (runId, timeoutMs) => waitForRun(runs.get(runId), runId, timeoutMs),
     async abort(runId) {
       const run = runs.get(runId);
       if (!run || run.outcome) return;
