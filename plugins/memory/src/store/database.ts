@@ -1,17 +1,11 @@
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import type BetterSqlite3 from "better-sqlite3";
+import { openSqlite, type SqlDatabase, sqliteErrorCode } from "./sqlite.js";
 
-export type Db = BetterSqlite3.Database;
+export type Db = SqlDatabase;
 
 const require = createRequire(import.meta.url);
-let Database: typeof BetterSqlite3 | undefined;
-/** better-sqlite3 (a native addon) is loaded on the first index opened, not when the section is imported. */
-const sqlite = () => {
-  Database ??= require("better-sqlite3") as typeof BetterSqlite3;
-  return Database;
-};
 
 /** A corrupt index file that was moved aside and replaced by an empty one. */
 export interface IndexRecovery {
@@ -25,15 +19,11 @@ export interface IndexRecovery {
 
 /** Is this SQLite's way of saying the file is not a (healthy) database? */
 export function isCorruptionError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB"))
-    return true;
+  const sqlite = sqliteErrorCode(error);
+  if (!sqlite) return false;
+  if (sqlite.code === 11 || sqlite.code === 26) return true; // SQLITE_CORRUPT, SQLITE_NOTADB
   // extensions (FTS5, sqlite-vec) may report a damaged page under a generic code
-  return (
-    typeof code === "string" &&
-    code.startsWith("SQLITE_") &&
-    /malformed|not a database/i.test(String((error as Error).message))
-  );
+  return /malformed|not a database/i.test(sqlite.message);
 }
 
 class CorruptIndex extends Error {
@@ -73,8 +63,7 @@ export function headerProblem(file: string): string | undefined {
 }
 
 function createSchema(db: Db): void {
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = NORMAL");
+  db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
   db.exec(`
     CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, hash TEXT NOT NULL, mtime REAL NOT NULL, size INTEGER NOT NULL);
@@ -92,8 +81,8 @@ function createSchema(db: Db): void {
 function loadVec(db: Db, dims: number): boolean {
   try {
     // optional dependency: nearest-neighbour search inside SQLite when present
-    const sqliteVec = require("sqlite-vec") as { load(db: Db): void };
-    sqliteVec.load(db);
+    const sqliteVec = require("sqlite-vec") as { getLoadablePath(): string };
+    db.loadExtension(sqliteVec.getLoadablePath());
     db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vec USING vec0(embedding float[${dims}])`);
   } catch (error) {
     if (isCorruptionError(error)) throw error;
@@ -107,11 +96,11 @@ function loadVec(db: Db, dims: number): boolean {
     db.transaction(() => {
       for (const row of db.prepare("SELECT chunk_id, vector FROM embeddings").iterate() as Iterable<{
         chunk_id: number;
-        vector: Buffer;
+        vector: Uint8Array;
       }>) {
         insert.run(BigInt(row.chunk_id), row.vector);
       }
-    })();
+    });
   }
   return true;
 }
@@ -123,7 +112,7 @@ export function openDatabase(file: string, dims: number, useVec = true): { db: D
     const problem = headerProblem(file);
     if (problem) throw new CorruptIndex(problem);
   }
-  const db = new (sqlite())(file);
+  const db = openSqlite(file);
   try {
     createSchema(db);
     return { db, vec: useVec ? loadVec(db, dims) : false };
@@ -171,4 +160,4 @@ export function openIndexDatabase(
 }
 
 export const toBlob = (v: number[] | Float32Array) => Buffer.from(new Float32Array(v).buffer);
-export const fromBlob = (b: Buffer) => new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4).slice();
+export const fromBlob = (b: Uint8Array) => new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4).slice();

@@ -1,6 +1,6 @@
 import type { Chunk } from "../chunk.js";
-import type { Statement } from "better-sqlite3";
 import { type Db, fromBlob, type IndexRecovery, openIndexDatabase, toBlob } from "./database.js";
+import type { SqlStatement } from "./sqlite.js";
 
 export interface FileRecord {
   path: string;
@@ -36,7 +36,7 @@ export class IndexStore {
   readonly recovered: IndexRecovery | undefined;
   private readonly db: Db;
   private vectors: Map<number, Float32Array> | undefined;
-  private readonly statements = new Map<string, Statement>();
+  private readonly statements = new Map<string, SqlStatement>();
 
   constructor(
     readonly dbPath: string,
@@ -50,7 +50,7 @@ export class IndexStore {
   }
 
   /** A prepared statement, prepared once per store. */
-  private sql(text: string): Statement {
+  private sql(text: string): SqlStatement {
     let statement = this.statements.get(text);
     if (!statement) {
       statement = this.db.prepare(text);
@@ -128,7 +128,7 @@ export class IndexStore {
         }
         upsertFile.run(file.path, file.hash, file.mtime, file.size);
       }
-    })();
+    });
   }
 
   /** Chunks that have no vector yet (ids and hashes; texts are read a batch at a time). */
@@ -147,7 +147,7 @@ export class IndexStore {
   cachedVector(hash: string, model: string): Float32Array | undefined {
     const hit = this.db
       .prepare("SELECT vector FROM embedding_cache WHERE hash = ? AND model = ?")
-      .get(hash, model) as { vector: Buffer } | undefined;
+      .get(hash, model) as { vector: Uint8Array } | undefined;
     return hit ? fromBlob(hit.vector) : undefined;
   }
 
@@ -155,7 +155,7 @@ export class IndexStore {
     const cache = this.sql("INSERT OR REPLACE INTO embedding_cache(hash, model, vector) VALUES (?, ?, ?)");
     this.db.transaction(() => {
       for (const row of rows) cache.run(row.hash, model, toBlob(row.vector));
-    })();
+    });
   }
 
   storeVectors(rows: Array<{ id: number; vector: number[] | Float32Array }>): void {
@@ -170,7 +170,7 @@ export class IndexStore {
         insertVec?.run(BigInt(id), blob);
         this.vectors?.set(id, fromBlob(blob));
       }
-    })();
+    });
   }
 
   private loadVectors(): Map<number, Float32Array> {
@@ -178,7 +178,7 @@ export class IndexStore {
       this.vectors = new Map();
       for (const row of this.sql("SELECT chunk_id, vector FROM embeddings").iterate() as Iterable<{
         chunk_id: number;
-        vector: Buffer;
+        vector: Uint8Array;
       }>) {
         this.vectors.set(row.chunk_id, fromBlob(row.vector));
       }
@@ -230,6 +230,6 @@ export class IndexStore {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (this.db.isOpen) this.db.close();
   }
 }

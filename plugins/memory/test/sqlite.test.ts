@@ -1,0 +1,102 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { isCorruptionError } from "../src/store/database.js";
+import { IndexStore } from "../src/store/index-store.js";
+import { openSqlite, sqliteDriver } from "../src/store/sqlite.js";
+import { tempDir } from "./helpers.js";
+
+const hasBuiltin = process.getBuiltinModule?.("node:sqlite") !== undefined;
+
+describe("the SQLite under the index", () => {
+  it("is Node's own node:sqlite where the runtime has it, better-sqlite3 only where it does not", () => {
+    expect(sqliteDriver()).toBe(hasBuiltin ? "node:sqlite" : "better-sqlite3");
+    const db = openSqlite(":memory:");
+    expect(db.driver).toBe(sqliteDriver());
+    db.close();
+    expect(db.isOpen).toBe(false);
+  });
+
+  it("commits a transaction that returns, and leaves nothing of one that throws", () => {
+    const db = openSqlite(":memory:");
+    db.exec("CREATE TABLE t (x INTEGER)");
+    const insert = db.prepare("INSERT INTO t VALUES (?)");
+    expect(db.transaction(() => (insert.run(1), "done"))).toBe("done");
+    expect(() =>
+      db.transaction(() => {
+        insert.run(2);
+        throw new Error("half way");
+      }),
+    ).toThrow("half way");
+    // a nested failure undoes only its own part
+    db.transaction(() => {
+      insert.run(3);
+      expect(() =>
+        db.transaction(() => {
+          insert.run(4);
+          throw new Error("inner");
+        }),
+      ).toThrow("inner");
+    });
+    expect(db.prepare("SELECT x FROM t ORDER BY x").all()).toEqual([{ x: 1 }, { x: 3 }]);
+    db.close();
+  });
+
+  it("names a file that is not a database as corruption, whichever driver reads it", () => {
+    const file = path.join(tempDir(), "junk.sqlite");
+    writeFileSync(file, "definitely not SQLite, just some bytes ".repeat(200));
+    let caught: unknown;
+    try {
+      const db = openSqlite(file);
+      db.exec("SELECT * FROM sqlite_master");
+    } catch (error) {
+      caught = error;
+    }
+    expect(isCorruptionError(caught)).toBe(true);
+    expect(isCorruptionError(new Error("file is not a database"))).toBe(false);
+  });
+
+  it("finds nearest neighbours the same with sqlite-vec and with the in-memory scan", () => {
+    const dir = tempDir();
+    const unit = (v: number[]) => {
+      const n = Math.hypot(...v);
+      return v.map((x) => x / n);
+    };
+    const rows = [
+      { id: 1, vector: unit([1, 0, 0]) },
+      { id: 2, vector: unit([0.9, 0.1, 0]) },
+      { id: 3, vector: unit([0, 1, 0]) },
+      { id: 4, vector: unit([0, 0, 1]) },
+    ];
+    const results = [true, false].map((vec) => {
+      const store = new IndexStore(path.join(dir, `index-${vec}.sqlite`), 3, vec);
+      if (vec) expect(store.vec).toBe(true); // sqlite-vec is an installed optional dependency here
+      store.applyChanges(
+        [],
+        [
+          {
+            path: "MEMORY.md",
+            hash: "h",
+            mtime: 1,
+            size: 1,
+            chunks: rows.map((r) => ({ startLine: r.id, endLine: r.id, text: `chunk ${r.id}`, hash: `${r.id}` })),
+          },
+        ],
+      );
+      store.storeVectors(rows);
+      const found = store.vectorCandidates(unit([1, 0.05, 0]), 2);
+      store.close();
+      return found;
+    });
+    expect(results[0]!.map((c) => c.id)).toEqual([1, 2]);
+    expect(results[1]!.map((c) => c.id)).toEqual([1, 2]);
+    for (const [i, c] of results[0]!.entries()) expect(c.score).toBeCloseTo(results[1]![i]!.score, 5);
+  });
+
+  it("refuses SQL's load_extension() once sqlite-vec is in", () => {
+    const store = new IndexStore(":memory:", 3, true);
+    const db = (store as unknown as { db: ReturnType<typeof openSqlite> }).db;
+    expect(() => db.prepare("SELECT load_extension('/tmp/nothing.so')").get()).toThrow(/not authorized/);
+    store.close();
+  });
+});
