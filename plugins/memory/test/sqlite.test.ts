@@ -21,7 +21,12 @@ describe("the SQLite under the index", () => {
     const db = openSqlite(":memory:");
     db.exec("CREATE TABLE t (x INTEGER)");
     const insert = db.prepare("INSERT INTO t VALUES (?)");
-    expect(db.transaction(() => (insert.run(1), "done"))).toBe("done");
+    expect(
+      db.transaction(() => {
+        insert.run(1);
+        return "done";
+      }),
+    ).toBe("done");
     expect(() =>
       db.transaction(() => {
         insert.run(2);
@@ -79,7 +84,12 @@ describe("the SQLite under the index", () => {
             hash: "h",
             mtime: 1,
             size: 1,
-            chunks: rows.map((r) => ({ startLine: r.id, endLine: r.id, text: `chunk ${r.id}`, hash: `${r.id}` })),
+            chunks: rows.map((r) => ({
+              startLine: r.id,
+              endLine: r.id,
+              text: `chunk ${r.id}`,
+              hash: `${r.id}`,
+            })),
           },
         ],
       );
