@@ -10,7 +10,12 @@ export const SessionsConfigSchema = Type.Object(
     ),
     agentToAgent: Type.Optional(
       Type.Object(
-        { enabled: Type.Optional(Type.Boolean()), allow: Type.Optional(Type.Array(Type.String())) },
+        {
+          enabled: Type.Optional(Type.Boolean()),
+          allow: Type.Optional(Type.Array(Type.String())),
+          /** sessions_send follow-up turns between requester and target (OpenClaw `session.agentToAgent.maxPingPongTurns`; default 5). */
+          maxPingPongTurns: Type.Optional(Type.Integer({ minimum: 0, maximum: 5 })),
+        },
         { additionalProperties: false },
       ),
     ),
@@ -21,6 +26,23 @@ export const SessionsConfigSchema = Type.Object(
     /** Agents a spawn may name besides the caller's (`*`: any). */
     allowAgents: Type.Optional(Type.Array(Type.String())),
     defaultAgentId: Type.Optional(Type.String()),
+    /** sessions_spawn inline attachments (OpenClaw `tools.sessions_spawn.attachments`); off unless enabled. */
+    attachments: Type.Optional(
+      Type.Object(
+        {
+          enabled: Type.Optional(Type.Boolean()),
+          /** Default 5 MB across all files of one spawn. */
+          maxTotalBytes: Type.Optional(Type.Integer({ minimum: 0 })),
+          /** Default 50. */
+          maxFiles: Type.Optional(Type.Integer({ minimum: 0, maximum: 50 })),
+          /** Default 1 MB per file. */
+          maxFileBytes: Type.Optional(Type.Integer({ minimum: 0 })),
+          /** Keep the files after the run when cleanup is "keep" (default false: removed). */
+          retainOnSessionKeep: Type.Optional(Type.Boolean()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -15,6 +15,10 @@ export interface SessionsEnv {
   sandboxed: boolean;
   /** Whether the context named the calling session (sessions_yield needs one). */
   hasSession: boolean;
+  /** The caller's workspace (spawn attachments are written under it). */
+  workspaceDir?: string;
+  /** The caller's message channel (named in agent-to-agent context). */
+  channel?: string;
 }
 
 export function sessionsEnv(ctx: ToolContext, service: SessionsService, config: SessionsConfig): SessionsEnv {
@@ -32,6 +36,8 @@ export function sessionsEnv(ctx: ToolContext, service: SessionsService, config: 
     callerKey,
     sandboxed: ctx.sandboxed === true,
     hasSession: Boolean(raw?.trim()),
+    ...(ctx.workspaceDir ? { workspaceDir: ctx.workspaceDir } : {}),
+    ...(ctx.messageChannel ? { channel: ctx.messageChannel } : {}),
   };
 }
 

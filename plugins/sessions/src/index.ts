@@ -1,4 +1,33 @@
+export {
+  type AgentToAgentEvents,
+  type AgentToAgentFlow,
+  type AgentToAgentTurn,
+  ANNOUNCE_SKIP,
+  ANNOUNCE_STEP_MESSAGE,
+  agentToAgentAnnounceContext,
+  agentToAgentEvents,
+  agentToAgentMessageContext,
+  agentToAgentReplyContext,
+  isAnnounceSkip,
+  isReplySkip,
+  MAX_PING_PONG_TURNS,
+  pingPongTurns,
+  REPLY_SKIP,
+  runAgentToAgentFlow,
+} from "./a2a.js";
 export { BEGIN_CHILD, completionMessage, END_CHILD, statusText } from "./announce.js";
+export {
+  ATTACHMENTS_MAX_ITEMS,
+  ATTACHMENTS_ROOT,
+  type AttachmentLimits,
+  type AttachmentReceipt,
+  attachmentLimits,
+  decodeStrictBase64,
+  materializeAttachments,
+  removeAttachments,
+  type SpawnAttachment,
+  sanitizeMountPath,
+} from "./attachments.js";
 export { capHistory, HISTORY_BYTES_MAX, HISTORY_TEXT_MAX, sanitizeMessage } from "./caps.js";
 export { type SessionsConfig, SessionsConfigSchema } from "./config.js";
 export type { SessionsEnv } from "./context.js";
@@ -18,6 +47,7 @@ export {
   type ScriptedTurn,
 } from "./scripted-runner.js";
 export { type SessionsEvents, SessionsService } from "./service.js";
+export { followUpsIdle } from "./follow-ups.js";
 export { FileRunRegistry } from "./store/file-runs.js";
 export { FileSessionStore } from "./store/file-store.js";
 export { SPAWN_NOTE, subagentMessage } from "./tools/sessions-spawn.js";

@@ -1,5 +1,7 @@
 import { type AgentTool, jsonResult, Type } from "@clawtools/core";
+import { agentToAgentMessageContext, pingPongTurns, runAgentToAgentFlow } from "../a2a.js";
 import { type SessionsEnv, resolveVisible } from "../context.js";
+import { trackFollowUp } from "../follow-ups.js";
 import type { TranscriptMessage } from "../types.js";
 
 export const sessionsSendSchema = Type.Object(
@@ -48,18 +50,41 @@ export function createSessionsSendTool(env: SessionsEnv): AgentTool<typeof sessi
       const delivery = { status: "pending", mode: "announce" };
       // the reply is what the run adds after the messages that were there before it started
       const baseline = (await env.service.store.history(sessionKey, { limit: 50 })).length;
+      // the caller as OpenClaw names it: only a session the context named takes part in the exchange
+      const requesterSessionKey = env.hasSession ? env.callerKey : undefined;
       let runId: string;
       try {
-        runId = await env.service.start(
-          sessionKey,
-          p.message,
-          target.entry.model ? { model: target.entry.model } : {},
-        );
+        runId = await env.service.start(sessionKey, p.message, {
+          extraSystemPrompt: agentToAgentMessageContext({
+            requesterSessionKey,
+            requesterChannel: env.channel,
+            targetSessionKey: sessionKey,
+          }),
+          ...(target.entry.model ? { model: target.entry.model } : {}),
+        });
       } catch (error) {
         return jsonResult({ status: "error", error: (error as Error).message, sessionKey });
       }
       const timeoutSeconds = p.timeoutSeconds ?? 30;
-      if (timeoutSeconds === 0) return jsonResult({ runId, status: "accepted", sessionKey, delivery });
+      // the follow-up (ping-pong, then the announce step) runs after the tool has returned
+      const followUp = (roundOneReply?: string, waitRunId?: string) =>
+        trackFollowUp(
+          env.service,
+          runAgentToAgentFlow(env.service, {
+            targetSessionKey: sessionKey,
+            message: p.message,
+            announceTimeoutMs: timeoutSeconds === 0 ? 30_000 : timeoutSeconds * 1000,
+            maxPingPongTurns: pingPongTurns(env.config),
+            requesterSessionKey,
+            requesterChannel: env.channel,
+            roundOneReply,
+            waitRunId,
+          }),
+        );
+      if (timeoutSeconds === 0) {
+        followUp(undefined, runId);
+        return jsonResult({ runId, status: "accepted", sessionKey, delivery });
+      }
       const outcome = await env.service.runner!.wait(runId, timeoutSeconds * 1000);
       if (outcome.status === "running")
         return jsonResult({
@@ -80,6 +105,7 @@ export function createSessionsSendTool(env: SessionsEnv): AgentTool<typeof sessi
           .join("\n")
           .trim();
       }
+      followUp(reply || undefined);
       return jsonResult({ runId, status: "ok", reply, sessionKey, delivery });
     },
   };

@@ -1,6 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { type AgentTool, jsonResult, optionalStringEnum, ToolInputError, Type } from "@clawtools/core";
+import {
+  ATTACHMENTS_MAX_ITEMS,
+  attachmentLimits,
+  materializeAttachments,
+  removeAttachments,
+  type SpawnAttachment,
+} from "../attachments.js";
 import type { SessionsEnv } from "../context.js";
+import { trackFollowUp } from "../follow-ups.js";
 import { AGENT_ID } from "../keys.js";
 
 export const sessionsSpawnSchema = Type.Object(
@@ -21,6 +29,29 @@ export const sessionsSpawnSchema = Type.Object(
     cleanup: optionalStringEnum(["delete", "keep"] as const),
     sandbox: optionalStringEnum(["inherit", "require"] as const),
     lightContext: Type.Optional(Type.Boolean()),
+    resumeSessionId: Type.Optional(
+      Type.String({ description: "Resume an earlier ACP session (runtime=acp only)." }),
+    ),
+    streamTo: optionalStringEnum(["parent"] as const),
+    attachments: Type.Optional(
+      Type.Array(
+        Type.Object({
+          name: Type.String({ description: "A file name (no path)." }),
+          content: Type.String(),
+          encoding: optionalStringEnum(["utf8", "base64"] as const),
+          mimeType: Type.Optional(Type.String()),
+        }),
+        {
+          maxItems: ATTACHMENTS_MAX_ITEMS,
+          description: "Files written into the child's workspace before it starts (when enabled).",
+        },
+      ),
+    ),
+    attachAs: Type.Optional(
+      Type.Object({
+        mountPath: Type.Optional(Type.String({ description: "Where the child should look (a hint)." })),
+      }),
+    ),
   },
   { additionalProperties: true },
 );
@@ -63,6 +94,23 @@ export function createSessionsSpawnTool(env: SessionsEnv): AgentTool<typeof sess
         throw new ToolInputError(`Unknown parameter for sessions_spawn: ${extra.join(", ")}`);
       if (p.lightContext && p.runtime === "acp")
         throw new ToolInputError("lightContext is only supported for runtime='subagent'.");
+      const runtime = p.runtime === "acp" ? "acp" : "subagent";
+      if (p.streamTo && runtime !== "acp")
+        return jsonResult({
+          status: "error",
+          error: `streamTo is only supported for runtime=acp; got runtime=${runtime}`,
+        });
+      if (p.resumeSessionId && runtime !== "acp")
+        return jsonResult({
+          status: "error",
+          error: `resumeSessionId is only supported for runtime=acp; got runtime=${runtime}`,
+        });
+      if (runtime === "acp" && p.attachments && p.attachments.length > 0)
+        return jsonResult({
+          status: "error",
+          error:
+            "attachments are currently unsupported for runtime=acp; use runtime=subagent or remove attachments",
+        });
       if (p.runtime === "acp")
         return jsonResult({
           status: "error",
@@ -104,6 +152,18 @@ export function createSessionsSpawnTool(env: SessionsEnv): AgentTool<typeof sess
             status: "forbidden",
             error: `sessions_spawn has reached max active children for this session (${running}/${maxChildren})`,
           });
+        // the files are written once the spawn is allowed, before the child exists
+        const files = await materializeAttachments({
+          attachments: p.attachments as SpawnAttachment[] | undefined,
+          limits: attachmentLimits(config),
+          workspaceDir: env.workspaceDir,
+          ...(p.attachAs?.mountPath ? { mountPath: p.attachAs.mountPath } : {}),
+        });
+        if (files && files.status !== "ok") return jsonResult({ status: files.status, error: files.error });
+        const removeFiles = async () => {
+          if (files && env.workspaceDir)
+            await removeAttachments(env.workspaceDir, files.receipt.relDir).catch(() => {});
+        };
         const childKey = `agent:${agentId}:subagent:${randomUUID()}`;
         const label = p.label?.trim() || undefined;
         await service.store.create({
@@ -123,8 +183,10 @@ export function createSessionsSpawnTool(env: SessionsEnv): AgentTool<typeof sess
           runId = await service.start(childKey, subagentMessage(p.task, depth, maxDepth), {
             ...(p.model ? { model: p.model } : {}),
             ...(timeoutSeconds ? { timeoutMs: timeoutSeconds * 1000 } : {}),
+            ...(files ? { extraSystemPrompt: files.systemPromptSuffix } : {}),
           });
         } catch (error) {
+          await removeFiles();
           await service.store.patch(childKey, { status: "failed", endedAt: Date.now() });
           return jsonResult({ status: "error", error: (error as Error).message, childSessionKey: childKey });
         }
@@ -140,11 +202,15 @@ export function createSessionsSpawnTool(env: SessionsEnv): AgentTool<typeof sess
           ...(p.model ? { model: p.model } : {}),
         });
         await service.runs.record(run);
-        return { run };
+        return { run, files, removeFiles };
       });
       if (!("run" in admitted)) return admitted;
-      const { run } = admitted;
-      void service.watch(run);
+      const { run, files, removeFiles } = admitted;
+      const watched = service.watch(run);
+      // cleanup "delete" always removes the files; "keep" keeps them only when configured to
+      if (files && (run.cleanup === "delete" || !files.retainOnSessionKeep))
+        trackFollowUp(service, watched.finally(removeFiles));
+      else void watched;
       return jsonResult({
         status: "accepted",
         childSessionKey: run.childSessionKey,
@@ -152,6 +218,7 @@ export function createSessionsSpawnTool(env: SessionsEnv): AgentTool<typeof sess
         mode: p.mode ?? "run",
         note: SPAWN_NOTE,
         ...(p.model ? { modelApplied: true } : {}),
+        ...(files ? { attachments: files.receipt } : {}),
       });
     },
   };
