@@ -1,0 +1,20 @@
+export { AgentProcess, type AgentProcessOptions } from "./agent-process.js";
+export {
+  decidePermission,
+  type FsAccess,
+  type PermissionOption,
+  type PermissionOutcome,
+  type PermissionPolicy,
+  type PermissionRequest,
+} from "./client-side.js";
+export { AcpConnection, AcpConnectionError, AcpRpcError } from "./connection.js";
+export {
+  ACP_PROTOCOL_VERSION,
+  type AcpRunInfo,
+  type AcpRunner,
+  type AcpRunnerOptions,
+  type AcpStartRunRequest,
+  type AcpToolCall,
+  type AcpUpdateEvent,
+  createAcpRunner,
+} from "./runner.js";

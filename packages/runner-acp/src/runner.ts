@@ -1,0 +1,469 @@
+import { randomUUID } from "node:crypto";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { checkCallEnv, sanitizeEnv } from "@clawtools/runtime";
+import {
+  type AgentRunner,
+  type RunOutcome,
+  type SessionStore,
+  type StartRunRequest,
+  waitForRun,
+} from "@clawtools/sessions";
+import { AgentProcess } from "./agent-process.js";
+import {
+  decidePermission,
+  type FsAccess,
+  type PermissionOutcome,
+  type PermissionPolicy,
+  parsePermissionRequest,
+  readTextFile,
+  writeTextFile,
+} from "./client-side.js";
+import { AcpConnection, AcpConnectionError, AcpRpcError } from "./connection.js";
+
+const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
+
+/** The ACP protocol version this client speaks. */
+export const ACP_PROTOCOL_VERSION = 1;
+
+export interface AcpRunnerOptions {
+  /** The agent's executable (`codex-acp`, `claude-code-acp`, `gemini` …), looked up on PATH. */
+  command: string;
+  args?: string[];
+  /**
+   * Variables added to the agent's environment, checked as exec's `env` is (PATH and the
+   * loader/shell keys OpenClaw blocks are refused when the runner is created).
+   */
+  env?: Record<string, string>;
+  /** The environment the agent inherits, sanitised as exec's (default `process.env`). */
+  baseEnv?: NodeJS.ProcessEnv;
+  /** The session's working directory (absolute; default the current directory when the runner is created). */
+  cwd?: string;
+  /** Where each run's user message and reply are recorded (the sessions plugin's store). */
+  store?: SessionStore;
+  /** Answers to `session/request_permission` (default `deny`). */
+  permissions?: PermissionPolicy;
+  /** `fs/read_text_file` / `fs/write_text_file` for the agent (default: neither), contained in `root`. */
+  fs?: FsAccess;
+  /** MCP servers handed to the agent in `session/new` / `session/load` (default none). */
+  mcpServers?: unknown[];
+  /** Limit on each of `initialize`, `session/new`, `session/load`, `session/set_model` (default 30 000 ms). */
+  startupTimeoutMs?: number;
+  /** How long an agent has to end its turn after `session/cancel` before it is killed (default 5000 ms). */
+  cancelGraceMs?: number;
+  /** How long the agent has after SIGTERM before SIGKILL (default 2000 ms). */
+  killGraceMs?: number;
+  /** Every `session/update` of a run as it arrives (not the history a `session/load` replays): stream it to a parent. */
+  onUpdate?: (event: AcpUpdateEvent) => void;
+}
+
+export interface AcpStartRunRequest extends StartRunRequest {
+  /** Resume this ACP session (`session/load`) instead of the session's last one or a new one. */
+  resumeSessionId?: string;
+  /** The run's working directory (absolute), instead of the runner's. */
+  cwd?: string;
+}
+
+export interface AcpUpdateEvent {
+  runId: string;
+  sessionKey: string;
+  acpSessionId: string;
+  /** The ACP `SessionUpdate` (`sessionUpdate: "agent_message_chunk" | "tool_call" | …`). */
+  update: Record<string, unknown>;
+}
+
+/** A tool call the agent reported (`tool_call`, merged with its `tool_call_update`s). */
+export interface AcpToolCall {
+  toolCallId: string;
+  title?: string;
+  kind?: string;
+  status?: string;
+  rawInput?: unknown;
+  rawOutput?: unknown;
+}
+
+/** What a run did, for status displays and tests. */
+export interface AcpRunInfo {
+  runId: string;
+  sessionKey: string;
+  /** The ACP session id (pass it as `resumeSessionId` to continue it later). */
+  acpSessionId?: string;
+  /** Whether the session was resumed with `session/load`. */
+  resumed: boolean;
+  /** The agent's process id (the process is gone once the run has ended). */
+  pid?: number;
+  agentInfo?: { name?: string; version?: string; title?: string };
+  toolCalls: AcpToolCall[];
+  permissions: { toolCallId: string; title?: string; outcome: PermissionOutcome }[];
+  stopReason?: string;
+}
+
+export interface AcpRunner extends AgentRunner {
+  start(request: AcpStartRunRequest): Promise<{ runId: string }>;
+  info(runId: string): AcpRunInfo | undefined;
+  /** The ACP session a session key's runs continue (from this runner, else from the store's transcript). */
+  acpSessionIdFor(sessionKey: string): Promise<string | undefined>;
+  /** Aborts every run and stops every agent process. */
+  dispose(): Promise<void>;
+}
+
+interface Run {
+  info: AcpRunInfo;
+  done: Promise<RunOutcome>;
+  outcome?: RunOutcome;
+  steers: string[];
+  stop(reason: "aborted" | "timeout"): void;
+}
+
+const OK_STOP_REASONS = new Set(["end_turn", "max_tokens", "max_turn_requests"]);
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * An AgentRunner over the Agent Client Protocol: each run launches the agent (a child process in
+ * its own process group, environment sanitised as exec's), `initialize`s it, opens the session
+ * (`session/new`, or `session/load` to resume one), sends the message with `session/prompt` and
+ * collects the streamed `session/update`s into the reply. Abort and timeouts send
+ * `session/cancel` and kill the agent if it does not stop; the agent never outlives its run.
+ */
+export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
+  if (!options.command) throw new Error("createAcpRunner: command is required");
+  const extraEnv = checkCallEnv(options.env);
+  const defaultCwd = path.resolve(options.cwd ?? process.cwd());
+  const startupTimeoutMs = options.startupTimeoutMs ?? 30_000;
+  const cancelGraceMs = options.cancelGraceMs ?? 5_000;
+  const policy = options.permissions ?? "deny";
+  const runs = new Map<string, Run>();
+  const sessionIds = new Map<string, string>();
+
+  async function acpSessionIdFor(sessionKey: string): Promise<string | undefined> {
+    const known = sessionIds.get(sessionKey);
+    if (known || !options.store) return known;
+    const history = await options.store.history(sessionKey, { limit: 50 }).catch(() => []);
+    for (let i = history.length - 1; i >= 0; i--) {
+      const acp = history[i]?.acp;
+      if (isObject(acp) && typeof acp.sessionId === "string") return acp.sessionId;
+    }
+    return undefined;
+  }
+
+  async function execute(runId: string, request: AcpStartRunRequest, run: Run, stopped: Promise<void>) {
+    const info = run.info;
+    const cwd = request.cwd ?? defaultCwd;
+    if (!path.isAbsolute(cwd)) throw new Error(`the ACP session's cwd must be an absolute path: ${cwd}`);
+    const resumeId = request.resumeSessionId ?? (await acpSessionIdFor(request.sessionKey));
+    const explicitResume = request.resumeSessionId !== undefined;
+    const fsRoot = path.resolve(cwd, options.fs?.root ?? ".");
+    await options.store?.append(request.sessionKey, [
+      { role: "user", content: request.message, timestamp: Date.now() },
+    ]);
+
+    const agent = new AgentProcess({
+      command: options.command,
+      args: options.args ?? [],
+      cwd,
+      env: { ...sanitizeEnv(options.baseEnv ?? process.env, undefined), ...extraEnv },
+      killGraceMs: options.killGraceMs,
+    });
+    if (agent.pid !== undefined) info.pid = agent.pid;
+    const runState = { stopping: false };
+    let replaying = false;
+    let chunks: string[] = [];
+    const cancelPermissions = new Set<() => void>();
+    const ownSession = (params: unknown) =>
+      isObject(params) && info.acpSessionId !== undefined && params.sessionId === info.acpSessionId;
+
+    const onRequest = async (method: string, params: unknown): Promise<unknown> => {
+      if (method === "session/request_permission") {
+        const req = parsePermissionRequest(params);
+        if (!ownSession(req)) throw new AcpRpcError(-32602, `Unknown session: ${req.sessionId}`);
+        let cancel!: () => void;
+        const cancelled = new Promise<PermissionOutcome>((resolve) => {
+          cancel = () => resolve({ outcome: "cancelled" });
+        });
+        cancelPermissions.add(cancel);
+        if (runState.stopping) cancel();
+        try {
+          const outcome = await Promise.race([decidePermission(policy, req), cancelled]);
+          info.permissions.push({
+            toolCallId: req.toolCall.toolCallId,
+            ...(typeof req.toolCall.title === "string" ? { title: req.toolCall.title } : {}),
+            outcome,
+          });
+          return { outcome };
+        } finally {
+          cancelPermissions.delete(cancel);
+        }
+      }
+      if (method === "fs/read_text_file" || method === "fs/write_text_file") {
+        const write = method === "fs/write_text_file";
+        if (!(write ? options.fs?.write : options.fs?.read))
+          throw new AcpRpcError(-32601, `${method} is not enabled: this client did not advertise it`);
+        if (!ownSession(params))
+          throw new AcpRpcError(
+            -32602,
+            `Unknown session: ${String((params as { sessionId?: unknown })?.sessionId)}`,
+          );
+        return write ? writeTextFile(fsRoot, params) : readTextFile(fsRoot, params);
+      }
+      throw new AcpRpcError(-32601, `Method not found: ${method}`);
+    };
+
+    const onNotification = (method: string, params: unknown) => {
+      if (method !== "session/update" || !ownSession(params)) return;
+      const update = (params as { update?: unknown }).update;
+      if (!isObject(update) || replaying) return;
+      switch (update.sessionUpdate) {
+        case "agent_message_chunk": {
+          const content = update.content;
+          if (isObject(content) && content.type === "text" && typeof content.text === "string")
+            chunks.push(content.text);
+          break;
+        }
+        case "tool_call":
+        case "tool_call_update": {
+          if (typeof update.toolCallId !== "string") break;
+          let call = info.toolCalls.find((c) => c.toolCallId === update.toolCallId);
+          if (!call) {
+            call = { toolCallId: update.toolCallId };
+            info.toolCalls.push(call);
+          }
+          for (const key of ["title", "kind", "status"] as const)
+            if (typeof update[key] === "string") call[key] = update[key] as string;
+          if ("rawInput" in update) call.rawInput = update.rawInput;
+          if ("rawOutput" in update) call.rawOutput = update.rawOutput;
+          break;
+        }
+      }
+      options.onUpdate?.({
+        runId,
+        sessionKey: request.sessionKey,
+        acpSessionId: info.acpSessionId!,
+        update,
+      });
+    };
+
+    const conn = new AcpConnection(agent.child.stdout, agent.child.stdin, onRequest, onNotification);
+    void agent.exited.then(() => conn.close(new AcpConnectionError(agent.describeExit(), "ended")));
+    void stopped.then(() => {
+      runState.stopping = true;
+      for (const cancel of cancelPermissions) cancel();
+      if (info.acpSessionId) conn.notify("session/cancel", { sessionId: info.acpSessionId });
+      else void agent.kill();
+      const grace = setTimeout(() => void agent.kill(), cancelGraceMs);
+      void agent.exited.then(() => clearTimeout(grace));
+    });
+    const stopError = () => new AcpConnectionError("stopped");
+    const guard = <T>(p: Promise<T>): Promise<T> => {
+      if (runState.stopping) return Promise.reject(stopError());
+      return p;
+    };
+
+    try {
+      const init = await guard(
+        conn.request<Record<string, unknown>>(
+          "initialize",
+          {
+            protocolVersion: ACP_PROTOCOL_VERSION,
+            clientCapabilities: {
+              fs: { readTextFile: options.fs?.read === true, writeTextFile: options.fs?.write === true },
+              terminal: false,
+            },
+            clientInfo: { name: "clawtools", title: "clawtools", version },
+          },
+          startupTimeoutMs,
+        ),
+      );
+      if (!isObject(init) || init.protocolVersion !== ACP_PROTOCOL_VERSION)
+        throw new Error(
+          `the ACP agent speaks protocol version ${JSON.stringify(isObject(init) ? init.protocolVersion : init)}; this client speaks ${ACP_PROTOCOL_VERSION}`,
+        );
+      if (isObject(init.agentInfo)) info.agentInfo = init.agentInfo as AcpRunInfo["agentInfo"];
+      const caps = isObject(init.agentCapabilities) ? init.agentCapabilities : {};
+      const mcpServers = options.mcpServers ?? [];
+      let setup: unknown;
+      if (resumeId && caps.loadSession === true) {
+        info.acpSessionId = resumeId;
+        info.resumed = true;
+        replaying = true;
+        try {
+          setup = await guard(
+            conn.request("session/load", { sessionId: resumeId, cwd, mcpServers }, startupTimeoutMs),
+          );
+        } catch (error) {
+          if (error instanceof AcpRpcError)
+            throw new Error(`the ACP agent could not load session ${resumeId}: ${error.message}`);
+          throw error;
+        } finally {
+          replaying = false;
+        }
+      } else if (resumeId && explicitResume) {
+        throw new Error(
+          `the ACP agent does not support session/load (no loadSession capability), so session ${resumeId} cannot be resumed`,
+        );
+      } else {
+        const created = await guard(
+          conn.request<Record<string, unknown>>("session/new", { cwd, mcpServers }, startupTimeoutMs),
+        );
+        if (!isObject(created) || typeof created.sessionId !== "string" || created.sessionId === "")
+          throw new Error("the ACP agent answered session/new without a sessionId");
+        info.acpSessionId = created.sessionId;
+        setup = created;
+      }
+      const acpSessionId = info.acpSessionId!;
+      sessionIds.set(request.sessionKey, acpSessionId);
+      if (request.model) await selectModel(conn, acpSessionId, request.model, setup, startupTimeoutMs, guard);
+      let prompt: { type: "text"; text: string }[] = [
+        ...(request.extraSystemPrompt ? [{ type: "text" as const, text: request.extraSystemPrompt }] : []),
+        { type: "text", text: request.message },
+      ];
+      let stopReason: string;
+      for (;;) {
+        chunks = [];
+        const answer = await guard(
+          conn.request<Record<string, unknown>>("session/prompt", { sessionId: acpSessionId, prompt }),
+        );
+        if (!isObject(answer) || typeof answer.stopReason !== "string")
+          throw new Error("the ACP agent answered session/prompt without a stopReason");
+        stopReason = answer.stopReason;
+        info.stopReason = stopReason;
+        if (stopReason !== "end_turn" || run.steers.length === 0 || runState.stopping) break;
+        // steering: ACP has no mid-turn injection, so steered messages are the next turn
+        prompt = [{ type: "text", text: run.steers.splice(0).join("\n\n") }];
+      }
+      const reply = chunks.join("").trim();
+      await options.store?.append(request.sessionKey, [
+        {
+          role: "assistant",
+          content: [{ type: "text", text: reply }],
+          timestamp: Date.now(),
+          stopReason,
+          acp: { sessionId: acpSessionId, stopReason, toolCalls: info.toolCalls },
+        },
+      ]);
+      if (stopReason === "cancelled") return { reply, cancelled: true };
+      if (!OK_STOP_REASONS.has(stopReason))
+        throw new Error(`the ACP agent ended the turn with stopReason "${stopReason}"`);
+      return { reply, cancelled: false };
+    } catch (error) {
+      // an agent that died mid-request: name how it ended (exit code, stderr), not just the closed pipe
+      if (error instanceof AcpConnectionError && error.kind === "ended") {
+        let timer: NodeJS.Timeout | undefined;
+        const exited = await Promise.race([
+          agent.exited.then(() => true),
+          new Promise<false>((resolve) => {
+            timer = setTimeout(() => resolve(false), 2000);
+          }),
+        ]);
+        clearTimeout(timer);
+        if (exited) throw new AcpConnectionError(agent.describeExit(), "ended");
+      }
+      throw error;
+    } finally {
+      conn.close(new AcpConnectionError("the run ended"));
+      await agent.kill();
+    }
+  }
+
+  const runner: AcpRunner = {
+    async start(request: AcpStartRunRequest) {
+      const runId = randomUUID();
+      let stopReason: "aborted" | "timeout" | undefined;
+      let signalStop!: () => void;
+      const stopped = new Promise<void>((resolve) => {
+        signalStop = resolve;
+      });
+      const run: Run = {
+        info: {
+          runId,
+          sessionKey: request.sessionKey,
+          resumed: false,
+          toolCalls: [],
+          permissions: [],
+        },
+        steers: [],
+        done: Promise.resolve({ status: "ok" }),
+        stop(reason) {
+          if (stopReason || run.outcome) return;
+          stopReason = reason;
+          signalStop();
+        },
+      };
+      const timer = request.timeoutMs ? setTimeout(() => run.stop("timeout"), request.timeoutMs) : undefined;
+      run.done = (async (): Promise<RunOutcome> => {
+        try {
+          const { reply, cancelled } = await execute(runId, request, run, stopped);
+          if (stopReason === "timeout")
+            return { status: "timeout", error: "timed out", ...(reply ? { reply } : {}) };
+          if (stopReason === "aborted") return { status: "aborted", error: "aborted" };
+          if (cancelled) return { status: "aborted", error: "the ACP agent cancelled the turn" };
+          return { status: "ok", reply };
+        } catch (error) {
+          if (stopReason === "timeout") return { status: "timeout", error: "timed out" };
+          if (stopReason === "aborted") return { status: "aborted", error: "aborted" };
+          return { status: "error", error: (error as Error).message };
+        } finally {
+          if (timer) clearTimeout(timer);
+        }
+      })();
+      void run.done.then((outcome) => {
+        run.outcome = outcome;
+      });
+      runs.set(runId, run);
+      return { runId };
+    },
+
+    wait: (runId, timeoutMs) => waitForRun(runs.get(runId), runId, timeoutMs),
+
+    async abort(runId) {
+      const run = runs.get(runId);
+      if (!run || run.outcome) return;
+      run.stop("aborted");
+      await run.done;
+    },
+
+    async steer(runId, message) {
+      const run = runs.get(runId);
+      if (!run || run.outcome) return false;
+      run.steers.push(message);
+      return true;
+    },
+
+    info: (runId) => runs.get(runId)?.info,
+    acpSessionIdFor,
+
+    async dispose() {
+      await Promise.all([...runs.keys()].map((runId) => runner.abort(runId)));
+    },
+  };
+  return runner;
+}
+
+/** `session/set_model` for a model the agent offers (`models.availableModels` of session/new or load). */
+async function selectModel(
+  conn: AcpConnection,
+  sessionId: string,
+  model: string,
+  setup: unknown,
+  timeoutMs: number,
+  guard: <T>(p: Promise<T>) => Promise<T>,
+): Promise<void> {
+  const models = isObject(setup) && isObject(setup.models) ? setup.models : undefined;
+  const available = Array.isArray(models?.availableModels)
+    ? (models.availableModels as unknown[])
+        .map((m) => (isObject(m) && typeof m.modelId === "string" ? m.modelId : undefined))
+        .filter((m): m is string => m !== undefined)
+    : [];
+  const bare = model.includes("/") ? model.slice(model.indexOf("/") + 1) : model;
+  const modelId = available.find((m) => m === model) ?? available.find((m) => m === bare);
+  if (!modelId)
+    throw new Error(
+      available.length === 0
+        ? `the ACP agent does not offer a model choice, so model "${model}" cannot be applied`
+        : `the ACP agent does not offer model "${model}" (available: ${available.join(", ")})`,
+    );
+  if (isObject(models) && models.currentModelId === modelId) return;
+  await guard(conn.request("session/set_model", { sessionId, modelId }, timeoutMs));
+}
