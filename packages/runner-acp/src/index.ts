@@ -10,6 +10,7 @@ export {
 export { AcpConnection, AcpConnectionError, AcpRpcError } from "./connection.js";
 export {
   ACP_PROTOCOL_VERSION,
+  MAX_REPLY_CHARS,
   type AcpRunInfo,
   type AcpRunner,
   type AcpRunnerOptions,
@@ -18,3 +19,4 @@ export {
   type AcpUpdateEvent,
   createAcpRunner,
 } from "./runner.js";
+export { ACP_SESSION_KEY, isAcpSessionKey, withAcpSessions } from "./route.js";

@@ -115,6 +115,9 @@ interface Run {
   stop(reason: "aborted" | "timeout"): void;
 }
 
+/** Most reply text kept from one turn (an agent streaming without end cannot exhaust memory). */
+export const MAX_REPLY_CHARS = 4 * 1024 * 1024;
+
 const OK_STOP_REASONS = new Set(["end_turn", "max_tokens", "max_turn_requests"]);
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -171,6 +174,7 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
     const runState = { stopping: false };
     let replaying = false;
     let chunks: string[] = [];
+    let replyChars = 0;
     const cancelPermissions = new Set<() => void>();
     const ownSession = (params: unknown) =>
       isObject(params) && info.acpSessionId !== undefined && params.sessionId === info.acpSessionId;
@@ -218,8 +222,14 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
       switch (update.sessionUpdate) {
         case "agent_message_chunk": {
           const content = update.content;
-          if (isObject(content) && content.type === "text" && typeof content.text === "string")
-            chunks.push(content.text);
+          if (isObject(content) && content.type === "text" && typeof content.text === "string") {
+            const room = MAX_REPLY_CHARS - replyChars;
+            if (room > 0) {
+              const text = content.text.length > room ? content.text.slice(0, room) : content.text;
+              chunks.push(text);
+              replyChars += text.length;
+            }
+          }
           break;
         }
         case "tool_call":
@@ -322,6 +332,7 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
       let stopReason: string;
       for (;;) {
         chunks = [];
+        replyChars = 0;
         const answer = await guard(
           conn.request<Record<string, unknown>>("session/prompt", { sessionId: acpSessionId, prompt }),
         );
@@ -340,7 +351,17 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
           content: [{ type: "text", text: reply }],
           timestamp: Date.now(),
           stopReason,
-          acp: { sessionId: acpSessionId, stopReason, toolCalls: info.toolCalls },
+          // the ACP session id lets a later run (another process, after a restart) continue it
+          acp: {
+            sessionId: acpSessionId,
+            stopReason,
+            toolCalls: info.toolCalls.map(({ toolCallId, title, kind, status }) => ({
+              toolCallId,
+              ...(title ? { title } : {}),
+              ...(kind ? { kind } : {}),
+              ...(status ? { status } : {}),
+            })),
+          },
         },
       ]);
       if (stopReason === "cancelled") return { reply, cancelled: true };
