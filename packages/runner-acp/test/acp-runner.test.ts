@@ -353,6 +353,15 @@ describe("createAcpRunner against a real ACP agent process", () => {
       });
     });
 
+    it("an agent that speaks another protocol version", async () => {
+      const { outcome } = await run(fixtureRunner({ env: { ACP_FIXTURE_VERSION: "2" } }), "chunks hi");
+      expect(outcome).toEqual({
+        status: "error",
+        error: "the ACP agent speaks protocol version 2; this client speaks 1",
+      });
+      expect(received().map((m) => m.method)).toEqual(["initialize"]);
+    });
+
     it("a refusal", async () => {
       const { outcome } = await run(fixtureRunner(), "refuse");
       expect(outcome).toEqual({
