@@ -62,6 +62,8 @@ export interface AcpStartRunRequest extends StartRunRequest {
   resumeSessionId?: string;
   /** The run's working directory (absolute), instead of the runner's. */
   cwd?: string;
+  /** This run's `session/update`s as they arrive, besides the runner's `onUpdate` (`streamTo: "parent"`). */
+  onUpdate?: (event: AcpUpdateEvent) => void;
 }
 
 export interface AcpUpdateEvent {
@@ -247,12 +249,19 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
           break;
         }
       }
-      options.onUpdate?.({
+      const event: AcpUpdateEvent = {
         runId,
         sessionKey: request.sessionKey,
         acpSessionId: info.acpSessionId!,
         update,
-      });
+      };
+      for (const listener of [options.onUpdate, request.onUpdate]) {
+        try {
+          listener?.(event);
+        } catch {
+          // a listener's failure is its own; the run goes on
+        }
+      }
     };
 
     const conn = new AcpConnection(agent.child.stdout, agent.child.stdin, onRequest, onNotification);

@@ -121,9 +121,14 @@ describe("createAcpRunner against a real ACP agent process", () => {
     expect(history[1]?.acp).toMatchObject({ sessionId: info.acpSessionId, stopReason: "end_turn" });
   });
 
-  it("sends the sub-agent context as a first text block of the prompt", async () => {
+  it("sends the sub-agent context as a first text block of the prompt; a run's own onUpdate sees its updates", async () => {
     const runner = fixtureRunner();
-    const { outcome } = await run(runner, "chunks ok", { extraSystemPrompt: "You are a sub-agent." });
+    const seen: string[] = [];
+    const { outcome } = await run(runner, "chunks ok", {
+      extraSystemPrompt: "You are a sub-agent.",
+      onUpdate: (e: AcpUpdateEvent) => seen.push(String(e.update.sessionUpdate)),
+    });
+    expect(seen).toEqual(["agent_message_chunk"]);
     expect(outcome).toEqual({ status: "ok", reply: "ok" });
     expect(received().find((m) => m.method === "session/prompt")?.params?.prompt).toEqual([
       { type: "text", text: "You are a sub-agent." },
@@ -380,6 +385,12 @@ describe("createAcpRunner against a real ACP agent process", () => {
       expect((await run(fixtureRunner(), "call fs/write_text_file")).outcome).toEqual({
         status: "ok",
         reply: "error -32601: fs/write_text_file is not enabled: this client did not advertise it",
+      });
+      expect(
+        (await run(fixtureRunner({ fs: { read: true } }), "call fs/read_text_file sess_other")).outcome,
+      ).toEqual({
+        status: "ok",
+        reply: "error -32602: Unknown session: sess_other",
       });
       expect((await run(fixtureRunner(), "call terminal/create")).outcome).toEqual({
         status: "ok",
