@@ -45,9 +45,9 @@ export interface AcpRunnerOptions {
   permissions?: PermissionPolicy;
   /** `fs/read_text_file` / `fs/write_text_file` for the agent (default: neither), contained in `root`. */
   fs?: FsAccess;
-  /** MCP servers handed to the agent in `session/new` / `session/load` (default none). */
+  /** MCP servers handed to the agent when the session is opened (default none). */
   mcpServers?: unknown[];
-  /** Limit on each of `initialize`, `session/new`, `session/load`, `session/set_model` (default 30 000 ms). */
+  /** Limit on each of `initialize`, `session/new`, `session/load` / `session/resume` and the model selection (default 30 000 ms). */
   startupTimeoutMs?: number;
   /** How long an agent has to end its turn after `session/cancel` before it is killed (default 5000 ms). */
   cancelGraceMs?: number;
@@ -58,7 +58,7 @@ export interface AcpRunnerOptions {
 }
 
 export interface AcpStartRunRequest extends StartRunRequest {
-  /** Resume this ACP session (`session/load`) instead of the session's last one or a new one. */
+  /** Resume this ACP session (`session/load` or `session/resume`) instead of the session's last one or a new one. */
   resumeSessionId?: string;
   /** The run's working directory (absolute), instead of the runner's. */
   cwd?: string;
@@ -303,13 +303,21 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
       const caps = isObject(init.agentCapabilities) ? init.agentCapabilities : {};
       const mcpServers = options.mcpServers ?? [];
       let setup: unknown;
-      if (resumeId && caps.loadSession === true) {
+      const sessionCaps = isObject(caps.sessionCapabilities) ? caps.sessionCapabilities : {};
+      // session/load replays the history; session/resume (newer agents) continues without it
+      const reopen =
+        caps.loadSession === true
+          ? "session/load"
+          : isObject(sessionCaps.resume)
+            ? "session/resume"
+            : undefined;
+      if (resumeId && reopen) {
         info.acpSessionId = resumeId;
         info.resumed = true;
         replaying = true;
         try {
           setup = await guard(
-            conn.request("session/load", { sessionId: resumeId, cwd, mcpServers }, startupTimeoutMs),
+            conn.request(reopen, { sessionId: resumeId, cwd, mcpServers }, startupTimeoutMs),
           );
         } catch (error) {
           if (error instanceof AcpRpcError)
@@ -320,7 +328,7 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
         }
       } else if (resumeId && explicitResume) {
         throw new Error(
-          `the ACP agent does not support session/load (no loadSession capability), so session ${resumeId} cannot be resumed`,
+          `the ACP agent can neither load nor resume sessions (no loadSession or sessionCapabilities.resume), so session ${resumeId} cannot be resumed`,
         );
       } else {
         const created = await guard(
@@ -471,7 +479,51 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
   return runner;
 }
 
-/** `session/set_model` for a model the agent offers (`models.availableModels` of session/new or load). */
+interface ModelChoice {
+  /** `session/set_config_option` (a `model` config option, stable ACP) or `session/set_model` (the older `models`). */
+  method: "session/set_config_option" | "session/set_model";
+  configId?: string;
+  current?: string;
+  available: string[];
+}
+
+/** The model choice a session offers: a config option of category `model`, else the older `models` field. */
+function modelChoice(setup: unknown): ModelChoice | undefined {
+  if (!isObject(setup)) return undefined;
+  const option = Array.isArray(setup.configOptions)
+    ? (setup.configOptions as unknown[]).find(
+        (o): o is Record<string, unknown> =>
+          isObject(o) && o.category === "model" && o.type === "select" && typeof o.id === "string",
+      )
+    : undefined;
+  if (option) {
+    const values: string[] = [];
+    for (const entry of Array.isArray(option.options) ? (option.options as unknown[]) : []) {
+      if (!isObject(entry)) continue;
+      if (typeof entry.value === "string") values.push(entry.value);
+      else if (Array.isArray(entry.options))
+        for (const inner of entry.options as unknown[])
+          if (isObject(inner) && typeof inner.value === "string") values.push(inner.value);
+    }
+    return {
+      method: "session/set_config_option",
+      configId: option.id as string,
+      ...(typeof option.currentValue === "string" ? { current: option.currentValue } : {}),
+      available: values,
+    };
+  }
+  const models = isObject(setup.models) ? setup.models : undefined;
+  if (!models || !Array.isArray(models.availableModels)) return undefined;
+  return {
+    method: "session/set_model",
+    ...(typeof models.currentModelId === "string" ? { current: models.currentModelId } : {}),
+    available: (models.availableModels as unknown[])
+      .map((m) => (isObject(m) && typeof m.modelId === "string" ? m.modelId : undefined))
+      .filter((m): m is string => m !== undefined),
+  };
+}
+
+/** Applies a run's model when the agent offers it (`provider/id` or the bare id); fails otherwise. */
 async function selectModel(
   conn: AcpConnection,
   sessionId: string,
@@ -480,20 +532,24 @@ async function selectModel(
   timeoutMs: number,
   guard: <T>(p: Promise<T>) => Promise<T>,
 ): Promise<void> {
-  const models = isObject(setup) && isObject(setup.models) ? setup.models : undefined;
-  const available = Array.isArray(models?.availableModels)
-    ? (models.availableModels as unknown[])
-        .map((m) => (isObject(m) && typeof m.modelId === "string" ? m.modelId : undefined))
-        .filter((m): m is string => m !== undefined)
-    : [];
+  const choice = modelChoice(setup);
+  const available = choice?.available ?? [];
   const bare = model.includes("/") ? model.slice(model.indexOf("/") + 1) : model;
   const modelId = available.find((m) => m === model) ?? available.find((m) => m === bare);
-  if (!modelId)
+  if (!choice || !modelId)
     throw new Error(
       available.length === 0
         ? `the ACP agent does not offer a model choice, so model "${model}" cannot be applied`
         : `the ACP agent does not offer model "${model}" (available: ${available.join(", ")})`,
     );
-  if (isObject(models) && models.currentModelId === modelId) return;
-  await guard(conn.request("session/set_model", { sessionId, modelId }, timeoutMs));
+  if (choice.current === modelId) return;
+  await guard(
+    conn.request(
+      choice.method,
+      choice.method === "session/set_config_option"
+        ? { sessionId, configId: choice.configId, value: modelId }
+        : { sessionId, modelId },
+      timeoutMs,
+    ),
+  );
 }

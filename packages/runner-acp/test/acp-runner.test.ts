@@ -265,14 +265,27 @@ describe("createAcpRunner against a real ACP agent process", () => {
       expect(received().some((m) => m.method === "session/new" || m.method === "session/prompt")).toBe(false);
     });
 
-    it("an agent without loadSession cannot resume", async () => {
+    it("an agent that can neither load nor resume sessions cannot resume one", async () => {
       const runner = fixtureRunner({ env: { ACP_FIXTURE_NO_LOAD: "1" } });
       const { outcome } = await run(runner, "recall", { resumeSessionId: "sess_abc" });
       expect(outcome).toEqual({
         status: "error",
         error:
-          "the ACP agent does not support session/load (no loadSession capability), so session sess_abc cannot be resumed",
+          "the ACP agent can neither load nor resume sessions (no loadSession or sessionCapabilities.resume), so session sess_abc cannot be resumed",
       });
+    });
+
+    it("an agent with sessionCapabilities.resume (and no loadSession) is resumed with session/resume", async () => {
+      const env = { ACP_FIXTURE_NO_LOAD: "1", ACP_FIXTURE_RESUME: "1" };
+      const first = await run(fixtureRunner({ env }), "remember plums");
+      const id = first.info.acpSessionId!;
+      const second = await run(fixtureRunner({ env }), "recall", { resumeSessionId: id });
+      expect(second.outcome).toEqual({ status: "ok", reply: "History: remember plums | recall" });
+      expect(second.info.resumed).toBe(true);
+      expect(received().find((m) => m.method === "session/resume")).toMatchObject({
+        params: { sessionId: id, cwd: workspace, mcpServers: [] },
+      });
+      expect(received().some((m) => m.method === "session/load")).toBe(false);
     });
   });
 
@@ -457,10 +470,23 @@ describe("createAcpRunner against a real ACP agent process", () => {
       );
     });
 
-    it("a run's model is applied with session/set_model when the agent offers it", async () => {
+    it("a run's model is applied through the agent's model config option when it offers the model", async () => {
       expect((await run(fixtureRunner(), "model", { model: "acme/fixture-large" })).outcome).toEqual({
         status: "ok",
         reply: "model: fixture-large",
+      });
+      expect(received().find((m) => m.method === "session/set_config_option")?.params).toMatchObject({
+        configId: "model",
+        value: "fixture-large",
+      });
+      // the older `models` field and session/set_model
+      const legacy = fixtureRunner({ env: { ACP_FIXTURE_LEGACY_MODELS: "1" } });
+      expect((await run(legacy, "model", { model: "fixture-large" })).outcome).toEqual({
+        status: "ok",
+        reply: "model: fixture-large",
+      });
+      expect(received().find((m) => m.method === "session/set_model")?.params).toMatchObject({
+        modelId: "fixture-large",
       });
       expect((await run(fixtureRunner(), "model", { model: "openai/gpt-5" })).outcome).toEqual({
         status: "error",
