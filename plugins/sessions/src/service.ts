@@ -21,6 +21,9 @@ const STATUS: Record<RunOutcome["status"], RunStatus> = {
 };
 const ANNOUNCE_ATTEMPTS = 4;
 
+/** What the registry learns when a run ends. */
+type RunEnd = Pick<RunRecord, "status" | "endedAt" | "outcome">;
+
 /**
  * What the sessions tools share: the store, the run registry and the runner, plus the runs this
  * process is watching. Completion announces are pushed into the requester's session when a run
@@ -99,25 +102,29 @@ export class SessionsService {
     if (this.killed.has(run.runId)) return; // kill() recorded it; a killed run is not announced
     const status = STATUS[outcome.status];
     const endedAt = Date.now();
-    // the registry and the index are different files: both are written at once
-    const [ended] = await Promise.all([
-      this.runs.update(run.runId, {
-        status,
-        endedAt,
-        outcome: {
-          ...(outcome.reply ? { reply: outcome.reply } : {}),
-          ...(outcome.error ? { error: outcome.error } : {}),
-        },
-      }),
-      this.store.patch(run.childSessionKey, { status, endedAt }).catch(() => {}),
-    ]);
-    this.events.emit("runEnded", ended);
-    await this.announce(ended, outcome, endedAt - (ended.startedAt ?? ended.createdAt));
-    if (ended.cleanup === "delete") await this.store.delete(run.childSessionKey).catch(() => {});
+    const end: RunEnd = {
+      status,
+      endedAt,
+      outcome: {
+        ...(outcome.reply ? { reply: outcome.reply } : {}),
+        ...(outcome.error ? { error: outcome.error } : {}),
+      },
+    };
+    // the child's status goes into the index while the announce is delivered (another file);
+    // the run's end goes into the registry with the announce's state, in one write
+    const childPatched = this.store.patch(run.childSessionKey, { status, endedAt }).catch(() => {});
+    await this.announce(run, outcome, endedAt - (run.startedAt ?? run.createdAt), end);
+    await childPatched;
+    if (run.cleanup === "delete") await this.store.delete(run.childSessionKey).catch(() => {});
   }
 
-  /** Delivers the completion event to the requester's session, retrying; never to another session. */
-  async announce(run: RunRecord, outcome: RunOutcome, runtimeMs: number): Promise<void> {
+  /**
+   * Delivers the completion event to the requester's session, retrying; never to another session.
+   * Given the run's `end`, it is recorded by the same registry write as the delivery (or, when the
+   * first attempt fails, at once with the announce still pending), and `runEnded` is emitted then.
+   * The requester's live run is steered only once the registry says the run ended and was announced.
+   */
+  async announce(run: RunRecord, outcome: RunOutcome, runtimeMs: number, end?: RunEnd): Promise<void> {
     const child = await this.store.get(run.childSessionKey);
     const message = completionMessage(
       run,
@@ -125,6 +132,15 @@ export class SessionsService {
       outcome,
       runtimeMs,
     );
+    let unrecordedEnd = end;
+    const record = async (announce: RunRecord["announce"]) => {
+      const updated = await this.runs.update(run.runId, { ...unrecordedEnd, announce });
+      if (unrecordedEnd) {
+        unrecordedEnd = undefined;
+        this.events.emit("runEnded", updated);
+      }
+      return updated;
+    };
     let lastError = "";
     for (let attempt = 1; attempt <= ANNOUNCE_ATTEMPTS; attempt++) {
       try {
@@ -132,21 +148,25 @@ export class SessionsService {
         await this.store.append(run.requesterSessionKey, [message], {
           idempotencyKey: run.announce.idempotencyKey,
         });
+        const updated = await record({
+          ...run.announce,
+          status: "delivered",
+          attempts: attempt,
+          deliveredAt: Date.now(),
+        });
         const live = this.active.get(run.requesterSessionKey);
         if (live && this.runner) await this.runner.steer(live, message.content as string).catch(() => false);
-        const updated = await this.runs.update(run.runId, {
-          announce: { ...run.announce, status: "delivered", attempts: attempt, deliveredAt: Date.now() },
-        });
         this.events.emit("announce", { run: updated, message });
         return;
       } catch (error) {
         lastError = (error as Error).message;
+        // a delivery being retried does not hold back the run's end
+        if (unrecordedEnd)
+          await record({ ...run.announce, status: "pending", attempts: attempt, lastError }).catch(() => {});
         await new Promise((r) => setTimeout(r, this.retryDelayMs * 4 ** (attempt - 1)));
       }
     }
-    await this.runs.update(run.runId, {
-      announce: { ...run.announce, status: "failed", attempts: ANNOUNCE_ATTEMPTS, lastError },
-    });
+    await record({ ...run.announce, status: "failed", attempts: ANNOUNCE_ATTEMPTS, lastError });
   }
 
   /** Kills a run and, first, every run it spawned (and theirs). Returns the runs killed. */

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { link, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { closeSync, ftruncateSync, openSync, unlinkSync, writeSync } from "node:fs";
+import { link, readFile, rename, rm, stat } from "node:fs/promises";
 
 const STALE_MS = 30_000;
 
@@ -29,38 +30,107 @@ async function breakStale(lock: string, seen: string): Promise<void> {
   await rm(aside, { force: true });
 }
 
+/** Writes all of `bytes` at `position` (a write may be short). */
+function writeAll(fd: number, bytes: Buffer, position = 0): void {
+  let done = 0;
+  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done, position + done);
+}
+
+/** A lock held on a file: release it, or replace the file through it. */
+export interface HeldFileLock {
+  /**
+   * Replaces the file with `text` and releases the lock in one step, as git does with its
+   * `index.lock`: the text is written into the lock file, which is then renamed over the file. A
+   * reader sees the old file or the new one, never a part; the next writer can take the lock the
+   * moment the rename lands.
+   */
+  replace(text: string): Promise<void>;
+  /** Releases the lock, leaving the file as it is. */
+  release(): void;
+}
+
 /**
- * A cross-process lock beside a file: `<file>.lock` created with O_EXCL, holding the owner's
- * pid. A lock whose owner is gone, or older than 30 s, is broken. Waiters retry with a short
- * jittered backoff, so a burst of writers queues instead of failing.
+ * Takes the cross-process lock beside a file: `<file>.lock` created with O_EXCL, holding the
+ * owner's pid and the time. A lock whose owner is gone, or older than 30 s, is broken. Waiters
+ * retry with a short jittered backoff, so a burst of writers queues instead of failing. Taking a
+ * free lock is synchronous (a create and a small write, cheaper than their trips through the
+ * thread pool); waiting is not.
  */
-export async function withFileLock<T>(file: string, run: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
+export async function acquireFileLock(file: string, timeoutMs = 20_000): Promise<HeldFileLock> {
   const lock = `${file}.lock`;
   const deadline = Date.now() + timeoutMs;
+  let fd: number;
   for (let attempt = 0; ; attempt++) {
     try {
-      await writeFile(lock, `${process.pid}\n${Date.now()}\n`, { flag: "wx" });
+      fd = openSync(lock, "wx");
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const seen = await readFile(lock, "utf8").catch(() => "");
+      // while its owner writes the new file into it, a lock holds no pid: it is judged by age alone
       const [pidText] = seen.split("\n");
       const age = await stat(lock)
         .then((s) => Date.now() - s.mtimeMs)
         .catch(() => 0);
-      const pid = Number(pidText);
+      const pid = /^\d+$/.test(pidText ?? "") ? Number(pidText) : 0;
       if ((pid && !alive(pid)) || age > STALE_MS) {
         await breakStale(lock, seen);
         continue;
       }
       if (Date.now() > deadline)
-        throw new Error(`Timed out waiting for the lock on ${file} (held by pid ${pidText || "?"})`);
+        throw new Error(`Timed out waiting for the lock on ${file} (held by pid ${pid || "?"})`);
       await new Promise((r) => setTimeout(r, Math.min(50, 2 + attempt * 2) + Math.random() * 5));
     }
   }
+  let held = true;
+  try {
+    writeAll(fd, Buffer.from(`${process.pid}\n${Date.now()}\n`));
+  } catch (error) {
+    closeSync(fd);
+    unlinkSync(lock);
+    throw error;
+  }
+  const done = () => {
+    if (!held) throw new Error(`The lock on ${file} was already released`);
+    held = false;
+  };
+  return {
+    async replace(text) {
+      done();
+      try {
+        ftruncateSync(fd, 0);
+        writeAll(fd, Buffer.from(text));
+      } catch (error) {
+        closeSync(fd);
+        unlinkSync(lock);
+        throw error;
+      }
+      closeSync(fd);
+      try {
+        await rename(lock, file);
+      } catch (error) {
+        await rm(lock, { force: true });
+        throw error;
+      }
+    },
+    release() {
+      done();
+      closeSync(fd);
+      try {
+        unlinkSync(lock);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      }
+    },
+  };
+}
+
+/** Runs `run` while holding the file's cross-process lock (see `acquireFileLock`). */
+export async function withFileLock<T>(file: string, run: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
+  const lock = await acquireFileLock(file, timeoutMs);
   try {
     return await run();
   } finally {
-    await rm(lock, { force: true });
+    lock.release();
   }
 }

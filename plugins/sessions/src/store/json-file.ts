@@ -1,32 +1,71 @@
-import { randomUUID } from "node:crypto";
-import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { readFileSync, statSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { withWriteLock } from "@clawtools/core";
-import { withFileLock } from "./file-lock.js";
+import { acquireFileLock } from "./file-lock.js";
 
 type Signature = string;
 
-async function signature(file: string): Promise<Signature | undefined> {
+function signature(file: string): Signature | undefined {
+  const s = statSync(file, { bigint: true, throwIfNoEntry: false });
+  return s ? `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : undefined;
+}
+
+function readText(file: string): string | undefined {
   try {
-    const s = await stat(file, { bigint: true });
-    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+    return readFileSync(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
   }
 }
 
+interface Pending<T> {
+  change: (value: T) => unknown;
+  resolve: (result: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Counters for tests and benchmarks: how many changes were asked for, and how many writes they took. */
+export interface JsonFileStats {
+  /** Changes handed to `mutate`. */
+  changes: number;
+  /** Files renamed in (a batch whose changes left the text as it was makes none). */
+  writes: number;
+  /** Times the file was parsed inside the lock (it had changed since this process last saw it). */
+  parses: number;
+}
+
 /**
- * A JSON object file replaced whole on every write (temp file + rename, under the in-process
- * queue and the cross-process lock file). Reads are served from memory while the file is the
- * one last parsed: every write renames a new file in, so its identity, size and times change,
- * whichever process wrote it. Writes always start from the file itself, so a stale read (another
- * process's two same-size writes within one timestamp tick onto a reused inode) can never be
- * written back. The value returned by `read` is shared: never change it.
+ * A JSON object file replaced whole on every write, under the in-process queue and the
+ * cross-process lock file: the new text is written into the lock file, which is then renamed over
+ * the file (one file created per write, not a lock and a temp file).
+ *
+ * Group commit: changes asked for while a write is in flight wait, and all of them are applied
+ * and written together by the next write, under one lock, one JSON.stringify and one rename.
+ * Each change still succeeds or fails on its own (it runs on its own shallow copy, so a change
+ * that throws leaves nothing behind), and `mutate` resolves only once the write holding its change
+ * is renamed in. Changes must replace the top-level values they change, never modify them in place.
+ *
+ * Reads are served from memory while the file is the one last parsed (its identity, size and
+ * times unchanged). Writes never build on that check alone (another process's two same-size
+ * writes within one timestamp tick onto a reused inode would pass it): inside the lock the file is
+ * read and compared with the text this process last wrote or parsed, and parsed only if it
+ * differs. The value returned by `read` is shared: never change it.
+ *
+ * The small file operations inside the lock (read, lock file write, stat) are synchronous: each
+ * asynchronous call costs a trip through libuv's thread pool, which costs more than the call on a
+ * loaded machine, and the JSON work on the same bytes blocks anyway. The rename is not: replacing
+ * an existing file makes ext4 start writing the new one out (auto_da_alloc), which takes a
+ * millisecond that other work can use. There is no fsync, as in OpenClaw's store: the rename makes
+ * every write all or nothing, not durable across a power cut.
  */
 export class JsonFile<T extends object> {
-  private cached: { sig: Signature; value: T } | undefined;
+  private cached: { sig: Signature | undefined; value: T; text: string | undefined } | undefined;
   private dirMade = false;
+  private queue: Pending<T>[] = [];
+  private flushing: Promise<void> | undefined;
+  readonly stats: JsonFileStats = { changes: 0, writes: 0, parses: 0 };
 
   constructor(
     readonly file: string,
@@ -34,37 +73,92 @@ export class JsonFile<T extends object> {
   ) {}
 
   async read(): Promise<T> {
-    const sig = await signature(this.file);
+    const sig = signature(this.file);
     if (sig === undefined) return this.empty();
     if (this.cached?.sig === sig) return this.cached.value;
-    const value = JSON.parse(await readFile(this.file, "utf8")) as T;
-    this.cached = { sig, value };
+    const text = readText(this.file);
+    if (text === undefined) return this.empty();
+    const value = JSON.parse(text) as T;
+    this.cached = { sig, value, text };
     return value;
   }
 
-  /** Read (always from the file: a write never builds on a cached copy), change and write as one step for every writer, in this process and others. */
-  async mutate<R>(change: (value: T) => R): Promise<R> {
+  /**
+   * Applies `change` to the file's current value (in this process and others) and writes the
+   * result, together with every change asked for while the previous write was in flight.
+   */
+  mutate<R>(change: (value: T) => R): Promise<R> {
+    this.stats.changes++;
+    return new Promise<R>((resolve, reject) => {
+      this.queue.push({ change, resolve: resolve as (r: unknown) => void, reject });
+      this.flushing ??= this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    try {
+      // changes asked for in the same tick as the first join its write
+      await Promise.resolve();
+      while (this.queue.length > 0) {
+        const batch = this.queue;
+        this.queue = [];
+        try {
+          await this.commit(batch);
+        } catch (error) {
+          for (const item of batch) item.reject(error);
+        }
+      }
+    } finally {
+      this.flushing = undefined;
+    }
+  }
+
+  /** The file's value as it is now, parsed only if it is not the text this process last saw. */
+  private current(): { value: T; text: string | undefined } {
+    const text = readText(this.file);
+    if (text === undefined) return { value: this.empty(), text };
+    if (this.cached && this.cached.text === text) return { value: this.cached.value, text };
+    this.stats.parses++;
+    return { value: JSON.parse(text) as T, text };
+  }
+
+  private async commit(batch: Pending<T>[]): Promise<void> {
     if (!this.dirMade) {
       await mkdir(path.dirname(this.file), { recursive: true });
       this.dirMade = true;
     }
-    return withWriteLock(this.file, () =>
-      withFileLock(this.file, async () => {
-        let value: T;
-        try {
-          value = JSON.parse(await readFile(this.file, "utf8")) as T;
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-          value = this.empty();
+    const settled = await withWriteLock(this.file, async () => {
+      const lock = await acquireFileLock(this.file);
+      let replaced = false;
+      try {
+        const before = this.current();
+        let value = before.value;
+        const results: Array<{ ok: true; result: unknown } | { ok: false; error: unknown }> = [];
+        for (const item of batch) {
+          const draft = { ...value };
+          try {
+            results.push({ ok: true, result: item.change(draft) });
+            value = draft;
+          } catch (error) {
+            results.push({ ok: false, error });
+          }
         }
-        const result = change(value);
-        const tmp = `${this.file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
-        await writeFile(tmp, JSON.stringify(value, null, 2));
-        await rename(tmp, this.file);
-        const sig = await signature(this.file);
-        this.cached = sig ? { sig, value } : undefined;
-        return result;
-      }),
-    );
+        const text = JSON.stringify(value, null, 2);
+        if (text !== before.text) {
+          replaced = true;
+          await lock.replace(text);
+          this.stats.writes++;
+        }
+        this.cached = { sig: signature(this.file), value, text };
+        return results;
+      } finally {
+        if (!replaced) lock.release();
+      }
+    });
+    batch.forEach((item, i) => {
+      const r = settled[i]!;
+      if (r.ok) item.resolve(r.result);
+      else item.reject(r.error);
+    });
   }
 }
