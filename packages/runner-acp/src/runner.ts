@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { checkCallEnv, sanitizeEnv } from "@clawtools/runtime";
@@ -120,6 +121,9 @@ interface Run {
 /** Most reply text kept from one turn (an agent streaming without end cannot exhaust memory). */
 export const MAX_REPLY_CHARS = 4 * 1024 * 1024;
 
+/** Sends a request unless the run is being stopped. */
+type Guard = <T>(send: () => Promise<T>) => Promise<T>;
+
 const OK_STOP_REASONS = new Set(["end_turn", "max_tokens", "max_turn_requests"]);
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -158,6 +162,8 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
     const info = run.info;
     const cwd = request.cwd ?? defaultCwd;
     if (!path.isAbsolute(cwd)) throw new Error(`the ACP session's cwd must be an absolute path: ${cwd}`);
+    const cwdStat = await stat(cwd).catch(() => undefined);
+    if (!cwdStat?.isDirectory()) throw new Error(`the ACP session's cwd is not a directory: ${cwd}`);
     const resumeId = request.resumeSessionId ?? (await acpSessionIdFor(request.sessionKey));
     const explicitResume = request.resumeSessionId !== undefined;
     const fsRoot = path.resolve(cwd, options.fs?.root ?? ".");
@@ -274,14 +280,12 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
       const grace = setTimeout(() => void agent.kill(), cancelGraceMs);
       void agent.exited.then(() => clearTimeout(grace));
     });
-    const stopError = () => new AcpConnectionError("stopped");
-    const guard = <T>(p: Promise<T>): Promise<T> => {
-      if (runState.stopping) return Promise.reject(stopError());
-      return p;
-    };
+    // no new request once the run is being stopped (the stop's own cancel / kill ends the one in flight)
+    const guard: Guard = (send) =>
+      runState.stopping ? Promise.reject(new AcpConnectionError("stopped")) : send();
 
     try {
-      const init = await guard(
+      const init = await guard(() =>
         conn.request<Record<string, unknown>>(
           "initialize",
           {
@@ -316,7 +320,7 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
         info.resumed = true;
         replaying = true;
         try {
-          setup = await guard(
+          setup = await guard(() =>
             conn.request(reopen, { sessionId: resumeId, cwd, mcpServers }, startupTimeoutMs),
           );
         } catch (error) {
@@ -331,7 +335,7 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
           `the ACP agent can neither load nor resume sessions (no loadSession or sessionCapabilities.resume), so session ${resumeId} cannot be resumed`,
         );
       } else {
-        const created = await guard(
+        const created = await guard(() =>
           conn.request<Record<string, unknown>>("session/new", { cwd, mcpServers }, startupTimeoutMs),
         );
         if (!isObject(created) || typeof created.sessionId !== "string" || created.sessionId === "")
@@ -350,7 +354,7 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
       for (;;) {
         chunks = [];
         replyChars = 0;
-        const answer = await guard(
+        const answer = await guard(() =>
           conn.request<Record<string, unknown>>("session/prompt", { sessionId: acpSessionId, prompt }),
         );
         if (!isObject(answer) || typeof answer.stopReason !== "string")
@@ -530,7 +534,7 @@ async function selectModel(
   model: string,
   setup: unknown,
   timeoutMs: number,
-  guard: <T>(p: Promise<T>) => Promise<T>,
+  guard: Guard,
 ): Promise<void> {
   const choice = modelChoice(setup);
   const available = choice?.available ?? [];
@@ -543,7 +547,7 @@ async function selectModel(
         : `the ACP agent does not offer model "${model}" (available: ${available.join(", ")})`,
     );
   if (choice.current === modelId) return;
-  await guard(
+  await guard(() =>
     conn.request(
       choice.method,
       choice.method === "session/set_config_option"

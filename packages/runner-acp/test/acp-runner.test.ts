@@ -361,6 +361,20 @@ describe("createAcpRunner against a real ACP agent process", () => {
       expect(isAlive(info.pid!)).toBe(false);
     });
 
+    it("abort while the agent has not answered initialize kills it at once", async () => {
+      const runner = createAcpRunner({
+        command: process.execPath,
+        args: ["-e", "setInterval(() => {}, 1000)"],
+        cwd: workspace,
+      });
+      runners.push(runner);
+      const { runId } = await runner.start({ sessionKey: "k", message: "hello" });
+      const pid = await until(() => runner.info(runId)?.pid);
+      await runner.abort(runId);
+      expect(await runner.wait(runId, 1000)).toEqual({ status: "aborted", error: "aborted" });
+      expect(isAlive(pid)).toBe(false);
+    });
+
     it("a command that does not exist", async () => {
       const runner = createAcpRunner({ command: path.join(dir, "no-such-agent"), cwd: workspace });
       runners.push(runner);
@@ -378,6 +392,16 @@ describe("createAcpRunner against a real ACP agent process", () => {
         error: "the ACP agent speaks protocol version 2; this client speaks 1",
       });
       expect(received().map((m) => m.method)).toEqual(["initialize"]);
+    });
+
+    it("a cwd that is not a directory, before anything is started", async () => {
+      const missing = path.join(dir, "missing");
+      const { outcome, info } = await run(fixtureRunner(), "chunks hi", { cwd: missing });
+      expect(outcome).toEqual({
+        status: "error",
+        error: `the ACP session's cwd is not a directory: ${missing}`,
+      });
+      expect(info.pid).toBeUndefined();
     });
 
     it("a refusal", async () => {
