@@ -190,7 +190,15 @@ export class AcpConnection {
       return;
     }
     if (!hasId) {
-      this.malformed(line, "neither a request, a notification nor a response");
+      const err = message.error as { message?: unknown } | undefined;
+      if (id === null && err && typeof err.message === "string")
+        this.close(
+          new AcpConnectionError(
+            `the ACP agent answered with an error it could not tie to a request: ${err.message}`,
+            "protocol",
+          ),
+        );
+      else this.malformed(line, "neither a request, a notification nor a response");
       return;
     }
     const entry = this.pending.get(Number(id));
