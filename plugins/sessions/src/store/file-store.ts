@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { appendFile, rm } from "node:fs/promises";
+import { appendFileSync, createReadStream } from "node:fs";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { withWriteLock } from "@clawtools/core";
@@ -18,7 +18,8 @@ const UPDATED_AT_GRANULARITY_MS = 1_000;
  * OpenClaw's layout under the state directory: `agents/<agentId>/sessions/sessions.json` (the
  * index, written whole by temp file + rename under an in-process queue and a lock file) and one
  * pi-format JSONL transcript per session (`<sessionId>.jsonl`: a `session` header line, then a
- * `message` line per message).
+ * `message` line per message). Transcript lines are appended with one synchronous call each (a
+ * line is small; an asynchronous append is three trips through the thread pool).
  */
 export class FileSessionStore implements SessionStore {
   private readonly seenKeys = new Map<string, Promise<Set<string>>>();
@@ -105,7 +106,11 @@ export class FileSessionStore implements SessionStore {
         timestamp: new Date(now).toISOString(),
         cwd: this.stateDir,
       };
-      await appendFile(file, `${JSON.stringify(header)}\n`, { flag: "a" }).catch(() => {});
+      try {
+        appendFileSync(file, `${JSON.stringify(header)}\n`);
+      } catch {
+        // not fatal: a transcript without its header line still reads (history skips it)
+      }
     });
     return entry;
   }
@@ -185,7 +190,7 @@ export class FileSessionStore implements SessionStore {
           ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
         }),
       );
-      await appendFile(file, `${lines.join("\n")}\n`);
+      appendFileSync(file, `${lines.join("\n")}\n`);
       return true;
     });
     // the index says when the session last changed, to the second: a run appending message
