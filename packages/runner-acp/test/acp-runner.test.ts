@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { FileSessionStore } from "@clawtools/sessions";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type AcpRunner, type AcpRunnerOptions, type AcpUpdateEvent, createAcpRunner } from "../src/index.js";
+import { isAlive } from "./helpers.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/acp-agent.mjs", import.meta.url));
 
@@ -48,21 +49,6 @@ async function run(runner: AcpRunner, message: string, extra: Record<string, unk
   const { runId } = await runner.start({ sessionKey: "agent:main:acp:test", message, ...extra });
   const outcome = await runner.wait(runId, 20_000);
   return { runId, outcome, info: runner.info(runId)! };
-}
-
-/** Whether a process exists and is not a zombie waiting for a parent that will never reap it. */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
 }
 
 const received = () =>

@@ -1,0 +1,92 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { type AgentToolResult, type AnyAgentTool, createToolset } from "@clawtools/core";
+import { BEGIN_CHILD, createSessionsPlugin } from "@clawtools/sessions";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { type AcpRunner, createAcpRunner } from "../src/index.js";
+import { isAlive } from "./helpers.js";
+
+const FIXTURE = fileURLToPath(new URL("./fixtures/acp-agent.mjs", import.meta.url));
+let dir: string;
+let acp: AcpRunner | undefined;
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "runner-acp-e2e-"));
+});
+afterEach(async () => {
+  await acp?.dispose();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const json = (r: AgentToolResult<unknown>) =>
+  JSON.parse(r.content.map((c) => (c.type === "text" ? c.text : "")).join(""));
+
+function setup() {
+  const workspace = path.join(dir, "workspace");
+  const stateDir = path.join(dir, "state");
+  fs.mkdirSync(workspace);
+  const sessions = createSessionsPlugin({
+    runner: ({ store }) => {
+      acp = createAcpRunner({
+        command: process.execPath,
+        args: [FIXTURE],
+        cwd: workspace,
+        env: { ACP_FIXTURE_DIR: path.join(dir, "agent") },
+        store,
+      });
+      return acp;
+    },
+  });
+  const ctx = { workspaceDir: workspace, stateDir, agentId: "main", sessionKey: "main" };
+  const set = createToolset({
+    plugins: [sessions],
+    context: ctx,
+    policy: { profile: "full" },
+    senderIsOwner: true,
+  });
+  const call = async (name: string, args: Record<string, unknown>) =>
+    json(
+      (await (set.tools.find((t) => t.name === name) as AnyAgentTool).execute(
+        "c",
+        args,
+      )) as AgentToolResult<any>,
+    );
+  return { call, service: sessions.serviceFor(ctx), dispose: () => set.dispose() };
+}
+
+it("sessions_spawn runs the child in the ACP agent: its streamed reply is announced to the parent", async () => {
+  const { call, service, dispose } = setup();
+  const spawned = await call("sessions_spawn", { task: "chunks Child |done.", label: "acp-child" });
+  expect(spawned).toMatchObject({ status: "accepted", mode: "run" });
+  await service.idle();
+  const parent = await call("sessions_history", { sessionKey: "main" });
+  const event = parent.messages.find(
+    (m: { content: unknown }) =>
+      typeof m.content === "string" && m.content.includes("[Internal task completion event]"),
+  );
+  expect(event.content).toContain(`session_key: ${spawned.childSessionKey}`);
+  expect(event.content).toContain("status: completed successfully");
+  expect(event.content).toContain(`${BEGIN_CHILD}\nChild done.`);
+  const child = await call("sessions_history", { sessionKey: spawned.childSessionKey });
+  expect(child.messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant"]);
+  expect((await call("subagents", {})).recent[0]).toMatchObject({ label: "acp-child", status: "done" });
+  await dispose();
+});
+
+it("subagents kill stops the ACP agent process and what it started", async () => {
+  const { call, service, dispose } = setup();
+  const spawned = await call("sessions_spawn", { task: "hang", label: "stuck" });
+  const pidFile = path.join(dir, "agent", "grandchild.pid");
+  while (!fs.existsSync(pidFile) || !fs.readFileSync(pidFile, "utf8"))
+    await new Promise((r) => setTimeout(r, 10));
+  const grandchild = Number(fs.readFileSync(pidFile, "utf8"));
+  const agentPid = acp!.info(spawned.runId)!.pid!;
+  const killed = await call("subagents", { action: "kill", target: "stuck" });
+  expect(killed).toMatchObject({ status: "ok" });
+  await service.idle();
+  expect([isAlive(agentPid), isAlive(grandchild)]).toEqual([false, false]);
+  expect((await call("subagents", {})).recent[0]).toMatchObject({ label: "stuck", status: "killed" });
+  await dispose();
+});
