@@ -180,7 +180,9 @@ describe("createAcpRunner against a real ACP agent process", () => {
 
   it("a run's own time limit cancels it: status timeout", async () => {
     const { outcome, info } = await run(fixtureRunner(), "hang", { timeoutMs: 200 });
-    expect(outcome).toEqual({ status: "timeout", error: "timed out", reply: "working" });
+    // the limit may fall before or after the agent's first chunk ("working", then kept as the reply)
+    expect(outcome).toMatchObject({ status: "timeout", error: "timed out" });
+    expect([undefined, "working"]).toContain(outcome.reply);
     expect(isAlive(info.pid!)).toBe(false);
   });
 
