@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { FileSessionStore } from "@clawtools/sessions";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type AcpRunner, type AcpRunnerOptions, type AcpUpdateEvent, createAcpRunner } from "../src/index.js";
-import { isAlive } from "./helpers.js";
+import { gone, isAlive } from "./helpers.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/acp-agent.mjs", import.meta.url));
 
@@ -156,7 +156,7 @@ describe("createAcpRunner against a real ACP agent process", () => {
       { jsonrpc: "2.0", method: "session/cancel", params: { sessionId: runner.info(runId)!.acpSessionId } },
     ]);
     expect(isAlive(pid)).toBe(false);
-    expect(isAlive(grandchild)).toBe(false);
+    expect(await gone(grandchild)).toBe(true);
     expect(await runner.steer(runId, "too late")).toBe(false);
   });
 
@@ -175,7 +175,7 @@ describe("createAcpRunner against a real ACP agent process", () => {
     await runner.abort(runId);
     expect(await runner.wait(runId, 1000)).toEqual({ status: "aborted", error: "aborted" });
     expect(isAlive(runner.info(runId)!.pid!)).toBe(false);
-    expect(isAlive(grandchild)).toBe(false);
+    expect(await gone(grandchild)).toBe(true);
   });
 
   it("a run's own time limit cancels it: status timeout", async () => {

@@ -15,3 +15,9 @@ export function isAlive(pid: number): boolean {
     return false; // gone between the two checks
   }
 }
+
+/** Resolves once `pid` is gone (a SIGKILLed process still needs a moment to die); the test's timeout bounds it. */
+export async function gone(pid: number): Promise<boolean> {
+  while (isAlive(pid)) await new Promise((r) => setTimeout(r, 10));
+  return true;
+}
