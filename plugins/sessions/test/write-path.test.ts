@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import {
   existsSync,
   mkdtempSync,
@@ -10,6 +10,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import {
   FileRunRegistry,
@@ -22,6 +23,9 @@ import { createScriptedRunner } from "../src/scripted-runner.js";
 import { acquireFileLock } from "../src/store/file-lock.js";
 import { JsonFile } from "../src/store/json-file.js";
 
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const TSX = path.join(import.meta.dirname, "..", "node_modules", ".bin", "tsx");
 const dir = () => mkdtempSync(path.join(tmpdir(), "sessions-write-"));
 const onDisk = (file: string) => JSON.parse(readFileSync(file, "utf8"));
 const leftovers = (d: string) => readdirSync(d).filter((f) => f.endsWith(".lock") || f.endsWith(".tmp"));
@@ -133,6 +137,31 @@ describe("group commit", () => {
     expect(Object.values(stored).every((r) => r.status === "done")).toBe(true);
     expect(stored.r7?.endedAt).toBe(7);
   });
+});
+
+describe("group commit across processes", () => {
+  it("4 processes × 20 concurrent changes, 3 rounds, through the lock: every change is in the file", async () => {
+    const d = dir();
+    const file = path.join(d, "x.json");
+    const worker = path.join(import.meta.dirname, "fixtures", "json-burst-worker.ts");
+    const outputs = await Promise.all(
+      [1, 2, 3, 4].map((w) =>
+        run(TSX, ["--conditions=@clawtools/source", worker, file, String(w), "20"], { cwd: ROOT }).then((r) =>
+          r.stdout.trim().split(" "),
+        ),
+      ),
+    );
+    for (const [status, changes, writes] of outputs) {
+      expect(status).toBe("ok");
+      expect(Number(changes)).toBe(60);
+      // each round's 20 changes are asked for together: one write per round
+      expect(Number(writes)).toBe(3);
+    }
+    const stored = onDisk(file) as Record<string, number>;
+    expect(Object.keys(stored)).toHaveLength(80);
+    expect(Object.values(stored).every((round) => round === 2)).toBe(true);
+    expect(leftovers(d)).toEqual([]);
+  }, 60_000);
 });
 
 describe("the cache and other writers", () => {
