@@ -264,6 +264,16 @@ export {
   withWriteLocks,
   writeFileAtomic,
 } from "./safety/index.js";
+// the environment a child process gets: OpenClaw's host policy (exec, ACP agents, any runner)
+export {
+  BLOCKED_ENV_KEYS,
+  BLOCKED_ENV_PREFIXES,
+  checkCallEnv,
+  isBlockedEnvKey,
+  isBlockedInheritedEnvKey,
+  PATH_FORBIDDEN,
+  sanitizeEnv,
+} from "./safety/env/index.js";
 export {
   BLOCKED_HOST,
   BLOCKED_RESOLVED,

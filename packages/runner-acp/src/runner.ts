@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { checkCallEnv, sanitizeEnv } from "@clawtools/runtime";
+import { checkCallEnv, sanitizeEnv } from "@clawtools/core";
 import {
   type AgentRunner,
   type RunOutcome,

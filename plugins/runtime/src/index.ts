@@ -30,7 +30,7 @@ export {
   isBlockedInheritedEnvKey,
   PATH_FORBIDDEN,
   sanitizeEnv,
-} from "./security/env.js";
+} from "@clawtools/core";
 export {
   type ExecApprovalDecision,
   type ExecApprovalHandler,

@@ -3,7 +3,9 @@ import path from "node:path";
 import {
   type AgentTool,
   type AgentToolResult,
+  checkCallEnv,
   optionalStringEnum,
+  sanitizeEnv,
   type ToolContext,
   ToolInputError,
   Type,
@@ -14,7 +16,6 @@ import { clampYield, resolveYieldMs } from "../process/limits.js";
 import type { ProcessRegistry } from "../process/registry.js";
 import { commandsOf } from "../security/command-prefixes.js";
 import { refuseApprovalCommands } from "../security/control-commands.js";
-import { checkCallEnv, sanitizeEnv } from "../security/env.js";
 import { type ExecApprovalHandler, effectiveAsk, effectiveSecurity } from "../security/policy.js";
 import { preflightScripts } from "../security/script-preflight.js";
 import { quotePrefix } from "../text.js";

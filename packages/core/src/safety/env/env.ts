@@ -1,5 +1,4 @@
-import { ToolInputError } from "@clawtools/core";
-import { quotePrefix } from "../text.js";
+import { ToolInputError } from "../../errors.js";
 import {
   BLOCKED_EVERYWHERE_KEYS,
   BLOCKED_OVERRIDE_ONLY_KEYS,
@@ -62,6 +61,12 @@ export function isBlockedInheritedEnvKey(key: string): boolean {
   return blocked;
 }
 
+/** A model-supplied name as quoted in an error: JSON-quoted, at most a short prefix. */
+function quoteName(value: string, max = 80): string {
+  if (value.length <= max) return JSON.stringify(value);
+  return `${JSON.stringify(value.slice(0, max))}… (${value.length} characters)`;
+}
+
 const GIT_PROTOCOL_KEYS = new Set(["GIT_ALLOW_PROTOCOL", "GIT_PROTOCOL_FROM_USER"]);
 const VALID_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -89,7 +94,7 @@ export function checkCallEnv(requested: Record<string, string> | undefined): Rec
   for (const [key, value] of Object.entries(requested ?? {})) {
     if (key.toUpperCase() === "PATH") throw new ToolInputError(PATH_FORBIDDEN);
     if (!VALID_KEY.test(key))
-      throw new ToolInputError(`Invalid environment variable name: ${quotePrefix(key)}`);
+      throw new ToolInputError(`Invalid environment variable name: ${quoteName(key)}`);
     const upper = key.toUpperCase();
     // OpenClaw lets a call turn the pager off (PAGER= or PAGER=cat), nothing else
     if ((upper === "PAGER" || upper === "GIT_PAGER") && (value === "" || value === "cat")) {
