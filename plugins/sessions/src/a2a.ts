@@ -148,6 +148,11 @@ async function step(
   timeoutMs: number,
 ): Promise<string | undefined> {
   const runner = service.runner!;
+  // one run at a time in a session, as OpenClaw's session lane: a live run this process knows of
+  // (a sub-agent requester mid-turn, say) ends first; one that outlasts the wait ends the exchange
+  const live = service.activeRun(sessionKey);
+  if (live && (await runner.wait(live, Math.min(timeoutMs, STEP_WAIT_MAX_MS))).status === "running")
+    return undefined;
   const { model } = await service.ensure(sessionKey);
   const { runId } = await runner.start({
     sessionKey,

@@ -1,7 +1,13 @@
 import { once } from "node:events";
 import { createToolset, parseSectionConfig } from "@clawtools/core";
 import { describe, expect, it } from "vitest";
-import { agentToAgentEvents, followUpsIdle, type ScriptedTurn, SessionsConfigSchema } from "../src/index.js";
+import {
+  agentToAgentEvents,
+  createScriptedRunner,
+  followUpsIdle,
+  type ScriptedTurn,
+  SessionsConfigSchema,
+} from "../src/index.js";
 import { gate, json, setup } from "./helpers.js";
 
 const PEER = "agent:main:peer";
@@ -214,6 +220,51 @@ describe("sessions_send agent-to-agent follow-up", () => {
     );
     expect(turns.map((r) => r.sessionKey)).toEqual([PEER, PEER]);
     await followUpsIdle(t.service);
+  });
+
+  it("a requester turn waits for the requester's live run to end (one run at a time in a session)", async () => {
+    const childRun = gate();
+    const secondWait = gate<void>();
+    const script = conversation();
+    let childKey = "";
+    const t = setup({
+      visibility: "all",
+      noRunner: true,
+      runner: ({ store }) => {
+        const inner = createScriptedRunner({
+          store,
+          script: (s) => {
+            if (s.message.includes("[Subagent Task]: coordinate")) return childRun.promise;
+            return script(s);
+          },
+        });
+        const waits = new Map<string, number>();
+        return {
+          ...inner,
+          wait: (runId, timeoutMs) => {
+            const n = (waits.get(runId) ?? 0) + 1;
+            waits.set(runId, n);
+            // the spawn's own watcher waits first; the follow-up's wait is the second
+            if (n === 2 && runId === "run-1") secondWait.open();
+            return inner.wait(runId, timeoutMs);
+          },
+        };
+      },
+    });
+    await t.service.store.create({ key: PEER, agentId: "main" });
+    const spawned = await t.json("sessions_spawn", { task: "coordinate" });
+    childKey = spawned.childSessionKey;
+    const done = once(agentToAgentEvents(t.service), "done");
+    const sent = await t.as(childKey).json("sessions_send", { sessionKey: PEER, message: "hi" });
+    expect(sent).toMatchObject({ status: "ok", reply: "R1" });
+    await secondWait.promise; // the follow-up is waiting for the child's run
+    childRun.open("child done");
+    expect(await done).toEqual([{ targetSessionKey: PEER, turns: 5, announced: true }]);
+    const child = (await t.service.store.history(childKey)).map((m) => m.role);
+    // the child's own turn is complete before the first ping-pong message
+    expect(child.slice(0, 4)).toEqual(["user", "assistant", "user", "assistant"]);
+    const first = await t.service.store.history(childKey);
+    expect(first[1]!.content).toEqual([{ type: "text", text: "child done" }]);
   });
 
   it("a failed or timed-out first reply ends the follow-up without an announce", async () => {
