@@ -166,17 +166,22 @@ export function createSessionsSpawnTool(env: SessionsEnv): AgentTool<typeof sess
         };
         const childKey = `agent:${agentId}:subagent:${randomUUID()}`;
         const label = p.label?.trim() || undefined;
-        await service.store.create({
-          key: childKey,
-          agentId,
-          depth,
-          spawnedBy: env.callerKey,
-          parentSessionKey: env.callerKey,
-          status: "running",
-          startedAt: Date.now(),
-          ...(label ? { label } : {}),
-          ...(p.model ? { model: p.model } : {}),
-        });
+        await service.store
+          .create({
+            key: childKey,
+            agentId,
+            depth,
+            spawnedBy: env.callerKey,
+            parentSessionKey: env.callerKey,
+            status: "running",
+            startedAt: Date.now(),
+            ...(label ? { label } : {}),
+            ...(p.model ? { model: p.model } : {}),
+          })
+          .catch(async (error: unknown) => {
+            await removeFiles(); // no child, no files
+            throw error;
+          });
         const timeoutSeconds = p.runTimeoutSeconds ?? p.timeoutSeconds;
         let runId: string;
         try {
