@@ -79,7 +79,10 @@ describe("@clawtools/automation through createToolset", () => {
     expect(runner.calls[0]!.sessionKey).toMatch(/^agent:main:cron:[0-9a-f-]+:run:[0-9a-f-]+$/);
     expect((await sessions.get(runner.calls[0]!.sessionKey))?.agentId).toBe("main");
     const announced = await sessions.history("agent:main:webchat:7");
-    expect(announced.map((m) => m.content)).toEqual(['Cron job "ci" finished: Build is green.']);
+    expect(announced).toHaveLength(1);
+    expect(announced[0]!.content).toContain("[Internal task completion event]\nsource: cron\n");
+    expect(announced[0]!.content).toContain("type: cron job\ntask: ci\nstatus: completed successfully\n");
+    expect(announced[0]!.content).toContain("<<<BEGIN_UNTRUSTED_CHILD_RESULT>>>\nBuild is green.\n");
     await set.dispose();
   });
 

@@ -114,9 +114,19 @@ describe("announce delivery", () => {
     expect(job.delivery).toEqual({ mode: "announce" });
     await h.advance(60_000);
     const history = await h.sessions.history("agent:main:webchat:1");
-    expect(history.map((m) => [m.role, m.content])).toEqual([
-      ["assistant", 'Cron job "inbox" finished: 3 new mails, none urgent'],
+    // OpenClaw's internal completion event, source cron
+    expect(history).toHaveLength(1);
+    expect(history[0]!.role).toBe("user");
+    const event = history[0]!.content as string;
+    expect(event.split("\n").slice(0, 3)).toEqual([
+      "OpenClaw runtime context (internal):",
+      "[Internal task completion event]",
+      "source: cron",
     ]);
+    expect(event).toContain("\ntype: cron job\ntask: inbox\nstatus: completed successfully\n");
+    expect(event).toContain(
+      "<<<BEGIN_UNTRUSTED_CHILD_RESULT>>>\n3 new mails, none urgent\n<<<END_UNTRUSTED_CHILD_RESULT>>>",
+    );
     expect(h.runner.calls[0]).toMatchObject({ message: "check mail", timeoutMs: 600_000 });
   });
 });
