@@ -19,6 +19,7 @@ export function withAcpSessions(
   const owners = new Map<string, AgentRunner>();
   const routed: AgentRunner & { readonly acp: AcpRunner } = {
     acp,
+    runtimes: runner ? ["subagent", "acp"] : ["acp"],
     async start(request: StartRunRequest) {
       const target = isAcpSessionKey(request.sessionKey) ? acp : runner;
       if (!target)

@@ -3,9 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type AgentToolResult, type AnyAgentTool, createToolset } from "@clawtools/core";
-import { BEGIN_CHILD, createSessionsPlugin } from "@clawtools/sessions";
+import { BEGIN_CHILD, createScriptedRunner, createSessionsPlugin } from "@clawtools/sessions";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { type AcpRunner, createAcpRunner } from "../src/index.js";
+import { type AcpRunner, createAcpRunner, withAcpSessions } from "../src/index.js";
 import { gone, isAlive } from "./helpers.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/acp-agent.mjs", import.meta.url));
@@ -23,7 +23,7 @@ afterEach(async () => {
 const json = (r: AgentToolResult<unknown>) =>
   JSON.parse(r.content.map((c) => (c.type === "text" ? c.text : "")).join(""));
 
-function setup() {
+function setup(options: { routed?: boolean; sandboxed?: boolean } = {}) {
   const workspace = path.join(dir, "workspace");
   const stateDir = path.join(dir, "state");
   fs.mkdirSync(workspace);
@@ -36,10 +36,21 @@ function setup() {
         env: { ACP_FIXTURE_DIR: path.join(dir, "agent") },
         store,
       });
-      return acp;
+      // routed: sub-agents on the app's loop (here a scripted one), runtime=acp on the harness
+      if (!options.routed) return acp;
+      return withAcpSessions(
+        createScriptedRunner({ store, script: (t) => `loop: ${t.message.length}` }),
+        acp,
+      );
     },
   });
-  const ctx = { workspaceDir: workspace, stateDir, agentId: "main", sessionKey: "main" };
+  const ctx = {
+    workspaceDir: workspace,
+    stateDir,
+    agentId: "main",
+    sessionKey: "main",
+    ...(options.sandboxed ? { sandboxed: true } : {}),
+  };
   const set = createToolset({
     plugins: [sessions],
     context: ctx,
@@ -89,5 +100,61 @@ it("subagents kill stops the ACP agent process and what it started", async () =>
   expect(isAlive(agentPid)).toBe(false);
   expect(await gone(grandchild)).toBe(true);
   expect((await call("subagents", {})).recent[0]).toMatchObject({ label: "stuck", status: "killed" });
+  await dispose();
+});
+
+it("runtime=acp goes to the ACP harness and runtime=subagent to the app's loop, one runner routing both", async () => {
+  const { call, service, dispose } = setup({ routed: true });
+  const viaAcp = await call("sessions_spawn", { task: "chunks From |harness.", runtime: "acp", label: "h" });
+  const viaLoop = await call("sessions_spawn", { task: "plain", label: "l" });
+  expect(viaAcp).toMatchObject({ status: "accepted" });
+  expect(viaAcp.childSessionKey).toMatch(/^agent:main:acp:/);
+  expect(viaLoop.childSessionKey).toMatch(/^agent:main:subagent:/);
+  await service.idle();
+  const parent = await call("sessions_history", { sessionKey: "main" });
+  const events = parent.messages
+    .map((m: { content: unknown }) => (typeof m.content === "string" ? m.content : ""))
+    .filter((c: string) => c.includes("[Internal task completion event]"));
+  expect(events.find((c: string) => c.includes(viaAcp.childSessionKey))).toContain(
+    `${BEGIN_CHILD}\nFrom harness.`,
+  );
+  expect(events.find((c: string) => c.includes(viaLoop.childSessionKey))).toContain(`${BEGIN_CHILD}\nloop: `);
+  await dispose();
+});
+
+it("runtime=acp is refused with a reason: without an ACP runner, from a sandboxed session, with sandbox=require or streamTo, and a cwd outside the workspace", async () => {
+  const plain = setup({ routed: false });
+  // a bare AcpRunner does not declare the acp runtime: only withAcpSessions routes it
+  expect(await plain.call("sessions_spawn", { task: "x", runtime: "acp" })).toEqual({
+    status: "error",
+    error:
+      "runtime=acp is not available here (no ACP harness configured: give the sessions section a runner with ACP sessions, e.g. withAcpSessions from @clawtools/runner-acp); use runtime=subagent.",
+  });
+  await plain.dispose();
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir);
+  const sandboxed = setup({ routed: true, sandboxed: true });
+  expect(await sandboxed.call("sessions_spawn", { task: "x", runtime: "acp" })).toEqual({
+    status: "forbidden",
+    error:
+      "runtime=acp cannot be spawned from a sandboxed session (ACP harnesses run on the host); use runtime=subagent.",
+  });
+  await sandboxed.dispose();
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir);
+  const { call, dispose } = setup({ routed: true });
+  expect(await call("sessions_spawn", { task: "x", runtime: "acp", sandbox: "require" })).toMatchObject({
+    status: "forbidden",
+    error:
+      'sandbox="require" is not supported for runtime=acp (ACP harnesses run on the host); use runtime=subagent.',
+  });
+  expect(await call("sessions_spawn", { task: "x", runtime: "acp", streamTo: "parent" })).toMatchObject({
+    status: "error",
+    error: expect.stringContaining('streamTo="parent" is not supported'),
+  });
+  const escaped = await call("sessions_spawn", { task: "x", runtime: "acp", cwd: "../.." });
+  expect(escaped.status).toBe("error");
+  expect(escaped.error).toMatch(/escapes/i);
+  expect((await call("subagents", {})).total).toBe(0);
   await dispose();
 });

@@ -51,6 +51,10 @@ export interface StartRunRequest {
   model?: string;
   /** The run is aborted after this long (0 or undefined: no limit). */
   timeoutMs?: number;
+  /** runtime=acp: the ACP session to resume instead of starting a new one (other runners ignore it). */
+  resumeSessionId?: string;
+  /** runtime=acp: the working directory of the harness session, inside the workspace. */
+  cwd?: string;
 }
 
 export interface RunOutcome {
@@ -66,6 +70,12 @@ export interface RunOutcome {
  * `wait` answers `{status: "running"}` when the run is still going after `timeoutMs`.
  */
 export interface AgentRunner {
+  /**
+   * The sessions_spawn runtimes this runner can run; absent means `["subagent"]`. A runner that
+   * also routes `agent:<id>:acp:<uuid>` sessions to an ACP harness (see @clawtools/runner-acp's
+   * `withAcpSessions`) lists `"acp"`.
+   */
+  readonly runtimes?: ReadonlyArray<"subagent" | "acp">;
   start(request: StartRunRequest): Promise<{ runId: string }>;
   wait(runId: string, timeoutMs: number): Promise<RunOutcome>;
   abort(runId: string): Promise<void>;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { completionMessage } from "./announce.js";
-import type { AgentRunner, RunOutcome, RunRegistry, SessionStore } from "./interfaces.js";
+import type { AgentRunner, RunOutcome, RunRegistry, SessionStore, StartRunRequest } from "./interfaces.js";
 import { agentOf } from "./keys.js";
 import type { RunRecord, RunStatus, SessionEntry, TranscriptMessage } from "./types.js";
 
@@ -57,7 +57,7 @@ export class SessionsService {
   async start(
     sessionKey: string,
     message: string,
-    options: { extraSystemPrompt?: string; model?: string; timeoutMs?: number } = {},
+    options: Omit<StartRunRequest, "sessionKey" | "message"> = {},
   ) {
     if (!this.runner) throw new Error("no agent runner configured");
     const { runId } = await this.runner.start({ sessionKey, message, ...options });

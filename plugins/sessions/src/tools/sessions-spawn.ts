@@ -1,5 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { type AgentTool, jsonResult, optionalStringEnum, ToolInputError, Type } from "@clawtools/core";
+import {
+  type AgentTool,
+  jsonResult,
+  optionalStringEnum,
+  resolveInWorkspace,
+  ToolInputError,
+  Type,
+} from "@clawtools/core";
 import {
   ATTACHMENTS_MAX_ITEMS,
   attachmentLimits,
@@ -111,12 +118,42 @@ export function createSessionsSpawnTool(env: SessionsEnv): AgentTool<typeof sess
           error:
             "attachments are currently unsupported for runtime=acp; use runtime=subagent or remove attachments",
         });
-      if (p.runtime === "acp")
+      const { service, config } = env;
+      if (runtime === "acp" && p.streamTo === "parent")
         return jsonResult({
           status: "error",
-          error: "runtime=acp is not available here (no ACP host); use runtime=subagent.",
+          error:
+            'streamTo="parent" is not supported by this sessions section; the ACP child announces its result when it finishes (omit streamTo).',
         });
-      const { service, config } = env;
+      if (runtime === "acp") {
+        if (!service.runner?.runtimes?.includes("acp"))
+          return jsonResult({
+            status: "error",
+            error:
+              "runtime=acp is not available here (no ACP harness configured: give the sessions section a runner with ACP sessions, e.g. withAcpSessions from @clawtools/runner-acp); use runtime=subagent.",
+          });
+        // a harness runs on the host, outside any sandbox: a sandboxed requester never reaches it
+        if (env.sandboxed || p.sandbox === "require")
+          return jsonResult({
+            status: "forbidden",
+            error: env.sandboxed
+              ? "runtime=acp cannot be spawned from a sandboxed session (ACP harnesses run on the host); use runtime=subagent."
+              : 'sandbox="require" is not supported for runtime=acp (ACP harnesses run on the host); use runtime=subagent.',
+          });
+      }
+      let acpCwd: string | undefined;
+      if (runtime === "acp" && p.cwd) {
+        if (!env.workspaceDir)
+          return jsonResult({
+            status: "error",
+            error: "cwd needs a workspace (the context has no workspaceDir)",
+          });
+        try {
+          acpCwd = await resolveInWorkspace(env.workspaceDir, p.cwd);
+        } catch (error) {
+          return jsonResult({ status: "error", error: (error as Error).message });
+        }
+      }
       const agentId = p.agentId ?? env.agentId;
       if (!AGENT_ID.test(agentId))
         return jsonResult({
@@ -164,7 +201,7 @@ export function createSessionsSpawnTool(env: SessionsEnv): AgentTool<typeof sess
           if (files && env.workspaceDir)
             await removeAttachments(env.workspaceDir, files.receipt.relDir).catch(() => {});
         };
-        const childKey = `agent:${agentId}:subagent:${randomUUID()}`;
+        const childKey = `agent:${agentId}:${runtime}:${randomUUID()}`;
         const label = p.label?.trim() || undefined;
         await service.store
           .create({
@@ -189,6 +226,8 @@ export function createSessionsSpawnTool(env: SessionsEnv): AgentTool<typeof sess
             ...(p.model ? { model: p.model } : {}),
             ...(timeoutSeconds ? { timeoutMs: timeoutSeconds * 1000 } : {}),
             ...(files ? { extraSystemPrompt: files.systemPromptSuffix } : {}),
+            ...(p.resumeSessionId ? { resumeSessionId: p.resumeSessionId } : {}),
+            ...(acpCwd ? { cwd: acpCwd } : {}),
           });
         } catch (error) {
           await removeFiles();
