@@ -1,4 +1,45 @@
+import type { AgentTurnRunner } from "@clawtools/automation";
 import { type ClawtoolsPlugin, createToolset, type ToolContext, ToolRegistry } from "@clawtools/core";
+import type { SessionsPlugin } from "@clawtools/sessions";
+
+/** Why an agentTurn cron job does not run when no model is configured (its run log's error). */
+export const NO_MODEL_FOR_AGENT_TURN =
+  'no model for agentTurn jobs: set one with --model <provider>/<id> or "model" in the config file (systemEvent jobs run without one)';
+
+/** The runner automation gets without a model: every agent turn is refused, naming what to set. */
+const refusingRunner: AgentTurnRunner = {
+  start: () => Promise.reject(new Error(NO_MODEL_FOR_AGENT_TURN)),
+  wait: async () => ({ status: "error", error: NO_MODEL_FOR_AGENT_TURN }),
+};
+
+/**
+ * The automation section over the sessions section's own store and runner (one of each, shared):
+ * system events and announces land in the sessions' transcripts, agentTurn jobs run on the
+ * sub-agents' runner (refused, naming what to set, when no model is configured). Cron jobs stay
+ * under the state directory (`<stateDir>/cron`). Undefined when either section is missing.
+ */
+export async function automationOnSessions(options: {
+  sessions: ClawtoolsPlugin | undefined;
+  context: ToolContext;
+}): Promise<ClawtoolsPlugin | undefined> {
+  const serviceFor = (options.sessions as Partial<SessionsPlugin> | undefined)?.serviceFor;
+  if (!serviceFor) return undefined;
+  let automation: typeof import("@clawtools/automation");
+  try {
+    automation = await import("@clawtools/automation");
+  } catch {
+    return undefined; // automation is not installed: nothing to wire
+  }
+  const service = serviceFor(options.context);
+  // the CLI's agent is the default one: "main" jobs land in the MCP client's session
+  // (`automation.cron.defaultAgentId` in the config file still wins)
+  const configured = (options.context.config?.automation as { cron?: object } | undefined)?.cron;
+  return automation.createAutomationPlugin({
+    sessions: service.store,
+    runner: service.runner ?? refusingRunner,
+    cron: { ...(options.context.agentId ? { defaultAgentId: options.context.agentId } : {}), ...configured },
+  });
+}
 
 /**
  * The sessions section wired to a pi-agent-core runner on `model`: each sub-agent run gets the
@@ -12,7 +53,7 @@ export async function sessionsWithRunner(options: {
   /** The installed plugins sub-agents get (the shared registry's), the runtime excepted. */
   plugins: () => ClawtoolsPlugin[];
   context: () => ToolContext;
-}): Promise<ClawtoolsPlugin | undefined> {
+}): Promise<SessionsPlugin | undefined> {
   let sessions: typeof import("@clawtools/sessions");
   let runnerPi: typeof import("@clawtools/runner-pi");
   try {
@@ -22,7 +63,7 @@ export async function sessionsWithRunner(options: {
     return undefined; // sessions or the runner is not installed: the section stays as discovered
   }
   const runtime = await import("@clawtools/runtime").catch(() => undefined);
-  const plugin: ClawtoolsPlugin = sessions.createSessionsPlugin({
+  const plugin: SessionsPlugin = sessions.createSessionsPlugin({
     defaultModel: options.model,
     runner: ({ store }) =>
       runnerPi.createPiRunner({

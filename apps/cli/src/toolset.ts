@@ -1,10 +1,16 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { createToolset, resolveStateDir, type Toolset, type ToolContext } from "@clawtools/core";
+import {
+  type ClawtoolsPlugin,
+  createToolset,
+  resolveStateDir,
+  type Toolset,
+  type ToolContext,
+} from "@clawtools/core";
 import { type Clawtools, createClawtools } from "clawtools";
 import { loadConfig } from "./config.js";
 import { type CommonOptions, invocationDir } from "./options.js";
-import { sessionsWithRunner } from "./subagents.js";
+import { automationOnSessions, sessionsWithRunner } from "./subagents.js";
 import { UsageError } from "./usage.js";
 
 export async function loadClawtools(): Promise<Clawtools> {
@@ -71,21 +77,33 @@ export async function buildToolset(
     throw error;
   }
   const model = typeof context.config?.model === "string" ? context.config.model : undefined;
+  // the discovered plugins a wired one replaces: they stay registered for dispose, but neither the
+  // toolset nor sub-agents get their tools
+  const replaced = new Set<ClawtoolsPlugin>();
+  const replace = (section: string, wired: ClawtoolsPlugin) => {
+    for (const p of clawtools.tools.plugins()) if (p.section === section) replaced.add(p);
+    for (const found of clawtools.tools.list().filter((m) => m.sectionId === section))
+      clawtools.tools.unregister(found.id);
+    clawtools.tools.registerPlugin(wired);
+  };
+  let sessions = clawtools.tools.plugins().find((p) => p.section === "sessions");
   if (model) {
     // sub-agents need a runner: the discovered sessions section is replaced by one wired to the model
-    let sessions: Awaited<ReturnType<typeof sessionsWithRunner>>;
-    sessions = await sessionsWithRunner({
+    const wired = await sessionsWithRunner({
       model,
       ...(profile ? { profile } : {}),
-      // the discovered sessions plugin stays registered for dispose; sub-agents get the wired one
-      plugins: () => clawtools.tools.plugins().filter((p) => p.section !== "sessions" || p === sessions),
+      plugins: () => clawtools.tools.plugins().filter((p) => !replaced.has(p)),
       context: () => context,
     });
-    if (sessions) {
-      for (const found of clawtools.tools.list().filter((m) => m.sectionId === "sessions"))
-        clawtools.tools.unregister(found.id);
-      clawtools.tools.registerPlugin(sessions);
+    if (wired) {
+      replace("sessions", wired);
+      sessions = wired;
     }
+  }
+  if (clawtools.tools.plugins().some((p) => p.section === "automation")) {
+    // cron runs on the sessions' store and runner: one of each, shared
+    const automation = await automationOnSessions({ sessions, context });
+    if (automation) replace("automation", automation);
   }
   const toolset = createToolset({
     registry: clawtools.tools,

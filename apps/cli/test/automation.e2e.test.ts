@@ -1,0 +1,186 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ChatRequest,
+  contentText,
+  type Reply,
+  startModelServer,
+} from "../../../packages/runner-pi/test/model-server.js";
+
+// cron through `clawtools serve`, driven by the MCP SDK's own client: agentTurn jobs run on the same
+// runner and session store as the sessions section, and jobs persist under the state directory.
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "dist", "bin.js");
+const text = (r: unknown) =>
+  ((r as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? "").join("\n");
+const json = (r: unknown) => JSON.parse(text(r));
+
+const NO_MODEL =
+  'no model for agentTurn jobs: set one with --model <provider>/<id> or "model" in the config file (systemEvent jobs run without one)';
+
+// The scripted model: a task naming a file reads it through the real `read` tool, then reports it.
+function script(request: ChatRequest): Reply {
+  const last = request.messages.at(-1)!;
+  if (last.role === "tool") return { text: `The note says: ${contentText(last.content).trim()}` };
+  const task = contentText([...request.messages].reverse().find((m) => m.role === "user")?.content);
+  const file = /READ<(.+?)>/.exec(task);
+  if (file) return { toolCall: { name: "read", arguments: { path: file[1] } } };
+  return { text: "Nothing to do." };
+}
+
+let model: Awaited<ReturnType<typeof startModelServer>>;
+beforeAll(async () => {
+  if (!existsSync(bin)) throw new Error(`build first: ${bin} is missing (pnpm build)`);
+  model = await startModelServer(script);
+});
+const clients: Client[] = [];
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close().catch(() => {})));
+  await model?.close();
+});
+
+async function serve(workspace: string, args: string[], env: Record<string, string> = {}) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [
+      bin,
+      "serve",
+      "--workspace",
+      workspace,
+      "--state-dir",
+      path.join(workspace, ".state"),
+      "--profile",
+      "full",
+      "--owner",
+      ...args,
+    ],
+    env: { ...getDefaultEnvironment(), ...env },
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "e2e", version: "1.0.0" });
+  await client.connect(transport);
+  clients.push(client);
+  return {
+    client,
+    call: async (name: string, args: Record<string, unknown>) =>
+      json(await client.callTool({ name, arguments: args })),
+  };
+}
+
+const mainHistory = async (call: (name: string, args: Record<string, unknown>) => Promise<any>) =>
+  ((await call("sessions_history", { sessionKey: "main" })).messages as Array<{ content: unknown }>).map(
+    (m) => String(m.content),
+  );
+
+describe("serve --model: cron agentTurn jobs on the sessions runner", () => {
+  it("an MCP client adds an agentTurn job and runs it: the sub-agent reads a file, the announce lands in the main session, the job persists (config model, then --model)", async () => {
+    const workspace = mkdtempSync(path.join(tmpdir(), "cli-cron-"));
+    writeFileSync(path.join(workspace, "notes.txt"), "release train leaves at noon\n");
+    // the model from the config file (the restart below passes --model instead)
+    const config = path.join(workspace, "clawtools.json");
+    writeFileSync(config, JSON.stringify({ model: "openai/scripted", sessions: { visibility: "agent" } }));
+    const { client, call } = await serve(workspace, ["--config", config], {
+      OPENAI_BASE_URL: model.baseUrl,
+      OPENAI_API_KEY: "sk-loopback",
+    });
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(["cron", "sessions_history"]),
+    );
+    const job = await call("cron", {
+      action: "add",
+      job: {
+        name: "release-check",
+        schedule: { kind: "every", everyMs: 3_600_000 },
+        payload: { kind: "agentTurn", message: "READ<notes.txt>" },
+      },
+    });
+    expect(job).toMatchObject({ agentId: "cli", sessionKey: "agent:cli:main", sessionTarget: "isolated" });
+    expect(await call("cron", { action: "run", jobId: job.id })).toEqual({
+      ok: true,
+      ran: true,
+      status: "ok",
+      summary: "The note says: release train leaves at noon",
+    });
+    const [entry] = (await call("cron", { action: "runs", jobId: job.id })).entries;
+    expect(entry).toMatchObject({ status: "ok", deliveryStatus: "delivered" });
+
+    // the announce is OpenClaw's completion event (source cron) in the MCP client's main session
+    const events = (await mainHistory(call)).filter((c) => c.includes("[Internal task completion event]"));
+    expect(events).toHaveLength(1);
+    expect(events[0]).toContain(`source: cron\nsession_key: ${entry.sessionKey}\nsession_id: `);
+    expect(events[0]).toContain("type: cron job\ntask: release-check\nstatus: completed successfully\n");
+    expect(events[0]).toContain(
+      "<<<BEGIN_UNTRUSTED_CHILD_RESULT>>>\nThe note says: release train leaves at noon\n<<<END_UNTRUSTED_CHILD_RESULT>>>",
+    );
+    // the sub-agent's session is in the same store the sessions tools read
+    const child = await call("sessions_history", { sessionKey: entry.sessionKey, includeTools: true });
+    expect(child.messages.map((m: { role: string }) => m.role)).toEqual([
+      "user",
+      "assistant",
+      "toolResult",
+      "assistant",
+    ]);
+    // the run went to the loopback model with the real read tool
+    const first = model.requests.find((r) => contentText(r.messages.at(-1)?.content) === "READ<notes.txt>");
+    expect(first?.tools?.map((t) => t.function.name)).toContain("read");
+
+    // jobs persist under the state directory: a new serve lists the job and its run log
+    await client.close();
+    const jobs = JSON.parse(readFileSync(path.join(workspace, ".state", "cron", "jobs.json"), "utf8"));
+    expect(jobs.jobs.map((j: { id: string }) => j.id)).toEqual([job.id]);
+    const again = await serve(workspace, ["--model", "openai/scripted"], {
+      OPENAI_BASE_URL: model.baseUrl,
+      OPENAI_API_KEY: "sk-loopback",
+    });
+    expect((await again.call("cron", { action: "list" })).jobs.map((j: { id: string }) => j.id)).toEqual([
+      job.id,
+    ]);
+    expect((await again.call("cron", { action: "runs", jobId: job.id })).entries[0].status).toBe("ok");
+  });
+});
+
+describe("serve without a model", () => {
+  it("a systemEvent job lands in the main session; an agentTurn job is refused, naming what to set", async () => {
+    const workspace = mkdtempSync(path.join(tmpdir(), "cli-cron-"));
+    const { call } = await serve(workspace, []);
+    const event = await call("cron", {
+      action: "add",
+      job: {
+        name: "standup",
+        schedule: { kind: "every", everyMs: 3_600_000 },
+        sessionTarget: "main",
+        payload: { kind: "systemEvent", text: "Stand-up in 5 minutes" },
+      },
+    });
+    expect(await call("cron", { action: "run", jobId: event.id })).toMatchObject({
+      ok: true,
+      ran: true,
+      status: "ok",
+    });
+    expect(await mainHistory(call)).toEqual(["System: Stand-up in 5 minutes"]);
+
+    const turn = await call("cron", {
+      action: "add",
+      job: {
+        name: "digest",
+        schedule: { kind: "every", everyMs: 3_600_000 },
+        payload: { kind: "agentTurn", message: "summarise the inbox" },
+      },
+    });
+    expect(await call("cron", { action: "run", jobId: turn.id })).toEqual({
+      ok: true,
+      ran: true,
+      status: "error",
+      error: NO_MODEL,
+    });
+    const [entry] = (await call("cron", { action: "runs", jobId: turn.id })).entries;
+    expect(entry).toMatchObject({ status: "error", error: NO_MODEL });
+    // the failure is announced into the main session too
+    const failed = (await mainHistory(call)).find((c) => c.includes("task: digest"));
+    expect(failed).toContain(`status: failed: ${NO_MODEL}\n`);
+  });
+});
