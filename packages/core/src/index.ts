@@ -273,7 +273,7 @@ export {
   isBlockedInheritedEnvKey,
   PATH_FORBIDDEN,
   sanitizeEnv,
-} from "./safety/env/index.js";
+} from "./safety/env/env.js";
 export {
   BLOCKED_HOST,
   BLOCKED_RESOLVED,
