@@ -12,8 +12,16 @@ export interface CliConfig {
   stateDir?: string;
   /** `model` from the file: `provider/model` for sub-agents and image (the `--model` flag wins). */
   model?: string;
+  /** `acp` from the file: the ACP harness sessions_spawn runtime=acp runs children in. */
+  acp?: AcpHarness;
   /** Keys accepted without a check (a section that is not installed, a plugin without a schema). */
   warnings: string[];
+}
+
+/** An ACP (Agent Client Protocol) agent the CLI starts over stdio for runtime=acp spawns. */
+export interface AcpHarness {
+  command: string;
+  args?: string[];
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -50,11 +58,25 @@ export function loadConfig(
     raw = parsed;
   }
   const where = file === undefined ? "configuration" : `--config ${file}`;
-  const { stateDir, model, ...sections } = raw;
+  const { stateDir, model, acp, ...sections } = raw;
   if (stateDir !== undefined && typeof stateDir !== "string")
     throw new UsageError(`${where}: stateDir must be a string (a directory)`);
   if (model !== undefined && (typeof model !== "string" || !/^[^/\s]+\/\S+$/.test(model)))
     throw new UsageError(`${where}: model must be "provider/model" (for example openai/gpt-4o-mini)`);
+  if (
+    acp !== undefined &&
+    !(
+      isObject(acp) &&
+      typeof acp.command === "string" &&
+      acp.command.length > 0 &&
+      Object.keys(acp).every((k) => k === "command" || k === "args") &&
+      (acp.args === undefined ||
+        (Array.isArray(acp.args) && acp.args.every((a: unknown) => typeof a === "string")))
+    )
+  )
+    throw new UsageError(
+      `${where}: acp must be {"command": "<program>", "args": ["<arg>", …]} (an ACP agent started over stdio)`,
+    );
   // flags that are configuration (--allow-private-network) merge into their section
   for (const [section, value] of Object.entries(extra)) {
     const current = sections[section];
@@ -71,7 +93,7 @@ export function loadConfig(
     if (!plugin) {
       if (!known.has(key))
         throw new UsageError(
-          `${where}: unknown key "${key}" (expected stateDir, model or a section: ${[...known].join(", ")})`,
+          `${where}: unknown key "${key}" (expected stateDir, model, acp or a section: ${[...known].join(", ")})`,
         );
       warnings.push(`config: "${key}" is not used: its section is not installed`);
       validated[key] = value;
@@ -94,6 +116,7 @@ export function loadConfig(
   return {
     sections: validated,
     ...(model !== undefined ? { model: model as string } : {}),
+    ...(acp !== undefined ? { acp: acp as unknown as AcpHarness } : {}),
     ...(stateDir !== undefined
       ? { stateDir: file === undefined ? stateDir : path.resolve(path.dirname(file), stateDir) }
       : {}),

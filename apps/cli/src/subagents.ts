@@ -1,6 +1,7 @@
 import type { AgentTurnRunner } from "@clawtools/automation";
 import { type ClawtoolsPlugin, createToolset, type ToolContext, ToolRegistry } from "@clawtools/core";
 import type { SessionsPlugin } from "@clawtools/sessions";
+import type { AcpHarness } from "./config.js";
 
 /** Why an agentTurn cron job does not run when no model is configured (its run log's error). */
 export const NO_MODEL_FOR_AGENT_TURN =
@@ -44,44 +45,71 @@ export async function automationOnSessions(options: {
 /**
  * The sessions section wired to a pi-agent-core runner on `model`: each sub-agent run gets the
  * installed tools in a toolset of its own (with its own runtime plugin, so killing the run kills
- * the processes it started), as a non-owner under the same profile. Loaded only when a model is
- * configured, so a plain `serve` pays nothing for it.
+ * the processes it started), as a non-owner under the same profile. With `acp`, runtime=acp
+ * children run in that ACP harness (started over stdio in the workspace) and every other session
+ * on the model. Loaded only when one of them is configured, so a plain `serve` pays nothing.
  */
 export async function sessionsWithRunner(options: {
-  model: string;
+  model?: string;
+  acp?: AcpHarness;
   profile?: string;
   /** The installed plugins sub-agents get (the shared registry's), the runtime excepted. */
   plugins: () => ClawtoolsPlugin[];
   context: () => ToolContext;
 }): Promise<SessionsPlugin | undefined> {
   let sessions: typeof import("@clawtools/sessions");
-  let runnerPi: typeof import("@clawtools/runner-pi");
+  let runnerPi: typeof import("@clawtools/runner-pi") | undefined;
+  let runnerAcp: typeof import("@clawtools/runner-acp") | undefined;
   try {
     sessions = await import("@clawtools/sessions");
-    runnerPi = await import("@clawtools/runner-pi");
+    if (options.model) runnerPi = await import("@clawtools/runner-pi");
+    if (options.acp) runnerAcp = await import("@clawtools/runner-acp");
   } catch {
-    return undefined; // sessions or the runner is not installed: the section stays as discovered
+    return undefined; // sessions or a runner is not installed: the section stays as discovered
   }
   const runtime = await import("@clawtools/runtime").catch(() => undefined);
+  const { model, acp } = options;
+  const harnesses: Array<import("@clawtools/runner-acp").AcpRunner> = [];
   const plugin: SessionsPlugin = sessions.createSessionsPlugin({
-    defaultModel: options.model,
-    runner: ({ store }) =>
-      runnerPi.createPiRunner({
+    ...(model ? { defaultModel: model } : {}),
+    runner: ({ store }) => {
+      const loop =
+        model && runnerPi
+          ? runnerPi.createPiRunner({
+              store,
+              model,
+              tools: (sessionKey) => {
+                const registry = new ToolRegistry();
+                for (const p of options.plugins()) if (p.section !== "runtime") registry.registerPlugin(p);
+                const set = createToolset({
+                  registry,
+                  plugins: runtime ? [runtime.createRuntimePlugin()] : [],
+                  context: { ...options.context(), sessionKey },
+                  policy: { ...(options.profile ? { profile: options.profile } : {}) },
+                  senderIsOwner: false,
+                });
+                return { tools: set.tools, dispose: () => set.dispose() };
+              },
+            })
+          : undefined;
+      if (!acp || !runnerAcp) return loop!;
+      const workspaceDir = options.context().workspaceDir;
+      const harness = runnerAcp.createAcpRunner({
+        command: acp.command,
+        ...(acp.args ? { args: acp.args } : {}),
+        ...(workspaceDir ? { cwd: workspaceDir } : {}),
         store,
-        model: options.model,
-        tools: (sessionKey) => {
-          const registry = new ToolRegistry();
-          for (const p of options.plugins()) if (p.section !== "runtime") registry.registerPlugin(p);
-          const set = createToolset({
-            registry,
-            plugins: runtime ? [runtime.createRuntimePlugin()] : [],
-            context: { ...options.context(), sessionKey },
-            policy: { ...(options.profile ? { profile: options.profile } : {}) },
-            senderIsOwner: false,
-          });
-          return { tools: set.tools, dispose: () => set.dispose() };
-        },
-      }),
+      });
+      harnesses.push(harness);
+      return runnerAcp.withAcpSessions(loop, harness);
+    },
   });
-  return plugin;
+  // the harness's agent processes end with the section
+  const disposeSessions = plugin.dispose;
+  return Object.assign(plugin, {
+    dispose: async () => {
+      await disposeSessions?.call(plugin);
+      await Promise.all(harnesses.splice(0).map((h) => h.dispose()));
+    },
+  });
 }

@@ -8,7 +8,7 @@ import {
   type ToolContext,
 } from "@clawtools/core";
 import { type Clawtools, createClawtools } from "clawtools";
-import { loadConfig } from "./config.js";
+import { type AcpHarness, loadConfig } from "./config.js";
 import { type CommonOptions, invocationDir } from "./options.js";
 import { automationOnSessions, sessionsWithRunner } from "./subagents.js";
 import { UsageError } from "./usage.js";
@@ -55,7 +55,7 @@ export function buildContext(options: CommonOptions, clawtools: Clawtools): Tool
     // the MCP client is the agent's main session: sub-agents announce there, "main" names it
     sessionKey: "agent:cli:main",
     // `model` is app-wide (sub-agents, and image when media names none)
-    config: { ...config.sections, ...(model ? { model } : {}) },
+    config: { ...config.sections, ...(model ? { model } : {}), ...(config.acp ? { acp: config.acp } : {}) },
     stateDir: resolveStateDir({ workspaceDir: workspace, ...(explicit ? { stateDir: explicit } : {}) }),
   };
 }
@@ -86,11 +86,14 @@ export async function buildToolset(
       clawtools.tools.unregister(found.id);
     clawtools.tools.registerPlugin(wired);
   };
+  const acp = context.config?.acp as AcpHarness | undefined;
   let sessions = clawtools.tools.plugins().find((p) => p.section === "sessions");
-  if (model) {
-    // sub-agents need a runner: the discovered sessions section is replaced by one wired to the model
+  if (model || acp) {
+    // sub-agents need a runner: the discovered sessions section is replaced by one wired to the
+    // model (runtime=subagent) and the ACP harness (runtime=acp)
     const wired = await sessionsWithRunner({
-      model,
+      ...(model ? { model } : {}),
+      ...(acp ? { acp } : {}),
       ...(profile ? { profile } : {}),
       plugins: () => clawtools.tools.plugins().filter((p) => !replaced.has(p)),
       context: () => context,

@@ -186,7 +186,7 @@ describe("clawtools CLI", () => {
       [write("array.json", "[]"), "must hold a JSON object"],
       [
         write("unknown.json", JSON.stringify({ shell: {} })),
-        'unknown key "shell" (expected stateDir, model or a section: ',
+        'unknown key "shell" (expected stateDir, model, acp or a section: ',
       ],
       [write("state.json", JSON.stringify({ stateDir: 3 })), "stateDir must be a string (a directory)"],
       [

@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -163,6 +164,52 @@ describe("serve --model with a loopback model server", () => {
       status: "done",
       announce: "delivered",
     });
+  });
+});
+
+describe("serve with an ACP harness in the config file", () => {
+  // runner-acp's test agent: a real process speaking ACP over stdio, answering from the prompt
+  const agent = path.resolve(bin, "../../../../packages/runner-acp/test/fixtures/acp-agent.mjs");
+
+  it("runs a runtime=acp spawn in the harness and announces it in the caller's session; no model needed", async () => {
+    const configDir = mkdtempSync(path.join(tmpdir(), "cli-acp-"));
+    const config = path.join(configDir, "clawtools.json");
+    writeFileSync(config, JSON.stringify({ acp: { command: process.execPath, args: [agent] } }));
+    const { call } = await serve(["--profile", "full", "--owner", "--config", config], {
+      ACP_FIXTURE_DIR: path.join(configDir, "agent"),
+    });
+    const spawned = json(
+      await call("sessions_spawn", { task: "chunks From the |harness.", runtime: "acp", label: "acp" }),
+    );
+    expect(spawned).toMatchObject({ status: "accepted" });
+    expect(spawned.childSessionKey).toMatch(/^agent:cli:acp:/);
+    let event: string | undefined;
+    for (let i = 0; i < 200 && !event; i++) {
+      const history = json(await call("sessions_history", { sessionKey: "main" }));
+      event = (history.messages as Array<{ content: unknown }>)
+        .map((m) => String(m.content))
+        .find((c) => c.includes("[Internal task completion event]"));
+      if (!event) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(event).toContain(`session_key: ${spawned.childSessionKey}`);
+    expect(event).toContain(
+      "<<<BEGIN_UNTRUSTED_CHILD_RESULT>>>\nFrom the harness.\n<<<END_UNTRUSTED_CHILD_RESULT>>>",
+    );
+    // without a model, runtime=subagent children have no loop to run on
+    const plain = json(await call("sessions_spawn", { task: "plain" }));
+    expect(plain.status).toBe("error");
+    expect(plain.error).toContain("no agent runner for session agent:cli:subagent:");
+  });
+
+  it("refuses a malformed acp entry before serving", async () => {
+    const configDir = mkdtempSync(path.join(tmpdir(), "cli-acp-"));
+    const config = path.join(configDir, "clawtools.json");
+    writeFileSync(config, JSON.stringify({ acp: { command: "" } }));
+    const refused = spawnSync(process.execPath, [bin, "serve", "--config", config], { encoding: "utf8" });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(
+      `--config ${config}: acp must be {"command": "<program>", "args": ["<arg>", …]} (an ACP agent started over stdio)`,
+    );
   });
 });
 
