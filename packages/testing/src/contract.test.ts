@@ -46,6 +46,13 @@ describe("contract kit", () => {
   });
 });
 
+describe("contract kit: owner-only tools", () => {
+  it("checks an owner-only tool's validation instead of stopping at the owner refusal", async () => {
+    const ownerOnly = { ...good, ownerOnly: true };
+    expect(await checkToolContract(ownerOnly)).toEqual({ ok: true, problems: [] });
+  });
+});
+
 describe("contract kit: behaviour checks", () => {
   it("flags a tool that ignores an aborted signal, and long names", async () => {
     const careless = {
