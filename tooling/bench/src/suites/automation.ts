@@ -17,7 +17,7 @@ import {
   FileCronStore,
   type SystemEventSink,
   systemClock,
-} from "../../../../plugins/automation/src/index.js";
+} from "@clawtools/automation";
 import { type BenchRow, type BenchSuite, percentile } from "../harness.js";
 
 const { Cron } = createRequire(new URL("../../../../plugins/automation/package.json", import.meta.url))(

@@ -19,7 +19,7 @@ import {
   FileSessionStore,
   type RunRecord,
   type SessionEntry,
-} from "../../../../plugins/sessions/src/index.js";
+} from "@clawtools/sessions";
 import { type BenchRow, type BenchSuite, percentile, timeInTurns } from "../harness.js";
 
 setFlagsFromString("--expose-gc");
