@@ -36,6 +36,12 @@ describe("names and groups", () => {
     expect(normalizeToolName("  Bash ")).toBe("exec");
     expect(normalizeToolName("APPLY-PATCH")).toBe("apply_patch");
     expect(normalizeToolName("shell")).toBe("shell");
+    // names that are Object.prototype keys are names, not inherited members
+    expect(normalizeToolName("constructor")).toBe("constructor");
+    expect(normalizeToolName("__proto__")).toBe("__proto__");
+    expect(normalizeToolName(" toString ")).toBe("tostring");
+    // the second time comes from memory and is the same
+    expect(normalizeToolName("  Bash ")).toBe("exec");
   });
 
   it("expands groups, de-duplicating in order", () => {
