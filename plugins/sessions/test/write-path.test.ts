@@ -30,6 +30,32 @@ const dir = () => mkdtempSync(path.join(tmpdir(), "sessions-write-"));
 const onDisk = (file: string) => JSON.parse(readFileSync(file, "utf8"));
 const leftovers = (d: string) => readdirSync(d).filter((f) => f.endsWith(".lock") || f.endsWith(".tmp"));
 
+/** A child of agent:main:main started, recorded and watched to its end; its run id. */
+async function spawnAndWatch(
+  service: SessionsService,
+  store: FileSessionStore,
+  runs: RunRegistry,
+): Promise<string> {
+  await store.create({
+    key: "agent:main:subagent:c",
+    agentId: "main",
+    spawnedBy: "agent:main:main",
+    depth: 1,
+  });
+  const runId = await service.start("agent:main:subagent:c", "work");
+  const record = service.newRun({
+    runId,
+    childSessionKey: "agent:main:subagent:c",
+    requesterSessionKey: "agent:main:main",
+    task: "work",
+    cleanup: "keep",
+    depth: 1,
+  });
+  await runs.record(record);
+  await service.watch(record);
+  return runId;
+}
+
 function runRecord(runId: string, requester = "agent:main:main"): RunRecord {
   return {
     runId,
@@ -264,23 +290,7 @@ describe("run end and announce state", () => {
     const ended: RunRecord[] = [];
     service.events.on("runEnded", (r) => ended.push(r));
     await service.ensure("agent:main:main");
-    await store.create({
-      key: "agent:main:subagent:c",
-      agentId: "main",
-      spawnedBy: "agent:main:main",
-      depth: 1,
-    });
-    const runId = await service.start("agent:main:subagent:c", "work");
-    const record = service.newRun({
-      runId,
-      childSessionKey: "agent:main:subagent:c",
-      requesterSessionKey: "agent:main:main",
-      task: "work",
-      cleanup: "keep",
-      depth: 1,
-    });
-    await runs.record(record);
-    await service.watch(record);
+    const runId = await spawnAndWatch(service, store, runs);
     expect(updates).toHaveLength(1);
     expect(updates[0]).toMatchObject({
       status: "done",
@@ -309,23 +319,7 @@ describe("run end and announce state", () => {
     const service = new SessionsService(store, runs, createScriptedRunner({ store }), 1);
     const ended: RunRecord[] = [];
     service.events.on("runEnded", (r) => ended.push(r));
-    await store.create({
-      key: "agent:main:subagent:c",
-      agentId: "main",
-      spawnedBy: "agent:main:main",
-      depth: 1,
-    });
-    const runId = await service.start("agent:main:subagent:c", "work");
-    const record = service.newRun({
-      runId,
-      childSessionKey: "agent:main:subagent:c",
-      requesterSessionKey: "agent:main:main",
-      task: "work",
-      cleanup: "keep",
-      depth: 1,
-    });
-    await runs.record(record);
-    await service.watch(record);
+    const runId = await spawnAndWatch(service, store, runs);
     expect(ended).toHaveLength(1);
     expect(ended[0]).toMatchObject({
       status: "done",
