@@ -63,7 +63,7 @@ export async function send(out: Outgoing, signal?: AbortSignal, timeoutMs = 30_0
     const form = new FormData();
     for (const [k, v] of Object.entries(out.multipart)) {
       if (typeof v === "string") form.append(k, v);
-      else form.append(k, new Blob([v.data], { type: v.contentType }), v.filename);
+      else form.append(k, new Blob([Uint8Array.from(v.data)], { type: v.contentType }), v.filename);
     }
     body = form;
   }
