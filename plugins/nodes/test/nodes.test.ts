@@ -134,19 +134,23 @@ const capture = which("import");
 
 describe.skipIf(!xvfb || !capture)("screen snapshot under Xvfb", () => {
   let server: ChildProcess;
-  const display = `:${90 + (process.pid % 9)}`;
+  let display = "";
   beforeAll(async () => {
-    server = spawn(xvfb!, [display, "-screen", "0", "640x480x24", "-nolisten", "tcp"], { stdio: "ignore" });
-    // wait until the display answers
-    const host = new LocalNodeHost({ env: { ...process.env, DISPLAY: display } });
-    for (let i = 0; i < 50; i++) {
-      try {
-        await host.invoke("local", "screen.snapshot", {}, { timeoutMs: 2_000 });
-        return;
-      } catch {
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+    // Xvfb picks a free display itself and writes its number to fd 3 once it accepts clients
+    server = spawn(xvfb!, ["-displayfd", "3", "-screen", "0", "640x480x24", "-nolisten", "tcp"], {
+      stdio: ["ignore", "ignore", "ignore", "pipe"],
+    });
+    display = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      const fd3 = server.stdio[3] as NodeJS.ReadableStream;
+      fd3.setEncoding("utf8");
+      fd3.on("data", (chunk: string) => {
+        out += chunk;
+        if (out.includes("\n")) resolve(`:${out.trim()}`);
+      });
+      server.once("exit", (code) => reject(new Error(`Xvfb exited (${code}) before naming its display`)));
+      server.once("error", reject);
+    });
   });
   afterAll(() => {
     server?.kill();
