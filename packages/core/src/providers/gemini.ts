@@ -119,9 +119,11 @@ function cleanObjectKeys(schema: JsonSchema, defs: Defs, seen: Set<string>): Jso
     }
   }
   if (Array.isArray(out.required)) {
-    const props = isObject(out.properties) ? out.properties : undefined;
+    // Gemini refuses a required key it cannot find among the properties, so an object schema
+    // without properties keeps no `required` at all (as OpenClaw's cleaner does).
+    const props = isObject(out.properties) ? out.properties : {};
     const required = (out.required as unknown[]).filter(
-      (r) => typeof r === "string" && (!props || Object.hasOwn(props, r)),
+      (r) => typeof r === "string" && Object.hasOwn(props, r),
     );
     if (required.length > 0) out.required = required;
     else delete out.required;
