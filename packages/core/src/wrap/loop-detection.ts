@@ -63,9 +63,10 @@ function isPoll(toolName: string, params: Record<string, unknown>): boolean {
 
 /**
  * Notices an agent going round in circles, from a sliding window of its recent calls and
- * their outcomes: the same call over and over (warning), a poll that keeps returning the same
- * thing, two calls alternating without progress (warning, then blocked), and any call repeated
- * with identical results past the circuit breaker (blocked).
+ * their outcomes: the same call over and over (warning only), a poll that keeps returning the
+ * same thing and two calls alternating without progress (warning, then blocked at the critical
+ * threshold), and any call repeated with identical results up to the global circuit breaker
+ * (blocked).
  */
 export class LoopDetector {
   private readonly history: CallRecord[] = [];
@@ -122,7 +123,7 @@ export class LoopDetector {
         "critical",
         "global_circuit_breaker",
         sameResults,
-        `CRITICAL: ${toolName} repeated identical no-progress outcomes ${sameResults} times. Session execution blocked by global circuit breaker to prevent runaway loops.`,
+        `CRITICAL: ${toolName} has repeated identical no-progress outcomes ${sameResults} times. Session execution blocked by global circuit breaker to prevent runaway loops.`,
       );
     if (poll && this.detectors.knownPollNoProgress) {
       if (sameResults >= this.criticalAt)
@@ -156,13 +157,8 @@ export class LoopDetector {
           `WARNING: You are alternating between repeated tool-call patterns (${pingPong.count} consecutive calls). This looks like a ping-pong loop; stop retrying and report the task as failed.`,
         );
     }
-    if (!poll && this.detectors.genericRepeat && sameResults >= this.criticalAt)
-      return stuck(
-        "critical",
-        "generic_repeat",
-        sameResults,
-        `CRITICAL: Called ${toolName} with identical outcomes ${sameResults} times. Session execution blocked to prevent runaway loops.`,
-      );
+    // Generic repeats only warn (OpenClaw 9.6): re-reading an unchanged file is often legitimate,
+    // so blocking it is left to the global no-progress breaker above.
     const repeats = this.history.filter((call) => call.signature === signature).length;
     if (!poll && this.detectors.genericRepeat && repeats >= this.warningAt)
       return stuck(
