@@ -1,5 +1,13 @@
 import type { AgentTurnRunner } from "@clawtools/automation";
-import { type ClawtoolsPlugin, createToolset, type ToolContext, ToolRegistry } from "@clawtools/core";
+import {
+  type ClawtoolsPlugin,
+  createToolset,
+  resolveSubagentToolPolicy,
+  type ToolContext,
+  type ToolPolicy,
+  type ToolsetPolicy,
+  ToolRegistry,
+} from "@clawtools/core";
 import type { SessionsPlugin } from "@clawtools/sessions";
 import type { AcpHarness } from "./config.js";
 
@@ -42,10 +50,66 @@ export async function automationOnSessions(options: {
   });
 }
 
+/** What the operator chose for the server (profile, `--allow` / `--deny`): it bounds every run. */
+export interface OperatorPolicy {
+  profile?: string;
+  allow?: string[];
+  deny?: string[];
+}
+
+/**
+ * The policy of a run the server starts on the operator's behalf in a session at `depth` (0: a
+ * top-level session's cron turn or agent-to-agent follow-up; ≥1: a sub-agent): the operator's
+ * profile and allow/deny, then core's sub-agent deny lists for that depth. Every layer must allow
+ * a tool, so a child is never offered a tool its parent's operator or core's lists refuse.
+ */
+export function runPolicy(operator: OperatorPolicy, depth: number, maxSpawnDepth?: number): ToolsetPolicy {
+  const global: ToolPolicy = {
+    ...(operator.allow ? { allow: operator.allow } : {}),
+    ...(operator.deny ? { deny: operator.deny } : {}),
+  };
+  const subagent = resolveSubagentToolPolicy({
+    depth,
+    ...(maxSpawnDepth !== undefined ? { maxSpawnDepth } : {}),
+  });
+  return {
+    ...(operator.profile ? { profile: operator.profile } : {}),
+    ...(operator.allow || operator.deny ? { global } : {}),
+    ...(subagent ? { subagent } : {}),
+  };
+}
+
+/**
+ * The toolset of one run in `sessionKey`: the installed tools (a runtime of its own, so killing
+ * the run kills the processes it started), as a non-owner, under `runPolicy` for the session's
+ * depth in the store.
+ */
+export function runToolset(options: {
+  plugins: ClawtoolsPlugin[];
+  runtime?: ClawtoolsPlugin;
+  context: ToolContext;
+  sessionKey: string;
+  depth: number;
+  operator: OperatorPolicy;
+}) {
+  const registry = new ToolRegistry();
+  for (const p of options.plugins) if (p.section !== "runtime") registry.registerPlugin(p);
+  const maxSpawnDepth = (options.context.config?.sessions as { maxSpawnDepth?: number } | undefined)
+    ?.maxSpawnDepth;
+  return createToolset({
+    registry,
+    plugins: options.runtime ? [options.runtime] : [],
+    context: { ...options.context, sessionKey: options.sessionKey },
+    policy: runPolicy(options.operator, options.depth, maxSpawnDepth),
+    senderIsOwner: false,
+  });
+}
+
 /**
  * The sessions section wired to a pi-agent-core runner on `model`: each sub-agent run gets the
  * installed tools in a toolset of its own (with its own runtime plugin, so killing the run kills
- * the processes it started), as a non-owner under the same profile. With `acp`, runtime=acp
+ * the processes it started), as a non-owner under the operator's policy (profile, allow, deny) and
+ * core's sub-agent deny lists for its depth (`runPolicy`). With `acp`, runtime=acp
  * children run in that ACP harness (started over stdio in the workspace) and every other session
  * on the model. Loaded only when one of them is configured, so a plain `serve` pays nothing.
  */
@@ -53,6 +117,9 @@ export async function sessionsWithRunner(options: {
   model?: string;
   acp?: AcpHarness;
   profile?: string;
+  /** The operator's `--allow` / `--deny`: every run the section starts is bounded by them too. */
+  allow?: string[];
+  deny?: string[];
   /** The installed plugins sub-agents get (the shared registry's), the runtime excepted. */
   plugins: () => ClawtoolsPlugin[];
   context: () => ToolContext;
@@ -69,6 +136,11 @@ export async function sessionsWithRunner(options: {
   }
   const runtime = await import("@clawtools/runtime").catch(() => undefined);
   const { model, acp } = options;
+  const operator: OperatorPolicy = {
+    ...(options.profile ? { profile: options.profile } : {}),
+    ...(options.allow ? { allow: options.allow } : {}),
+    ...(options.deny ? { deny: options.deny } : {}),
+  };
   const harnesses: Array<import("@clawtools/runner-acp").AcpRunner> = [];
   const plugin: SessionsPlugin = sessions.createSessionsPlugin({
     ...(model ? { defaultModel: model } : {}),
@@ -78,15 +150,16 @@ export async function sessionsWithRunner(options: {
           ? runnerPi.createPiRunner({
               store,
               model,
-              tools: (sessionKey) => {
-                const registry = new ToolRegistry();
-                for (const p of options.plugins()) if (p.section !== "runtime") registry.registerPlugin(p);
-                const set = createToolset({
-                  registry,
-                  plugins: runtime ? [runtime.createRuntimePlugin()] : [],
-                  context: { ...options.context(), sessionKey },
-                  policy: { ...(options.profile ? { profile: options.profile } : {}) },
-                  senderIsOwner: false,
+              tools: async (sessionKey) => {
+                // the depth the store records for the session (0 for a top-level session's turn)
+                const depth = (await store.get(sessionKey))?.depth ?? 0;
+                const set = runToolset({
+                  plugins: options.plugins(),
+                  ...(runtime ? { runtime: runtime.createRuntimePlugin() } : {}),
+                  context: options.context(),
+                  sessionKey,
+                  depth,
+                  operator,
                 });
                 return { tools: set.tools, dispose: () => set.dispose() };
               },

@@ -95,6 +95,8 @@ export async function buildToolset(
       ...(model ? { model } : {}),
       ...(acp ? { acp } : {}),
       ...(profile ? { profile } : {}),
+      ...(options.allow ? { allow: options.allow } : {}),
+      ...(options.deny ? { deny: options.deny } : {}),
       plugins: () => clawtools.tools.plugins().filter((p) => !replaced.has(p)),
       context: () => context,
     });
