@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import { isInsideRoot, quotePath, ToolInputError } from "@clawtools/core";
@@ -30,8 +31,32 @@ export function resolveToolPath(input: string, root: string, workspaceOnly: bool
   if (input.includes("\0"))
     throw new ToolInputError(`Invalid path (contains a NUL byte): ${JSON.stringify(quotePath(input))}`);
   const resolved = path.resolve(root, normalizeInputPath(input));
-  if (workspaceOnly && !isInside(path.resolve(root), resolved)) throw escapeError(root, input);
-  return resolved;
+  if (!workspaceOnly) return resolved;
+  const base = path.resolve(root);
+  if (isInside(base, resolved)) return resolved;
+  // A workspace given through a symlink (macOS /tmp): a path under its real directory is inside
+  // too. It is re-spelled under the root as given, so messages and locks see one spelling; the
+  // bridge's walk still checks every component from the real root.
+  const real = realRootOf(base);
+  if (real !== undefined && real !== base && isInside(real, resolved))
+    return path.join(base, path.relative(real, resolved));
+  throw escapeError(root, input);
+}
+
+const realRoots = new Map<string, string>();
+
+/** The root's real path, looked up once (only paths that fail the lexical check need it). */
+function realRootOf(base: string): string | undefined {
+  let real = realRoots.get(base);
+  if (real === undefined) {
+    try {
+      real = realpathSync.native(base);
+    } catch {
+      return undefined; // a missing root: nothing is inside it yet
+    }
+    realRoots.set(base, real);
+  }
+  return real;
 }
 
 /** Path relative to the root when inside it, for messages; the absolute path otherwise. */

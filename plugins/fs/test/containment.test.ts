@@ -1,7 +1,14 @@
 import { linkSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createEditTool, createGrepTool, createReadTool, createWriteTool } from "../src/index.js";
+import {
+  createEditTool,
+  createFindTool,
+  createGrepTool,
+  createLsTool,
+  createReadTool,
+  createWriteTool,
+} from "../src/index.js";
 import { tempDir, text } from "./helpers.js";
 
 describe("workspace containment (on by default)", () => {
@@ -95,6 +102,46 @@ describe("workspace containment (on by default)", () => {
       `Symlink escapes sandbox root (${root}): ${path.join(root, "out", "a", "b", "c.txt")} -> ${outside}`,
     );
     expect(readdirSync(outside)).toEqual([]);
+  });
+
+  it("a workspace given through a symlink accepts its real path, and still refuses escapes", async () => {
+    const parent = tempDir();
+    const outside = tempDir();
+    const real = path.join(parent, "real");
+    const link = path.join(parent, "link");
+    mkdirSync(path.join(real, "src"), { recursive: true });
+    symlinkSync(real, link);
+    writeFileSync(path.join(real, "src", "a.txt"), "hello\n");
+    writeFileSync(path.join(outside, "secret.txt"), "secret\n");
+    symlinkSync(outside, path.join(real, "out"));
+    const ctx = { workspaceDir: link };
+    const file = path.join(real, "src", "a.txt");
+    expect(text(await createReadTool(ctx).execute("c", { path: file }))).toBe("hello\n");
+    expect(text(await createReadTool(ctx).execute("c", { path: path.join(link, "src", "a.txt") }))).toBe(
+      "hello\n",
+    );
+    await createEditTool(ctx).execute("c", { path: file, oldText: "hello", newText: "bye" });
+    await createWriteTool(ctx).execute("c", { path: path.join(real, "src", "b.txt"), content: "two" });
+    expect(readFileSync(file, "utf8")).toBe("bye\n");
+    expect(readFileSync(path.join(real, "src", "b.txt"), "utf8")).toBe("two");
+    expect(text(await createLsTool(ctx).execute("c", { path: path.join(real, "src") }))).toBe("a.txt\nb.txt");
+    expect(text(await createFindTool(ctx).execute("c", { pattern: "*.txt", path: real }))).toBe(
+      "src/a.txt\nsrc/b.txt",
+    );
+    expect(text(await createGrepTool(ctx).execute("c", { pattern: "bye", path: real }))).toBe(
+      "src/a.txt:1: bye",
+    );
+    // the real spelling is no way around containment
+    await expect(createReadTool(ctx).execute("c", { path: path.join(real, "..", "x") })).rejects.toThrow(
+      `Path escapes sandbox root (${link}): ${path.join(real, "..", "x")}`,
+    );
+    await expect(
+      createReadTool(ctx).execute("c", { path: path.join(real, "out", "secret.txt") }),
+    ).rejects.toThrow(/^Symlink escapes sandbox root/);
+    await expect(
+      createWriteTool(ctx).execute("c", { path: path.join(real, "out", "new.txt"), content: "x" }),
+    ).rejects.toThrow(/^Symlink escapes sandbox root/);
+    expect(readdirSync(outside)).toEqual(["secret.txt"]);
   });
 
   it("can be turned off", async () => {

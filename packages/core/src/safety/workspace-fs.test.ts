@@ -191,6 +191,41 @@ for (const strategy of ["/proc/self/fd", "identity checks"] as const) {
   });
 }
 
+describe("a workspace given through a symlink (macOS /tmp)", () => {
+  for (const strategy of ["/proc/self/fd", "identity checks"] as const) {
+    it(`accepts both spellings and still refuses escapes (${strategy})`, async () => {
+      useProcFd(strategy === "/proc/self/fd");
+      const parent = tempDir();
+      const outside = tempDir();
+      const real = path.join(parent, "real");
+      const link = path.join(parent, "link");
+      mkdirSync(path.join(real, "src"), { recursive: true });
+      symlinkSync(real, link);
+      writeFileSync(path.join(real, "src", "a.txt"), "inside");
+      writeFileSync(path.join(outside, "secret.txt"), "secret");
+      symlinkSync(outside, path.join(real, "out"));
+      // an in-root link spelled through the workspace's own link is inside too
+      symlinkSync(path.join(link, "src", "a.txt"), path.join(real, "via-link"));
+      expect(await read(link, path.join(real, "src", "a.txt"))).toBe("inside");
+      expect(await read(link, path.join(link, "src", "a.txt"))).toBe("inside");
+      expect(await read(link, "src/a.txt")).toBe("inside");
+      expect(await read(link, "via-link")).toBe("inside");
+      await writeFileAtomic(link, path.join(real, "src", "deep", "b.txt"), "written");
+      expect(readFileSync(path.join(real, "src", "deep", "b.txt"), "utf8")).toBe("written");
+      await expect(read(link, path.join(real, "..", "x"))).rejects.toThrow(
+        `Path escapes sandbox root (${link}): ${path.join(parent, "x")}`,
+      );
+      await expect(read(link, path.join(real, "out", "secret.txt"))).rejects.toThrow(
+        `Symlink escapes sandbox root (${link}): ${path.join(real, "out", "secret.txt")} -> ${outside}`,
+      );
+      await expect(writeFileAtomic(link, path.join(real, "out", "evil.txt"), "x")).rejects.toThrow(
+        /Symlink escapes/,
+      );
+      expect(readdirSync(outside)).toEqual(["secret.txt"]);
+    });
+  }
+});
+
 describe("a workspace root replaced by a symlink after first use", () => {
   it("fails closed instead of following it", async () => {
     const parent = tempDir();
