@@ -44,13 +44,16 @@ beforeAll(() => {
 
 describe("serve --profile messaging", () => {
   it("serves message over the inbox: an MCP client sends and reads back", async () => {
-    const { client, call } = await serve(["--profile", "messaging"]);
+    // the inbox is a channel only when configured (with none, message refuses as OpenClaw does)
+    const config = path.join(mkdtempSync(path.join(tmpdir(), "cli-inbox-")), "config.json");
+    writeFileSync(config, JSON.stringify({ messaging: { channels: { inbox: {} } } }));
+    const { client, call } = await serve(["--profile", "messaging", "--config", config]);
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain("message");
     const sent = json(await call("message", { action: "send", target: "ops", message: "deployed" }));
     expect(sent).toMatchObject({ channel: "inbox", to: "ops", via: "direct" });
     const read = json(await call("message", { action: "read", target: "ops" }));
-    expect(read.messages.map((m: { text: string }) => m.text)).toEqual(["deployed"]);
+    expect(read.messages.map((m: { text: string }) => m.text.split("\n")[3])).toEqual(["deployed"]);
     expect(read.messages[0].id).toBe(sent.result.messageId);
   });
 });

@@ -17,7 +17,7 @@ export const MessagingConfigSchema = Type.Object(
     channels: Type.Optional(
       Type.Object(
         {
-          /** On when nothing else is configured; an append-only log under the state directory. */
+          /** An append-only log under the state directory; a channel only when configured (`inbox: {}`). */
           inbox: Type.Optional(
             Type.Object(
               { enabled: Type.Optional(Type.Boolean()), defaultTo: Type.Optional(Type.String()) },

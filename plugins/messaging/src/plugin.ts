@@ -32,7 +32,11 @@ export type MessagingPlugin = ClawtoolsPlugin & {
   readonly events: EventEmitter<{ message: [InboxEntry] }>;
 };
 
-/** Builds the configured channels; the inbox is on when nothing else is configured. */
+/**
+ * Builds the configured channels. The inbox is a channel only when configured
+ * (`channels.inbox: {}`), as OpenClaw counts only configured channels: a call with none
+ * configured is refused, never "delivered" to a log nobody reads.
+ */
 export function buildChannels(
   config: MessagingConfig,
   stateDir: string | undefined,
@@ -46,8 +50,7 @@ export function buildChannels(
   if (c.telegram) channels.push(createTelegramChannel(c.telegram));
   if (c.slack) channels.push(createSlackChannel(c.slack));
   if (c.discord) channels.push(createDiscordChannel(c.discord));
-  const inboxWanted = c.inbox?.enabled ?? channels.length === 0;
-  if (inboxWanted) {
+  if (c.inbox && c.inbox.enabled !== false) {
     if (!stateDir)
       throw new ToolUnavailableError("the inbox channel needs a state directory (context.stateDir)");
     channels.unshift(

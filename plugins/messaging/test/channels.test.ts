@@ -289,7 +289,7 @@ describe("routing rules", () => {
       "Explicit message target required for this run. Provide target/targets (and channel when needed).",
     );
     expect(error(await call({ action: "send", target: "1", message: "x" }))).toBe(
-      "Channel is required: several channels are configured (telegram, slack); name one in channel.",
+      "Channel is required when multiple channels are configured: telegram, slack. Pass channel to choose one.",
     );
     expect(
       error(

@@ -73,7 +73,11 @@ export function buildMessageSchema(channels: Channel[], broadcast: boolean): TOb
   if (actions.includes("read") || actions.includes("search"))
     Object.assign(props, {
       limit: Type.Optional(
-        Type.Number({ description: "read/search: messages at most (default 20, max 200)." }),
+        Type.Integer({
+          minimum: 1,
+          maximum: 200,
+          description: "read/search: messages at most (default 20, 1 to 200).",
+        }),
       ),
       query: Type.Optional(Type.String({ description: "search: text to look for." })),
     });
@@ -81,6 +85,8 @@ export function buildMessageSchema(channels: Channel[], broadcast: boolean): TOb
 }
 
 export function describeMessageTool(channels: Channel[], broadcast: boolean): string {
+  if (channels.length === 0)
+    return "Send, delete, and manage messages via channel plugins. No channel is configured: every call is refused until one is (messaging.channels).";
   const lines = channels.map(
     (c) => `${c.id}: ${[...c.actions].filter((a) => a !== "broadcast" || broadcast).join(", ")}`,
   );

@@ -4,6 +4,7 @@ import type { Channel, MessageAction, MessageRequest } from "../channel.js";
 import { unsupported } from "../channel.js";
 import { resolveMedia } from "../media.js";
 import { buildMessageSchema, describeMessageTool } from "./message-schema.js";
+import { wrapInbound } from "./untrusted.js";
 
 export interface MessageToolOptions {
   channels: Channel[];
@@ -20,6 +21,11 @@ type Params = Record<string, unknown>;
 export const TARGET_REQUIRED =
   "Explicit message target required for this run. Provide target/targets (and channel when needed).";
 export const BROADCAST_DISABLED = "Broadcast is disabled. Set tools.message.broadcast.enabled to true.";
+/** OpenClaw's first sentence, then how to configure a channel here. */
+export const NO_CHANNELS =
+  "Channel is required (no configured channels detected). Configure one under messaging.channels (inbox, webhook, telegram, slack or discord); channels.inbox: {} keeps messages in a log under the state directory.";
+export const severalChannels = (ids: string[]) =>
+  `Channel is required when multiple channels are configured: ${ids.join(", ")}. Pass channel to choose one.`;
 
 const str = (p: Params, ...keys: string[]) => {
   for (const k of keys) if (typeof p[k] === "string" && (p[k] as string) !== "") return p[k] as string;
@@ -44,12 +50,11 @@ export function createMessageTool(_ctx: ToolContext, options: MessageToolOptions
         );
       return channel;
     }
+    if (channels.length === 0) throw new ToolInputError(NO_CHANNELS);
     if (channels.length === 1) return channels[0]!;
     const fallback = options.defaultChannel ? byId.get(options.defaultChannel) : undefined;
     if (fallback) return fallback;
-    throw new ToolInputError(
-      `Channel is required: several channels are configured (${channels.map((c) => c.id).join(", ")}); name one in channel.`,
-    );
+    throw new ToolInputError(severalChannels(channels.map((c) => c.id)));
   }
 
   async function request(
@@ -136,7 +141,9 @@ export function createMessageTool(_ctx: ToolContext, options: MessageToolOptions
       };
     if (signal?.aborted) throw new Error("Message send aborted");
     const result = await channel.execute(req, signal);
-    if (action === "read" || action === "search") return { channel: channel.id, action, ...result };
+    // what a read returns was written by others (other agents, the app): untrusted text
+    if (action === "read" || action === "search")
+      return { channel: channel.id, action, ...wrapInbound(result, channel.id) };
     return {
       channel: channel.id,
       action,
