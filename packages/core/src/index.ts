@@ -264,6 +264,18 @@ export {
   withWriteLocks,
   writeFileAtomic,
 } from "./safety/index.js";
+// the one redaction path: secrets the server knows never reach a result, an error, a log
+export {
+  hasSecrets,
+  MIN_SECRET_LENGTH,
+  REDACTED_MARKER,
+  redactError,
+  redactSecrets,
+  redactValue,
+  registerEnvSecrets,
+  registerSecret,
+  registerSecrets,
+} from "./safety/redact.js";
 // the environment a child process gets: OpenClaw's host policy (exec, ACP agents, any runner)
 export {
   BLOCKED_ENV_KEYS,

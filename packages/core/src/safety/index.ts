@@ -18,3 +18,14 @@ export {
   writeFileAtomic,
 } from "./workspace-fs.js";
 export { isInside as isInsideRoot } from "./workspace-walk.js";
+export {
+  hasSecrets,
+  MIN_SECRET_LENGTH,
+  REDACTED_MARKER,
+  redactError,
+  redactSecrets,
+  redactValue,
+  registerEnvSecrets,
+  registerSecret,
+  registerSecrets,
+} from "./redact.js";

@@ -1,3 +1,4 @@
+import { redactSecrets, redactValue } from "../safety/redact.js";
 import type { AgentToolResult } from "../tool.js";
 
 export interface ToolErrorPayload {
@@ -6,7 +7,12 @@ export interface ToolErrorPayload {
   error: string;
 }
 
+/** An error as text, with every registered secret redacted (it goes to the model and to logs). */
 export function errorMessage(error: unknown): string {
+  return redactSecrets(rawErrorMessage(error));
+}
+
+function rawErrorMessage(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   if (typeof error === "string") return error;
   try {
@@ -26,8 +32,15 @@ export function toolErrorResult(tool: string, error: unknown): AgentToolResult<T
   };
 }
 
-/** A result without `content[]` becomes a text result of its JSON. */
+/**
+ * A result without `content[]` becomes a text result of its JSON. Every registered secret is
+ * redacted from the result (content and details): this is the path every tool result takes.
+ */
 export function coerceToolResult(result: unknown): AgentToolResult<unknown> {
+  return redactValue(coerceRaw(result));
+}
+
+function coerceRaw(result: unknown): AgentToolResult<unknown> {
   if (result && typeof result === "object" && Array.isArray((result as { content?: unknown }).content)) {
     return result as AgentToolResult<unknown>;
   }

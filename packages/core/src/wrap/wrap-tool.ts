@@ -1,6 +1,7 @@
 import { OWNER_ONLY_TOOL_ERROR, ToolAuthorizationError } from "../errors.js";
 import { isOwnerOnlyTool } from "../policy/owner-only.js";
 import { normalizeToolName } from "../policy/normalize.js";
+import { redactValue } from "../safety/redact.js";
 import type { AgentToolResult, AnyAgentTool } from "../tool.js";
 import { validateToolArguments } from "../validate.js";
 import { abortError, combineSignals, isAbortError } from "./abort.js";
@@ -135,7 +136,10 @@ export function wrapTool<T extends AnyAgentTool>(tool: T, options: WrapToolOptio
       }
     }
     try {
-      const raw = await tool.execute(toolCallId, params, signal, onUpdate);
+      // partial results are results too: the registered secrets never reach them
+      const update =
+        onUpdate && ((partial: Parameters<typeof onUpdate>[0]) => onUpdate(redactValue(partial)));
+      const raw = await tool.execute(toolCallId, params, signal, update);
       return finish(toolCallId, params, started, coerceToolResult(raw));
     } catch (error) {
       if (isAbortError(error) || signal?.aborted) throw abortError();
