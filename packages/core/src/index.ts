@@ -180,6 +180,7 @@ export type {
   AnyAgentTool,
   FsBridge,
   FsStat,
+  AudioContent,
   ImageContent,
   JsonSchema,
   TextContent,

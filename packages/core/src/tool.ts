@@ -13,7 +13,14 @@ export interface ImageContent {
   mimeType: string;
 }
 
-export type ToolContent = TextContent | ImageContent;
+/** Audio returned to the client (a tts reply): base64 data plus its MIME type (MCP's audio block). */
+export interface AudioContent {
+  type: "audio";
+  data: string;
+  mimeType: string;
+}
+
+export type ToolContent = TextContent | ImageContent | AudioContent;
 
 /** What a tool returns. `isError` marks a result the model should treat as a failure. */
 export interface AgentToolResult<TDetails = unknown> {

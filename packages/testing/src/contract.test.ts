@@ -74,6 +74,6 @@ describe("contract kit: behaviour checks", () => {
       },
     };
     const report = await checkToolContract(shapeless, { sampleArgs: { text: "x" } });
-    expect(report.problems).toContain("acme_echo: content[0] is not a text or image block");
+    expect(report.problems).toContain("acme_echo: content[0] is not a text, image or audio block");
   });
 });

@@ -56,9 +56,13 @@ function resultProblems(at: string, result: unknown): string[] {
   return r.content.flatMap(
     (block: { type?: string; text?: unknown; data?: unknown; mimeType?: unknown }, i: number) => {
       if (block?.type === "text" && typeof block.text === "string") return [];
-      if (block?.type === "image" && typeof block.data === "string" && typeof block.mimeType === "string")
+      if (
+        (block?.type === "image" || block?.type === "audio") &&
+        typeof block.data === "string" &&
+        typeof block.mimeType === "string"
+      )
         return [];
-      return [`${at}: content[${i}] is not a text or image block`];
+      return [`${at}: content[${i}] is not a text, image or audio block`];
     },
   );
 }

@@ -124,12 +124,13 @@ export function extractToolSchemas(tools: readonly ToolLike[], provider?: string
   }));
 }
 
-/** The text of a result (images become a placeholder) for providers that take a string. */
+/** The text of a result (images and audio become a placeholder) for providers that take a string. */
 function resultText(result: AgentToolResult<unknown>): string {
-  return result.content
-    .map((block) => (block.type === "text" ? block.text : `[image ${block.mimeType}]`))
-    .join("\n");
+  return result.content.map((block) => (block.type === "text" ? block.text : placeholder(block))).join("\n");
 }
+
+// no provider takes audio in a tool result: the model is told it is there
+const placeholder = (block: { type: string; mimeType: string }) => `[${block.type} ${block.mimeType}]`;
 
 const images = (result: AgentToolResult<unknown>) => result.content.filter((b) => b.type === "image");
 const dataUrl = (image: { data: string; mimeType: string }) => `data:${image.mimeType};base64,${image.data}`;
@@ -170,9 +171,9 @@ export function toOpenAIResponsesOutput(callId: string, result: AgentToolResult<
     type: "function_call_output" as const,
     call_id: callId,
     output: result.content.map((block) =>
-      block.type === "text"
-        ? { type: "input_text" as const, text: block.text }
-        : { type: "input_image" as const, image_url: dataUrl(block), detail: "auto" as const },
+      block.type === "image"
+        ? { type: "input_image" as const, image_url: dataUrl(block), detail: "auto" as const }
+        : { type: "input_text" as const, text: block.type === "text" ? block.text : placeholder(block) },
     ),
   };
 }
@@ -183,8 +184,8 @@ export function toAnthropicToolResult(toolUseId: string, result: AgentToolResult
     type: "tool_result" as const,
     tool_use_id: toolUseId,
     content: result.content.map((block) =>
-      block.type === "text"
-        ? { type: "text" as const, text: block.text }
+      block.type !== "image"
+        ? { type: "text" as const, text: block.type === "text" ? block.text : placeholder(block) }
         : {
             type: "image" as const,
             source: {
