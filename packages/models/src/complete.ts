@@ -1,3 +1,4 @@
+import { redactSecrets } from "@clawtools/core";
 import { type AssistantMessage, complete, type ImageContent, type TextContent } from "@mariozechner/pi-ai";
 import type { ResolvedModel } from "./resolve.js";
 
@@ -9,7 +10,7 @@ export interface CompleteTextOptions {
   signal?: AbortSignal;
 }
 
-/** The provider answered with an error (or was aborted); the message is the provider's. */
+/** The provider answered with an error (or was aborted); the message is the provider's, secrets redacted. */
 export class ModelCallError extends Error {
   override name = "ModelCallError";
 }
@@ -32,7 +33,9 @@ export async function completeText(
     },
   );
   if (message.stopReason === "error" || message.stopReason === "aborted")
-    throw new ModelCallError(message.errorMessage ?? `model call ${message.stopReason}`);
+    throw new ModelCallError(
+      redactSecrets(message.errorMessage ?? `model call ${message.stopReason}`, [resolved.apiKey]),
+    );
   const text = message.content
     .filter((c): c is TextContent => c.type === "text")
     .map((c) => c.text)

@@ -1,8 +1,18 @@
 export { type CompleteTextOptions, completeText, ModelCallError } from "./complete.js";
 export {
+  envStem,
+  KNOWN_PROVIDERS,
+  knownProvider,
+  type ProviderEndpoint,
+  providerKeyVariables,
+} from "./providers.js";
+export {
   ModelConfigError,
   type ModelSpec,
+  parseModelName,
   type ResolvedModel,
+  registerProviderKeys,
   resolveModel,
   type WireApi,
+  withModel,
 } from "./resolve.js";

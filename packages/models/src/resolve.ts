@@ -1,14 +1,24 @@
-import { type Api, getEnvApiKey, getModels, type KnownProvider, type Model } from "@mariozechner/pi-ai";
+import { registerSecret } from "@clawtools/core";
+import { type Api, getModels, type KnownProvider, type Model } from "@mariozechner/pi-ai";
+import {
+  envStem,
+  KNOWN_PROVIDERS,
+  knownProvider,
+  providerKeyVariables,
+  WIRE_APIS,
+  type WireApi,
+} from "./providers.js";
 
-/** The wire formats a configured model can speak without a provider SDK of its own. */
-export type WireApi = "openai-completions" | "anthropic-messages" | "google-generative-ai";
+export type { WireApi } from "./providers.js";
 
 export interface ModelSpec {
   /** `provider/model`, e.g. `openai/gpt-4o-mini`, `anthropic/claude-sonnet-4-5`, `google/gemini-2.5-flash`. */
   model: string;
-  /** Overrides the wire format (default: by provider; OpenAI-compatible for unknown providers). */
+  /** Overrides the wire format (default: the provider's). */
   api?: WireApi;
+  /** An endpoint of the user's own for this spec's provider. */
   baseUrl?: string;
+  /** The key for this spec's provider (sent to its endpoint, or to `baseUrl`). */
   apiKey?: string;
   /** Whether the model takes images (default true for a model pi-ai does not list). */
   vision?: boolean;
@@ -16,65 +26,90 @@ export interface ModelSpec {
 
 export interface ResolvedModel {
   model: Model<Api>;
-  /** The key to send; undefined when none is configured (loopback servers, local models). */
+  /** The key to send; undefined when none is configured (an endpoint of the user's own). */
   apiKey: string | undefined;
   /** `provider/model`, for results. */
   label: string;
 }
-
-const DEFAULT_API: Record<string, WireApi> = {
-  openai: "openai-completions",
-  anthropic: "anthropic-messages",
-  google: "google-generative-ai",
-};
-const DEFAULT_BASE: Record<WireApi, string> = {
-  "openai-completions": "https://api.openai.com/v1",
-  "anthropic-messages": "https://api.anthropic.com",
-  "google-generative-ai": "https://generativelanguage.googleapis.com/v1beta",
-};
-// The providers' own SDK variables for an endpoint of one's own (OPENAI_BASE_URL points an
-// OpenAI-compatible server, Ollama or vLLM say, at the same code path).
-const BASE_ENV: Record<WireApi, string> = {
-  "openai-completions": "OPENAI_BASE_URL",
-  "anthropic-messages": "ANTHROPIC_BASE_URL",
-  "google-generative-ai": "GEMINI_BASE_URL",
-};
-const KEY_ENV: Record<WireApi, string[]> = {
-  "openai-completions": ["OPENAI_API_KEY"],
-  "anthropic-messages": ["ANTHROPIC_API_KEY"],
-  "google-generative-ai": ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
-};
 
 /** A spec that cannot be used; the message names what to set. */
 export class ModelConfigError extends Error {
   override name = "ModelConfigError";
 }
 
+/** `provider/model` split at the first slash; throws ModelConfigError for anything else. */
+export function parseModelName(name: string): { provider: string; id: string } {
+  const slash = name.indexOf("/");
+  if (slash <= 0 || slash === name.length - 1)
+    throw new ModelConfigError(`model must be "provider/model" (got "${name.slice(0, 80)}")`);
+  return { provider: name.slice(0, slash), id: name.slice(slash + 1) };
+}
+
+function knownModel(provider: string, id: string): Model<Api> | undefined {
+  try {
+    return (getModels(provider as KnownProvider) as Model<Api>[]).find((m) => m.id === id);
+  } catch {
+    return undefined;
+  }
+}
+
+const isWireApi = (api: string): api is WireApi => (WIRE_APIS as readonly string[]).includes(api);
+// pi-ai lists some endpoints as templates ({CLOUDFLARE_ACCOUNT_ID}); those need a base URL of one's own
+const concrete = (url: string | undefined) => (url && /^https:\/\/[^{}]+$/.test(url) ? url : undefined);
+
+const registered = new Set<string>();
+/** A key becomes a secret of the process: redacted from every result, error and log. */
+function remember(key: string | undefined): void {
+  if (!key || registered.has(key)) return;
+  registered.add(key);
+  registerSecret(key);
+}
+
+/** Registers every provider key in `env` (OPENAI_API_KEY, XAI_API_KEY, …) as a secret of the process. */
+export function registerProviderKeys(env: NodeJS.ProcessEnv = process.env): void {
+  for (const name of providerKeyVariables()) remember(env[name]);
+}
+
 /**
  * Turns `provider/model` into a pi-ai model (the provider library every clawtools model call
- * goes through) with its base URL and key: configuration first, then the provider's own
- * environment variables, then pi-ai's registry for known models.
+ * goes through) with its endpoint and key. A provider's key goes only to that provider: the
+ * spec's own `apiKey`/`baseUrl` first, then the provider's own variables (`XAI_API_KEY`,
+ * `XAI_BASE_URL`, …), then its public endpoint. A provider without a key (and without an
+ * endpoint of the user's own) is refused, naming the variable to set; a provider clawtools does
+ * not know needs a base URL (`<PROVIDER>_BASE_URL`, key from `<PROVIDER>_API_KEY`).
  */
 export function resolveModel(spec: ModelSpec, env: NodeJS.ProcessEnv = process.env): ResolvedModel {
-  const slash = spec.model.indexOf("/");
-  if (slash <= 0 || slash === spec.model.length - 1)
-    throw new ModelConfigError(`model must be "provider/model" (got "${spec.model.slice(0, 80)}")`);
-  const provider = spec.model.slice(0, slash);
-  const id = spec.model.slice(slash + 1);
-  const api: WireApi = spec.api ?? DEFAULT_API[provider] ?? "openai-completions";
-  let known: Model<Api> | undefined;
-  try {
-    known = (getModels(provider as KnownProvider) as Model<Api>[]).find((m) => m.id === id);
-  } catch {
-    known = undefined;
-  }
-  const baseUrl =
-    spec.baseUrl ??
-    env[BASE_ENV[api]] ??
-    (known && known.api === api ? known.baseUrl : undefined) ??
-    DEFAULT_BASE[api];
-  const apiKey =
-    spec.apiKey ?? KEY_ENV[api].map((k) => env[k]).find(Boolean) ?? (getEnvApiKey(provider) || undefined);
+  const { provider, id } = parseModelName(spec.model);
+  const label = `${provider}/${id}`;
+  const table = knownProvider(provider);
+  const known = knownModel(provider, id);
+  // a provider pi-ai lists but clawtools' table does not: its models' own endpoint, if concrete
+  const listed = !table && known && isWireApi(known.api) ? known : undefined;
+  const stem = envStem(provider);
+  const keyEnv = table?.keyEnv ?? [`${stem}_API_KEY`];
+  const baseEnv = table?.baseEnv ?? `${stem}_BASE_URL`;
+  const api: WireApi = spec.api ?? table?.api ?? (listed?.api as WireApi | undefined) ?? "openai-completions";
+
+  const ownBase = spec.baseUrl || env[baseEnv] || undefined;
+  const publicBase =
+    (known && known.api === api ? concrete(known.baseUrl) : undefined) ??
+    table?.baseUrl ??
+    concrete(listed?.baseUrl);
+  const baseUrl = ownBase ?? publicBase;
+  if (!baseUrl)
+    throw new ModelConfigError(
+      `${label}: no endpoint known for provider "${provider}": set ${baseEnv} to its OpenAI-compatible endpoint (and ${keyEnv[0]} if it needs a key), or use one of ${KNOWN_PROVIDERS.join(", ")}`,
+    );
+  const keyVar = keyEnv.find((k) => env[k]);
+  const apiKey = spec.apiKey || (keyVar ? env[keyVar] : undefined) || undefined;
+  // a provider's public endpoint always needs its own key: never fall back to another's
+  if (!apiKey && !ownBase)
+    throw new ModelConfigError(
+      `${label}: no API key for provider "${provider}": set ${keyEnv.join(" or ")} (or ${baseEnv} for an endpoint of your own)`,
+    );
+  remember(apiKey);
+  registerProviderKeys(env);
+
   const model: Model<Api> = {
     id,
     name: known?.name ?? id,
@@ -87,5 +122,17 @@ export function resolveModel(spec: ModelSpec, env: NodeJS.ProcessEnv = process.e
     contextWindow: known?.contextWindow ?? 128_000,
     maxTokens: known?.maxTokens ?? 8_192,
   };
-  return { model, apiKey, label: `${provider}/${id}` };
+  return { model, apiKey, label };
+}
+
+/**
+ * The spec for another model name: the key, endpoint and wire format configured for one
+ * provider stay with that provider, so a model naming another provider (a tool argument such as
+ * `xai/grok-2`) gets its own provider's key and endpoint, never this one's.
+ */
+export function withModel(spec: ModelSpec, model: string): ModelSpec {
+  const next = parseModelName(model);
+  const current = parseModelName(spec.model);
+  if (next.provider === current.provider) return { ...spec, model };
+  return { model, ...(spec.vision !== undefined ? { vision: spec.vision } : {}) };
 }

@@ -20,15 +20,20 @@ describe("resolveModel", () => {
       { OPENAI_API_KEY: "k" },
     );
     expect([configured.model.baseUrl, configured.apiKey]).toEqual(["http://h/v1", "c"]);
-    expect(resolveModel({ model: "anthropic/claude-x" }, {}).model).toMatchObject({
+    expect(resolveModel({ model: "anthropic/claude-x" }, { ANTHROPIC_API_KEY: "a" }).model).toMatchObject({
       api: "anthropic-messages",
       baseUrl: "https://api.anthropic.com",
+    });
+    // providers pi-ai lists take their models' own endpoint and their own key variable
+    expect(resolveModel({ model: "xai/grok-2" }, { XAI_API_KEY: "x" })).toMatchObject({
+      apiKey: "x",
+      model: { api: "openai-completions", baseUrl: "https://api.x.ai/v1", provider: "xai" },
     });
     expect(resolveModel({ model: "google/gemini-x" }, { GEMINI_API_KEY: "g" })).toMatchObject({
       apiKey: "g",
       model: { api: "google-generative-ai" },
     });
-    // an unknown provider is assumed OpenAI-compatible (Ollama, vLLM, LM Studio)
+    // an unknown provider is assumed OpenAI-compatible (Ollama, vLLM, LM Studio) at the URL one sets
     expect(resolveModel({ model: "ollama/llava", baseUrl: "http://127.0.0.1:11434/v1" }, {}).model.api).toBe(
       "openai-completions",
     );
