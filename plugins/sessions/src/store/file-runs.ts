@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { RunRegistry } from "../interfaces.js";
 import type { RunRecord } from "../types.js";
-import { JsonFile } from "./json-file.js";
+import { JsonFile, type JsonFileOptions } from "./json-file.js";
 
 /** A record's own copy (records are flat but for `announce` and `outcome`). */
 const copy = (r: RunRecord): RunRecord => ({
@@ -10,17 +10,37 @@ const copy = (r: RunRecord): RunRecord => ({
   ...(r.outcome ? { outcome: { ...r.outcome } } : {}),
 });
 
+const isString = (v: unknown): v is string => typeof v === "string";
+
+function validRun(run: unknown, runId: string): run is RunRecord {
+  if (typeof run !== "object" || run === null) return false;
+  const r = run as Partial<RunRecord>;
+  return (
+    r.runId === runId &&
+    isString(r.childSessionKey) &&
+    isString(r.requesterSessionKey) &&
+    isString(r.status) &&
+    typeof r.createdAt === "number" &&
+    typeof r.announce === "object" &&
+    r.announce !== null
+  );
+}
+
 /** `subagents/runs.json` under the state directory: every sub-agent run, written atomically. */
 export class FileRunRegistry implements RunRegistry {
   readonly file: string;
   private readonly json: JsonFile<Record<string, RunRecord>>;
-  constructor(stateDir: string) {
+  constructor(stateDir: string, options: JsonFileOptions = {}) {
     this.file = path.join(stateDir, "subagents", "runs.json");
-    this.json = new JsonFile(this.file, () => ({}));
+    this.json = new JsonFile(this.file, () => ({}), options);
   }
 
-  private read(): Promise<Record<string, RunRecord>> {
-    return this.json.read();
+  /** The records that have the shape of one (stored state is checked before use; the rest are absent). */
+  private async read(): Promise<Record<string, RunRecord>> {
+    const runs = await this.json.read();
+    const ids = Object.keys(runs);
+    if (ids.every((id) => validRun(runs[id], id))) return runs;
+    return Object.fromEntries(ids.filter((id) => validRun(runs[id], id)).map((id) => [id, runs[id]!]));
   }
 
   private mutate<T>(change: (runs: Record<string, RunRecord>) => T): Promise<T> {
@@ -36,7 +56,7 @@ export class FileRunRegistry implements RunRegistry {
   async update(runId: string, patch: Partial<Omit<RunRecord, "runId">>): Promise<RunRecord> {
     return this.mutate((runs) => {
       const run = runs[runId];
-      if (!run) throw new Error(`Unknown run: ${runId}`);
+      if (!validRun(run, runId)) throw new Error(`Unknown run: ${runId}`);
       runs[runId] = copy({ ...run, ...patch });
       return copy(runs[runId]!);
     });

@@ -7,7 +7,8 @@ import { withWriteLock } from "@clawtools/core";
 import type { SessionStore } from "../interfaces.js";
 import { agentOf } from "../keys.js";
 import type { SessionEntry, TranscriptMessage } from "../types.js";
-import { JsonFile } from "./json-file.js";
+import { JsonFile, type JsonFileOptions } from "./json-file.js";
+import { checkAgentId, checkSessionId, validEntry } from "./ids.js";
 import { linesFromEnd } from "./tail.js";
 
 type Index = Record<string, SessionEntry>;
@@ -24,31 +25,45 @@ const UPDATED_AT_GRANULARITY_MS = 1_000;
 export class FileSessionStore implements SessionStore {
   private readonly seenKeys = new Map<string, Promise<Set<string>>>();
 
-  constructor(readonly stateDir: string) {}
+  constructor(
+    readonly stateDir: string,
+    private readonly options: JsonFileOptions = {},
+  ) {}
 
+  /** Every agent id that reaches a path is checked first (a key such as `agent:../..:x` names none). */
   private dir(agentId: string) {
-    return path.join(this.stateDir, "agents", agentId, "sessions");
+    return path.join(this.stateDir, "agents", checkAgentId(agentId), "sessions");
   }
   private indexFile(agentId: string) {
     return path.join(this.dir(agentId), "sessions.json");
   }
+  /** The transcript of an entry; its ids came from the index (stored state), so they are checked. */
   transcriptPath(entry: Pick<SessionEntry, "agentId" | "sessionId">) {
-    return path.join(this.dir(entry.agentId), `${entry.sessionId}.jsonl`);
+    return path.join(this.dir(entry.agentId), `${checkSessionId(entry.sessionId)}.jsonl`);
   }
 
   private indexes = new Map<string, JsonFile<Index>>();
   private index(agentId: string): JsonFile<Index> {
     let file = this.indexes.get(agentId);
     if (!file) {
-      file = new JsonFile<Index>(this.indexFile(agentId), () => ({}));
+      file = new JsonFile<Index>(this.indexFile(agentId), () => ({}), this.options);
       this.indexes.set(agentId, file);
     }
     return file;
   }
 
-  /** The index as last written (shared: copy an entry before handing it out). */
-  private readIndex(agentId: string): Promise<Index> {
-    return this.index(agentId).read();
+  /**
+   * The index as last written, without the entries that fail the checks (an id that is not a
+   * plain name, a key filed under another agent): they are treated as absent. Shared: copy an
+   * entry before handing it out.
+   */
+  private async readIndex(agentId: string): Promise<Index> {
+    const index = await this.index(agentId).read();
+    const keys = Object.keys(index);
+    if (keys.every((k) => validEntry(index[k], k, agentId))) return index;
+    return Object.fromEntries(
+      keys.filter((k) => validEntry(index[k], k, agentId)).map((k) => [k, index[k]!]),
+    );
   }
 
   /** Read, change and write the index as one step for every writer, in this process and others. */
@@ -58,7 +73,14 @@ export class FileSessionStore implements SessionStore {
 
   private async agents(): Promise<string[]> {
     const { readdir } = await import("node:fs/promises");
-    return readdir(path.join(this.stateDir, "agents")).catch(() => [] as string[]);
+    const names = await readdir(path.join(this.stateDir, "agents")).catch(() => [] as string[]);
+    return names.filter((name) => {
+      try {
+        return checkAgentId(name) === name;
+      } catch {
+        return false; // a directory that is no agent's
+      }
+    });
   }
 
   async list(filter: { agentId?: string; updatedSince?: number } = {}): Promise<SessionEntry[]> {
@@ -85,11 +107,16 @@ export class FileSessionStore implements SessionStore {
 
   async create(input: Omit<SessionEntry, "sessionId" | "createdAt" | "updatedAt"> & { sessionId?: string }) {
     const now = Date.now();
-    const entry = await this.mutate(input.agentId, (index) => {
+    if (input.sessionId !== undefined) checkSessionId(input.sessionId);
+    // filed where get() looks: under the agent its key names
+    const agentId = checkAgentId(agentOf(input.key, input.agentId));
+    const entry = await this.mutate(agentId, (index) => {
       const existing = index[input.key];
-      if (existing) return { ...existing };
+      // an entry that fails the checks is replaced, never used
+      if (existing && validEntry(existing, input.key, agentId)) return { ...existing };
       const created: SessionEntry = {
         ...input,
+        agentId,
         sessionId: input.sessionId ?? randomUUID(),
         createdAt: now,
         updatedAt: now,
@@ -116,9 +143,10 @@ export class FileSessionStore implements SessionStore {
   }
 
   async patch(key: string, patch: Partial<Omit<SessionEntry, "key" | "sessionId">>) {
-    return this.mutate(agentOf(key), (index) => {
+    const agentId = agentOf(key);
+    return this.mutate(agentId, (index) => {
       const entry = index[key];
-      if (!entry) throw new Error(`Session not found: ${key}`);
+      if (!validEntry(entry, key, agentId)) throw new Error(`Session not found: ${key}`);
       const next = { ...entry, ...patch, updatedAt: Date.now() };
       for (const [k, v] of Object.entries(patch))
         if (v === undefined) delete (next as Record<string, unknown>)[k];
@@ -128,10 +156,11 @@ export class FileSessionStore implements SessionStore {
   }
 
   async delete(key: string): Promise<boolean> {
-    const removed = await this.mutate(agentOf(key), (index) => {
+    const agentId = agentOf(key);
+    const removed = await this.mutate(agentId, (index) => {
       const entry = index[key];
       delete index[key];
-      return entry ? { ...entry } : undefined;
+      return validEntry(entry, key, agentId) ? { ...entry } : undefined;
     });
     if (removed) await rm(this.transcriptPath(removed), { force: true });
     return Boolean(removed);

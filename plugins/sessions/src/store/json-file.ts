@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, renameSync, statSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { withWriteLock } from "@clawtools/core";
@@ -36,6 +36,28 @@ export interface JsonFileStats {
   parses: number;
 }
 
+/** Options of a JSON file: who hears that an unreadable file was set aside. */
+export interface JsonFileOptions {
+  /** Default: a process warning (`CLAWTOOLS_STORE_SET_ASIDE`). */
+  onWarning?: (message: string) => void;
+}
+
+const isPlainObject = (value: unknown): value is object =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The file's text as a JSON object, or why it is not one. */
+function parseObject<T>(text: string): { value: T } | { error: string } {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return isPlainObject(value) ? { value: value as T } : { error: "not a JSON object" };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+const defaultWarning = (message: string) =>
+  process.emitWarning(message, { code: "CLAWTOOLS_STORE_SET_ASIDE" });
+
 /**
  * A JSON object file replaced whole on every write, under the in-process queue and the
  * cross-process lock file: the new text is written into the lock file, which is then renamed over
@@ -59,6 +81,10 @@ export interface JsonFileStats {
  * an existing file makes ext4 start writing the new one out (auto_da_alloc), which takes a
  * millisecond that other work can use. There is no fsync, as in OpenClaw's store: the rename makes
  * every write all or nothing, not durable across a power cut.
+ *
+ * A file that is not a JSON object (torn by hand, by a full disk, by another program) is stored
+ * state, not trusted input: inside the lock it is renamed aside (`<file>.corrupt-<timestamp>`), a
+ * warning names both files, and the file starts again empty, instead of every call failing.
  */
 export class JsonFile<T extends object> {
   private cached: { sig: Signature | undefined; value: T; text: string | undefined } | undefined;
@@ -70,6 +96,7 @@ export class JsonFile<T extends object> {
   constructor(
     readonly file: string,
     private readonly empty: () => T,
+    private readonly options: JsonFileOptions = {},
   ) {}
 
   async read(): Promise<T> {
@@ -78,9 +105,14 @@ export class JsonFile<T extends object> {
     if (this.cached?.sig === sig) return this.cached.value;
     const text = readText(this.file);
     if (text === undefined) return this.empty();
-    const value = JSON.parse(text) as T;
-    this.cached = { sig, value, text };
-    return value;
+    const parsed = parseObject<T>(text);
+    if ("error" in parsed) {
+      // set aside under the lock (another process may have just repaired it), then read again
+      await this.mutate(() => {});
+      return this.cached?.value ?? this.empty();
+    }
+    this.cached = { sig, value: parsed.value, text };
+    return parsed.value;
   }
 
   /**
@@ -119,7 +151,14 @@ export class JsonFile<T extends object> {
     if (text === undefined) return { value: this.empty(), text };
     if (this.cached && this.cached.text === text) return { value: this.cached.value, text };
     this.stats.parses++;
-    return { value: JSON.parse(text) as T, text };
+    const parsed = parseObject<T>(text);
+    if ("value" in parsed) return { value: parsed.value, text };
+    const aside = `${this.file}.corrupt-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+    renameSync(this.file, aside);
+    (this.options.onWarning ?? defaultWarning)(
+      `${this.file} could not be read (${parsed.error}); it was set aside as ${aside} and rebuilt empty`,
+    );
+    return { value: this.empty(), text: undefined };
   }
 
   private async commit(batch: Pending<T>[]): Promise<void> {
