@@ -1,7 +1,7 @@
 import { waitForRun } from "@clawtools/sessions";
 import { randomUUID } from "node:crypto";
 import type { AnyAgentTool } from "@clawtools/core";
-import { type ModelSpec, resolveModel } from "@clawtools/models";
+import { type ModelSpec, resolveModel, withModel } from "@clawtools/models";
 import type {
   AgentRunner,
   RunOutcome,
@@ -68,10 +68,9 @@ export function createPiRunner(options: PiRunnerOptions): AgentRunner {
     async start(request: StartRunRequest) {
       const runId = randomUUID();
       const session = await options.store.get(request.sessionKey);
-      const spec = {
-        ...base,
-        ...((request.model ?? session?.model) ? { model: request.model ?? session!.model! } : {}),
-      };
+      // a run's own model keeps the configured key and endpoint only for the same provider
+      const named = request.model ?? session?.model;
+      const spec = named ? withModel(base, named) : base;
       const resolved = resolveModel(spec, options.env);
       const history = await options.store.history(request.sessionKey, { limit: options.historyLimit ?? 200 });
       const runTools = (await options.tools?.(request.sessionKey)) ?? { tools: [] };

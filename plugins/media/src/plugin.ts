@@ -8,7 +8,7 @@ import {
   type ToolContext,
   ToolUnavailableError,
 } from "@clawtools/core";
-import { ModelConfigError, resolveModel } from "@clawtools/models";
+import { ModelConfigError, resolveModel, withModel } from "@clawtools/models";
 import { type MediaConfig, MediaConfigSchema } from "./config.js";
 import { createImageTool } from "./tools/image.js";
 import { createTtsTool } from "./tools/tts.js";
@@ -59,7 +59,8 @@ export function createMediaPlugin(options: MediaPluginOptions = {}): ClawtoolsPl
             throw error;
           }
           return createImageTool(ctx, {
-            resolve: (override) => resolveModel(override ? { ...spec, model: override } : spec, env),
+            // a model named in the call keeps the configured key and endpoint only for its own provider
+            resolve: (override) => resolveModel(override ? withModel(spec, override) : spec, env),
             ...(ctx.workspaceDir ? { workspaceDir: ctx.workspaceDir } : {}),
             maxBytes: Math.round((c.mediaMaxMb ?? 20) * 1024 * 1024),
             maxPixels: image.maxPixels ?? 1568,
