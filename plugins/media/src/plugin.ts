@@ -13,6 +13,7 @@ import { type MediaConfig, MediaConfigSchema } from "./config.js";
 import { createImageTool } from "./tools/image.js";
 import { createTtsTool } from "./tools/tts.js";
 import { speechChain } from "./tts/chain.js";
+import { DEFAULT_AUDIO_DIR } from "./tts/output.js";
 
 const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
@@ -82,11 +83,15 @@ export function createMediaPlugin(options: MediaPluginOptions = {}): ClawtoolsPl
             throw new ToolUnavailableError(
               `no speech provider available: ${providers.map((p) => (typeof p === "string" ? `${p}: no provider registered` : `${p.id}: ${p.unavailable()}`)).join("; ")}`,
             );
+          // the audio goes where message (media) and a model's read take it: the workspace
+          const retainHours = tts.retainHours ?? 24;
           return createTtsTool(ctx, {
             providers,
-            outDir: path.join(ctx.stateDir, "media", "tts"),
+            output: ctx.workspaceDir
+              ? { workspaceDir: ctx.workspaceDir, dir: DEFAULT_AUDIO_DIR, retainHours }
+              : { dir: path.join(ctx.stateDir, "media", "tts"), retainHours },
+            workDir: path.join(ctx.stateDir, "media", "tts-work"),
             ...(tts.timeoutMs ? { timeoutMs: tts.timeoutMs } : {}),
-            ...(tts.retainHours !== undefined ? { retainHours: tts.retainHours } : {}),
           });
         },
       },

@@ -1,7 +1,13 @@
-import { mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
-import path from "node:path";
-import { type AgentTool, type AgentToolResult, type ToolContext, Type } from "@clawtools/core";
-import type { SpeechFormat, SpeechProvider } from "../tts/provider.js";
+import { mkdir } from "node:fs/promises";
+import {
+  type AgentTool,
+  type AgentToolResult,
+  readStringParam,
+  type ToolContext,
+  Type,
+} from "@clawtools/core";
+import { type AudioOutput, saveAudio, sweepAudio } from "../tts/output.js";
+import type { SpeechAudio, SpeechFormat, SpeechProvider } from "../tts/provider.js";
 
 export const ttsSchema = Type.Object(
   {
@@ -12,7 +18,11 @@ export const ttsSchema = Type.Object(
       }),
     ),
     timeoutMs: Type.Optional(
-      Type.Integer({ minimum: 1, description: "Per-provider timeout (default 30,000)." }),
+      Type.Integer({
+        minimum: 1,
+        maximum: 600_000,
+        description: "Per-provider timeout in ms (default 30,000).",
+      }),
     ),
   },
   { additionalProperties: false },
@@ -25,31 +35,21 @@ export const SILENT_TOKEN = "NO_REPLY";
 
 export interface TtsToolOptions {
   providers: Array<SpeechProvider | string>;
-  /** Where audio files go (under the state directory). */
-  outDir: string;
+  /** Where audio files go (inside the workspace when there is one). */
+  output: AudioOutput;
+  /** Scratch space for the providers' temporary files (under the state directory). */
+  workDir: string;
   timeoutMs?: number;
-  retainHours?: number;
 }
 
+const MIME: Record<SpeechFormat, string> = { opus: "audio/ogg", mp3: "audio/mpeg", wav: "audio/wav" };
+
+/** OpenClaw's failure shape (the text and `details.error`), marked as the error it is. */
 const failure = (error: string): AgentToolResult<{ error: string }> => ({
   content: [{ type: "text", text: error }],
   details: { error },
+  isError: true,
 });
-
-/** Removes audio this tool wrote longer ago than `hours`. */
-async function sweep(dir: string, hours: number): Promise<void> {
-  const cutoff = Date.now() - hours * 3_600_000;
-  const names = await readdir(dir).catch(() => [] as string[]);
-  await Promise.all(
-    names
-      .filter((n) => n.startsWith("voice-"))
-      .map(async (n) => {
-        const file = path.join(dir, n);
-        const st = await stat(file).catch(() => undefined);
-        if (st && st.mtimeMs < cutoff) await rm(file, { force: true });
-      }),
-  );
-}
 
 export function createTtsTool(_ctx: ToolContext, options: TtsToolOptions): AgentTool<typeof ttsSchema> {
   return {
@@ -58,14 +58,15 @@ export function createTtsTool(_ctx: ToolContext, options: TtsToolOptions): Agent
     description: `Convert text to speech. Audio is delivered automatically from the tool result — reply with ${SILENT_TOKEN} after a successful call to avoid duplicate messages.`,
     parameters: ttsSchema,
     async execute(_id, params, signal) {
-      const text = params.text;
+      // OpenClaw's readStringParam(required): empty or blank text is refused before any provider runs
+      const text = readStringParam(params, "text", { required: true });
       if (text.length > TTS_MAX_CHARS)
         return failure(`Text too long (${text.length} chars, max ${TTS_MAX_CHARS})`);
       const voice = params.channel ? VOICE_CHANNELS.has(params.channel.toLowerCase()) : false;
       const format: SpeechFormat = voice ? "opus" : "mp3";
       const timeoutMs = params.timeoutMs ?? options.timeoutMs ?? 30_000;
-      await mkdir(options.outDir, { recursive: true });
-      await sweep(options.outDir, options.retainHours ?? 24);
+      await mkdir(options.workDir, { recursive: true });
+      await sweepAudio(options.output);
       const errors: string[] = [];
       for (const provider of options.providers) {
         if (typeof provider === "string") {
@@ -77,30 +78,39 @@ export function createTtsTool(_ctx: ToolContext, options: TtsToolOptions): Agent
           errors.push(`${provider.id}: ${why}`);
           continue;
         }
+        let audio: SpeechAudio;
         try {
-          const audio = await provider.synthesize({
+          audio = await provider.synthesize({
             text,
             format,
             timeoutMs,
-            workDir: options.outDir,
+            workDir: options.workDir,
             ...(signal ? { signal } : {}),
           });
-          const audioPath = path.join(options.outDir, `voice-${Date.now()}${audio.ext}`);
-          await writeFile(audioPath, audio.data);
-          const asVoice = voice && audio.format === "opus";
-          return {
-            content: [{ type: "text", text: "Generated audio reply." }],
-            details: {
-              audioPath,
-              provider: provider.id,
-              format: audio.format,
-              media: { mediaUrl: audioPath, ...(asVoice ? { audioAsVoice: true } : {}) },
-            },
-          };
+          if (audio.data.length === 0) throw new Error("returned no audio");
         } catch (error) {
           if (signal?.aborted) throw error;
           errors.push(`${provider.id}: ${(error as Error).message}`);
+          continue;
         }
+        const saved = await saveAudio(options.output, audio.data, audio.ext);
+        const asVoice = voice && audio.format === "opus";
+        const where = saved.workspacePath ? `${saved.workspacePath} in the workspace` : saved.path;
+        return {
+          content: [
+            { type: "text", text: `Generated audio reply. Saved as ${where}.` },
+            { type: "audio", data: audio.data.toString("base64"), mimeType: MIME[audio.format] },
+          ],
+          details: {
+            audioPath: saved.path,
+            ...(saved.workspacePath ? { path: saved.workspacePath } : {}),
+            provider: provider.id,
+            format: audio.format,
+            mimeType: MIME[audio.format],
+            bytes: audio.data.length,
+            media: { mediaUrl: saved.path, ...(asVoice ? { audioAsVoice: true } : {}) },
+          },
+        };
       }
       return failure(
         errors.length > 0
