@@ -1,5 +1,5 @@
-import { type AgentTool, jsonResult, Type } from "@clawtools/core";
-import { HISTORY_BYTES_MAX, capHistory, sanitizeMessage } from "../caps.js";
+import { type AgentTool, jsonResult, redactSecrets, Type } from "@clawtools/core";
+import { HISTORY_BYTES_MAX, capHistory, redact, sanitizeMessage } from "../caps.js";
 import { type SessionsEnv, resolveVisible } from "../context.js";
 
 export const sessionsHistorySchema = Type.Object(
@@ -35,6 +35,13 @@ export function createSessionsHistoryTool(env: SessionsEnv): AgentTool<typeof se
         const s = sanitizeMessage(m);
         contentTruncated ||= s.truncated;
         contentRedacted ||= s.redacted;
+        // a provider's error (a 401 echoing the key, say) is content too
+        const failed = s.message as { errorMessage?: unknown };
+        if (typeof failed.errorMessage === "string") {
+          const text = redact(redactSecrets(failed.errorMessage));
+          contentRedacted ||= text !== failed.errorMessage;
+          failed.errorMessage = text;
+        }
         return s.message;
       });
       const capped = capHistory(clean);

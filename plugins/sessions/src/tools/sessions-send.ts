@@ -1,3 +1,4 @@
+import { MAX_TIMEOUT_SECONDS } from "./limits.js";
 import { type AgentTool, jsonResult, Type } from "@clawtools/core";
 import { agentToAgentMessageContext, pingPongTurns, runAgentToAgentFlow } from "../a2a.js";
 import { type SessionsEnv, resolveVisible } from "../context.js";
@@ -11,7 +12,11 @@ export const sessionsSendSchema = Type.Object(
     agentId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     message: Type.String(),
     timeoutSeconds: Type.Optional(
-      Type.Number({ minimum: 0, description: "Wait for the reply (default 30; 0: do not wait)." }),
+      Type.Number({
+        minimum: 0,
+        maximum: MAX_TIMEOUT_SECONDS,
+        description: "Wait for the reply (default 30; 0: do not wait).",
+      }),
     ),
   },
   { additionalProperties: false },

@@ -17,6 +17,7 @@ import {
 import type { SessionsEnv } from "../context.js";
 import { trackFollowUp } from "../follow-ups.js";
 import { AGENT_ID } from "../keys.js";
+import { MAX_TIMEOUT_SECONDS } from "./limits.js";
 
 export const sessionsSpawnSchema = Type.Object(
   {
@@ -26,10 +27,14 @@ export const sessionsSpawnSchema = Type.Object(
     agentId: Type.Optional(Type.String()),
     model: Type.Optional(Type.String({ description: "provider/model for the sub-agent." })),
     thinking: Type.Optional(Type.String()),
-    cwd: Type.Optional(Type.String()),
-    runTimeoutSeconds: Type.Optional(Type.Number({ minimum: 0 })),
+    cwd: Type.Optional(Type.String({ description: "A directory inside the workspace." })),
+    runTimeoutSeconds: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_TIMEOUT_SECONDS })),
     timeoutSeconds: Type.Optional(
-      Type.Number({ minimum: 0, description: "Legacy alias of runTimeoutSeconds." }),
+      Type.Number({
+        minimum: 0,
+        maximum: MAX_TIMEOUT_SECONDS,
+        description: "Legacy alias of runTimeoutSeconds.",
+      }),
     ),
     thread: Type.Optional(Type.Boolean()),
     mode: optionalStringEnum(["run", "session"] as const),
@@ -141,17 +146,22 @@ export function createSessionsSpawnTool(env: SessionsEnv): AgentTool<typeof sess
               : 'sandbox="require" is not supported for runtime=acp (ACP harnesses run on the host); use runtime=subagent.',
           });
       }
+      // a cwd is checked for every runtime (only an ACP harness works in it): never outside the workspace
       let acpCwd: string | undefined;
-      if (runtime === "acp" && p.cwd) {
+      if (p.cwd !== undefined) {
         if (!env.workspaceDir)
           return jsonResult({
             status: "error",
             error: "cwd needs a workspace (the context has no workspaceDir)",
           });
         try {
-          acpCwd = await resolveInWorkspace(env.workspaceDir, p.cwd);
+          const resolved = await resolveInWorkspace(env.workspaceDir, p.cwd);
+          if (runtime === "acp") acpCwd = resolved;
         } catch (error) {
-          return jsonResult({ status: "error", error: (error as Error).message });
+          return jsonResult({
+            status: "error",
+            error: `cwd must be a directory inside the workspace: ${(error as Error).message}`,
+          });
         }
       }
       const agentId = p.agentId ?? env.agentId;
