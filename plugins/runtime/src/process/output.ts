@@ -7,7 +7,7 @@ export class TailBuffer {
   private chunks: string[] = [];
   private length = 0;
   truncated = false;
-  constructor(private readonly max: number) {}
+  constructor(readonly max: number) {}
 
   append(chunk: string): void {
     if (!chunk) return;

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { resolveSessionLimits, type SessionLimits } from "./limits.js";
 import { ProcessSession, type SpawnOptions } from "./session.js";
 
@@ -8,6 +11,8 @@ import { ProcessSession, type SpawnOptions } from "./session.js";
 export class ProcessRegistry {
   private readonly sessions = new Map<string, ProcessSession>();
   limits: SessionLimits;
+  /** Spill directory of sessions started without one (no state dir): a private temp dir. */
+  private tempSpillDir: string | undefined;
 
   /** Limits not given come from OpenClaw's environment variables, else its defaults. */
   constructor(options: Partial<SessionLimits> = {}) {
@@ -19,6 +24,10 @@ export class ProcessRegistry {
     const session = new ProcessSession({
       maxOutputChars: this.limits.maxOutputChars,
       pendingMaxOutputChars: this.limits.pendingMaxOutputChars,
+      spillDir: () => {
+        this.tempSpillDir ??= mkdtempSync(path.join(tmpdir(), "clawtools-exec-"));
+        return this.tempSpillDir;
+      },
       ...options,
     });
     this.sessions.set(session.id, session);
@@ -39,7 +48,9 @@ export class ProcessRegistry {
       .sort((a, b) => b.startedAt - a.startedAt);
   }
 
+  /** Forgets a session and removes its spill file. */
   delete(id: string): void {
+    this.sessions.get(id)?.output.dispose();
     this.sessions.delete(id);
   }
 
@@ -69,7 +80,10 @@ export class ProcessRegistry {
       }),
     ]);
     clearTimeout(timer);
+    for (const session of this.sessions.values()) session.output.dispose();
     this.sessions.clear();
+    if (this.tempSpillDir) rmSync(this.tempSpillDir, { recursive: true, force: true });
+    this.tempSpillDir = undefined;
   }
 
   private lastSweep = 0;
@@ -80,8 +94,7 @@ export class ProcessRegistry {
     if (now - this.lastSweep < 1000) return;
     this.lastSweep = now;
     for (const [id, s] of this.sessions) {
-      if (!s.running && s.endedAt !== undefined && now - s.endedAt > this.limits.retentionMs)
-        this.sessions.delete(id);
+      if (!s.running && s.endedAt !== undefined && now - s.endedAt > this.limits.retentionMs) this.delete(id);
     }
   }
 }

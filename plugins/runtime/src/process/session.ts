@@ -5,7 +5,7 @@ import { constants } from "node:os";
 import type * as Pty from "@lydell/node-pty";
 import { ToolInputError } from "@clawtools/core";
 import { MAX_OUTPUT_CHARS, MAX_PENDING_CHARS, TAIL_CHARS } from "./limits.js";
-import { TailBuffer } from "./output.js";
+import { SessionOutput } from "./session-output.js";
 
 export type SessionStatus = "running" | "completed" | "failed" | "killed";
 
@@ -29,6 +29,10 @@ export interface SpawnOptions {
   /** Output kept (default 200,000 chars) and unread output kept (default 30,000). */
   maxOutputChars?: number;
   pendingMaxOutputChars?: number;
+  /** The directory output past `maxOutputChars` spills to (created on first use). */
+  spillDir?: () => string;
+  /** The most a spill file holds (default 64 Mi characters). */
+  maxSpillChars?: number;
 }
 
 export interface SessionExit {
@@ -76,8 +80,8 @@ export class ProcessSession {
   readonly cwd: string;
   readonly scopeKey: string;
   readonly pty: boolean;
-  readonly aggregated: TailBuffer;
-  readonly pending: TailBuffer;
+  /** The output: counts, head and tail in memory, unread part, spill file. */
+  readonly output: SessionOutput;
   pid: number | undefined;
   status: SessionStatus = "running";
   exit: SessionExit | undefined;
@@ -99,8 +103,13 @@ export class ProcessSession {
     this.cwd = options.cwd;
     this.scopeKey = options.scopeKey;
     this.pty = options.pty ?? false;
-    this.aggregated = new TailBuffer(options.maxOutputChars ?? MAX_OUTPUT_CHARS);
-    this.pending = new TailBuffer(options.pendingMaxOutputChars ?? MAX_PENDING_CHARS);
+    this.output = new SessionOutput({
+      sessionId: this.id,
+      maxOutputChars: options.maxOutputChars ?? MAX_OUTPUT_CHARS,
+      pendingMaxOutputChars: options.pendingMaxOutputChars ?? MAX_PENDING_CHARS,
+      spillDir: options.spillDir,
+      maxSpillChars: options.maxSpillChars,
+    });
     this.stdinOpen = this.pty || options.stdin === "open";
     const shell = options.shell ?? "/bin/sh";
     let resolveExit!: (exit: SessionExit) => void;
@@ -115,6 +124,7 @@ export class ProcessSession {
         this.status = this.killRequested ? "killed" : exit.exitCode === 0 ? "completed" : "failed";
       }
       this.stdinOpen = false;
+      this.output.finish();
       resolveExit(exit);
     };
     if (this.pty) {
@@ -162,8 +172,7 @@ export class ProcessSession {
   private push(chunk: string): void {
     if (chunk.includes("\x1b[?1h")) this.applicationCursor = true;
     if (chunk.includes("\x1b[?1l")) this.applicationCursor = false;
-    this.aggregated.append(chunk);
-    this.pending.append(chunk);
+    this.output.append(chunk);
     for (const listener of this.listeners) listener(chunk);
   }
 
@@ -173,7 +182,7 @@ export class ProcessSession {
   }
 
   get tail(): string {
-    return this.aggregated.tail(TAIL_CHARS);
+    return this.output.tail.tail(TAIL_CHARS);
   }
 
   get running(): boolean {

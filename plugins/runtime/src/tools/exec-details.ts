@@ -10,10 +10,12 @@ export interface ExecDetails {
   cwd: string;
   tail?: string;
   aggregated?: string;
-  /** Output was cut at the retention cap (the text says so at the top). */
+  /** Output passed the limit: the text shows its head and tail around a notice. */
   truncated?: boolean;
+  /** With `truncated`: the whole stream's size, what the text leaves out, and the spill file. */
+  totalChars?: number;
+  totalLines?: number;
+  omittedChars?: number;
+  omittedLines?: number;
+  outputFile?: string;
 }
-
-/** OpenClaw's note at the top of output cut at the retention cap. */
-export const RETENTION_CAP_NOTE =
-  "[earlier output was discarded at the retention cap and cannot be recovered]\n\n";

@@ -2,7 +2,8 @@ import type { AgentToolResult, AgentToolUpdateCallback } from "@clawtools/core";
 import { type BackgroundExitNotice, backgroundExitNotice } from "../process/exit-notice.js";
 import type { ProcessRegistry } from "../process/registry.js";
 import type { ProcessSession } from "../process/session.js";
-import { type ExecDetails, RETENTION_CAP_NOTE } from "./exec-details.js";
+import { resultView } from "../process/output-views.js";
+import type { ExecDetails } from "./exec-details.js";
 
 export interface LocalRunOptions {
   registry: ProcessRegistry;
@@ -25,10 +26,12 @@ export interface LocalRunOptions {
   onBackgroundExit?: ((notice: BackgroundExitNotice) => void) | undefined;
   notifyOnExit?: boolean | undefined;
   notifyOnExitEmptySuccess?: boolean | undefined;
+  /** Where output past the limit spills (the state dir's `runtime/exec-output`); else a temp dir. */
+  spillDir?: string | undefined;
 }
 
 const TIMEOUT_HINT =
-  "If this command is expected to take longer, re-run with a higher timeout (e.g., exec timeout=300), or with background=true / yieldMs and follow up with process; do not rely on a trailing '&'.";
+  "If this command is expected to take longer, re-run with a higher timeout (e.g., exec timeoutSeconds=300), or with background=true / yieldMs and follow up with process; do not rely on a trailing '&'.";
 
 function runningResult(session: ProcessSession): AgentToolResult<ExecDetails> {
   return {
@@ -54,12 +57,11 @@ function finishedResult(
   session: ProcessSession,
   timedOutSec: number | undefined,
 ): AgentToolResult<ExecDetails> {
-  const output = session.aggregated.value.trim();
-  const truncated = session.aggregated.truncated;
-  const note = truncated ? RETENTION_CAP_NOTE : "";
+  const view = resultView(session.output, session.id);
+  const output = view.text;
   const exit = session.exit!;
   const fail = (reason: string): never => {
-    throw new Error(output ? `${note}${output}\n\n${reason}` : reason);
+    throw new Error(output ? `${output}\n\n${reason}` : reason);
   };
   if (session.spawnError) fail(`Failed to start the command: ${session.spawnError}`);
   if (timedOutSec !== undefined) fail(`Command timed out after ${timedOutSec} seconds. ${TIMEOUT_HINT}`);
@@ -68,7 +70,7 @@ function finishedResult(
   if (exit.exitCode === null) fail(`Command aborted by signal ${exit.exitSignal}`);
   const exitNote = exit.exitCode !== 0 ? `\n\n(Command exited with code ${exit.exitCode})` : "";
   return {
-    content: [{ type: "text", text: note + (output || "(no output)") + exitNote }],
+    content: [{ type: "text", text: (output || "(no output)") + exitNote }],
     details: {
       status: "completed",
       exitCode: exit.exitCode,
@@ -77,7 +79,16 @@ function finishedResult(
       cwd: session.cwd,
       sessionId: session.id,
       aggregated: output,
-      ...(truncated ? { truncated } : {}),
+      ...(view.truncated
+        ? {
+            truncated: true,
+            totalChars: session.output.total,
+            totalLines: session.output.totalLines,
+            omittedChars: view.omittedChars,
+            omittedLines: view.omittedLines,
+            ...(view.outputFile ? { outputFile: view.outputFile } : {}),
+          }
+        : {}),
     },
   };
 }
@@ -100,6 +111,7 @@ export async function runLocally(
     ...(options.pty ? { pty: true } : {}),
     ...(options.shell ? { shell: options.shell } : {}),
     ...(options.stdin ? { stdin: options.stdin } : {}),
+    ...(options.spillDir ? { spillDir: () => options.spillDir! } : {}),
   });
   const { timeoutSec } = options;
   let timedOut = false;

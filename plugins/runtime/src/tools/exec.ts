@@ -18,7 +18,7 @@ import { commandsOf } from "../security/command-prefixes.js";
 import { refuseApprovalCommands } from "../security/control-commands.js";
 import { type ExecApprovalHandler, effectiveAsk, effectiveSecurity } from "../security/policy.js";
 import { preflightScripts } from "../security/script-preflight.js";
-import { quotePrefix } from "../text.js";
+import { quotePrefix, refuseNegative } from "../text.js";
 import { ExecGate } from "./exec-decision.js";
 import type { ExecDetails } from "./exec-details.js";
 import type { ExecHost } from "./exec-host.js";
@@ -42,11 +42,15 @@ export const execSchema = Type.Object(
       Type.Record(Type.String(), Type.String(), { description: "Extra environment variables" }),
     ),
     yieldMs: Type.Optional(
-      Type.Number({ description: "Milliseconds to wait before backgrounding (default 10000)" }),
+      Type.Number({ minimum: 0, description: "Milliseconds to wait before backgrounding (default 10000)" }),
     ),
     background: Type.Optional(Type.Boolean({ description: "Run in background immediately" })),
-    timeout: Type.Optional(Type.Number({ description: "Timeout in seconds (kills the process on expiry)" })),
-    timeoutSeconds: Type.Optional(Type.Number({ description: "Alias of timeout (OpenClaw 2026.9 name)" })),
+    timeout: Type.Optional(
+      Type.Number({ minimum: 0, description: "Timeout in seconds (kills the process on expiry)" }),
+    ),
+    timeoutSeconds: Type.Optional(
+      Type.Number({ minimum: 0, description: "Alias of timeout (OpenClaw 2026.9 name)" }),
+    ),
     pty: Type.Optional(
       Type.Boolean({ description: "Run in a pseudo-terminal (for TTY-only programs and interactive CLIs)" }),
     ),
@@ -119,9 +123,11 @@ function isDirectory(dir: string): boolean {
   }
 }
 
-/** `timeout` and its alias `timeoutSeconds`: the same number, or only one of them. */
+/** `timeout` and its alias `timeoutSeconds`: the same number, or only one of them; 0 means the default. */
 function timeoutOf(params: { timeout?: number | undefined; timeoutSeconds?: number | undefined }) {
   const { timeout, timeoutSeconds } = params;
+  refuseNegative("exec", "timeout", timeout);
+  refuseNegative("exec", "timeoutSeconds", timeoutSeconds);
   if (timeout !== undefined && timeoutSeconds !== undefined && timeout !== timeoutSeconds)
     throw new ToolInputError(
       `exec: timeout (${timeout}) and its alias timeoutSeconds (${timeoutSeconds}) disagree; give one of them.`,
@@ -154,6 +160,7 @@ export function createExecTool(
           `Command too long: ${command.length} characters (the limit is ${MAX_COMMAND_CHARS}). Write long scripts to a file and run the file.`,
         );
       const explicitTimeout = timeoutOf(params);
+      refuseNegative("exec", "yieldMs", params.yieldMs);
       const base = ctx.workspaceDir ?? process.cwd();
       const cwd = params.workdir ? path.resolve(base, params.workdir) : base;
       if (!isDirectory(cwd))
@@ -230,6 +237,7 @@ export function createExecTool(
           onBackgroundExit: options.onBackgroundExit,
           notifyOnExit: options.notifyOnExit,
           notifyOnExitEmptySuccess: options.notifyOnExitEmptySuccess,
+          spillDir: ctx.stateDir ? path.join(ctx.stateDir, "runtime", "exec-output") : undefined,
         },
         signal,
         onUpdate,

@@ -10,8 +10,8 @@ import {
 import { BRACKETED_PASTE_END, BRACKETED_PASTE_START, encodeSendKeys } from "../process/keys.js";
 import type { ProcessRegistry } from "../process/registry.js";
 import type { ProcessSession } from "../process/session.js";
-import { quotePrefix, shortPrefix } from "../text.js";
-import { RETENTION_CAP_NOTE } from "./exec-details.js";
+import { quotePrefix, refuseNegative, shortPrefix } from "../text.js";
+import { logView, pollView } from "../process/output-views.js";
 
 const ACTIONS = [
   "list",
@@ -41,10 +41,11 @@ export const processSchema = Type.Object(
     text: Type.Optional(Type.String({ description: "Text to paste for paste" })),
     bracketed: Type.Optional(Type.Boolean({ description: "Wrap paste in bracketed mode (default true)" })),
     eof: Type.Optional(Type.Boolean({ description: "Close stdin after write" })),
-    offset: Type.Optional(Type.Number({ description: "Log offset (line)" })),
-    limit: Type.Optional(Type.Number({ description: "Log length (lines)" })),
+    offset: Type.Optional(Type.Number({ minimum: 0, description: "Log offset (0-based line)" })),
+    limit: Type.Optional(Type.Number({ minimum: 0, description: "Log length (lines)" })),
     timeout: Type.Optional(
       Type.Number({
+        minimum: 0,
         description:
           "For poll: wait up to this many milliseconds for new output or the exit, whichever comes first (max 120000)",
       }),
@@ -57,10 +58,7 @@ const KNOWN_ARGS = new Set(Object.keys(processSchema.properties));
 /** Not an error: OpenClaw answers an unknown session as a normal result a model reads and moves on from. */
 class NoSession extends Error {}
 
-const LOG_DEFAULT_LINES = 200;
 const MAX_POLL_WAIT_MS = 120_000;
-
-const capNote = (session: ProcessSession) => (session.aggregated.truncated ? RETENTION_CAP_NOTE : "");
 
 /** Resolves on new output, the exit, the deadline or the abort, whichever comes first. */
 function nextOutput(session: ProcessSession, ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -111,7 +109,7 @@ function summary(session: ProcessSession) {
     cwd: session.cwd,
     command: session.command,
     tail: session.tail,
-    truncated: session.aggregated.truncated,
+    truncated: session.output.overflowed,
     ...(session.exit ? { exitCode: session.exit.exitCode, exitSignal: session.exit.exitSignal } : {}),
   };
 }
@@ -151,6 +149,8 @@ export function createProcessTool(
         throw new ToolInputError(
           `process: unknown argument${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => quotePrefix(k, 40)).join(", ")}. Known arguments: ${[...KNOWN_ARGS].join(", ")}.`,
         );
+      for (const name of ["offset", "limit", "timeout"] as const)
+        refuseNegative("process", name, params[name]);
       try {
         return await run(params, signal);
       } catch (error) {
@@ -179,38 +179,28 @@ export function createProcessTool(
         if (session.running) requireBackgrounded(session);
         const wait = Math.min(MAX_POLL_WAIT_MS, Math.max(0, params.timeout ?? 0));
         // OpenClaw's poll: back as soon as there is something new, not only at the exit
-        if (wait > 0 && session.running && session.pending.isEmpty) await nextOutput(session, wait, signal);
-        const output = session.pending.take();
+        if (wait > 0 && session.running && session.output.pending.isEmpty)
+          await nextOutput(session, wait, signal);
+        const { text: output, omittedChars } = pollView(session.output, session.id);
         const body = output.trim() ? output.trimEnd() : "(no new output)";
-        return text(`${capNote(session)}${body}\n\n${exitLine(session)}`, {
+        return text(`${body}\n\n${exitLine(session)}`, {
           ...summary(session),
+          ...(omittedChars > 0 ? { omittedChars } : {}),
           ...(session.running ? { retryInMs: 1000 } : {}),
         });
       }
       case "log": {
         const session = find(params.sessionId);
-        const all = session.aggregated.value.replace(/\n$/, "");
-        const lines = all === "" ? [] : all.split("\n");
-        const total = lines.length;
-        let slice: string[];
-        let note = "";
-        if (params.offset === undefined && params.limit === undefined) {
-          slice = lines.slice(-LOG_DEFAULT_LINES);
-          if (total > LOG_DEFAULT_LINES)
-            note = `\n\n[showing last ${LOG_DEFAULT_LINES} of ${total} lines; pass offset/limit to page]`;
-        } else {
-          const start = Math.max(0, Math.floor(params.offset ?? 0));
-          slice = lines.slice(
-            start,
-            params.limit !== undefined ? start + Math.max(0, Math.floor(params.limit)) : undefined,
-          );
-        }
-        return text(capNote(session) + (slice.join("\n") || "(no output)") + note, {
+        const offset = params.offset !== undefined ? Math.floor(params.offset) : undefined;
+        const limit = params.limit !== undefined ? Math.floor(params.limit) : undefined;
+        const view = await logView(session.output, offset, limit);
+        return text(view.text, {
           sessionId: session.id,
-          total: slice.length,
-          totalLines: total,
-          totalChars: session.aggregated.value.length,
-          truncated: session.aggregated.truncated,
+          total: view.shown,
+          totalLines: session.output.totalLines,
+          totalChars: session.output.total,
+          truncated: session.output.overflowed,
+          ...(session.output.spill ? { outputFile: session.output.spill.path } : {}),
         });
       }
       case "write": {
