@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import {
   type ClawtoolsPlugin,
   definePlugin,
+  type Lookup,
   parseSectionConfig,
   readSectionConfig,
   type ToolContext,
@@ -19,11 +20,13 @@ const { version } = createRequire(import.meta.url)("../package.json") as { versi
 export interface UiPluginOptions extends UiConfig {
   /** A canvas host of your own (a Gateway node); default: a page of the toolset's Chromium. */
   canvasHost?: (ctx: ToolContext) => CanvasHost;
+  /** DNS resolver of the browser's URL policy (tests answer names; default: the system's). */
+  lookup?: Lookup;
 }
 
 /** One browser host per toolset (per context object), shared by browser and canvas, closed on dispose. */
 export function createUiPlugin(options: UiPluginOptions = {}): ClawtoolsPlugin {
-  const { canvasHost, ...inCode } = options;
+  const { canvasHost, lookup, ...inCode } = options;
   parseSectionConfig("ui", UiConfigSchema, inCode);
   const hosts = new WeakMap<ToolContext, BrowserHost>();
   const live = new Set<BrowserHost>();
@@ -34,7 +37,7 @@ export function createUiPlugin(options: UiPluginOptions = {}): ClawtoolsPlugin {
       if (!ctx.stateDir)
         throw new ToolUnavailableError("no state directory (set context.stateDir or context.workspaceDir)");
       const config = readSectionConfig(ctx, "ui", UiConfigSchema, inCode);
-      const created = new BrowserHost(config.browser ?? {}, ctx.stateDir);
+      const created = new BrowserHost(config.browser ?? {}, ctx.stateDir, lookup);
       host = created;
       hosts.set(ctx, created);
       live.add(created);

@@ -1,4 +1,4 @@
-import { ToolInputError, type UrlPolicy } from "@clawtools/core";
+import { type Lookup, ToolInputError, type UrlPolicy } from "@clawtools/core";
 import type { BrowserConfig } from "../config.js";
 import { BrowserRuntime, DEFAULT_PROFILE, USER_PROFILE } from "./runtime.js";
 
@@ -9,6 +9,8 @@ export class BrowserHost {
   constructor(
     readonly config: BrowserConfig,
     readonly stateDir: string,
+    /** The resolver the URL policy checks with (default: the system's). */
+    readonly lookup?: Lookup,
   ) {}
 
   get policy(): UrlPolicy {
@@ -38,7 +40,7 @@ export class BrowserHost {
       );
     let runtime = this.runtimes.get(profile);
     if (!runtime) {
-      runtime = new BrowserRuntime(profile, this.config, this.stateDir, this.policy);
+      runtime = new BrowserRuntime(profile, this.config, this.stateDir, this.policy, this.lookup);
       this.runtimes.set(profile, runtime);
     }
     return runtime;

@@ -1,9 +1,10 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { ToolInputError, type UrlPolicy } from "@clawtools/core";
+import { type Lookup, ToolInputError, type UrlPolicy } from "@clawtools/core";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { BrowserConfig } from "../config.js";
 import { findChromium } from "./chromium-path.js";
+import { BLOCKED_HEADER, EgressProxy } from "./egress-proxy.js";
 import { Tab } from "./tab.js";
 import { guardContext } from "./url-guard.js";
 
@@ -17,6 +18,17 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
   "--disable-dev-shm-usage",
   "--disable-quic",
+];
+
+/**
+ * Every connection goes through the egress proxy, loopback included (Chromium bypasses proxies
+ * for loopback unless told `<-loopback>`); WebRTC may not send UDP around it.
+ */
+export const proxyArgs = (proxyUrl: string) => [
+  `--proxy-server=${proxyUrl}`,
+  "--proxy-bypass-list=<-loopback>",
+  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+  "--webrtc-ip-handling-policy=disable_non_proxied_udp",
 ];
 
 export const DEFAULT_PROFILE = "openclaw";
@@ -45,13 +57,29 @@ export class BrowserRuntime {
   private hiddenPending = 0;
   private readonly hidden = new WeakSet<Page>();
   private detectError: string | undefined;
+  private proxy: EgressProxy | undefined;
+  // the proxy's latest refusals, to say why a navigation failed
+  private readonly blocks: Array<{ seq: number; target: string; message: string }> = [];
+  private blockSeq = 0;
 
   constructor(
     readonly profile: string,
     private readonly config: BrowserConfig,
     private readonly stateDir: string,
     readonly policy: UrlPolicy,
+    /** The resolver the URL policy checks with (tests inject names; default: the system's). */
+    readonly lookup?: Lookup,
   ) {}
+
+  /** The egress proxy's latest refusals (at most 20), newest last. */
+  refused(): string[] {
+    return this.blocks.map((b) => b.message);
+  }
+
+  /** How many connections the egress proxy refused (every start of this profile counted). */
+  get refusedCount(): number {
+    return this.blockSeq;
+  }
 
   get running(): boolean {
     return this.context !== undefined;
@@ -113,22 +141,44 @@ export class BrowserRuntime {
     } else {
       this.executablePath = findChromium(this.config.executablePath);
       mkdirSync(this.userDataDir, { recursive: true });
-      context = await chromium.launchPersistentContext(this.userDataDir, {
-        executablePath: this.executablePath,
-        headless: this.config.headless !== false,
-        chromiumSandbox: !isRoot(),
-        args: [...CHROMIUM_ARGS, ...(this.config.extraArgs ?? [])],
-        env: {
-          ...process.env,
-          XDG_CONFIG_HOME: path.join(this.userDataDir, ".config"),
-          XDG_CACHE_HOME: path.join(this.userDataDir, ".cache"),
+      const proxy = new EgressProxy({
+        policy: this.policy,
+        ...(this.lookup ? { lookup: this.lookup } : {}),
+        onBlocked: ({ host, port, message }) => {
+          this.blocks.push({ seq: ++this.blockSeq, target: `${host}:${port}`, message });
+          if (this.blocks.length > 20) this.blocks.shift();
         },
-        viewport: { width: 1280, height: 720 },
-        acceptDownloads: false,
       });
+      await proxy.start();
+      this.proxy = proxy;
+      context = await chromium
+        .launchPersistentContext(this.userDataDir, {
+          executablePath: this.executablePath,
+          headless: this.config.headless !== false,
+          chromiumSandbox: !isRoot(),
+          // the proxy switches come last so extraArgs cannot turn the policy off
+          args: [
+            ...CHROMIUM_ARGS,
+            ...withoutProxySwitches(this.config.extraArgs ?? []),
+            ...proxyArgs(proxy.url),
+          ],
+          env: {
+            ...process.env,
+            XDG_CONFIG_HOME: path.join(this.userDataDir, ".config"),
+            XDG_CACHE_HOME: path.join(this.userDataDir, ".cache"),
+          },
+          viewport: { width: 1280, height: 720 },
+          acceptDownloads: false,
+        })
+        .catch(async (error: unknown) => {
+          await proxy.stop();
+          this.proxy = undefined;
+          throw error;
+        });
     }
     context.setDefaultTimeout(this.config.actionTimeoutMs ?? 8_000);
-    await guardContext(context, this.policy);
+    // A Chromium we attach to has no proxy of ours: its requests are checked per request instead.
+    if (this.profile === USER_PROFILE) await guardContext(context, this.policy, this.lookup);
     context.on("page", (page) => {
       if (this.hiddenPending > 0) {
         this.hiddenPending--;
@@ -192,9 +242,12 @@ export class BrowserRuntime {
   async stop(): Promise<void> {
     const context = this.context;
     const browser = this.browser;
+    const proxy = this.proxy;
     this.forget();
+    this.proxy = undefined;
     if (this.profile === USER_PROFILE) await browser?.close().catch(() => {});
     else await context?.close().catch(() => {});
+    await proxy?.stop();
   }
 
   async listTabs(): Promise<Array<{ targetId: string; title: string; url: string; type: "page" }>> {
@@ -214,8 +267,36 @@ export class BrowserRuntime {
     const page = await context.newPage();
     const tab = (await this.adopt(page))!;
     this.current = tab;
-    await page.goto(url, { waitUntil: "domcontentloaded" });
+    await this.goto(page, url);
     return tab;
+  }
+
+  /**
+   * Navigates and fails with the policy's reason when the proxy refused the document or a
+   * redirect hop (the URL itself was checked before; a redirect or a new DNS answer was not).
+   */
+  async goto(page: Page, url: string, waitUntil: "domcontentloaded" | "load" = "domcontentloaded") {
+    const since = this.blockSeq;
+    // the refusal of this navigation's hop: the one for the URL it ended on, else the first since
+    const refused = (at?: string) => {
+      const recent = this.blocks.filter((b) => b.seq > since);
+      const target = at ? authority(at) : undefined;
+      return (recent.findLast((b) => b.target === target) ?? recent[0])?.message;
+    };
+    let response: Awaited<ReturnType<Page["goto"]>>;
+    try {
+      response = await page.goto(url, { waitUntil });
+    } catch (error) {
+      const reason = refused();
+      if (reason && /ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY/.test(String(error)))
+        throw new ToolInputError(`Navigation failed: ${reason}`);
+      throw error;
+    }
+    if (response?.headers()[BLOCKED_HEADER])
+      throw new ToolInputError(
+        `Navigation failed: ${refused(response.url()) ?? "the browser's URL policy refused a hop of it"}`,
+      );
+    return response;
   }
 
   /** The tab a call names, else the current one (a tab is opened when there is none). */
@@ -243,5 +324,25 @@ export class BrowserRuntime {
   async close(targetId?: string): Promise<void> {
     const tab = await this.tab(targetId);
     await tab.page.close();
+  }
+}
+
+/** Proxy switches in extraArgs would route around the egress proxy: they are dropped. */
+function withoutProxySwitches(args: string[]): string[] {
+  return args.filter(
+    (arg) =>
+      !/^--(proxy-server|proxy-bypass-list|proxy-pac-url|no-proxy-server|proxy-auto-detect|host-resolver-rules)\b/.test(
+        arg,
+      ),
+  );
+}
+
+/** `host:port` of a URL as the egress proxy names it (default ports filled in). */
+function authority(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || (u.protocol === "https:" ? 443 : 80)}`;
+  } catch {
+    return undefined;
   }
 }

@@ -1,4 +1,11 @@
-import { checkUrl, isSsrfBlockedError, ToolInputError, type UrlPolicy } from "@clawtools/core";
+import {
+  checkUrl,
+  isSsrfBlockedError,
+  type Lookup,
+  systemLookup,
+  ToolInputError,
+  type UrlPolicy,
+} from "@clawtools/core";
 import type { BrowserContext } from "playwright-core";
 
 /** Schemes a page may load without a network check (they reach nothing outside the browser). */
@@ -9,7 +16,11 @@ const LOCAL_SCHEMES = new Set(["about:", "data:", "blob:"]);
  * (the same as web_fetch: private, loopback and special-use addresses refused unless allowed),
  * `about:blank` allowed, everything else (file:, chrome:, javascript:) refused.
  */
-export async function checkNavigation(url: string, policy: UrlPolicy): Promise<string> {
+export async function checkNavigation(
+  url: string,
+  policy: UrlPolicy,
+  lookup: Lookup = systemLookup,
+): Promise<string> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -20,7 +31,7 @@ export async function checkNavigation(url: string, policy: UrlPolicy): Promise<s
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
     throw new ToolInputError(`Only http and https URLs can be opened (got ${parsed.protocol.slice(0, 20)}).`);
   try {
-    await checkUrl(parsed.href, policy);
+    await checkUrl(parsed.href, policy, lookup);
   } catch (error) {
     if (isSsrfBlockedError(error))
       throw new ToolInputError(`Navigation to ${parsed.host} blocked: ${(error as Error).message}`);
@@ -30,19 +41,23 @@ export async function checkNavigation(url: string, policy: UrlPolicy): Promise<s
 }
 
 /**
- * Every request any page of the context makes (subresources, redirects, form posts, pages
- * opened by scripts) goes through the same policy; a refused one is aborted before it leaves.
- * Names are resolved once per request here and again by Chromium, so DNS rebinding between the
- * two is not covered: pin the resolver (`--host-resolver-rules`) where that matters.
+ * For a Chromium we attach to (profile "user"), which does not run through our egress proxy:
+ * every request a page makes is checked here and aborted when refused. Playwright does not
+ * route redirect hops, WebSockets or worker requests, and Chromium resolves names again, so
+ * this is weaker than the proxy the managed profile runs with (see the README).
  */
-export async function guardContext(context: BrowserContext, policy: UrlPolicy): Promise<void> {
+export async function guardContext(
+  context: BrowserContext,
+  policy: UrlPolicy,
+  lookup: Lookup = systemLookup,
+): Promise<void> {
   await context.route("**/*", async (route) => {
     const url = route.request().url();
     const scheme = url.slice(0, url.indexOf(":") + 1).toLowerCase();
     if (LOCAL_SCHEMES.has(scheme)) return route.continue();
     if (scheme !== "http:" && scheme !== "https:") return route.abort("blockedbyclient");
     try {
-      await checkUrl(url, policy);
+      await checkUrl(url, policy, lookup);
     } catch {
       return route.abort("blockedbyclient");
     }

@@ -82,7 +82,11 @@ export class ChromiumCanvasHost implements CanvasHost {
   }
 
   private async goto(page: Page, url: string): Promise<void> {
-    await page.goto(await checkNavigation(url, this.runtime.policy), { waitUntil: "load" });
+    await this.runtime.goto(
+      page,
+      await checkNavigation(url, this.runtime.policy, this.runtime.lookup),
+      "load",
+    );
     this.showingA2ui = false;
   }
 

@@ -96,7 +96,7 @@ export function createBrowserTool(
       }
       case "open": {
         if (!url) throw new ToolInputError("targetUrl required");
-        const tab = await runtime.open(await checkNavigation(url, host.policy));
+        const tab = await runtime.open(await checkNavigation(url, host.policy, host.lookup));
         return jsonResult({
           ok: true,
           targetId: tab.targetId,
@@ -113,9 +113,9 @@ export function createBrowserTool(
         return jsonResult({ ok: true });
       case "navigate": {
         if (!url) throw new ToolInputError("targetUrl required");
-        const checked = await checkNavigation(url, host.policy);
+        const checked = await checkNavigation(url, host.policy, host.lookup);
         const tab = await runtime.tab(targetId);
-        await tab.page.goto(checked, { waitUntil: "domcontentloaded" });
+        await runtime.goto(tab.page, checked);
         return jsonResult({ ok: true, targetId: tab.targetId, url: tab.page.url() });
       }
       case "snapshot":
