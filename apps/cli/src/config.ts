@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { type ConfigError, getCoreSections, isConfigError, parseSectionConfig } from "@clawtools/core";
+import { normalizeOrigin } from "@clawtools/mcp/origin";
 import type { Clawtools } from "clawtools";
 import { UsageError } from "./usage.js";
 
@@ -14,8 +15,52 @@ export interface CliConfig {
   model?: string;
   /** `acp` from the file: the ACP harness sessions_spawn runtime=acp runs children in. */
   acp?: AcpHarness;
+  /** `serve --http` settings from the file (the flags win). */
+  http: HttpConfig;
   /** Keys accepted without a check (a section that is not installed, a plugin without a schema). */
   warnings: string[];
+}
+
+/** `allowOrigins`, `sessionIdleMinutes`, `maxSessions`: what `serve --http` takes from the file. */
+export interface HttpConfig {
+  allowOrigins?: string[];
+  sessionIdleMinutes?: number;
+  maxSessions?: number;
+}
+
+/** Checks the file's serve --http keys; each error names the key and what it must be. */
+function readHttpConfig(
+  where: string,
+  raw: { allowOrigins?: unknown; sessionIdleMinutes?: unknown; maxSessions?: unknown },
+): HttpConfig {
+  const out: HttpConfig = {};
+  if (raw.allowOrigins !== undefined) {
+    if (!Array.isArray(raw.allowOrigins) || !raw.allowOrigins.every((o) => typeof o === "string"))
+      throw new UsageError(
+        `${where}: allowOrigins must be an array of origins (["https://app.example.com"])`,
+      );
+    for (const origin of raw.allowOrigins) {
+      try {
+        normalizeOrigin(origin);
+      } catch (error) {
+        throw new UsageError(`${where}: allowOrigins: ${(error as Error).message}`);
+      }
+    }
+    out.allowOrigins = raw.allowOrigins as string[];
+  }
+  const n = raw.sessionIdleMinutes;
+  if (n !== undefined) {
+    if (typeof n !== "number" || !Number.isFinite(n) || n <= 0)
+      throw new UsageError(`${where}: sessionIdleMinutes must be a positive number`);
+    out.sessionIdleMinutes = n;
+  }
+  const m = raw.maxSessions;
+  if (m !== undefined) {
+    if (typeof m !== "number" || !Number.isInteger(m) || m <= 0)
+      throw new UsageError(`${where}: maxSessions must be a positive integer`);
+    out.maxSessions = m;
+  }
+  return out;
 }
 
 /** An ACP (Agent Client Protocol) agent the CLI starts over stdio for runtime=acp spawns. */
@@ -58,7 +103,8 @@ export function loadConfig(
     raw = parsed;
   }
   const where = file === undefined ? "configuration" : `--config ${file}`;
-  const { stateDir, model, acp, ...sections } = raw;
+  const { stateDir, model, acp, allowOrigins, sessionIdleMinutes, maxSessions, ...sections } = raw;
+  const http = readHttpConfig(where, { allowOrigins, sessionIdleMinutes, maxSessions });
   if (stateDir !== undefined && typeof stateDir !== "string")
     throw new UsageError(`${where}: stateDir must be a string (a directory)`);
   if (model !== undefined && (typeof model !== "string" || !/^[^/\s]+\/\S+$/.test(model)))
@@ -93,7 +139,7 @@ export function loadConfig(
     if (!plugin) {
       if (!known.has(key))
         throw new UsageError(
-          `${where}: unknown key "${key}" (expected stateDir, model, acp or a section: ${[...known].join(", ")})`,
+          `${where}: unknown key "${key}" (expected stateDir, model, acp, allowOrigins, sessionIdleMinutes, maxSessions or a section: ${[...known].join(", ")})`,
         );
       warnings.push(`config: "${key}" is not used: its section is not installed`);
       validated[key] = value;
@@ -120,6 +166,7 @@ export function loadConfig(
     ...(stateDir !== undefined
       ? { stateDir: file === undefined ? stateDir : path.resolve(path.dirname(file), stateDir) }
       : {}),
+    http,
     warnings,
   };
 }

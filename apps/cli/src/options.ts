@@ -1,5 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { PROVIDER_IDS, TOOL_PROFILE_IDS } from "@clawtools/core";
+import { normalizeOrigin } from "@clawtools/mcp/origin";
 import { type CommandName, UsageError } from "./usage.js";
 
 export interface CommonOptions {
@@ -29,6 +30,12 @@ export interface CommonOptions {
   token?: string;
   maxMessageMb?: number;
   maxResultChars?: number;
+  /** serve --http: browser origins allowed besides requests without Origin. */
+  allowOrigin?: string[];
+  /** serve --http: minutes without a request before a client's session closes. */
+  sessionIdleMinutes?: number;
+  /** serve --http: live client sessions at most. */
+  maxSessions?: number;
   positionals: string[];
 }
 
@@ -67,6 +74,9 @@ const PER_COMMAND: Record<CommandName, Options> = {
     token: { type: "string" },
     "max-message-mb": { type: "string" },
     "max-result-chars": { type: "string" },
+    "allow-origin": { type: "string", multiple: true },
+    "session-idle-minutes": { type: "string" },
+    "max-sessions": { type: "string" },
   },
 };
 
@@ -139,8 +149,23 @@ export function parseCommonOptions(argv: string[], command: CommandName = "list"
   }
   if (v.host !== undefined && http === undefined)
     throw new UsageError("--host only applies with --http <port>");
-  if (v.token !== undefined && http === undefined)
-    throw new UsageError("--token only applies with --http <port>");
+  for (const flag of ["token", "allow-origin", "session-idle-minutes", "max-sessions"])
+    if (v[flag] !== undefined && http === undefined)
+      throw new UsageError(`--${flag} only applies with --http <port>`);
+  const allowOrigin = splitList(v["allow-origin"] as string[] | undefined);
+  for (const origin of allowOrigin ?? []) {
+    try {
+      normalizeOrigin(origin);
+    } catch (error) {
+      throw new UsageError(`--allow-origin: ${(error as Error).message}`);
+    }
+  }
+  const sessionIdleMinutes = positiveNumber(
+    "--session-idle-minutes",
+    v["session-idle-minutes"] as string | undefined,
+    false,
+  );
+  const maxSessions = positiveNumber("--max-sessions", v["max-sessions"] as string | undefined, true);
   const model = v.model as string | undefined;
   if (model !== undefined && !/^[^/\s]+\/\S+$/.test(model))
     throw new UsageError(`--model needs provider/model (for example openai/gpt-4o-mini), got "${model}"`);
@@ -177,6 +202,9 @@ export function parseCommonOptions(argv: string[], command: CommandName = "list"
     ...(v.token !== undefined ? { token: v.token as string } : {}),
     ...(maxMessageMb !== undefined ? { maxMessageMb } : {}),
     ...(maxResultChars !== undefined ? { maxResultChars } : {}),
+    ...(allowOrigin ? { allowOrigin } : {}),
+    ...(sessionIdleMinutes !== undefined ? { sessionIdleMinutes } : {}),
+    ...(maxSessions !== undefined ? { maxSessions } : {}),
     positionals: parsed.positionals,
   };
 }

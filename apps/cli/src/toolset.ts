@@ -6,9 +6,10 @@ import {
   resolveStateDir,
   type Toolset,
   type ToolContext,
+  ToolRegistry,
 } from "@clawtools/core";
 import { type Clawtools, createClawtools } from "clawtools";
-import { type AcpHarness, loadConfig } from "./config.js";
+import { type AcpHarness, type CliConfig, loadConfig } from "./config.js";
 import { type CommonOptions, invocationDir } from "./options.js";
 import { automationOnSessions, sessionsWithRunner } from "./subagents.js";
 import { UsageError } from "./usage.js";
@@ -34,6 +35,13 @@ function privateNetworkConfig(clawtools: Clawtools): Record<string, Record<strin
  * file's `stateDir`, else one per workspace under the XDG state home).
  */
 export function buildContext(options: CommonOptions, clawtools: Clawtools): ToolContext {
+  return contextAndConfig(options, clawtools).context;
+}
+
+function contextAndConfig(
+  options: CommonOptions,
+  clawtools: Clawtools,
+): { context: ToolContext; config: CliConfig } {
   const here = invocationDir();
   const workspace = path.resolve(here, options.workspace);
   if (!existsSync(workspace) || !statSync(workspace).isDirectory())
@@ -49,7 +57,7 @@ export function buildContext(options: CommonOptions, clawtools: Clawtools): Tool
   for (const warning of config.warnings) warn(warning);
   const explicit = options.stateDir === undefined ? config.stateDir : path.resolve(here, options.stateDir);
   const model = options.model ?? config.model;
-  return {
+  const context: ToolContext = {
     workspaceDir: workspace,
     agentId: "cli",
     // the MCP client is the agent's main session: sub-agents announce there, "main" names it
@@ -58,9 +66,22 @@ export function buildContext(options: CommonOptions, clawtools: Clawtools): Tool
     config: { ...config.sections, ...(model ? { model } : {}), ...(config.acp ? { acp: config.acp } : {}) },
     stateDir: resolveStateDir({ workspaceDir: workspace, ...(explicit ? { stateDir: explicit } : {}) }),
   };
+  return { context, config };
 }
 
-export type CliToolset = Toolset & { clawtools: Clawtools; context: ToolContext; close(): Promise<void> };
+export type CliToolset = Toolset & {
+  clawtools: Clawtools;
+  context: ToolContext;
+  /** The `--config` file's settings beyond sections (serve --http's). */
+  config: CliConfig;
+  close(): Promise<void>;
+  /**
+   * A toolset of its own for one agent session (`serve --http`: one per MCP client): the same
+   * plugins and policy under `sessionKey`, with a runtime of its own, so its background processes
+   * are its alone and die when it is disposed.
+   */
+  forSession(sessionKey: string): Promise<Toolset>;
+};
 
 /** The toolset a command works with: installed sections, the context, and the policy flags. */
 export async function buildToolset(
@@ -70,8 +91,9 @@ export async function buildToolset(
   const profile = options.profile ?? defaults.profile;
   const clawtools = await loadClawtools();
   let context: ToolContext;
+  let config: CliConfig;
   try {
-    context = buildContext(options, clawtools);
+    ({ context, config } = contextAndConfig(options, clawtools));
   } catch (error) {
     await clawtools.tools.dispose();
     throw error;
@@ -110,9 +132,7 @@ export async function buildToolset(
     const automation = await automationOnSessions({ sessions, context });
     if (automation) replace("automation", automation);
   }
-  const toolset = createToolset({
-    registry: clawtools.tools,
-    context,
+  const assembly = {
     ...(options.provider ? { provider: options.provider } : {}),
     policy: {
       ...(profile ? { profile } : {}),
@@ -126,12 +146,30 @@ export async function buildToolset(
         : {}),
     },
     senderIsOwner: options.owner,
-    warn,
-  });
+  };
+  const toolset = createToolset({ registry: clawtools.tools, context, ...assembly, warn });
+  const forSession = async (sessionKey: string): Promise<Toolset> => {
+    // the shared plugins, but a runtime of the session's own: its processes, killed on dispose
+    const registry = new ToolRegistry();
+    const runtime = clawtools.tools.plugins().some((p) => p.section === "runtime")
+      ? (await import("@clawtools/runtime")).createRuntimePlugin()
+      : undefined;
+    for (const p of clawtools.tools.plugins())
+      if (!replaced.has(p) && p.section !== "runtime") registry.registerPlugin(p);
+    // warnings were printed once, for the server's own toolset
+    return createToolset({
+      registry,
+      ...(runtime ? { plugins: [runtime] } : {}),
+      context: { ...context, sessionKey },
+      ...assembly,
+    });
+  };
   return {
     ...toolset,
     clawtools,
     context,
+    config,
+    forSession,
     // what the toolset holds, then the plugins the registry loaded (processes, databases…)
     close: async () => {
       await toolset.dispose();

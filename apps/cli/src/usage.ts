@@ -87,5 +87,16 @@ ${COMMON}
   --http <port>           serve Streamable HTTP on this port instead of stdio (0: any free port)
   --host <addr>           address for --http (default 127.0.0.1); any non-loopback address
                           needs a token
-  --token <token>         bearer token clients must send with --http (or $CLAWTOOLS_MCP_TOKEN)`,
+  --token <token>         bearer token clients must send with --http (or $CLAWTOOLS_MCP_TOKEN)
+  --allow-origin <origin> a browser origin (https://app.example.com) allowed to use --http
+                          (comma-separated, repeatable; config "allowOrigins"); requests from any
+                          other Origin get 403, requests without one are served
+  --session-idle-minutes <n>
+                          close a client's session after n minutes without a request
+                          (default 30; config "sessionIdleMinutes")
+  --max-sessions <n>      live client sessions at most (default 100; config "maxSessions"); a new
+                          client past it gets 503 naming the limit
+
+With --http each MCP client gets its own agent session: its own background processes
+(process list shows only its own), sub-agents and announces; its processes end with its session.`,
 };

@@ -155,6 +155,22 @@ describe("clawtools CLI", () => {
         ["serve", "--host", "::"],
         "clawtools: --host only applies with --http <port> (see clawtools serve --help)\n",
       ],
+      [
+        ["serve", "--allow-origin", "https://app.example"],
+        "clawtools: --allow-origin only applies with --http <port> (see clawtools serve --help)\n",
+      ],
+      [
+        ["serve", "--http", "0", "--allow-origin", "https://ok.example,*"],
+        'clawtools: --allow-origin: not an origin: "*" (expected scheme://host[:port], e.g. https://app.example.com) (see clawtools serve --help)\n',
+      ],
+      [
+        ["serve", "--http", "0", "--max-sessions", "0"],
+        'clawtools: --max-sessions must be a positive integer, got "0" (see clawtools serve --help)\n',
+      ],
+      [
+        ["serve", "--http", "0", "--session-idle-minutes", "soon"],
+        'clawtools: --session-idle-minutes must be a positive number, got "soon" (see clawtools serve --help)\n',
+      ],
     ];
     for (const [argv, err] of cases) expect(await run(argv)).toMatchObject({ code: 2, err });
     const strict = await run(["list", "--strict"]);
@@ -186,8 +202,17 @@ describe("clawtools CLI", () => {
       [write("array.json", "[]"), "must hold a JSON object"],
       [
         write("unknown.json", JSON.stringify({ shell: {} })),
-        'unknown key "shell" (expected stateDir, model, acp or a section: ',
+        'unknown key "shell" (expected stateDir, model, acp, allowOrigins, sessionIdleMinutes, maxSessions or a section: ',
       ],
+      [
+        write("origins.json", JSON.stringify({ allowOrigins: ["https://ok.example/app"] })),
+        'allowOrigins: not an origin: "https://ok.example/app" (an origin has no path, query or credentials)',
+      ],
+      [
+        write("idle.json", JSON.stringify({ sessionIdleMinutes: 0 })),
+        "sessionIdleMinutes must be a positive number",
+      ],
+      [write("max.json", JSON.stringify({ maxSessions: 2.5 })), "maxSessions must be a positive integer"],
       [write("state.json", JSON.stringify({ stateDir: 3 })), "stateDir must be a string (a directory)"],
       [
         write("bad.json", JSON.stringify({ web: { fetch: { maxRedirects: 99 } } })),

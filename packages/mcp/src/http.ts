@@ -1,8 +1,16 @@
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { ErrorCode, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { OriginPolicy, originRefusedMessage } from "./http-origin.js";
+import {
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_IDLE_MS,
+  HttpSessions,
+  type SessionEntry,
+  sessionNotFoundMessage,
+  tooManySessionsMessage,
+} from "./http-sessions.js";
 import { createLifecycle, type LifecycleOptions, type McpServing } from "./lifecycle.js";
 import { MessageIdScanner } from "./message-scan.js";
 import {
@@ -27,12 +35,30 @@ export interface ServeHttpOptions extends CreateMcpServerOptions, LifecycleOptio
   path?: string;
   /** Largest request body (default 64 MiB); a larger one is answered with 413 and a JSON-RPC error. */
   maxMessageBytes?: number;
+  /**
+   * Browser origins (`https://app.example.com`) allowed to use the server. A request carrying any
+   * other `Origin` gets 403; requests without one (non-browser clients) are not affected.
+   */
+  allowedOrigins?: readonly string[];
+  /** A session with no request for this long is closed (default 30 minutes). */
+  sessionIdleMs?: number;
+  /** Live sessions at most (default 100); a new client past it gets 503 naming the limit. */
+  maxSessions?: number;
+  /**
+   * One agent session per MCP client: called when a client initializes, the toolset it returns
+   * serves that client alone and is disposed when its session closes or expires. Without it every
+   * client shares `toolset` (one agent session: the same background processes, sub-agents and
+   * loop-detection history).
+   */
+  sessionToolset?: (session: { sessionId: string }) => McpToolsetLike | Promise<McpToolsetLike>;
 }
 
 export interface McpHttpServing extends McpServing {
   /** The endpoint, e.g. `http://127.0.0.1:8931/mcp`. */
   url: string;
   port: number;
+  /** Live MCP sessions right now. */
+  sessionCount(): number;
 }
 
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
@@ -99,16 +125,26 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+function checkLimit(name: string, value: number | undefined): void {
+  if (value !== undefined && !(Number.isInteger(value) && value > 0))
+    throw new Error(`${name} must be a positive integer, got ${value}`);
+}
+
 /**
  * Serves a toolset over MCP's Streamable HTTP transport (the SDK's), one MCP session per client,
  * on loopback by default. A non-loopback address requires a bearer token; on loopback the Host
- * header must name this server (DNS rebinding). Stops on the lifecycle signals or `stop()`,
- * closing every session and disposing the toolset.
+ * header must name this server (DNS rebinding); a browser `Origin` must be one the user allowed.
+ * Sessions idle past `sessionIdleMs` close, and at most `maxSessions` live at once. With
+ * `sessionToolset` each client gets its own toolset. Stops on the lifecycle signals or `stop()`,
+ * closing every session and disposing the toolset(s).
  */
 export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptions): Promise<McpHttpServing> {
   const host = options.host ?? "127.0.0.1";
   const loopback = isLoopbackHost(host);
   if (!loopback && !options.token) throw new Error(tokenRequiredMessage(host));
+  checkLimit("sessionIdleMs", options.sessionIdleMs);
+  checkLimit("maxSessions", options.maxSessions);
+  const origins = new OriginPolicy(options.allowedOrigins);
   // the HTTP stack (hono's node adapter) loads only for apps that serve over HTTP
   const { StreamableHTTPServerTransport } = await import(
     "@modelcontextprotocol/sdk/server/streamableHttp.js"
@@ -116,7 +152,57 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
   const endpoint = options.path ?? "/mcp";
   const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const log = options.log ?? (() => {});
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const sessions = new HttpSessions(
+    options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
+    log,
+  );
+  let stopping = false;
+
+  /** A new client: a slot, its toolset, a transport whose session id is known up front. */
+  const initialize = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
+    const id = (body as { id?: unknown }).id;
+    if (stopping || !sessions.reserve())
+      return sendJson(
+        res,
+        503,
+        rpcError(-32000, tooManySessionsMessage(sessions.maxSessions, sessions.idleMs), id),
+        { "retry-after": "60" },
+      );
+    const sessionId = randomUUID();
+    let own: McpToolsetLike | undefined;
+    try {
+      own = options.sessionToolset ? await options.sessionToolset({ sessionId }) : undefined;
+    } catch (error) {
+      sessions.release();
+      log(`could not build the toolset for a new session: ${(error as Error).message}`);
+      return sendJson(
+        res,
+        500,
+        rpcError(ErrorCode.InternalError, `Could not start a session: ${(error as Error).message}`, id),
+      );
+    }
+    const entry: SessionEntry = {
+      id: sessionId,
+      transport: new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => sessionId,
+        onsessioninitialized: () => sessions.activate(entry),
+      }),
+      server: createMcpServer(own ?? toolset, options),
+      ...(own ? { toolset: own } : {}),
+      active: 0,
+      live: false,
+      closed: false,
+    };
+    sessions.add(entry);
+    entry.transport.onclose = () => void sessions.close(entry, "client");
+    entry.server.onerror = (error) => log(error.message);
+    await entry.server.connect(entry.transport);
+    sessions.track(entry, res);
+    await entry.transport.handleRequest(req, res, body);
+    // an initialize the transport refused (a bad protocol version…) leaves no session behind
+    if (!entry.live) await sessions.close(entry, "not initialized");
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://localhost");
@@ -138,6 +224,13 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
           ),
         );
     }
+    const refused = origins.refused(req);
+    if (refused !== undefined)
+      return sendJson(res, 403, rpcError(ErrorCode.InvalidRequest, originRefusedMessage(refused)));
+    const cors = origins.corsHeaders(req);
+    // a browser's preflight carries no credentials: answer it before the token check
+    if (req.method === "OPTIONS") return origins.preflight(req, res);
+    for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
     if (options.token && !tokenMatches(req.headers.authorization, options.token))
       return sendJson(
         res,
@@ -153,27 +246,17 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
       body = read.value;
     }
     if (typeof sessionId === "string") {
-      const transport = sessions.get(sessionId);
-      if (!transport) return sendJson(res, 404, rpcError(-32001, "Session not found"));
-      return transport.handleRequest(req, res, body);
+      const entry = sessions.get(sessionId);
+      if (!entry) return sendJson(res, 404, rpcError(-32001, sessionNotFoundMessage(sessions.idleMs)));
+      // the client's standalone event stream (GET) stays open while it listens: not activity
+      if (req.method !== "GET") sessions.track(entry, res);
+      return entry.transport.handleRequest(req, res, body);
     }
     if (req.method !== "POST" || !isInitializeRequest(body)) {
       const id = (body as { id?: unknown } | undefined)?.id;
       return sendJson(res, 400, rpcError(ErrorCode.InvalidRequest, NOT_INITIALIZED_MESSAGE, id));
     }
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        sessions.set(id, transport);
-      },
-    });
-    const server = createMcpServer(toolset, options);
-    transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-    };
-    server.onerror = (error) => log(error.message);
-    await server.connect(transport);
-    return transport.handleRequest(req, res, body);
+    return initialize(req, res, body);
   };
 
   const http = createServer((req, res) => {
@@ -192,13 +275,19 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
   });
   const { port } = http.address() as AddressInfo;
   const life = createLifecycle(toolset, options, async () => {
-    await Promise.allSettled([...sessions.values()].map((t) => t.close()));
-    sessions.clear();
+    stopping = true;
+    await sessions.closeAll();
     await new Promise<void>((resolve) => {
       http.close(() => resolve());
       http.closeAllConnections();
     });
   });
   const shownHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-  return { done: life.done, stop: life.stop, url: `http://${shownHost}:${port}${endpoint}`, port };
+  return {
+    done: life.done,
+    stop: life.stop,
+    url: `http://${shownHost}:${port}${endpoint}`,
+    port,
+    sessionCount: () => sessions.size,
+  };
 }

@@ -5,6 +5,13 @@ export {
   type McpServing,
   type StopReason,
 } from "./lifecycle.js";
+export { normalizeOrigin, OriginPolicy, originRefusedMessage } from "./http-origin.js";
+export {
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_IDLE_MS,
+  sessionNotFoundMessage,
+  tooManySessionsMessage,
+} from "./http-sessions.js";
 export {
   isLoopbackHost,
   type McpHttpServing,

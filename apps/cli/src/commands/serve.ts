@@ -4,6 +4,9 @@ import { buildToolset } from "../toolset.js";
 import { UsageError } from "../usage.js";
 import { CLI_VERSION } from "../version.js";
 
+/** Session keys of `serve --http` clients: `agent:cli:mcp-<MCP session id>` (stdio's client is `agent:cli:main`). */
+export const HTTP_SESSION_PREFIX = "agent:cli:mcp-";
+
 /**
  * MCP over stdio (or Streamable HTTP with --http). stdout belongs to the protocol: every log line
  * goes to stderr. Stops at end of input or on SIGTERM / SIGINT / SIGHUP, disposing the toolset
@@ -30,16 +33,28 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
     ...(options.maxResultChars !== undefined ? { maxResultChars: options.maxResultChars } : {}),
   };
   if (options.http !== undefined) {
+    const origins = options.allowOrigin ?? set.config.http.allowOrigins;
+    const idleMinutes = options.sessionIdleMinutes ?? set.config.http.sessionIdleMinutes;
+    const maxSessions = options.maxSessions ?? set.config.http.maxSessions;
     const serving = await serveHttp(set, {
       ...common,
       port: options.http,
       ...(options.host !== undefined ? { host: options.host } : {}),
       ...(token ? { token } : {}),
+      ...(origins ? { allowedOrigins: origins } : {}),
+      ...(idleMinutes !== undefined ? { sessionIdleMs: Math.max(1, Math.round(idleMinutes * 60_000)) } : {}),
+      ...(maxSessions !== undefined ? { maxSessions } : {}),
+      // each MCP client is an agent session of its own: its processes, sub-agents and announces
+      sessionToolset: ({ sessionId }) => set.forSession(`${HTTP_SESSION_PREFIX}${sessionId}`),
     }).catch(async (error: Error) => {
       await set.close();
       throw error;
     });
-    log(`MCP over Streamable HTTP at ${serving.url}${token ? " (bearer token required)" : ""}`);
+    log(
+      `MCP over Streamable HTTP at ${serving.url}${token ? " (bearer token required)" : ""}; ` +
+        `each client gets its own agent session (${HTTP_SESSION_PREFIX}<session id>)` +
+        (origins?.length ? `; browser origins allowed: ${origins.join(", ")}` : ""),
+    );
     await serving.done;
     return 0;
   }
