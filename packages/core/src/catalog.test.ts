@@ -6,6 +6,7 @@ import {
   isKnownCoreToolId,
   resolveCoreToolProfilePolicy,
 } from "./catalog.js";
+import { compileToolPolicy } from "./policy/match.js";
 
 describe("catalog", () => {
   it("has the eleven sections in display order", () => {
@@ -48,6 +49,7 @@ describe("catalog", () => {
       "canvas",
       "message",
       "cron",
+      "automations",
       "gateway",
       "nodes",
       "agents_list",
@@ -87,6 +89,17 @@ describe("catalog", () => {
     for (const excluded of ["read", "write", "edit", "apply_patch", "exec", "process"]) {
       expect(openclaw).not.toContain(excluded);
     }
-    expect(openclaw).toHaveLength(19);
+    expect(openclaw).toHaveLength(20);
+  });
+
+  it("a twin name (cron / automations) stands for both in policy lists", () => {
+    expect(CORE_TOOL_GROUPS["group:automation"]).toEqual(["cron", "automations", "gateway"]);
+    expect(CORE_TOOL_GROUPS.cron).toEqual(["cron", "automations"]);
+    expect(CORE_TOOL_GROUPS.automations).toEqual(["automations", "cron"]);
+    expect(compileToolPolicy({ deny: ["cron"] })("automations")).toBe(false);
+    expect(compileToolPolicy({ allow: ["automations"] })("cron")).toBe(true);
+    expect(resolveCoreToolProfilePolicy("coding")?.allow).toEqual(
+      expect.arrayContaining(["cron", "automations"]),
+    );
   });
 });

@@ -96,6 +96,10 @@ export const CORE_TOOL_DEFINITIONS: readonly CoreToolDefinition[] = [
   def("canvas", "ui", "Control canvases", [], OC),
   def("message", "messaging", "Send messages", ["messaging"], OC),
   def("cron", "automation", "Schedule tasks", ["coding"], { ...OC, ownerOnly: true }),
+  def("automations", "automation", "Schedule tasks (OpenClaw 9.6's name for cron)", ["coding"], {
+    ...OC,
+    ownerOnly: true,
+  }),
   def("gateway", "automation", "Gateway control", [], { ...OC, ownerOnly: true }),
   def("nodes", "nodes", "Nodes + devices", [], { ...OC, ownerOnly: true }),
   def("agents_list", "agents", "List agents", [], { ...OC, ...RO }),
@@ -126,8 +130,22 @@ export function getCoreSections(): ToolSection[] {
   return CORE_SECTIONS.map((section) => ({ ...section }));
 }
 
-/** `group:<section>` for every section plus `group:openclaw`. */
+/**
+ * One tool under two names (the seeds' and OpenClaw 9.6's): a policy entry naming either names
+ * both, so `deny: ["cron"]` (a sandbox, sub-agents, `--deny cron`) also keeps `automations` out.
+ */
+export const CORE_TOOL_TWINS: Readonly<Record<string, string>> = Object.freeze({
+  cron: "automations",
+});
+
+const twinEntries = Object.entries(CORE_TOOL_TWINS).flatMap(([a, b]) => [
+  [a, [a, b]],
+  [b, [b, a]],
+]);
+
+/** `group:<section>` for every section plus `group:openclaw`, and each twin name standing for both. */
 export const CORE_TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  ...Object.fromEntries(twinEntries),
   "group:openclaw": CORE_TOOL_DEFINITIONS.filter((t) => t.includeInOpenClawGroup).map((t) => t.id),
   ...Object.fromEntries(
     CORE_SECTIONS.map((s) => [

@@ -5,6 +5,7 @@ export {
   type DeliveryResult,
   type ExecutorOptions,
   mainSessionKey,
+  NO_DELIVERY_TARGET,
   type RunResult,
 } from "./cron/executor.js";
 export {
@@ -17,7 +18,16 @@ export {
   type SystemEventSink,
   systemClock,
 } from "./cron/interfaces.js";
-export { applyPatch, buildJob, CronValidationError } from "./cron/normalize.js";
+export {
+  applyPatch,
+  buildJob,
+  CronValidationError,
+  MAX_INTERVAL_MS,
+  MAX_STAGGER_MS,
+  MAX_TIMEOUT_SECONDS,
+  MIN_INTERVAL_MS,
+} from "./cron/normalize.js";
+export { type RunOutcome, settleRun } from "./cron/outcome.js";
 export {
   backoffMs,
   DEFAULT_TOP_OF_HOUR_STAGGER_MS,
@@ -31,8 +41,12 @@ export {
   CronService,
   type CronServiceOptions,
   INTERRUPTED_ERROR,
+  LIST_DEFAULT_LIMIT,
+  LIST_MAX_LIMIT,
   MAX_TIMER_MS,
   MISSED_ERROR,
+  ONE_SHOT_RETRIES,
+  type RunEnd,
   type RunReply,
   STUCK_RUN_MS,
   UnknownJobError,
@@ -66,7 +80,14 @@ export {
   RUN_LOG_MAX_BYTES,
 } from "./store/file-store.js";
 export { InProcessLeaderLease } from "./store/memory-lease.js";
-export { CRON_ACTIONS, contextBlock, createCronTool, cronSchema, recoverFlat } from "./tools/cron.js";
+export {
+  CRON_ACTIONS,
+  contextBlock,
+  createCronTool,
+  cronSchema,
+  notFoundText,
+  recoverFlat,
+} from "./tools/cron.js";
 export {
   createGatewayTool,
   GATEWAY_ACTIONS,

@@ -155,17 +155,8 @@ export function createAutomationPlugin(options: AutomationPluginOptions = {}): A
     configSchema: AutomationConfigSchema,
     tools: [
       { name: "cron", factory: cronFactory("cron") },
-      {
-        name: "automations",
-        optional: true,
-        factory: cronFactory("automations"),
-        meta: {
-          label: "Automations",
-          description: "OpenClaw 9.6's name for cron (same actions)",
-          profiles: ["coding"],
-          ownerOnly: true,
-        },
-      },
+      // OpenClaw 9.6's name, served wherever cron is (core's catalog lists both; a policy naming one names both)
+      { name: "automations", factory: cronFactory("automations") },
       {
         name: "gateway",
         factory: (ctx) => {

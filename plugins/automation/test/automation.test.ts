@@ -1,5 +1,5 @@
 import path from "node:path";
-import { type AgentToolResult, createToolset } from "@clawtools/core";
+import { type AgentToolResult, createToolset, resetPolicyWarnings } from "@clawtools/core";
 import { type AgentRunner, FileSessionStore, type SessionStore } from "@clawtools/sessions";
 import { describe, expect, it } from "vitest";
 import type { AgentTurnRunner } from "../src/cron/interfaces.js";
@@ -17,7 +17,9 @@ const runnerFits = (runner: AgentRunner): AgentTurnRunner => runner;
 void storeFits;
 void runnerFits;
 
-function setup(options: { runner?: ScriptedRunner; allow?: string[]; owner?: boolean } = {}) {
+function setup(
+  options: { runner?: ScriptedRunner; allow?: string[]; deny?: string[]; owner?: boolean } = {},
+) {
   const dir = tempDir();
   const clock = new FakeClock(Date.parse("2026-05-01T08:00:00Z"));
   const sessions = new FileSessionStore(path.join(dir, "sessions"));
@@ -26,7 +28,15 @@ function setup(options: { runner?: ScriptedRunner; allow?: string[]; owner?: boo
   const set = createToolset({
     plugins: [plugin],
     context: { workspaceDir: dir, agentId: "main", sessionKey: "agent:main:webchat:7" },
-    policy: options.allow ? { global: { allow: options.allow } } : { profile: "coding" },
+    policy:
+      options.allow || options.deny
+        ? {
+            global: {
+              ...(options.allow ? { allow: options.allow } : {}),
+              ...(options.deny ? { deny: options.deny } : {}),
+            },
+          }
+        : { profile: "coding" },
     senderIsOwner: options.owner ?? true,
   });
   const tool = (name: string) => set.tools.find((t) => t.name === name);
@@ -86,21 +96,26 @@ describe("@clawtools/automation through createToolset", () => {
     await set.dispose();
   });
 
-  it("registers cron (coding profile, owner-only), gateway (owner-only) and the optional 'automations' alias", () => {
-    const coding = setup();
-    expect(coding.set.tools.map((t) => t.name)).toEqual(["cron"]);
-    expect(
-      coding.set.diagnostics.some(
-        (d) => d.toolId === "automations" && d.reason === "optional tool not named in any allowlist",
-      ),
-    ).toBe(true);
+  it("serves automations (OpenClaw 9.6's name) wherever cron is: profile, allow, deny, owner-only", () => {
+    resetPolicyWarnings();
+    const coding = createToolset({
+      plugins: [createAutomationPlugin()],
+      context: { workspaceDir: tempDir() },
+      policy: { profile: "coding" },
+      senderIsOwner: true,
+    });
+    expect(coding.tools.map((t) => t.name)).toEqual(["cron", "automations"]);
+    expect(coding.diagnostics.filter((d) => d.toolId === "automations")).toEqual([]);
+    // `serve`'s default profile once warned "allowlist contains unknown entries (automations)"
+    expect(coding.warnings).toEqual([]);
+    void coding.dispose();
+    // a policy naming one of the two names both
+    expect(setup({ allow: ["cron"] }).set.tools.map((t) => t.name)).toEqual(["cron", "automations"]);
+    expect(setup({ allow: ["automations"] }).set.tools.map((t) => t.name)).toEqual(["cron", "automations"]);
+    expect(setup({ allow: ["*"], deny: ["cron"] }).set.tools.map((t) => t.name)).toEqual(["gateway"]);
     const allowed = setup({ allow: ["cron", "automations", "gateway"] });
     expect(allowed.set.tools.map((t) => t.name).sort()).toEqual(["automations", "cron", "gateway"]);
-    expect(allowed.set.meta("automations")).toMatchObject({
-      sectionId: "automation",
-      ownerOnly: true,
-      label: "Automations",
-    });
+    expect(allowed.set.meta("automations")).toMatchObject({ sectionId: "automation", ownerOnly: true });
     const stranger = setup({ allow: ["cron", "automations", "gateway"], owner: false });
     expect(stranger.set.tools.map((t) => t.name)).toEqual([]);
   });

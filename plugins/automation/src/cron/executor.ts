@@ -48,6 +48,10 @@ export interface ExecutorOptions {
 
 export const mainSessionKey = (agentId: string) => `agent:${agentId}:main`;
 
+/** An announce with no channel from a job that no session made: there is nobody to tell. */
+export const NO_DELIVERY_TARGET =
+  'nowhere to deliver: delivery.mode "announce" names no channel (delivery.channel / delivery.to) and the job was not created from a session; set a channel, or delivery.mode "none"';
+
 export const BEGIN_RESULT = "<<<BEGIN_UNTRUSTED_CHILD_RESULT>>>";
 export const END_RESULT = "<<<END_UNTRUSTED_CHILD_RESULT>>>";
 
@@ -211,7 +215,10 @@ export class CronExecutor {
             text,
           );
         } else {
-          const target = job.sessionKey ?? mainSessionKey(agentId);
+          // the session that made the job hears back; a job made outside any session has
+          // nobody to tell, and a failed delivery says so rather than "delivered"
+          if (!job.sessionKey) throw new Error(NO_DELIVERY_TARGET);
+          const target = job.sessionKey;
           const sessions = this.options.sessions;
           if (!sessions) throw new Error("no session store configured for announces");
           await this.ensureSession(target, agentId);

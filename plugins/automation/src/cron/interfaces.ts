@@ -8,6 +8,18 @@ import type { CronJob, CronJobState, CronRunLogEntry, Page } from "./types.js";
 export interface CronStore {
   /** Every job, ordered by next run (jobs without one last), then by id. */
   list(): Promise<CronJob[]>;
+  /**
+   * One page of `list()` (disabled jobs left out unless asked for) and how many jobs the full
+   * listing has, at a cost that does not grow with the store (`ORDER BY … OFFSET … LIMIT`, or an
+   * ordered index). Optional: without it the scheduler pages `list()` itself.
+   */
+  listPage?(page: {
+    offset: number;
+    limit: number;
+    includeDisabled?: boolean;
+  }): Promise<{ jobs: CronJob[]; total: number }>;
+  /** How many jobs are stored (`status`); optional, `list().length` otherwise. */
+  count?(): Promise<number>;
   get(id: string): Promise<CronJob | undefined>;
   /** Inserts or replaces the job with this id. */
   upsert(job: CronJob): Promise<void>;

@@ -23,6 +23,20 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 const str = (value: unknown): string | undefined =>
   typeof value === "string" && value.trim() ? value.trim() : undefined;
 
+/**
+ * The shortest `every` interval: a job `every` 1 ms ran 200 times in 3 s. Cron expressions fire
+ * at most once a second (croner's finest field), so only `every` can go below it.
+ */
+export const MIN_INTERVAL_MS = 1_000;
+/** The longest `every` interval (10 years); larger values only overflow the time arithmetic. */
+export const MAX_INTERVAL_MS = 10 * 365 * 86_400_000;
+/** The latest time a JavaScript Date holds (anchorMs). */
+export const MAX_TIME_MS = 8_640_000_000_000_000;
+/** The longest stagger window (one day). */
+export const MAX_STAGGER_MS = 86_400_000;
+/** The longest agent turn (24 h): longer limits overflow Node's timers and fire at once. */
+export const MAX_TIMEOUT_SECONDS = 86_400;
+
 const num = (value: unknown): number | undefined => {
   if (typeof value === "number" && Number.isFinite(value)) return value;
   if (typeof value === "string" && value.trim() && Number.isFinite(Number(value))) return Number(value);
@@ -41,9 +55,14 @@ export function normalizeSchedule(input: unknown): CronSchedule {
   }
   if (kind === "every") {
     const everyMs = num(input.everyMs);
-    if (everyMs === undefined || everyMs < 1)
-      return fail('schedule.kind="every" requires schedule.everyMs >= 1');
+    if (everyMs === undefined) return fail('schedule.kind="every" requires schedule.everyMs (ms, >= 1000)');
+    if (everyMs < MIN_INTERVAL_MS)
+      fail(`schedule.everyMs ${everyMs} is below the minimum interval of ${MIN_INTERVAL_MS} ms (1 s)`);
+    if (everyMs > MAX_INTERVAL_MS)
+      fail(`schedule.everyMs ${everyMs} is above the maximum interval of ${MAX_INTERVAL_MS} ms (10 years)`);
     const anchorMs = num(input.anchorMs);
+    if (input.anchorMs !== undefined && (anchorMs === undefined || anchorMs < 0 || anchorMs > MAX_TIME_MS))
+      fail(`schedule.anchorMs must be epoch ms between 0 and ${MAX_TIME_MS} (got ${String(input.anchorMs)})`);
     return {
       kind: "every",
       everyMs: Math.floor(everyMs),
@@ -59,7 +78,11 @@ export function normalizeSchedule(input: unknown): CronSchedule {
       fail(error instanceof Error ? error.message : String(error));
     }
     const staggerMs = num(input.staggerMs);
-    if (staggerMs !== undefined && staggerMs < 0) fail("schedule.staggerMs must be >= 0");
+    if (
+      input.staggerMs !== undefined &&
+      (staggerMs === undefined || staggerMs < 0 || staggerMs > MAX_STAGGER_MS)
+    )
+      fail(`schedule.staggerMs must be between 0 and ${MAX_STAGGER_MS} ms (got ${String(input.staggerMs)})`);
     return {
       kind: "cron",
       expr,
@@ -88,8 +111,12 @@ export function normalizePayload(input: unknown): CronPayload {
     const thinking = str(input.thinking);
     if (thinking) out.thinking = thinking;
     const timeoutSeconds = num(input.timeoutSeconds);
+    if (input.timeoutSeconds !== undefined && timeoutSeconds === undefined)
+      fail(`payload.timeoutSeconds must be a number of seconds (got ${String(input.timeoutSeconds)})`);
     if (timeoutSeconds !== undefined) {
       if (timeoutSeconds <= 0) fail("payload.timeoutSeconds must be > 0");
+      if (timeoutSeconds > MAX_TIMEOUT_SECONDS)
+        fail(`payload.timeoutSeconds must be at most ${MAX_TIMEOUT_SECONDS} (24 h) (got ${timeoutSeconds})`);
       out.timeoutSeconds = timeoutSeconds;
     }
     if (typeof input.lightContext === "boolean") out.lightContext = input.lightContext;

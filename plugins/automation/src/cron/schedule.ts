@@ -116,3 +116,15 @@ export function backoffMs(consecutiveErrors: number): number {
   const index = Math.min(Math.max(consecutiveErrors, 1), ERROR_BACKOFF_MS.length) - 1;
   return ERROR_BACKOFF_MS[index] as number;
 }
+
+/** `nextRunAfter` for a stored job, undefined instead of a throw when its schedule no longer computes. */
+export function safeNextRun(
+  job: { id: string; createdAtMs: number; schedule: CronSchedule },
+  afterMs: number,
+): number | undefined {
+  try {
+    return nextRunAfter(job.schedule, afterMs, job);
+  } catch {
+    return undefined;
+  }
+}

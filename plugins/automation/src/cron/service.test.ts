@@ -302,7 +302,14 @@ describe("restarts", () => {
     const state = (await second.store.get(job.id))?.state;
     expect(state).toMatchObject({ lastRunStatus: "interrupted", lastError: INTERRUPTED_ERROR });
     expect(state?.runningAtMs).toBeUndefined();
-    expect(await second.service.run(job.id)).toEqual({ ok: true, ran: true, status: "ok", summary: "done" });
+    const run = await second.service.run(job.id);
+    expect(run).toEqual({ ok: true, enqueued: true, runId: expect.any(String) });
+    await second.service.idle();
+    expect((await second.store.readRuns(job.id, { limit: 1 })).entries[0]).toMatchObject({
+      runId: (run as { runId: string }).runId,
+      status: "ok",
+      summary: "done",
+    });
     expect(second.runner.calls).toHaveLength(1);
   });
 });

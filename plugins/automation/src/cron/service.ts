@@ -1,23 +1,21 @@
 import { randomUUID } from "node:crypto";
-import type { CronExecutor, RunResult } from "./executor.js";
+import type { CronExecutor } from "./executor.js";
 import { mainSessionKey } from "./executor.js";
 import { type Clock, type CronStore, type LeaderLease, systemClock } from "./interfaces.js";
 import { applyPatch, buildJob, CronValidationError, type JobDefaults } from "./normalize.js";
-import { backoffMs, nextRunAfter, parseAt } from "./schedule.js";
-import type { CronJob, CronJobState, CronRunLogEntry, CronRunStatus, Page } from "./types.js";
+import { nextRunAfter, parseAt } from "./schedule.js";
+import { CronScheduler, type RunEnd } from "./scheduler.js";
+import type { CronJob, CronRunLogEntry, Page } from "./types.js";
 
-/** The timer never sleeps longer than this, so edits made by another process are picked up. */
-export const MAX_TIMER_MS = 60_000;
+export { ONE_SHOT_RETRIES } from "./outcome.js";
+export { INTERRUPTED_ERROR, MISSED_ERROR } from "./recover.js";
+export { MAX_TIMER_MS, type RunEnd } from "./scheduler.js";
+
 /** A run holding its lease longer than this is treated as stuck, and the job may be claimed again. */
 export const STUCK_RUN_MS = 2 * 60 * 60_000;
-/** A one-shot job retries a transient error this many times before it is turned off. */
-export const ONE_SHOT_RETRIES = 3;
-const TRANSIENT =
-  /rate.?limit|overloaded|network|timed? ?out|timeout|ECONNRESET|ECONNREFUSED|EAI_AGAIN|socket hang up|\b5\d\d\b/i;
-const SUMMARY_MAX = 2_000;
-
-export const INTERRUPTED_ERROR = "interrupted: the process stopped while the job was running";
-export const MISSED_ERROR = "missed: the scheduler was not running at the scheduled time (catchUp=off)";
+/** `list` pages: 100 jobs by default, at most 500. */
+export const LIST_DEFAULT_LIMIT = 100;
+export const LIST_MAX_LIMIT = 500;
 
 export interface CronServiceOptions {
   store: CronStore;
@@ -38,344 +36,112 @@ export interface CronServiceOptions {
   newId?: () => string;
 }
 
+/** What `run` answers at once (OpenClaw's `cron.run`): the run's outcome shows in `runs`. */
 export type RunReply =
-  | { ok: true; ran: true; status: CronRunStatus; error?: string; summary?: string }
   | { ok: true; enqueued: true; runId: string }
-  | { ok: true; ran: false; reason: "not-due" | "already-running" | "disabled" }
-  | { ok: false; error: string };
+  | { ok: true; ran: false; reason: "not-due" | "already-running" };
 
 export class UnknownJobError extends CronValidationError {
-  constructor(id: string) {
-    super(`unknown cron job id: ${id}`);
+  constructor(readonly jobId: string) {
+    super(`unknown cron job id: ${jobId}`);
   }
 }
 
-/**
- * The scheduler: one timer to the nearest due job (capped at 60 s), due jobs claimed through the
- * store's lease, run through the executor, and their outcome recorded when they finish.
- */
+/** The cron tool's actions over a store, with the scheduler (see scheduler.ts) that fires jobs by time. */
 export class CronService {
   readonly store: CronStore;
   private readonly clock: Clock;
   private readonly executor: CronExecutor;
+  private readonly scheduler: CronScheduler;
   private readonly owner: string;
   private readonly leaseMs: number;
-  private readonly maxConcurrent: number;
-  private readonly catchUp: "off" | "once";
   private readonly defaultAgentId: string;
   private readonly newId: () => string;
   private readonly schedulerEnabled: boolean;
-  private timer: unknown;
-  private timerAtMs: number | undefined;
-  private started = false;
-  private stopped = false;
-  private readonly running = new Map<string, Promise<RunReply>>();
-  private pending = new Set<Promise<unknown>>();
-  private ticking: Promise<void> | undefined;
-  private tickAgain = false;
+  /** The outcome of each run this process started, by run id, while it runs. */
+  private readonly runs_ = new Map<string, Promise<RunEnd>>();
 
-  constructor(private readonly options: CronServiceOptions) {
+  constructor(options: CronServiceOptions) {
     this.store = options.store;
     this.clock = options.clock ?? systemClock;
     this.executor = options.executor;
     this.owner = options.owner ?? `cron-${randomUUID().slice(0, 8)}`;
     this.leaseMs = options.leaseMs ?? STUCK_RUN_MS;
-    this.maxConcurrent = Math.max(1, options.maxConcurrentRuns ?? 1);
-    this.catchUp = options.catchUp ?? "once";
     this.defaultAgentId = options.defaultAgentId ?? "main";
     this.newId = options.newId ?? (() => randomUUID());
     this.schedulerEnabled = options.enabled ?? true;
+    this.scheduler = new CronScheduler({
+      store: this.store,
+      executor: this.executor,
+      clock: this.clock,
+      owner: this.owner,
+      leaseMs: this.leaseMs,
+      maxConcurrentRuns: Math.max(1, options.maxConcurrentRuns ?? 1),
+      catchUp: options.catchUp ?? "once",
+      timer: this.schedulerEnabled,
+      ...(options.lease ? { lease: options.lease } : {}),
+    });
   }
 
-  private track<T>(promise: Promise<T>): Promise<T> {
-    this.pending.add(promise);
-    void promise.finally(() => this.pending.delete(promise)).catch(() => {});
-    return promise;
-  }
-
-  /**
-   * Waits until no tick, timer re-arm or (unless `runs: false`) run is in progress; tests use it
-   * after moving a fake clock.
-   */
-  async idle(options: { runs?: boolean } = {}): Promise<void> {
-    for (;;) {
-      const waiting = [...this.pending, ...(options.runs === false ? [] : this.running.values())];
-      if (this.ticking) waiting.push(this.ticking);
-      if (waiting.length === 0) return;
-      await Promise.allSettled(waiting);
-    }
+  /** Waits until no tick, timer re-arm or (unless `runs: false`) run is in progress; tests use it after moving a fake clock. */
+  idle(options: { runs?: boolean } = {}): Promise<void> {
+    return this.scheduler.idle(options);
   }
 
   /** Recovers from the last process (interrupted runs, missed runs) and arms the timer. Idempotent. */
-  async start(): Promise<void> {
-    if (this.started) return;
-    this.started = true;
-    this.stopped = false;
-    if (!this.options.lease || (await this.options.lease.acquire("cron", this.owner, this.leaseMs)))
-      await this.track(this.recover());
-    await this.track(this.arm());
+  start(): Promise<void> {
+    return this.scheduler.start();
   }
 
   /** Stops the timer; runs in progress finish and record themselves. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.started = false;
-    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
-    this.timer = undefined;
-    this.timerAtMs = undefined;
-    if (this.ticking) await this.ticking.catch(() => {});
-    await this.store.flush?.();
-    await this.options.lease?.release("cron", this.owner);
+  stop(): Promise<void> {
+    return this.scheduler.stop();
   }
 
-  private async recover(): Promise<void> {
-    const now = this.clock.now();
-    for (const job of await this.store.list()) {
-      const state: CronJobState = { ...job.state };
-      let changed = false;
-      let disable = false;
-      if (state.runningAtMs !== undefined) {
-        const last = (await this.store.readRuns(job.id, { limit: 1 })).entries[0];
-        if (last && last.runAtMs === state.runningAtMs && last.status !== "interrupted") {
-          // the run finished and logged itself; only the job's new state had not been stored
-          state.lastRunAtMs = last.runAtMs;
-          state.lastRunStatus = last.status;
-          if (last.error) state.lastError = last.error;
-          else delete state.lastError;
-          if (last.durationMs !== undefined) state.lastDurationMs = last.durationMs;
-          if (last.deliveryStatus) state.lastDeliveryStatus = last.deliveryStatus;
-          state.consecutiveErrors = last.status === "error" ? (state.consecutiveErrors ?? 0) + 1 : 0;
-          if (last.nextRunAtMs === undefined) {
-            delete state.nextRunAtMs;
-            disable = true;
-          } else state.nextRunAtMs = last.nextRunAtMs;
-        } else {
-          await this.store.appendRun({
-            ts: now,
-            jobId: job.id,
-            action: "finished",
-            status: "interrupted",
-            error: INTERRUPTED_ERROR,
-            runAtMs: state.runningAtMs,
-            ...(job.sessionKey ? { sessionKey: job.sessionKey } : {}),
-          });
-          state.lastRunAtMs = state.runningAtMs;
-          state.lastRunStatus = "interrupted";
-          state.lastError = INTERRUPTED_ERROR;
-        }
-        delete state.runningAtMs;
-        changed = true;
-      }
-      if (job.enabled && state.nextRunAtMs === undefined && state.lastRunAtMs === undefined) {
-        const next = this.safeNext(job, now);
-        if (next !== undefined) state.nextRunAtMs = next;
-        changed = true;
-      }
-      if (
-        job.enabled &&
-        state.nextRunAtMs !== undefined &&
-        state.nextRunAtMs <= now &&
-        this.catchUp === "off"
-      ) {
-        await this.store.appendRun({
-          ts: now,
-          jobId: job.id,
-          action: "finished",
-          status: "skipped",
-          error: MISSED_ERROR,
-          runAtMs: state.nextRunAtMs,
-        });
-        const next = this.safeNext(job, now);
-        if (next === undefined) {
-          delete state.nextRunAtMs;
-          disable = true;
-        } else state.nextRunAtMs = next;
-        changed = true;
-      }
-      if (changed) await this.store.upsert({ ...job, enabled: disable ? false : job.enabled, state });
-    }
-  }
-
-  private safeNext(job: CronJob, afterMs: number): number | undefined {
-    try {
-      return nextRunAfter(job.schedule, afterMs, job);
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** Sets the one timer to the nearest due job (or 60 s from now). */
-  private async arm(): Promise<void> {
-    if (this.stopped || !this.started || !this.schedulerEnabled) return;
-    const now = this.clock.now();
-    let nearest = now + MAX_TIMER_MS;
-    if (this.running.size < this.maxConcurrent) {
-      const next = await this.store.nextWakeAtMs(now);
-      if (next !== undefined && next < nearest) nearest = next;
-    }
-    if (this.stopped || !this.started) return;
-    const at = Math.max(nearest, this.clock.now());
-    if (this.timer !== undefined && this.timerAtMs !== undefined && this.timerAtMs <= at) return;
-    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
-    this.timerAtMs = at;
-    this.timer = this.clock.setTimeout(() => {
-      this.timer = undefined;
-      this.timerAtMs = undefined;
-      void this.tick();
-    }, at - this.clock.now());
-  }
-
-  /** Claims what is due and starts it; then re-arms. */
+  /** Claims what is due and starts it, then re-arms the timer. */
   tick(): Promise<void> {
-    if (this.ticking) {
-      this.tickAgain = true;
-      return this.ticking;
-    }
-    this.ticking = (async () => {
-      do {
-        this.tickAgain = false;
-        await this.claimAndLaunch();
-      } while (this.tickAgain && !this.stopped);
-    })().finally(() => {
-      this.ticking = undefined;
-    });
-    return this.ticking.then(() => this.track(this.arm()));
+    return this.scheduler.tick();
   }
 
-  private async claimAndLaunch(): Promise<void> {
-    if (this.stopped || !this.started) return;
-    const lease = this.options.lease;
-    if (lease) {
-      if (!(await lease.renew("cron", this.owner, this.leaseMs))) {
-        // a new leader first recovers what the last one left (interrupted and missed runs)
-        if (!(await lease.acquire("cron", this.owner, this.leaseMs))) return;
-        await this.recover();
-      }
-    }
-    const capacity = this.maxConcurrent - this.running.size;
-    if (capacity <= 0) return;
-    const claimed = await this.store.claimDue(this.clock.now(), this.owner, this.leaseMs, capacity);
-    for (const job of claimed) this.launch(job);
+  /** Waits for a run this process started (by the id `run` answered); undefined once it is not running here. */
+  outcome(runId: string): Promise<RunEnd> | undefined {
+    return this.runs_.get(runId);
   }
 
-  private launch(job: CronJob): { runId: string; done: Promise<RunReply> } {
-    const runId = randomUUID();
-    const done = this.execute(job, runId).finally(() => {
-      this.running.delete(job.id);
-      // a freed slot goes straight to the next due job
-      if (!this.stopped) void this.track(this.tick());
-    });
-    this.running.set(job.id, done);
-    return { runId, done };
-  }
-
-  private async execute(job: CronJob, runId: string): Promise<RunReply> {
-    const runAtMs = this.clock.now();
-    const result: RunResult = await this.executor.run(job, runId, runAtMs);
-    const delivery =
-      result.status === "skipped"
-        ? { delivered: false, deliveryStatus: "not-requested" as const }
-        : await this.executor.deliver(job, result, runAtMs, this.clock.now() - runAtMs);
-    let status = result.status;
-    let error = result.error;
-    if (delivery.deliveryStatus === "failed" && status === "ok" && job.delivery?.bestEffort !== true) {
-      status = "error";
-      error = `delivery failed: ${delivery.deliveryError ?? "unknown error"}`;
-    }
-    const endMs = this.clock.now();
-    const consecutiveErrors = status === "error" ? (job.state.consecutiveErrors ?? 0) + 1 : 0;
-    let nextRunAtMs: number | undefined;
-    let disable = false;
-    let remove = false;
-    if (job.schedule.kind === "at") {
-      if (status === "error" && TRANSIENT.test(error ?? "") && consecutiveErrors <= ONE_SHOT_RETRIES)
-        nextRunAtMs = endMs + backoffMs(consecutiveErrors);
-      else if (status === "ok" && job.deleteAfterRun) remove = true;
-      else disable = true;
-    } else if (status === "ok" && job.deleteAfterRun) remove = true;
-    else {
-      nextRunAtMs = this.safeNext(job, Math.max(endMs, runAtMs));
-      if (status === "error" && nextRunAtMs !== undefined)
-        nextRunAtMs = Math.max(nextRunAtMs, endMs + backoffMs(consecutiveErrors));
-      if (nextRunAtMs === undefined) disable = true;
-    }
-    const summary = result.summary !== undefined ? result.summary.slice(0, SUMMARY_MAX) : undefined;
-    const entry: CronRunLogEntry = {
-      ts: endMs,
-      jobId: job.id,
-      action: "finished",
-      status,
-      ...(error ? { error } : {}),
-      ...(summary !== undefined ? { summary } : {}),
-      delivered: delivery.delivered,
-      deliveryStatus: delivery.deliveryStatus,
-      ...(delivery.deliveryError ? { deliveryError: delivery.deliveryError } : {}),
-      ...(result.sessionKey ? { sessionKey: result.sessionKey } : {}),
-      runAtMs,
-      durationMs: endMs - runAtMs,
-      ...(nextRunAtMs !== undefined ? { nextRunAtMs } : {}),
-      ...(result.model ? { model: result.model } : {}),
-    };
-    // the run log line is the durable record of the finish: a store may write the job's new
-    // state lazily, and a restart restores it from this line (see recover)
-    if (!remove) await this.store.appendRun(entry);
-    await this.store.release(
-      job.id,
-      this.owner,
-      {
-        nextRunAtMs,
-        lastRunAtMs: runAtMs,
-        lastRunStatus: status,
-        lastError: error,
-        lastDurationMs: endMs - runAtMs,
-        consecutiveErrors,
-        lastDeliveryStatus: delivery.deliveryStatus,
-      },
-      { remove, disable },
-    );
-    return {
-      ok: true,
-      ran: true,
-      status,
-      ...(error ? { error } : {}),
-      ...(summary !== undefined ? { summary } : {}),
-    };
+  private rearm(): Promise<void> {
+    return this.scheduler.track(this.scheduler.arm());
   }
 
   // ---- the tool's actions ----
 
-  async status(): Promise<{
-    enabled: boolean;
-    storePath: string;
-    jobs: number;
-    running: number;
-    nextWakeAtMs: number | null;
-  }> {
-    const jobs = await this.store.list();
+  async status() {
+    const count = this.store.count ? await this.store.count() : (await this.store.list()).length;
     const next = await this.store.nextWakeAtMs(this.clock.now());
     return {
       enabled: this.schedulerEnabled,
       storePath: this.store.location,
-      jobs: jobs.length,
-      running: this.running.size,
+      jobs: count,
+      running: this.scheduler.runningCount,
       nextWakeAtMs: next ?? null,
     };
   }
 
+  /** One page of jobs in next-run order; a store with `listPage` answers it without reading the rest. */
   async list(options: { includeDisabled?: boolean; offset?: number; limit?: number } = {}) {
-    const all = (await this.store.list()).filter((job) => options.includeDisabled || job.enabled);
-    const offset = Math.max(0, Math.floor(options.offset ?? 0));
-    const limit = Math.max(1, Math.min(500, Math.floor(options.limit ?? 100)));
-    const jobs = all.slice(offset, offset + limit);
-    const hasMore = offset + jobs.length < all.length;
-    return {
-      jobs,
-      total: all.length,
-      offset,
-      limit,
-      hasMore,
-      nextOffset: hasMore ? offset + jobs.length : null,
-    };
+    const offset = options.offset ?? 0;
+    const limit = options.limit ?? LIST_DEFAULT_LIMIT;
+    const includeDisabled = options.includeDisabled === true;
+    let jobs: CronJob[];
+    let total: number;
+    if (this.store.listPage) {
+      ({ jobs, total } = await this.store.listPage({ offset, limit, includeDisabled }));
+    } else {
+      const all = (await this.store.list()).filter((job) => includeDisabled || job.enabled);
+      jobs = all.slice(offset, offset + limit);
+      total = all.length;
+    }
+    const hasMore = offset + jobs.length < total;
+    return { jobs, total, offset, limit, hasMore, nextOffset: hasMore ? offset + jobs.length : null };
   }
 
   async get(id: string): Promise<CronJob> {
@@ -399,7 +165,7 @@ export class CronService {
     const next = this.firstRun(job, now);
     if (next !== undefined) job.state.nextRunAtMs = next;
     await this.store.upsert(job);
-    await this.track(this.arm());
+    await this.rearm();
     return job;
   }
 
@@ -421,20 +187,23 @@ export class CronService {
       if (patch.enabled === true) next.state.consecutiveErrors = 0;
     }
     await this.store.upsert(next);
-    await this.track(this.arm());
+    await this.rearm();
     return next;
   }
 
   async remove(id: string): Promise<{ ok: true; removed: boolean }> {
     const removed = await this.store.remove(id);
-    await this.track(this.arm());
+    await this.rearm();
     return { ok: true, removed };
   }
 
-  /** `force` runs now whatever the schedule; `due` only when the job is due. Waits up to `waitMs` for the outcome. */
-  async run(id: string, mode: "due" | "force" = "force", waitMs = 60_000): Promise<RunReply> {
+  /**
+   * Enqueues a run and answers at once with its id, as OpenClaw's `cron.run` does; the outcome
+   * shows in `runs`. `force` runs whatever the schedule; `due` only when the job is due.
+   */
+  async run(id: string, mode: "due" | "force" = "force"): Promise<RunReply> {
     const job = await this.get(id);
-    if (this.running.has(id)) return { ok: true, ran: false, reason: "already-running" };
+    if (this.scheduler.isRunning(id)) return { ok: true, ran: false, reason: "already-running" };
     const now = this.clock.now();
     if (
       mode === "due" &&
@@ -443,16 +212,10 @@ export class CronService {
       return { ok: true, ran: false, reason: "not-due" };
     const claimed = await this.store.claim(id, now, this.owner, this.leaseMs);
     if (!claimed) return { ok: true, ran: false, reason: "already-running" };
-    const { runId, done } = this.launch(claimed);
-    let timer: unknown;
-    const waited = await Promise.race([
-      done,
-      new Promise<undefined>((resolve) => {
-        timer = setTimeout(() => resolve(undefined), waitMs);
-      }),
-    ]);
-    clearTimeout(timer as ReturnType<typeof setTimeout>);
-    return waited ?? { ok: true, enqueued: true, runId };
+    const { runId, done } = this.scheduler.launch(claimed);
+    this.runs_.set(runId, done);
+    void done.finally(() => this.runs_.delete(runId)).catch(() => {});
+    return { ok: true, enqueued: true, runId };
   }
 
   async runs(id: string, page: { offset?: number; limit?: number } = {}): Promise<Page<CronRunLogEntry>> {

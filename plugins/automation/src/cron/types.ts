@@ -76,6 +76,8 @@ export interface CronJob {
 export interface CronRunLogEntry {
   ts: number;
   jobId: string;
+  /** The run's id (what `run` answered when it enqueued it). */
+  runId?: string;
   action: "finished";
   status: CronRunStatus;
   error?: string;

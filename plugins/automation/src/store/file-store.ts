@@ -4,6 +4,8 @@ import { withWriteLock } from "@clawtools/core";
 import type { CronStore } from "../cron/interfaces.js";
 import type { CronJob, CronJobState, CronRunLogEntry, Page } from "../cron/types.js";
 import { writeAtomic } from "./atomic.js";
+import { DueIndex } from "./due-index.js";
+import { OrderedIndex } from "./ordered-index.js";
 
 /**
  * Run logs are pruned once they pass 2 MB, to their newest 2,000 lines (OpenClaw's `run-log.ts`),
@@ -23,12 +25,6 @@ export const LAZY_FLUSH_MS = 20;
 
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
-function byNextRun(a: CronJob, b: CronJob): number {
-  const an = a.state.nextRunAtMs ?? Number.POSITIVE_INFINITY;
-  const bn = b.state.nextRunAtMs ?? Number.POSITIVE_INFINITY;
-  return an === bn ? a.id.localeCompare(b.id) : an - bn;
-}
-
 /**
  * The embedded store: OpenClaw's layout, `<dir>/jobs.json` (`{version: 1, jobs}`) and
  * `<dir>/runs/<jobId>.jsonl`, written atomically and serialised per file. Leases live in this
@@ -43,6 +39,13 @@ export class FileCronStore implements CronStore {
   private readonly leases = new Map<string, { owner: string; until: number }>();
   private readonly maxBytes: number;
   private readonly keepLines: number;
+  // kept current by every change, so claiming, arming and paging never scan the jobs
+  private readonly due = new DueIndex();
+  private readonly order = new OrderedIndex();
+  private readonly enabledOrder = new OrderedIndex();
+  /** Run log sizes as this process last wrote them (each file is stat'ed once). */
+  private readonly runLogBytes = new Map<string, number>();
+  private runsDirReady = false;
 
   constructor(
     readonly dir: string,
@@ -75,8 +78,27 @@ export class FileCronStore implements CronStore {
       if (!Array.isArray(jobs)) throw new Error(`cron store ${this.jobsFile} has no "jobs" array`);
       for (const job of jobs as CronJob[]) map.set(job.id, { ...job, state: job.state ?? {} });
     }
-    this.jobs ??= map;
+    if (!this.jobs) {
+      this.jobs = map;
+      for (const job of map.values()) this.reindex(job);
+    }
     return this.jobs;
+  }
+
+  /** Puts a job where it belongs in the due and list orders, after any change to it. */
+  private reindex(job: CronJob): void {
+    const next = job.state.nextRunAtMs;
+    const lease = this.leases.get(job.id);
+    this.due.set(job.id, job.enabled ? next : undefined, lease?.until);
+    this.order.set(job.id, next);
+    if (job.enabled) this.enabledOrder.set(job.id, next);
+    else this.enabledOrder.delete(job.id);
+  }
+
+  private unindex(id: string): void {
+    this.due.delete(id);
+    this.order.delete(id);
+    this.enabledOrder.delete(id);
   }
 
   private async save(jobs: Map<string, CronJob>): Promise<void> {
@@ -145,17 +167,23 @@ export class FileCronStore implements CronStore {
 
   async list(): Promise<CronJob[]> {
     const jobs = await this.load();
-    return [...jobs.values()].map((job) => structuredClone(job)).sort(byNextRun);
+    return this.order.slice(0, jobs.size).map((id) => structuredClone(jobs.get(id) as CronJob));
+  }
+
+  async listPage(page: { offset: number; limit: number; includeDisabled?: boolean }) {
+    const jobs = await this.load();
+    const order = page.includeDisabled ? this.order : this.enabledOrder;
+    const ids = order.slice(page.offset, page.limit);
+    return { jobs: ids.map((id) => structuredClone(jobs.get(id) as CronJob)), total: order.size };
+  }
+
+  async count(): Promise<number> {
+    return (await this.load()).size;
   }
 
   async nextWakeAtMs(nowMs: number): Promise<number | undefined> {
-    let earliest: number | undefined;
-    for (const job of (await this.load()).values()) {
-      const at = job.state.nextRunAtMs;
-      if (!job.enabled || at === undefined || this.held(job.id, nowMs)) continue;
-      if (earliest === undefined || at < earliest) earliest = at;
-    }
-    return earliest;
+    await this.load();
+    return this.due.nextWake(nowMs);
   }
 
   async get(id: string): Promise<CronJob | undefined> {
@@ -168,13 +196,20 @@ export class FileCronStore implements CronStore {
     const copy = structuredClone(job);
     await this.mutate((jobs) => {
       jobs.set(copy.id, copy);
+      this.reindex(copy);
     });
   }
 
   async remove(id: string): Promise<boolean> {
-    const removed = await this.mutate((jobs) => jobs.delete(id));
+    const removed = await this.mutate((jobs) => {
+      this.unindex(id);
+      return jobs.delete(id);
+    });
     this.leases.delete(id);
-    if (removed && SAFE_ID.test(id)) await rm(this.runFile(id), { force: true });
+    if (removed && SAFE_ID.test(id)) {
+      this.runLogBytes.delete(this.runFile(id));
+      await rm(this.runFile(id), { force: true });
+    }
     return removed;
   }
 
@@ -185,26 +220,21 @@ export class FileCronStore implements CronStore {
 
   async claimDue(nowMs: number, owner: string, leaseMs: number, max: number): Promise<CronJob[]> {
     if (max <= 0) return [];
-    const jobs = await this.load();
-    const due = [...jobs.values()]
-      .filter(
-        (job) =>
-          job.enabled &&
-          job.state.nextRunAtMs !== undefined &&
-          job.state.nextRunAtMs <= nowMs &&
-          !this.held(job.id, nowMs),
-      )
-      .sort(byNextRun)
-      .slice(0, max);
-    if (due.length === 0) return [];
+    await this.load();
+    if (!this.due.peekDue(nowMs)) return [];
     // the claim is written within LAZY_FLUSH_MS; a crash before that leaves the job due, and it
     // runs again as a missed run
-    return this.mutate(() => {
+    return this.mutate((jobs) => {
       const claimed: CronJob[] = [];
-      for (const job of due) {
-        if (this.held(job.id, nowMs)) continue;
+      for (let head = this.due.peekDue(nowMs); head && claimed.length < max; head = this.due.peekDue(nowMs)) {
+        const job = jobs.get(head.id);
+        if (!job) {
+          this.unindex(head.id);
+          continue;
+        }
         this.leases.set(job.id, { owner, until: nowMs + leaseMs });
         job.state.runningAtMs = nowMs;
+        this.reindex(job);
         claimed.push(structuredClone(job));
       }
       return claimed;
@@ -217,6 +247,7 @@ export class FileCronStore implements CronStore {
       if (!job || this.held(id, nowMs)) return undefined;
       this.leases.set(id, { owner, until: nowMs + leaseMs });
       job.state.runningAtMs = nowMs;
+      this.reindex(job);
       return structuredClone(job);
     });
   }
@@ -243,6 +274,7 @@ export class FileCronStore implements CronStore {
         if (state[key] === undefined) delete state[key];
       job.state = state;
       if (options.disable) job.enabled = false;
+      this.reindex(job);
     }, false);
     return true;
   }
@@ -255,9 +287,23 @@ export class FileCronStore implements CronStore {
     if (!SAFE_ID.test(entry.jobId)) throw new Error(`invalid cron job id: ${entry.jobId}`);
     const file = this.runFile(entry.jobId);
     await withWriteLock(file, async () => {
-      await mkdir(this.runsDir, { recursive: true });
-      await appendFile(file, `${JSON.stringify(entry)}\n`);
-      const { size } = await stat(file);
+      if (!this.runsDirReady) {
+        await mkdir(this.runsDir, { recursive: true });
+        this.runsDirReady = true;
+      }
+      const line = `${JSON.stringify(entry)}\n`;
+      try {
+        await appendFile(file, line);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+        // the runs directory was removed behind our back: make it again
+        await mkdir(this.runsDir, { recursive: true });
+        await appendFile(file, line);
+      }
+      // one stat per file, then the size is counted here (one scheduler writes each store)
+      const known = this.runLogBytes.get(file);
+      const size = known === undefined ? (await stat(file)).size : known + Buffer.byteLength(line);
+      this.runLogBytes.set(file, size);
       if (size <= this.maxBytes) return;
       // newest lines first: at most keepLines, and at most half the byte bound, so a log of
       // long lines is not rewritten on every append
@@ -269,7 +315,9 @@ export class FileCronStore implements CronStore {
         if (bytes > this.maxBytes / 2 && kept.length > 0) break;
         kept.push(lines[i] as string);
       }
-      await writeAtomic(file, `${kept.reverse().join("\n")}\n`);
+      const text = `${kept.reverse().join("\n")}\n`;
+      await writeAtomic(file, text);
+      this.runLogBytes.set(file, Buffer.byteLength(text));
     });
   }
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { harness } from "../../test/helpers.js";
+import { gate, harness, ScriptedRunner } from "../../test/helpers.js";
+import type { AgentTurnOutcome } from "../cron/interfaces.js";
 import { createCronTool } from "./cron.js";
 
 const stops: Array<() => Promise<void>> = [];
@@ -9,10 +10,15 @@ afterEach(async () => {
 
 async function setup(
   ctx: { agentId?: string; sessionKey?: string } = { agentId: "main", sessionKey: "agent:main:main" },
+  options: { runner?: ScriptedRunner; name?: string } = {},
 ) {
-  const h = await harness({ nowMs: Date.parse("2026-02-01T00:00:00Z") });
+  const h = await harness({
+    nowMs: Date.parse("2026-02-01T00:00:00Z"),
+    ...(options.runner ? { runner: options.runner } : {}),
+  });
   stops.push(() => h.service.stop());
   const tool = createCronTool(ctx, {
+    ...(options.name ? { name: options.name } : {}),
     service: async () => h.service,
     history: (key, limit) => h.sessions.history(key, { limit }),
   });
@@ -65,22 +71,80 @@ describe("cron tool: actions", () => {
       ran: false,
       reason: "not-due",
     });
-    expect(await call({ action: "run", id: job.id })).toEqual({
-      ok: true,
-      ran: true,
-      status: "ok",
-      summary: "hi",
-    });
+    // run enqueues and answers at once, as OpenClaw's cron.run does; the outcome shows in runs
+    const run = await call({ action: "run", id: job.id });
+    expect(run).toEqual({ ok: true, enqueued: true, runId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    await h.service.idle();
     const runs = await call({ action: "runs", jobId: job.id });
     expect(runs).toMatchObject({ total: 1, offset: 0, hasMore: false, nextOffset: null });
     expect(runs.entries[0]).toMatchObject({
       jobId: job.id,
+      runId: run.runId,
       action: "finished",
       status: "ok",
+      summary: "hi",
       sessionKey: "agent:main:main",
     });
+    expect(await call({ action: "get", jobId: job.id })).toMatchObject({ id: job.id, name: "ping" });
     expect(await call({ action: "remove", jobId: job.id })).toEqual({ ok: true, removed: true });
-    expect(await call({ action: "remove", jobId: job.id })).toEqual({ ok: true, removed: false });
+  });
+
+  it("run answers before a long run ends; a second run meanwhile is already-running", async () => {
+    const held = gate<AgentTurnOutcome>();
+    const { h, call } = await setup(undefined, { runner: new ScriptedRunner([() => held.promise]) });
+    const job = await call({
+      action: "add",
+      job: { schedule: every, payload: { kind: "agentTurn", message: "slow" }, delivery: { mode: "none" } },
+    });
+    const run = await call({ action: "run", jobId: job.id });
+    expect(run).toEqual({ ok: true, enqueued: true, runId: expect.any(String) });
+    expect(await call({ action: "run", jobId: job.id })).toEqual({
+      ok: true,
+      ran: false,
+      reason: "already-running",
+    });
+    expect((await call({ action: "runs", jobId: job.id })).total).toBe(0);
+    held.open({ status: "ok", reply: "finally" });
+    await h.service.idle();
+    expect((await call({ action: "runs", jobId: job.id })).entries[0]).toMatchObject({
+      runId: run.runId,
+      status: "ok",
+      summary: "finally",
+    });
+  });
+
+  it("update takes OpenClaw 9.6's job as well as patch, and answers with the job", async () => {
+    const { call, fails } = await setup();
+    const job = await call({
+      action: "add",
+      job: { name: "a", schedule: every, payload: { kind: "systemEvent", text: "hi" } },
+    });
+    expect(await call({ action: "update", jobId: job.id, job: { name: "b" } })).toMatchObject({
+      id: job.id,
+      name: "b",
+    });
+    expect(await call({ action: "update", jobId: job.id, patch: { name: "c" } })).toMatchObject({
+      name: "c",
+    });
+    await expect(
+      fails({ action: "update", jobId: job.id, patch: { name: "d" }, job: { name: "e" } }),
+    ).rejects.toMatchObject({
+      name: "ToolInputError",
+      message: "update takes patch or job (OpenClaw 9.6's name for it), not both",
+    });
+    expect((await call({ action: "get", jobId: job.id })).name).toBe("c");
+  });
+
+  it("the automations name answers get, remove and run of an unknown id with 9.6's text", async () => {
+    const { fails } = await setup(undefined, { name: "automations" });
+    for (const action of ["remove", "run"])
+      await expect(fails({ action, jobId: "gone" })).rejects.toMatchObject({
+        name: "ToolInputError",
+        message: "Automation not found: gone. List automations and retry with a current job id.",
+      });
+    await expect(fails({ action: "get", jobId: "gone" })).rejects.toMatchObject({
+      message: "cron job not found: gone. List automations and retry with a current job id.",
+    });
   });
 
   it("wake queues a system event into the main session", async () => {
@@ -233,12 +297,92 @@ describe("cron tool: errors (OpenClaw's texts)", () => {
       'invalid cron.add params: sessionTarget "session:<id>" requires a session id',
     ],
     ["unknown job", { action: "update", jobId: "nope", patch: { name: "x" } }, "unknown cron job id: nope"],
-    ["unknown job (run)", { action: "run", jobId: "nope" }, "unknown cron job id: nope"],
+    [
+      "unknown job (run)",
+      { action: "run", jobId: "nope" },
+      "cron job not found: nope. List automations and retry with a current job id.",
+    ],
+    [
+      "unknown job (remove)",
+      { action: "remove", jobId: "nope" },
+      "cron job not found: nope. List automations and retry with a current job id.",
+    ],
+    [
+      "unknown job (get)",
+      { action: "get", id: "nope" },
+      "cron job not found: nope. List automations and retry with a current job id.",
+    ],
+    [
+      "every below the minimum interval",
+      { action: "add", job: { schedule: { kind: "every", everyMs: 1 }, payload: { text: "t" } } },
+      "invalid cron.add params: schedule.everyMs 1 is below the minimum interval of 1000 ms (1 s)",
+    ],
+    [
+      "every far too large",
+      { action: "add", job: { schedule: { kind: "every", everyMs: 1e300 }, payload: { text: "t" } } },
+      "invalid cron.add params: schedule.everyMs 1e+300 is above the maximum interval of 315360000000 ms (10 years)",
+    ],
+    [
+      "every not finite",
+      { action: "add", job: { schedule: { kind: "every", everyMs: "Infinity" }, payload: { text: "t" } } },
+      'invalid cron.add params: schedule.kind="every" requires schedule.everyMs (ms, >= 1000)',
+    ],
+    [
+      "anchorMs out of range",
+      {
+        action: "add",
+        job: { schedule: { kind: "every", everyMs: 60_000, anchorMs: -5 }, payload: { text: "t" } },
+      },
+      "invalid cron.add params: schedule.anchorMs must be epoch ms between 0 and 8640000000000000 (got -5)",
+    ],
+    [
+      "staggerMs out of range",
+      {
+        action: "add",
+        job: { schedule: { kind: "cron", expr: "0 9 * * *", staggerMs: 1e12 }, payload: { text: "t" } },
+      },
+      "invalid cron.add params: schedule.staggerMs must be between 0 and 86400000 ms (got 1000000000000)",
+    ],
+    [
+      "timeoutSeconds too large",
+      {
+        action: "add",
+        job: { schedule: every, payload: { message: "m", timeoutSeconds: 1e9 }, delivery: { mode: "none" } },
+      },
+      "invalid cron.add params: payload.timeoutSeconds must be at most 86400 (24 h) (got 1000000000)",
+    ],
+    [
+      "every below the minimum interval (update)",
+      { action: "update", jobId: "JOB", patch: { schedule: { everyMs: 10 } } },
+      "invalid cron.update params: schedule.everyMs 10 is below the minimum interval of 1000 ms (1 s)",
+    ],
+    ["negative limit", { action: "list", limit: -1 }, "limit must be an integer from 1 to 500 (got -1)"],
+    ["limit too large", { action: "list", limit: 501 }, "limit must be an integer from 1 to 500 (got 501)"],
+    [
+      "fractional limit",
+      { action: "runs", jobId: "x", limit: 2.5 },
+      "limit must be an integer from 1 to 200 (got 2.5)",
+    ],
+    [
+      "negative offset",
+      { action: "list", offset: -3 },
+      "offset must be an integer from 0 to 9007199254740991 (got -3)",
+    ],
+    [
+      "negative timeoutMs",
+      { action: "status", timeoutMs: -1 },
+      "timeoutMs must be from 0 to 600000 (got -1)",
+    ],
     ["wake text", { action: "wake" }, "text required"],
   ];
-  for (const [name, args, message] of cases) {
+  for (const [name, given, message] of cases) {
     it(name, async () => {
-      const { fails } = await setup();
+      const { call, fails } = await setup();
+      let args = given;
+      if (given.jobId === "JOB") {
+        const job = await call({ action: "add", job: { schedule: every, payload: { text: "t" } } });
+        args = { ...given, jobId: job.id };
+      }
       await expect(fails(args)).rejects.toThrow(message);
       await expect(fails(args)).rejects.toMatchObject({ name: "ToolInputError", message });
     });

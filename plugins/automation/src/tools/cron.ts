@@ -9,9 +9,21 @@ import {
   Type,
 } from "@clawtools/core";
 import { CronValidationError, isHttpUrl } from "../cron/normalize.js";
-import type { CronService } from "../cron/service.js";
+import { type CronService, LIST_MAX_LIMIT, UnknownJobError } from "../cron/service.js";
 
-export const CRON_ACTIONS = ["status", "list", "add", "update", "remove", "run", "runs", "wake"] as const;
+export const CRON_ACTIONS = [
+  "status",
+  "list",
+  "get",
+  "add",
+  "update",
+  "remove",
+  "run",
+  "runs",
+  "wake",
+] as const;
+const TIMEOUT_MAX_MS = 600_000;
+const RUNS_MAX_LIMIT = 200;
 type Action = (typeof CRON_ACTIONS)[number];
 
 const scheduleSchema = Type.Object(
@@ -93,24 +105,57 @@ export const cronSchema = Type.Object(
     gatewayUrl: Type.Optional(Type.String()),
     gatewayToken: Type.Optional(Type.String()),
     timeoutMs: Type.Optional(
-      Type.Number({ description: "run: how long to wait for the outcome (default 60,000)." }),
+      Type.Number({
+        minimum: 0,
+        maximum: TIMEOUT_MAX_MS,
+        description: "Gateway call timeout (accepted for compatibility; every action here answers at once).",
+      }),
     ),
     includeDisabled: Type.Optional(Type.Boolean()),
     job: Type.Optional(Type.Object(jobProperties, { additionalProperties: true })),
     jobId: Type.Optional(Type.String()),
     id: Type.Optional(Type.String({ description: "Alias of jobId." })),
-    patch: Type.Optional(Type.Object(jobProperties, { additionalProperties: true })),
+    patch: Type.Optional(
+      Type.Object(jobProperties, {
+        additionalProperties: true,
+        description: "update: the fields to change (OpenClaw 9.6 sends them as `job`; both are accepted).",
+      }),
+    ),
     text: Type.Optional(Type.String({ description: "wake: the system event text." })),
     mode: optionalStringEnum(["now", "next-heartbeat"] as const),
     runMode: optionalStringEnum(["due", "force"] as const),
     contextMessages: Type.Optional(Type.Number({ minimum: 0, maximum: 10 })),
-    offset: Type.Optional(Type.Number()),
-    limit: Type.Optional(Type.Number()),
+    offset: Type.Optional(Type.Integer({ minimum: 0, description: "list / runs: where the page starts." })),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: LIST_MAX_LIMIT,
+        description:
+          "list: jobs per page (default 100, at most 500); runs: entries (default 50, at most 200).",
+      }),
+    ),
   },
   { additionalProperties: true },
 );
 
 type Params = Record<string, unknown>;
+
+/** OpenClaw 9.6's answers for an id that names no job (`cron.get` keeps the older wording). */
+export const notFoundText = (id: string, tool: string, action: string) =>
+  tool === "automations" && action !== "get"
+    ? `Automation not found: ${id}. List automations and retry with a current job id.`
+    : `cron job not found: ${id}. List automations and retry with a current job id.`;
+
+/** An optional integer parameter inside [min, max], refused (not clamped) outside it. */
+function intParam(p: Params, key: string, min: number, max: number): number | undefined {
+  const value = p[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max)
+    throw new ToolInputError(
+      `${key} must be an integer from ${min} to ${max} (got ${JSON.stringify(value)})`,
+    );
+  return value;
+}
 
 /** Top-level keys a model may send instead of `job` / `patch` (OpenClaw issue #11310). */
 const JOB_KEYS = [
@@ -196,7 +241,7 @@ export interface CronToolOptions {
   name?: string;
 }
 
-const DESCRIPTION = `Manage scheduled jobs (status/list/add/update/remove/run/runs/wake). Jobs run in this process: a systemEvent queues text into a session (sessionTarget "main"); an agentTurn runs an agent turn (sessionTarget "isolated", "current" or "session:<id>") and delivers the result (delivery.mode none | announce | webhook). Schedules: {kind:"at", at:ISO-8601} (no zone = UTC), {kind:"every", everyMs, anchorMs?}, {kind:"cron", expr, tz?, staggerMs?} (no tz = the host's zone).`;
+const DESCRIPTION = `Manage scheduled jobs (status/list/get/add/update/remove/run/runs/wake); run enqueues and answers at once with a runId, the outcome shows in runs. Jobs run in this process: a systemEvent queues text into a session (sessionTarget "main"); an agentTurn runs an agent turn (sessionTarget "isolated", "current" or "session:<id>") and delivers the result (delivery.mode none | announce | webhook). Schedules: {kind:"at", at:ISO-8601} (no zone = UTC), {kind:"every", everyMs, anchorMs?}, {kind:"cron", expr, tz?, staggerMs?} (no tz = the host's zone).`;
 
 export function createCronTool(
   ctx: ToolContext,
@@ -219,18 +264,28 @@ export function createCronTool(
 
   async function run(p: Params): Promise<AgentToolResult<unknown>> {
     const action = p.action as Action;
+    if (p.timeoutMs !== undefined) {
+      const t = p.timeoutMs;
+      if (typeof t !== "number" || !Number.isFinite(t) || t < 0 || t > TIMEOUT_MAX_MS)
+        throw new ToolInputError(`timeoutMs must be from 0 to ${TIMEOUT_MAX_MS} (got ${JSON.stringify(t)})`);
+    }
+    const offset = intParam(p, "offset", 0, Number.MAX_SAFE_INTEGER);
     const service = await options.service();
     switch (action) {
       case "status":
         return jsonResult(await service.status());
-      case "list":
+      case "list": {
+        const limit = intParam(p, "limit", 1, LIST_MAX_LIMIT);
         return jsonResult(
           await service.list({
             includeDisabled: p.includeDisabled === true,
-            ...(typeof p.offset === "number" ? { offset: p.offset } : {}),
-            ...(typeof p.limit === "number" ? { limit: p.limit } : {}),
+            ...(offset !== undefined ? { offset } : {}),
+            ...(limit !== undefined ? { limit } : {}),
           }),
         );
+      }
+      case "get":
+        return jsonResult(await service.get(jobIdOf(p)));
       case "add": {
         const job = recoverFlat(p, "job");
         if (!job) throw new ToolInputError("job required");
@@ -253,25 +308,34 @@ export function createCronTool(
       }
       case "update": {
         const id = jobIdOf(p);
-        const patch = recoverFlat(p, "patch");
+        // the seeds send `patch`, OpenClaw 9.6 `job`: either, but not two different ones
+        if (isObject(p.patch) && isObject(p.job) && JSON.stringify(p.patch) !== JSON.stringify(p.job))
+          throw new ToolInputError("update takes patch or job (OpenClaw 9.6's name for it), not both");
+        const patch =
+          isObject(p.job) && Object.keys(p.job).length > 0 && !isObject(p.patch)
+            ? p.job
+            : recoverFlat(p, "patch");
         if (!patch) throw new ToolInputError("patch required");
         checkWebhook(patch);
         return jsonResult(await service.update(id, patch));
       }
-      case "remove":
-        return jsonResult(await service.remove(jobIdOf(p)));
-      case "run": {
-        const mode = p.runMode === "due" ? "due" : "force";
-        const waitMs = Math.min(Math.max(0, Number(p.timeoutMs ?? 60_000)), 600_000);
-        return jsonResult(await service.run(jobIdOf(p), mode, waitMs));
+      case "remove": {
+        const id = jobIdOf(p);
+        const removed = await service.remove(id);
+        if (!removed.removed) throw new UnknownJobError(id);
+        return jsonResult(removed);
       }
-      case "runs":
+      case "run":
+        return jsonResult(await service.run(jobIdOf(p), p.runMode === "due" ? "due" : "force"));
+      case "runs": {
+        const limit = intParam(p, "limit", 1, RUNS_MAX_LIMIT);
         return jsonResult(
           await service.runs(jobIdOf(p), {
-            ...(typeof p.offset === "number" ? { offset: p.offset } : {}),
-            ...(typeof p.limit === "number" ? { limit: p.limit } : {}),
+            ...(offset !== undefined ? { offset } : {}),
+            ...(limit !== undefined ? { limit } : {}),
           }),
         );
+      }
       case "wake": {
         const text = typeof p.text === "string" ? p.text.trim() : "";
         if (!text) throw new ToolInputError("text required");
@@ -294,8 +358,11 @@ export function createCronTool(
       try {
         return await run(p);
       } catch (error) {
+        const action = String(p.action);
+        // get, remove and run of an id that names no job: OpenClaw 9.6's "not found" error
+        if (error instanceof UnknownJobError && ["get", "remove", "run"].includes(action))
+          throw new ToolInputError(notFoundText(error.jobId, name, action));
         if (error instanceof CronValidationError) {
-          const action = String(p.action);
           const message = /^unknown cron job id:/.test(error.message)
             ? error.message
             : `invalid cron.${action} params: ${error.message}`;

@@ -1,0 +1,183 @@
+import { randomUUID } from "node:crypto";
+import type { CronExecutor } from "./executor.js";
+import type { Clock, CronStore, LeaderLease } from "./interfaces.js";
+import { settleRun } from "./outcome.js";
+import { recoverJobs } from "./recover.js";
+import type { CronJob, CronRunStatus } from "./types.js";
+
+/** The timer never sleeps longer than this, so edits made by another process are picked up. */
+export const MAX_TIMER_MS = 60_000;
+
+/** How a run ended, as the scheduler reports it to whoever waits on it. */
+export interface RunEnd {
+  runId: string;
+  status: CronRunStatus;
+  error?: string;
+  summary?: string;
+}
+
+export interface SchedulerOptions {
+  store: CronStore;
+  executor: CronExecutor;
+  clock: Clock;
+  owner: string;
+  leaseMs: number;
+  maxConcurrentRuns: number;
+  catchUp: "off" | "once";
+  /** False: jobs are stored and run on request, never by time. */
+  timer: boolean;
+  lease?: LeaderLease;
+}
+
+/**
+ * The loop: one timer to the nearest due job (capped at 60 s); due jobs claimed through the
+ * store's lease, up to the concurrency limit; each run's outcome recorded when it finishes, and
+ * its freed slot going straight to the next due job. Claiming and arming ask the store for the
+ * head of its due order, so a burst of n jobs costs n claims, not n scans.
+ */
+export class CronScheduler {
+  private timer: unknown;
+  private timerAtMs: number | undefined;
+  private started = false;
+  private stopped = false;
+  private readonly running = new Map<string, Promise<RunEnd>>();
+  private readonly pending = new Set<Promise<unknown>>();
+  private ticking: Promise<void> | undefined;
+  private tickAgain = false;
+
+  constructor(private readonly o: SchedulerOptions) {}
+
+  get runningCount(): number {
+    return this.running.size;
+  }
+
+  isRunning(id: string): boolean {
+    return this.running.has(id);
+  }
+
+  track<T>(promise: Promise<T>): Promise<T> {
+    this.pending.add(promise);
+    void promise.finally(() => this.pending.delete(promise)).catch(() => {});
+    return promise;
+  }
+
+  /** Waits until no tick, re-arm or (unless `runs: false`) run is in progress. */
+  async idle(options: { runs?: boolean } = {}): Promise<void> {
+    for (;;) {
+      const waiting = [...this.pending, ...(options.runs === false ? [] : this.running.values())];
+      if (this.ticking) waiting.push(this.ticking);
+      if (waiting.length === 0) return;
+      await Promise.allSettled(waiting);
+    }
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    this.stopped = false;
+    const lease = this.o.lease;
+    if (!lease || (await lease.acquire("cron", this.o.owner, this.o.leaseMs)))
+      await this.track(recoverJobs(this.o.store, this.o.clock, this.o.catchUp));
+    await this.track(this.arm());
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.started = false;
+    if (this.timer !== undefined) this.o.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAtMs = undefined;
+    if (this.ticking) await this.ticking.catch(() => {});
+    await this.o.store.flush?.();
+    await this.o.lease?.release("cron", this.o.owner);
+  }
+
+  /** Sets the one timer to the nearest due job (or 60 s from now); a nearer timer already set stays. */
+  async arm(): Promise<void> {
+    if (this.stopped || !this.started || !this.o.timer) return;
+    const clock = this.o.clock;
+    const now = clock.now();
+    let nearest = now + MAX_TIMER_MS;
+    if (this.running.size < this.o.maxConcurrentRuns) {
+      const next = await this.o.store.nextWakeAtMs(now);
+      if (next !== undefined && next < nearest) nearest = next;
+    }
+    if (this.stopped || !this.started) return;
+    const at = Math.max(nearest, clock.now());
+    if (this.timer !== undefined && this.timerAtMs !== undefined && this.timerAtMs <= at) return;
+    if (this.timer !== undefined) clock.clearTimeout(this.timer);
+    this.timerAtMs = at;
+    this.timer = clock.setTimeout(() => {
+      this.timer = undefined;
+      this.timerAtMs = undefined;
+      void this.tick();
+    }, at - clock.now());
+  }
+
+  /** Claims what is due and starts it; then re-arms. Ticks asked for while one runs share one more pass. */
+  tick(): Promise<void> {
+    if (this.ticking) {
+      this.tickAgain = true;
+      return this.ticking;
+    }
+    this.ticking = (async () => {
+      do {
+        this.tickAgain = false;
+        await this.claimAndLaunch();
+      } while (this.tickAgain && !this.stopped);
+    })().finally(() => {
+      this.ticking = undefined;
+    });
+    return this.ticking.then(() => this.track(this.arm()));
+  }
+
+  private async claimAndLaunch(): Promise<void> {
+    if (this.stopped || !this.started) return;
+    const { lease, owner, leaseMs } = this.o;
+    if (lease && !(await lease.renew("cron", owner, leaseMs))) {
+      // a new leader first recovers what the last one left (interrupted and missed runs)
+      if (!(await lease.acquire("cron", owner, leaseMs))) return;
+      await recoverJobs(this.o.store, this.o.clock, this.o.catchUp);
+    }
+    const capacity = this.o.maxConcurrentRuns - this.running.size;
+    if (capacity <= 0) return;
+    const claimed = await this.o.store.claimDue(this.o.clock.now(), owner, leaseMs, capacity);
+    for (const job of claimed) this.launch(job);
+  }
+
+  /** Starts a claimed job; `done` settles when its outcome is recorded. */
+  launch(job: CronJob): { runId: string; done: Promise<RunEnd> } {
+    const runId = randomUUID();
+    const done = this.execute(job, runId).finally(() => {
+      this.running.delete(job.id);
+      // a freed slot goes straight to the next due job
+      if (!this.stopped) void this.track(this.tick());
+    });
+    this.running.set(job.id, done);
+    return { runId, done };
+  }
+
+  private async execute(job: CronJob, runId: string): Promise<RunEnd> {
+    const { clock, executor, store } = this.o;
+    const runAtMs = clock.now();
+    const result = await executor.run(job, runId, runAtMs);
+    const delivery =
+      result.status === "skipped"
+        ? { delivered: false, deliveryStatus: "not-requested" as const }
+        : await executor.deliver(job, result, runAtMs, clock.now() - runAtMs);
+    const outcome = settleRun(job, { runId, runAtMs, endMs: clock.now() }, result, delivery);
+    // the run log line is the durable record of the finish: a store may write the job's new
+    // state lazily, and a restart restores it from this line (see recover.ts)
+    if (!outcome.remove) await store.appendRun(outcome.entry);
+    await store.release(job.id, this.o.owner, outcome.state, {
+      remove: outcome.remove,
+      disable: outcome.disable,
+    });
+    return {
+      runId,
+      status: outcome.status,
+      ...(outcome.error ? { error: outcome.error } : {}),
+      ...(outcome.summary !== undefined ? { summary: outcome.summary } : {}),
+    };
+  }
+}
