@@ -1,6 +1,6 @@
 import { waitForRun } from "@clawtools/sessions";
 import { randomUUID } from "node:crypto";
-import type { AnyAgentTool } from "@clawtools/core";
+import { type AnyAgentTool, redactSecrets } from "@clawtools/core";
 import { type ModelSpec, resolveModel, withModel } from "@clawtools/models";
 import type {
   AgentRunner,
@@ -115,11 +115,18 @@ export function createPiRunner(options: PiRunnerOptions): AgentRunner {
           if (active.timedOut) return { status: "timeout", ...(last ? { reply: textOf(last) } : {}) };
           if (!last) return { status: "error", error: "the run produced no answer" };
           if (last.stopReason === "aborted") return { status: "aborted", error: "aborted" };
+          // the provider's error can echo the key: run logs and announces get it redacted
           if (last.stopReason === "error")
-            return { status: "error", error: last.errorMessage ?? "model error" };
+            return {
+              status: "error",
+              error: redactSecrets(last.errorMessage ?? "model error", [resolved.apiKey]),
+            };
           return { status: "ok", reply: textOf(last) };
         } catch (error) {
-          return { status: active.timedOut ? "timeout" : "error", error: (error as Error).message };
+          return {
+            status: active.timedOut ? "timeout" : "error",
+            error: redactSecrets((error as Error).message),
+          };
         } finally {
           if (timer) clearTimeout(timer);
           await runTools.dispose?.().catch(() => {});

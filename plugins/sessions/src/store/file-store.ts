@@ -3,7 +3,7 @@ import { appendFileSync, createReadStream } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { withWriteLock } from "@clawtools/core";
+import { redactValue, withWriteLock } from "@clawtools/core";
 import type { SessionStore } from "../interfaces.js";
 import { agentOf } from "../keys.js";
 import type { SessionEntry, TranscriptMessage } from "../types.js";
@@ -215,7 +215,8 @@ export class FileSessionStore implements SessionStore {
           type: "message",
           id: randomUUID().slice(0, 8),
           timestamp: new Date(message.timestamp).toISOString(),
-          message,
+          // the secrets the process knows never land in a transcript
+          message: redactValue(message),
           ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
         }),
       );
