@@ -54,6 +54,11 @@ export {
   Disposer,
 } from "./lifecycle/disposer.js";
 export {
+  processGroupReaperPid,
+  superviseProcessGroup,
+  supervisedProcessGroups,
+} from "./lifecycle/group-reaper.js";
+export {
   type NumberParamOptions,
   readNumberParam,
   readParamRaw,
@@ -265,6 +270,7 @@ export {
   withWriteLocks,
   writeFileAtomic,
 } from "./safety/index.js";
+export { isCredentialUrl, maskCredentialUrls, secretsInDocument } from "./safety/credential-url.js";
 // the one redaction path: secrets the server knows never reach a result, an error, a log
 export {
   hasSecrets,

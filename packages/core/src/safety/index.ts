@@ -18,6 +18,7 @@ export {
   writeFileAtomic,
 } from "./workspace-fs.js";
 export { isInside as isInsideRoot } from "./workspace-walk.js";
+export { isCredentialUrl, maskCredentialUrls, secretsInDocument } from "./credential-url.js";
 export {
   hasSecrets,
   MIN_SECRET_LENGTH,

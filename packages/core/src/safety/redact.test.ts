@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Type } from "../schema.js";
 import type { AnyAgentTool } from "../tool.js";
 import { wrapTool } from "../wrap/wrap-tool.js";
+import { isCredentialUrl, maskCredentialUrls, secretsInDocument } from "./credential-url.js";
 import {
   hasSecrets,
   REDACTED_MARKER,
@@ -171,5 +172,49 @@ describe("the wrap pipeline redacts every result", () => {
 
     const plain = wrapTool(tool(async () => ({ leaked: KEY }) as never));
     expect(JSON.stringify(await plain.execute("c3", {}, undefined))).not.toContain(KEY);
+  });
+});
+
+describe("credential URLs", () => {
+  it("knows webhook URLs, URLs with a password and URLs with a token in the query", () => {
+    expect(isCredentialUrl(HOOK)).toBe(true);
+    expect(isCredentialUrl("https://discord.com/api/webhooks/123/abcDEF")).toBe(true);
+    expect(isCredentialUrl("https://discordapp.com/api/v10/webhooks/123/abcDEF")).toBe(true);
+    expect(isCredentialUrl("postgres://app:pw@db/app")).toBe(true);
+    expect(isCredentialUrl("https://example.com/hook?token=abc")).toBe(true);
+    expect(isCredentialUrl("https://example.com/hook?page=2")).toBe(false);
+    expect(isCredentialUrl("https://discord.com/channels/1/2")).toBe(false);
+    expect(isCredentialUrl("not a url")).toBe(false);
+  });
+
+  it("masks them in a document, and any URL under a key naming a webhook", () => {
+    const doc = {
+      channels: { slack: { webhookUrl: "https://example.com/any" }, webhook: { url: HOOK, retries: 2 } },
+      list: ["https://discord.com/api/webhooks/1/x", "https://example.com/"],
+      name: "kept",
+    };
+    expect(maskCredentialUrls(doc, "MASK")).toEqual({
+      channels: { slack: { webhookUrl: "MASK" }, webhook: { url: "MASK", retries: 2 } },
+      list: ["MASK", "https://example.com/"],
+      name: "kept",
+    });
+  });
+
+  it("finds the credentials of a configuration document", () => {
+    const doc = {
+      gateway: { url: "ws://127.0.0.1:18789", token: "gw-token-123456" },
+      channels: { telegram: { botToken: "123:abc-telegram" }, webhook: { url: HOOK, retries: 3 } },
+      models: [{ apiKey: "sk-in-config-1234" }, { name: "plain" }],
+    };
+    expect(secretsInDocument(doc).sort()).toEqual(
+      ["123:abc-telegram", "gw-token-123456", HOOK, "sk-in-config-1234"].sort(),
+    );
+  });
+
+  it("registerEnvSecrets registers a credential URL under any variable name", () => {
+    undo.push(registerEnvSecrets({ ALERTS_HOOK: HOOK, SITE: "https://example.com/page-one" }));
+    expect(redactSecrets(`${HOOK} https://example.com/page-one`)).toBe(
+      `${REDACTED_MARKER} https://example.com/page-one`,
+    );
   });
 });

@@ -8,6 +8,8 @@
  * registered form, so the cost is linear in the input for a fixed set of secrets.
  */
 
+import { isCredentialUrl } from "./credential-url.js";
+
 /** What a secret is replaced with. */
 export const REDACTED_MARKER = "[redacted]";
 
@@ -93,12 +95,13 @@ const SECRET_ENV_NAME =
 
 /**
  * Registers the values of the environment's credential variables (`*_API_KEY`, `*_TOKEN`,
- * `*_SECRET`, `*_PASSWORD`, `*_WEBHOOK_URL`, …): the server's keys never echo back.
+ * `*_SECRET`, `*_PASSWORD`, `*_WEBHOOK_URL`, …) and every credential URL in it (a Slack or
+ * Discord webhook, a URL with a password or a token): the server's keys never echo back.
  */
 export function registerEnvSecrets(env: NodeJS.ProcessEnv = process.env): () => void {
   return registerSecrets(
     Object.entries(env)
-      .filter(([name]) => SECRET_ENV_NAME.test(name))
+      .filter(([name, v]) => SECRET_ENV_NAME.test(name) || (v !== undefined && isCredentialUrl(v)))
       .map(([, v]) => v),
   );
 }
