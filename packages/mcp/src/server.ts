@@ -1,14 +1,13 @@
-import type { AgentToolResult, AnyAgentTool, ToolMeta } from "@clawtools/core";
-import { isAbortError, toolErrorResult, toolInputSchema } from "@clawtools/core";
+import type { AgentToolResult, AnyAgentTool, JsonSchema, ToolMeta } from "@clawtools/core";
+import { isAbortError, toolErrorResult } from "@clawtools/core";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { type ResultLimits, toCallToolResult } from "./result.js";
+import { checkStructured } from "./structured-check.js";
+import { toMcpTool } from "./tool-listing.js";
 import { MCP_PACKAGE_VERSION } from "./version.js";
+
+export { toMcpTool } from "./tool-listing.js";
 
 /** What the server needs: tools (normally from createToolset) and optional catalog metadata. */
 export interface McpToolsetLike {
@@ -25,6 +24,8 @@ export interface CreateMcpServerOptions extends ResultLimits {
   version?: string;
   /** Free-text instructions sent to the client at initialisation. */
   instructions?: string;
+  /** Where the server reports its own problems (a result that breaks its outputSchema). */
+  log?: (message: string) => void;
 }
 
 /** The error a request other than initialize or ping gets before the client has initialised. */
@@ -34,19 +35,6 @@ export const NOT_INITIALIZED_MESSAGE =
 /** An error the SDK sends as a JSON-RPC error with this code and exactly this message. */
 function rpcError(code: number, message: string): Error & { code: number } {
   return Object.assign(new Error(message), { code });
-}
-
-/** A tool as MCP `tools/list` shows it: normalised input schema plus read-only / destructive hints. */
-export function toMcpTool(tool: AnyAgentTool, meta?: ToolMeta): Tool {
-  const annotations: NonNullable<Tool["annotations"]> = { title: meta?.label ?? tool.label ?? tool.name };
-  if (meta?.readOnly !== undefined) annotations.readOnlyHint = meta.readOnly;
-  if (meta?.destructive !== undefined) annotations.destructiveHint = meta.destructive;
-  return {
-    name: tool.name,
-    description: tool.description,
-    inputSchema: toolInputSchema(tool.parameters) as Tool["inputSchema"],
-    annotations,
-  };
 }
 
 /**
@@ -64,6 +52,8 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
   );
   const byName = new Map(toolset.tools.map((tool) => [tool.name, tool]));
   const listed = toolset.tools.map((tool) => toMcpTool(tool, toolset.meta?.(tool.name)));
+  const outputSchemas = new Map(listed.map((t) => [t.name, t.outputSchema as JsonSchema | undefined]));
+  const log = options.log ?? (() => {});
   const limits: ResultLimits = {
     ...(options.maxResultChars !== undefined ? { maxResultChars: options.maxResultChars } : {}),
     ...(options.maxResultBytes !== undefined ? { maxResultBytes: options.maxResultBytes } : {}),
@@ -104,7 +94,7 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
         extra.signal,
         onUpdate,
       );
-      return toCallToolResult(result, limits);
+      return checkStructured(tool.name, toCallToolResult(result, limits), outputSchemas.get(tool.name), log);
     } catch (error) {
       // an aborted call's answer is never read (the client cancelled); anything else is a tool error
       if (isAbortError(error) || extra.signal.aborted)

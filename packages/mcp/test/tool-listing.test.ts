@@ -1,0 +1,100 @@
+import { createToolset, definePlugin, Type } from "@clawtools/core";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { describe, expect, it } from "vitest";
+import { createMcpServer, type McpToolsetLike, toMcpTool } from "../src/index.js";
+
+const shapeSchema = {
+  type: "object",
+  properties: { count: { type: "integer" } },
+  required: ["count"],
+};
+
+/** Two tools declaring the same outputSchema: one keeps its promise, one breaks it. */
+function toolset(): McpToolsetLike {
+  const tool = (name: string, details: unknown) => ({
+    factory: {
+      name,
+      label: name,
+      description: `returns ${JSON.stringify(details)}`,
+      parameters: Type.Object({}),
+      outputSchema: shapeSchema,
+      execute: async () => ({ content: [{ type: "text" as const, text: `${name} answer` }], details }),
+    },
+  });
+  const plugin = definePlugin({
+    id: "shapes",
+    version: "1.0.0",
+    tools: [
+      tool("good_shape", { count: 3 }),
+      tool("bad_shape", { count: "three" }),
+      tool("no_shape", undefined),
+    ],
+  });
+  return createToolset({ plugins: [plugin] });
+}
+
+async function connected(set: McpToolsetLike, log: (line: string) => void) {
+  const server = createMcpServer(set, { log });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  const client = new Client({ name: "listing", version: "1" });
+  await client.connect(b);
+  return client;
+}
+
+describe("tool listing", () => {
+  it("titles a tool by its label, else a readable name; a plugin's tool never gets core's schema", () => {
+    const base = { description: "d", parameters: {}, execute: async () => ({ content: [], details: {} }) };
+    expect(toMcpTool({ ...base, name: "exec", label: "exec" }).title).toBe("Exec");
+    expect(toMcpTool({ ...base, name: "my_tool", label: "My fine tool" }).title).toBe("My fine tool");
+    const pluginMeta = {
+      id: "exec",
+      label: "exec",
+      description: "someone else's exec",
+      sectionId: "",
+      profiles: [],
+      source: "plugin" as const,
+      pluginId: "third-party",
+    };
+    expect(toMcpTool({ ...base, name: "exec", label: "exec" }, pluginMeta).outputSchema).toBeUndefined();
+    const coreMeta = {
+      ...pluginMeta,
+      source: "core" as const,
+      sectionId: "runtime",
+      description: "Run shell commands",
+    };
+    const listed = toMcpTool({ ...base, name: "exec", label: "exec" }, { ...coreMeta, destructive: true });
+    expect(listed.title).toBe("Run shell commands");
+    expect(listed.outputSchema).toMatchObject({ type: "object", required: ["status"] });
+    expect(listed.annotations).toEqual({ title: "Run shell commands", destructiveHint: true });
+  });
+
+  it("a tool's own outputSchema is declared; a result breaking it is sent as an error with its text", async () => {
+    const logs: string[] = [];
+    const client = await connected(toolset(), (l) => logs.push(l));
+    const { tools } = await client.listTools();
+    expect(tools.find((t) => t.name === "good_shape")!.outputSchema).toEqual(shapeSchema);
+    // the SDK client validates structuredContent against the listed schema
+    expect(await client.callTool({ name: "good_shape", arguments: {} })).toMatchObject({
+      structuredContent: { count: 3 },
+    });
+    const bad = await client.callTool({ name: "bad_shape", arguments: {} });
+    expect(bad.isError).toBe(true);
+    expect(bad.structuredContent).toBeUndefined();
+    expect(bad.content).toEqual([
+      { type: "text", text: "bad_shape answer" },
+      {
+        type: "text",
+        text: expect.stringMatching(
+          /^\[clawtools MCP server: bad_shape: structured result does not match its outputSchema:\n {2}- count: /,
+        ),
+      },
+    ]);
+    const none = await client.callTool({ name: "no_shape", arguments: {} });
+    expect(none.isError).toBe(true);
+    expect(JSON.stringify(none.content)).toContain("no structured content");
+    expect(logs).toHaveLength(2);
+    await client.close();
+  });
+});
