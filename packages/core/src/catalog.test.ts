@@ -54,6 +54,7 @@ describe("catalog", () => {
       "nodes",
       "agents_list",
       "image",
+      "view_image",
       "tts",
     ]);
     for (const tool of catalog) {
@@ -84,12 +85,12 @@ describe("catalog", () => {
   it("generates group:<section> and group:openclaw", () => {
     expect(CORE_TOOL_GROUPS["group:fs"]).toEqual(["read", "write", "edit", "apply_patch"]);
     expect(CORE_TOOL_GROUPS["group:runtime"]).toEqual(["exec", "process"]);
-    expect(CORE_TOOL_GROUPS["group:media"]).toEqual(["image", "tts"]);
+    expect(CORE_TOOL_GROUPS["group:media"]).toEqual(["image", "view_image", "tts"]);
     const openclaw = CORE_TOOL_GROUPS["group:openclaw"] ?? [];
     for (const excluded of ["read", "write", "edit", "apply_patch", "exec", "process"]) {
       expect(openclaw).not.toContain(excluded);
     }
-    expect(openclaw).toHaveLength(20);
+    expect(openclaw).toHaveLength(21);
   });
 
   it("a twin name (cron / automations) stands for both in policy lists", () => {
@@ -100,6 +101,16 @@ describe("catalog", () => {
     expect(compileToolPolicy({ allow: ["automations"] })("cron")).toBe(true);
     expect(resolveCoreToolProfilePolicy("coding")?.allow).toEqual(
       expect.arrayContaining(["cron", "automations"]),
+    );
+  });
+
+  it("image and view_image (OpenClaw 9.6's name) are twins: denying one denies both", () => {
+    expect(CORE_TOOL_GROUPS.image).toEqual(["image", "view_image"]);
+    expect(CORE_TOOL_GROUPS.view_image).toEqual(["view_image", "image"]);
+    expect(compileToolPolicy({ deny: ["image"] })("view_image")).toBe(false);
+    expect(compileToolPolicy({ deny: ["view_image"] })("image")).toBe(false);
+    expect(resolveCoreToolProfilePolicy("coding")?.allow).toEqual(
+      expect.arrayContaining(["image", "view_image"]),
     );
   });
 });

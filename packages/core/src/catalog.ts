@@ -104,6 +104,7 @@ export const CORE_TOOL_DEFINITIONS: readonly CoreToolDefinition[] = [
   def("nodes", "nodes", "Nodes + devices", [], { ...OC, ownerOnly: true }),
   def("agents_list", "agents", "List agents", [], { ...OC, ...RO }),
   def("image", "media", "Image understanding", ["coding"], OC),
+  def("view_image", "media", "Image understanding (OpenClaw 9.6's name for image)", ["coding"], OC),
   def("tts", "media", "Text-to-speech conversion", [], OC),
 ];
 
@@ -136,6 +137,7 @@ export function getCoreSections(): ToolSection[] {
  */
 export const CORE_TOOL_TWINS: Readonly<Record<string, string>> = Object.freeze({
   cron: "automations",
+  image: "view_image",
 });
 
 const twinEntries = Object.entries(CORE_TOOL_TWINS).flatMap(([a, b]) => [

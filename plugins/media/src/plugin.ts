@@ -8,7 +8,6 @@ import {
   type ToolContext,
   ToolUnavailableError,
 } from "@clawtools/core";
-import { ModelConfigError, resolveModel, withModel } from "@clawtools/models";
 import { type MediaConfig, MediaConfigSchema } from "./config.js";
 import { createImageTool } from "./tools/image.js";
 import { createTtsTool } from "./tools/tts.js";
@@ -19,6 +18,8 @@ const { version } = createRequire(import.meta.url)("../package.json") as { versi
 
 export const NO_IMAGE_MODEL =
   "no image model configured (set media.image.model to provider/model, or run clawtools serve --model <provider>/<id>)";
+
+const MODEL_FORM = /^[^/]+\/.+$/;
 
 export interface MediaPluginOptions extends MediaConfig {
   env?: NodeJS.ProcessEnv;
@@ -38,7 +39,9 @@ export function createMediaPlugin(options: MediaPluginOptions = {}): ClawtoolsPl
     configSchema: MediaConfigSchema,
     tools: [
       {
-        name: "image",
+        // OpenClaw 9.6 renamed image to view_image: the same tool under both names (twins in
+        // core's catalog, so a policy naming either one names both)
+        names: ["image", "view_image"],
         factory: (ctx) => {
           const c = config(ctx);
           const image = c.image ?? {};
@@ -52,16 +55,24 @@ export function createMediaPlugin(options: MediaPluginOptions = {}): ClawtoolsPl
             ...(image.baseUrl ? { baseUrl: image.baseUrl } : {}),
             ...(image.apiKey ? { apiKey: image.apiKey } : {}),
           };
-          try {
-            resolveModel(spec, env);
-          } catch (error) {
-            if (error instanceof ModelConfigError)
-              throw new ToolUnavailableError(`media.image.model: ${error.message}`);
-            throw error;
-          }
-          return createImageTool(ctx, {
-            // a model named in the call keeps the configured key and endpoint only for its own provider
-            resolve: (override) => resolveModel(override ? withModel(spec, override) : spec, env),
+          // the form is checked here; the model library (pi-ai, ~400 ms to load) resolves the
+          // provider, endpoint and key on the first call, so importing the section stays cheap
+          if (!MODEL_FORM.test(model))
+            throw new ToolUnavailableError(
+              `media.image.model: model must be "provider/model" (got "${model.slice(0, 80)}")`,
+            );
+          const tool = createImageTool(ctx, {
+            resolve: async (override) => {
+              const { ModelConfigError, resolveModel, withModel } = await import("@clawtools/models");
+              try {
+                // a model named in the call keeps the configured key and endpoint only for its own provider
+                return resolveModel(override ? withModel(spec, override) : spec, env);
+              } catch (error) {
+                if (error instanceof ModelConfigError && !override)
+                  throw new ModelConfigError(`media.image.model: ${error.message}`);
+                throw error;
+              }
+            },
             ...(ctx.workspaceDir ? { workspaceDir: ctx.workspaceDir } : {}),
             maxBytes: Math.round((c.mediaMaxMb ?? 20) * 1024 * 1024),
             maxPixels: image.maxPixels ?? 1568,
@@ -69,6 +80,7 @@ export function createMediaPlugin(options: MediaPluginOptions = {}): ClawtoolsPl
             policy: image.allowPrivateNetwork ? { allowPrivateNetwork: true } : {},
             ...(ctx.sandboxed ? { sandboxed: true } : {}),
           });
+          return [tool, { ...tool, name: "view_image", label: "View image" }];
         },
       },
       {

@@ -181,6 +181,39 @@ describe("image", () => {
     expect(set.diagnostics.find((d) => d.toolId === "image")?.reason).toBe(NO_IMAGE_MODEL);
   });
 
+  it("is served as view_image too (OpenClaw 9.6's name), the same tool", async () => {
+    const { set, tool } = imageTool(openai);
+    const view = set.tools.find((t) => t.name === "view_image")!;
+    expect(view.parameters).toEqual(tool!.parameters);
+    expect(view.description).toBe(tool!.description);
+    const result = (await view.execute("v", { image: "red.png" })) as AgentToolResult<any>;
+    expect(text(result)).toBe(ANSWER);
+    expect(result.details).toMatchObject({ model: "openai/gpt-vision", image: "red.png" });
+    // twins in core's catalog: a policy naming either name names both (no way around a deny)
+    for (const deny of ["image", "view_image"]) {
+      const denied = createToolset({
+        plugins: [createMediaPlugin({ ...openai, env: {} })],
+        context: { workspaceDir: workspace, stateDir: workspace },
+        policy: { profile: "full", global: { deny: [deny] } },
+      });
+      expect(denied.tools.map((t) => t.name).filter((n) => n.includes("image"))).toEqual([]);
+    }
+  });
+
+  it("checks the model's form when built, and resolves its provider and key on the first call", async () => {
+    const bad = imageTool({ image: { model: "gpt-4o" } });
+    expect(bad.tool).toBeUndefined();
+    expect(bad.set.diagnostics.find((d) => d.toolId === "image")?.reason).toBe(
+      'media.image.model: model must be "provider/model" (got "gpt-4o")',
+    );
+    // no key for the provider anywhere (env is empty): refused at the call, naming what to set
+    const keyless = await call({ image: { model: "openai/gpt-4o-mini" } }, { image: "red.png" });
+    expect(keyless.isError).toBe(true);
+    expect(JSON.parse(text(keyless)).error).toMatch(
+      /^media\.image\.model: openai\/gpt-4o-mini: .*OPENAI_API_KEY/,
+    );
+  });
+
   it("sends each wire format the provider documents and returns its answer", async () => {
     for (const [options, api] of [
       [openai, "openai"],
@@ -236,6 +269,20 @@ describe("image", () => {
     const many = await call(openai, { images: ["a.png", "b.png", "c.png"], maxImages: 2 });
     expect(text(many)).toBe("Too many images: 3 provided, maximum is 2. Please reduce the number of images.");
     expect(many.details).toEqual({ error: "too_many_images", count: 3, max: 2 });
+    expect(many.isError).toBe(true);
+    const before = seen.length;
+    const tooMany = await call(openai, { images: Array.from({ length: 21 }, (_, i) => `img-${i}.png`) });
+    expect(tooMany.isError).toBe(true);
+    expect(text(tooMany)).toBe(
+      "Too many images: 21 provided, maximum is 20. Please reduce the number of images.",
+    );
+    // the cap can be lowered, never raised past the tool's maximum
+    const raised = await call(openai, { image: "red.png", maxImages: 21 });
+    expect(raised.isError).toBe(true);
+    expect(JSON.parse(text(raised)).error).toBe(
+      'Validation failed for tool "image":\n  - maxImages: must be <= 20\n\nReceived arguments:\n{\n  "image": "red.png",\n  "maxImages": 21\n}',
+    );
+    expect(seen.length).toBe(before);
     const ftp = await call(openai, { image: "ftp://example.com/x.png" });
     expect(text(ftp)).toBe(
       "Unsupported image reference: ftp://example.com/x.png. Use a file path, a file:// URL, a data: URL, or an http(s) URL.",

@@ -6,9 +6,12 @@ import {
   Type,
   type UrlPolicy,
 } from "@clawtools/core";
-import { completeText, type ResolvedModel } from "@clawtools/models";
+// the model library (pi-ai) loads on the first call, not with the section
+import type { ResolvedModel } from "@clawtools/models";
 import { loadImage, UnsupportedReference } from "../image/load.js";
 import { downscale } from "../image/resize.js";
+
+export const DEFAULT_MAX_IMAGES = 20;
 
 export const imageSchema = Type.Object(
   {
@@ -23,16 +26,21 @@ export const imageSchema = Type.Object(
       Type.String({ description: "provider/model to use instead of the configured one." }),
     ),
     maxBytesMb: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
-    maxImages: Type.Optional(Type.Integer({ minimum: 1 })),
+    maxImages: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: DEFAULT_MAX_IMAGES,
+        description: "Lower the image cap (default and most: 20).",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 
 export const DEFAULT_PROMPT = "Describe the image.";
-export const DEFAULT_MAX_IMAGES = 20;
 
 export interface ImageToolOptions {
-  resolve: (modelOverride?: string) => ResolvedModel;
+  resolve: (modelOverride?: string) => ResolvedModel | Promise<ResolvedModel>;
   workspaceDir?: string;
   maxBytes: number;
   maxPixels: number;
@@ -63,15 +71,15 @@ export function createImageTool(_ctx: ToolContext, options: ImageToolOptions): A
         throw new ToolInputError("image required (empty string in array)");
       const refs = [...new Set(raw.map((r) => r.trim().replace(/^@/, "")))];
       const max = params.maxImages ?? DEFAULT_MAX_IMAGES;
+      // OpenClaw's text and details, marked as the refusal it is (nothing is loaded or sent)
       if (refs.length > max)
-        return answer(
-          `Too many images: ${refs.length} provided, maximum is ${max}. Please reduce the number of images.`,
-          {
-            error: "too_many_images",
-            count: refs.length,
-            max,
-          },
-        );
+        return {
+          ...answer(
+            `Too many images: ${refs.length} provided, maximum is ${max}. Please reduce the number of images.`,
+            { error: "too_many_images", count: refs.length, max },
+          ),
+          isError: true,
+        };
       const maxBytes = params.maxBytesMb
         ? Math.min(options.maxBytes, params.maxBytesMb * 1024 * 1024)
         : options.maxBytes;
@@ -92,7 +100,8 @@ export function createImageTool(_ctx: ToolContext, options: ImageToolOptions): A
           throw error;
         }
       }
-      const resolved = options.resolve(params.model);
+      const resolved = await options.resolve(params.model);
+      const { completeText } = await import("@clawtools/models");
       const { text } = await completeText(resolved, {
         content: [
           { type: "text", text: params.prompt?.trim() || DEFAULT_PROMPT },
