@@ -276,14 +276,12 @@ describe("find", () => {
 });
 
 describe("ls", () => {
-  it("sorts case-insensitively, marks directories, includes dotfiles, skips escaping symlinks", async () => {
+  it("sorts case-insensitively, marks directories, includes dotfiles", async () => {
     const root = tempDir();
-    const outside = tempDir();
     writeFileSync(path.join(root, "b.txt"), "");
     writeFileSync(path.join(root, "A.txt"), "");
     writeFileSync(path.join(root, ".env"), "");
     mkdirSync(path.join(root, "dir"));
-    symlinkSync(outside, path.join(root, "escape"));
     const ls = createLsTool({ workspaceDir: root });
     expect(text(await ls.execute("c", {}))).toBe(".env\nA.txt\nb.txt\ndir/");
     expect(text(await ls.execute("c", { path: "dir" }))).toBe("(empty directory)");
@@ -298,5 +296,39 @@ describe("ls", () => {
       "Not a directory: b.txt. ls lists a directory; use read for a file.",
     );
     await expect(ls.execute("c", { path: "nope" })).rejects.toThrow("Path not found: nope.");
+  });
+
+  it("lists links that lead outside or nowhere as links, never following them", async () => {
+    const root = tempDir();
+    const outside = tempDir();
+    writeFileSync(path.join(outside, "secret.txt"), "secret");
+    mkdirSync(path.join(root, "dir"));
+    writeFileSync(path.join(root, "dir", "f.txt"), "");
+    symlinkSync(outside, path.join(root, "escape"));
+    symlinkSync(path.join(outside, "secret.txt"), path.join(root, "secret-link"));
+    symlinkSync("missing.txt", path.join(root, "dangling"));
+    symlinkSync("loop-b", path.join(root, "loop-a"));
+    symlinkSync("loop-a", path.join(root, "loop-b"));
+    symlinkSync("dir", path.join(root, "alias"));
+    symlinkSync("dir/f.txt", path.join(root, "f-link"));
+    const ls = createLsTool({ workspaceDir: root });
+    expect(text(await ls.execute("c", {}))).toBe(
+      [
+        "alias/",
+        "dangling@ -> missing.txt (broken)",
+        "dir/",
+        `escape@ -> ${outside} (outside the workspace)`,
+        "f-link",
+        "loop-a@ -> loop-b (symlink loop)",
+        "loop-b@ -> loop-a (symlink loop)",
+        `secret-link@ -> ${path.join(outside, "secret.txt")} (outside the workspace)`,
+      ].join("\n"),
+    );
+    // a link's entry is a page position like any other
+    const page = await ls.execute("c", { limit: 2 });
+    expect(page.details).toEqual({ entryLimitReached: 2, nextAfter: "dangling" });
+    // without containment the same link is followed like any other
+    const free = createLsTool({ workspaceDir: root }, { workspaceOnly: false });
+    expect(text(await free.execute("c", {}))).toContain("\nescape/\n");
   });
 });

@@ -173,8 +173,22 @@ for (const strategy of ["/proc/self/fd", "identity checks"] as const) {
     });
 
     it("lists a directory from its descriptor; stat of a missing path is null", async () => {
-      const { root } = setup();
+      const { root, outside } = setup();
       expect(await listDirInWorkspace(root, "alias")).toEqual([{ name: "f.txt", type: "file" }]);
+      symlinkSync("nowhere.txt", path.join(root, "a", "dangling"));
+      const sorted = (await listDirInWorkspace(root, ".")).sort((x, y) => x.name.localeCompare(y.name));
+      // links are listed with their target text, never followed
+      expect(sorted).toEqual([
+        { name: "a", type: "directory" },
+        { name: "alias", type: "symlink", target: "a/b" },
+        { name: "out", type: "symlink", target: outside },
+        { name: "secret-link", type: "symlink", target: path.join(outside, "secret.txt") },
+      ]);
+      expect(await listDirInWorkspace(root, "a")).toContainEqual({
+        name: "dangling",
+        type: "symlink",
+        target: "nowhere.txt",
+      });
       expect(await statInWorkspace(root, "nope/deeper")).toBeNull();
       expect(await statInWorkspace(root, "a/b/f.txt/under")).toBeNull();
       expect((await statInWorkspace(root, "out", { final: "nofollow" }))!.stat.isSymbolicLink()).toBe(true);

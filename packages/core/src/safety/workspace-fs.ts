@@ -269,12 +269,18 @@ export async function renameInWorkspace(
 export interface WorkspaceDirEntry {
   name: string;
   type: "file" | "directory" | "symlink" | "other";
+  /** A symlink's target as written in the link (read, never followed); absent if it vanished. */
+  target?: string;
 }
 
 const kindOf = (d: Dirent): WorkspaceDirEntry["type"] =>
   d.isSymbolicLink() ? "symlink" : d.isFile() ? "file" : d.isDirectory() ? "directory" : "other";
 
-/** Lists a directory inside `root`, read from its verified descriptor. Entries are not followed. */
+/**
+ * Lists a directory inside `root`, read from its verified descriptor. Entries are not followed;
+ * a symlink's target text is read relative to that descriptor, so a listing can show where a
+ * link leads (outside the root, or nowhere) without ever opening it.
+ */
 export async function listDirInWorkspace(
   root: string,
   target: string,
@@ -283,7 +289,15 @@ export async function listDirInWorkspace(
   const dir = await openInWorkspace(root, target, { ...options, mode: "dir" });
   try {
     const entries = await fs.readdir(dir.path, { withFileTypes: true });
-    return entries.map((entry) => ({ name: entry.name, type: kindOf(entry) }));
+    // awaited here, so the directory stays open until every link has been read
+    return await Promise.all(
+      entries.map(async (entry): Promise<WorkspaceDirEntry> => {
+        const type = kindOf(entry);
+        if (type !== "symlink") return { name: entry.name, type };
+        const target = await fs.readlink(`${dir.path}/${entry.name}`).catch(() => undefined);
+        return target === undefined ? { name: entry.name, type } : { name: entry.name, type, target };
+      }),
+    );
   } finally {
     await dir.close();
   }

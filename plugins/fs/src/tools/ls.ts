@@ -1,6 +1,8 @@
 import {
   type AgentTool,
   DEFAULT_MAX_BYTES,
+  type FsBridge,
+  type FsStat,
   formatSize,
   type ToolContext,
   ToolInputError,
@@ -27,6 +29,26 @@ export const lsSchema = Type.Object(
 const order = (a: string, b: string) =>
   a.toLowerCase().localeCompare(b.toLowerCase()) || (a < b ? -1 : a > b ? 1 : 0);
 
+/** What an in-root link leads to, or why it is not followed ("broken", "outside the workspace"). */
+async function followLink(bridge: FsBridge, at: string): Promise<FsStat | string> {
+  try {
+    return (await bridge.stat({ filePath: at })) ?? "broken";
+  } catch (error) {
+    const message = (error as Error).message;
+    if (message.startsWith("Symlink escapes")) return "outside the workspace";
+    if (message.startsWith("Too many symlinks")) return "symlink loop";
+    return "not followed";
+  }
+}
+
+/** `name@ -> target (why)`: `@` as `ls -F` marks a link; the target as written, quoted if odd. */
+function linkLine(entry: { name: string; target?: string }, why: string): string {
+  if (entry.target === undefined) return `${entry.name}@ (${why})`;
+  const target = clip(entry.target, 200);
+  const shown = /[\u0000-\u001f\u007f]/.test(target) ? JSON.stringify(target) : target;
+  return `${entry.name}@ -> ${shown} (${why})`;
+}
+
 export interface LsDetails {
   entryLimitReached?: number;
   /** The name to pass as `after` for the next page. */
@@ -42,7 +64,7 @@ export function createLsTool(
   return {
     name: "ls",
     label: "ls",
-    description: `List directory contents. Returns entries sorted alphabetically, with '/' suffix for directories. Includes dotfiles. Output is truncated to 500 entries or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first).`,
+    description: `List directory contents. Returns entries sorted alphabetically, with '/' suffix for directories; a symlink that leads outside the workspace or nowhere is shown as 'name@ -> target (why)' and never followed. Includes dotfiles. Output is truncated to 500 entries or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first).`,
     parameters: lsSchema,
     async execute(_id, { path, limit, after }, signal) {
       throwIfAborted(signal);
@@ -74,9 +96,14 @@ export function createLsTool(
         }
         let type = entry.type;
         if (type === "symlink") {
-          const st = await env.bridge.stat({ filePath: `${abs}/${entry.name}` }).catch(() => null);
-          if (!st) continue; // dangling or leading outside the workspace
-          type = st.type;
+          const followed = await followLink(env.bridge, `${abs}/${entry.name}`);
+          if (typeof followed === "string") {
+            // dangling or leading outside: listed as a link, never followed
+            lines.push(linkLine(entry, followed));
+            lastName = entry.name;
+            continue;
+          }
+          type = followed.type;
         }
         lines.push(type === "directory" ? `${entry.name}/` : entry.name);
         lastName = entry.name;
