@@ -2,6 +2,9 @@ import {
   type AgentTool,
   type AgentToolResult,
   jsonResult,
+  maskCredentialUrls,
+  registerSecrets,
+  secretsInDocument,
   stringEnum,
   type ToolContext,
   ToolAuthorizationError,
@@ -15,6 +18,7 @@ import {
   configHash,
   lookupSchema,
   mergePatch,
+  REDACTED,
   redact,
   restoreRedacted,
 } from "../gateway/config-doc.js";
@@ -152,9 +156,13 @@ export function createGatewayTool(
     switch (action) {
       case "config.get": {
         const config = await options.document.read();
+        // its credentials become secrets of the process; credential URLs (Slack, Discord
+        // webhooks) are masked like keys, so a write that keeps the marker keeps them
+        registerSecrets(secretsInDocument(config));
+        const shown = maskCredentialUrls(redact(config), REDACTED);
         return jsonResult({
           ok: true,
-          result: { config: redact(config), hash: configHash(config), path: options.document.path ?? null },
+          result: { config: shown, hash: configHash(config), path: options.document.path ?? null },
         });
       }
       case "config.schema.lookup": {
