@@ -1,4 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { superviseProcessGroup } from "@clawtools/core";
 
 /** How much of the agent's stderr is kept for error messages. */
 const STDERR_TAIL = 2000;
@@ -58,6 +59,8 @@ export class AgentProcess {
     });
     const pid = this.child.pid;
     if (pid !== undefined) live.add(pid);
+    // the exit hook runs only when this process exits on its own: the reaper covers SIGKILL too
+    const releaseGroup = pid !== undefined && GROUPS ? superviseProcessGroup(pid) : () => {};
     this.child.stderr.setEncoding("utf8");
     this.child.stderr.on("data", (chunk: string) => {
       this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL);
@@ -67,11 +70,13 @@ export class AgentProcess {
     this.exited = new Promise((resolve) => {
       this.child.once("error", (error) => {
         this.spawnError = error;
+        releaseGroup();
         if (pid !== undefined) live.delete(pid);
         this.exitInfo ??= { code: null, signal: null };
         resolve(this.exitInfo);
       });
       this.child.once("close", (code, signal) => {
+        releaseGroup();
         if (pid !== undefined) live.delete(pid);
         this.exitInfo ??= { code, signal };
         resolve(this.exitInfo);

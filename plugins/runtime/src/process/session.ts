@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 import { constants } from "node:os";
 import type * as Pty from "@lydell/node-pty";
-import { ToolInputError } from "@clawtools/core";
+import { superviseProcessGroup, ToolInputError } from "@clawtools/core";
 import { MAX_OUTPUT_CHARS, MAX_PENDING_CHARS, TAIL_CHARS } from "./limits.js";
 import { SessionOutput } from "./session-output.js";
 
@@ -113,6 +113,7 @@ export class ProcessSession {
     this.stdinOpen = this.pty || options.stdin === "open";
     const shell = options.shell ?? "/bin/sh";
     let resolveExit!: (exit: SessionExit) => void;
+    let releaseGroup = () => {};
     this.exited = new Promise((resolve) => {
       resolveExit = resolve;
     });
@@ -125,6 +126,8 @@ export class ProcessSession {
       }
       this.stdinOpen = false;
       this.output.finish();
+      // the group stays supervised while members are left (background jobs), then is forgotten
+      releaseGroup();
       resolveExit(exit);
     };
     if (this.pty) {
@@ -136,6 +139,8 @@ export class ProcessSession {
         env: options.env,
       });
       this.pid = this.terminal.pid;
+      // the PTY's session leader leads its group: it and everything it starts die with this server
+      releaseGroup = superviseProcessGroup(this.pid);
       this.terminal.onData((data) => this.push(data));
       this.terminal.onExit(({ exitCode, signal }) =>
         finish({ exitCode: signal ? null : exitCode, exitSignal: signal ? signalName(signal) : null }),
@@ -150,6 +155,8 @@ export class ProcessSession {
       });
       this.child = child;
       this.pid = child.pid;
+      // however this server dies (SIGKILL included) the whole group goes with it
+      if (child.pid !== undefined) releaseGroup = superviseProcessGroup(child.pid);
       child.stdout?.setEncoding("utf8").on("data", (d: string) => this.push(d));
       child.stderr?.setEncoding("utf8").on("data", (d: string) => this.push(d));
       child.stdin?.on("error", () => {
