@@ -63,7 +63,7 @@ export interface ConformanceRun {
   cleanup: "delete" | "keep";
   depth: number;
   createdAt: number;
-  status: "running" | "done" | "failed" | "killed" | "timeout";
+  status: "running" | "done" | "failed" | "killed" | "timeout" | "lost";
   label?: string;
   endedAt?: number;
   announce: { status: "pending" | "delivered" | "failed"; attempts: number; idempotencyKey: string };

@@ -33,6 +33,7 @@ export { type SessionsConfig, SessionsConfigSchema } from "./config.js";
 export type { SessionsEnv } from "./context.js";
 export type { AgentRunner, RunOutcome, RunRegistry, SessionStore, StartRunRequest } from "./interfaces.js";
 export { agentOf, isSubagentKey, kindOf, mainKey } from "./keys.js";
+export { type LivenessOptions, lostReason, pidAlive, type RunOwner } from "./liveness.js";
 export {
   createSessionsPlugin,
   NO_RUNNER,

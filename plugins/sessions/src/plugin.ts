@@ -10,6 +10,7 @@ import {
 import { type SessionsConfig, SessionsConfigSchema } from "./config.js";
 import { sessionsEnv } from "./context.js";
 import type { AgentRunner, RunRegistry, SessionStore } from "./interfaces.js";
+import type { LivenessOptions } from "./liveness.js";
 import { SessionsService } from "./service.js";
 import { FileRunRegistry } from "./store/file-runs.js";
 import { FileSessionStore } from "./store/file-store.js";
@@ -33,6 +34,8 @@ export interface SessionsPluginOptions extends SessionsConfig {
   runner?: AgentRunner | ((deps: { store: SessionStore; runs: RunRegistry }) => AgentRunner);
   /** The model a session without an override runs with (shown by session_status). */
   defaultModel?: string;
+  /** Run liveness: heartbeat period and staleness (defaults 10 s and 60 s). */
+  liveness?: LivenessOptions;
 }
 
 export type SessionsPlugin = ClawtoolsPlugin & {
@@ -41,7 +44,7 @@ export type SessionsPlugin = ClawtoolsPlugin & {
 };
 
 export function createSessionsPlugin(options: SessionsPluginOptions = {}): SessionsPlugin {
-  const { store, runs, runner, defaultModel, ...inCode } = options;
+  const { store, runs, runner, defaultModel, liveness, ...inCode } = options;
   parseSectionConfig("sessions", SessionsConfigSchema, inCode);
   const services = new Map<string, SessionsService>();
 
@@ -54,7 +57,7 @@ export function createSessionsPlugin(options: SessionsPluginOptions = {}): Sessi
       const s = store ?? new FileSessionStore(ctx.stateDir!);
       const r = runs ?? new FileRunRegistry(ctx.stateDir!);
       const built = typeof runner === "function" ? runner({ store: s, runs: r }) : runner;
-      service = new SessionsService(s, r, built);
+      service = new SessionsService(s, r, built, undefined, liveness);
       services.set(dir, service);
     }
     return service;
@@ -97,9 +100,11 @@ export function createSessionsPlugin(options: SessionsPluginOptions = {}): Sessi
     ],
     dispose: async () => {
       // runs still going are stopped; their requesters learn nothing more from this process
+      // (only this process's: a run another live process holds is that process's to end)
       for (const service of services.values()) {
+        service.close();
         for (const run of await service.runs.list().catch(() => []))
-          if (run.status === "running") await service.kill(run.runId).catch(() => {});
+          if (run.status === "running" && service.owns(run)) await service.kill(run.runId).catch(() => {});
       }
       services.clear();
     },

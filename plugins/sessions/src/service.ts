@@ -3,6 +3,13 @@ import { EventEmitter } from "node:events";
 import { completionMessage } from "./announce.js";
 import type { AgentRunner, RunOutcome, RunRegistry, SessionStore, StartRunRequest } from "./interfaces.js";
 import { agentOf } from "./keys.js";
+import {
+  DEFAULT_HEARTBEAT_MS,
+  type LivenessOptions,
+  lostReason,
+  newOwner,
+  type RunOwner,
+} from "./liveness.js";
 import type { RunRecord, RunStatus, SessionEntry, TranscriptMessage } from "./types.js";
 
 export interface SessionsEvents {
@@ -36,13 +43,81 @@ export class SessionsService {
   private readonly watching = new Map<string, Promise<void>>();
   private readonly killed = new Set<string>();
   private readonly admissions = new Map<string, Promise<unknown>>();
+  /** This service as the owner of the runs it starts (liveness lives in the run registry). */
+  readonly owner: RunOwner = newOwner();
+  private readonly heartbeatMs: number;
+  private readonly staleMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private reaping: Promise<RunRecord[]> | undefined;
 
   constructor(
     readonly store: SessionStore,
     readonly runs: RunRegistry,
     readonly runner: AgentRunner | undefined,
     private readonly retryDelayMs = 50,
-  ) {}
+    liveness: LivenessOptions = {},
+  ) {
+    this.heartbeatMs = liveness.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+    this.staleMs = liveness.staleMs ?? this.heartbeatMs * 6;
+    // at start, and then every heartbeat: runs whose owner is gone are ended as lost
+    void this.reapLost().catch(() => {});
+    this.timer = setInterval(() => void this.beat().catch(() => {}), this.heartbeatMs);
+    this.timer.unref();
+  }
+
+  /** Whether this service holds the run (started it and follows it). */
+  owns(run: RunRecord): boolean {
+    return run.owner?.instance === this.owner.instance;
+  }
+
+  /** Records that the runs this service follows are alive, then ends the runs whose owner is gone. */
+  private async beat(): Promise<void> {
+    const now = Date.now();
+    await Promise.all(
+      [...this.watching.keys()].map((runId) => this.runs.update(runId, { heartbeatAt: now }).catch(() => {})),
+    );
+    await this.reapLost();
+  }
+
+  /**
+   * Ends every running run whose owner is gone (`lost`, with the reason) and tells its requester
+   * (the completion event, `failed: lost: <reason>`). A run held by a live process, this one or
+   * another, is never touched. Concurrent calls share one pass; returns the runs it ended.
+   */
+  reapLost(): Promise<RunRecord[]> {
+    this.reaping ??= this.reapOnce().finally(() => {
+      this.reaping = undefined;
+    });
+    return this.reaping;
+  }
+
+  private async reapOnce(): Promise<RunRecord[]> {
+    const ended: RunRecord[] = [];
+    const now = Date.now();
+    for (const run of await this.runs.list()) {
+      if (run.status !== "running") continue;
+      const reason = lostReason(run, this.owner, now, this.staleMs);
+      if (!reason) continue;
+      // another process may be ending it too: only the one that sees it still running goes on
+      const current = await this.runs.get(run.runId);
+      if (current?.status !== "running" || lostReason(current, this.owner, now, this.staleMs) === undefined)
+        continue;
+      const endedAt = Date.now();
+      const error = `lost: ${reason}`;
+      const updated = await this.runs.update(run.runId, { status: "lost", endedAt, outcome: { error } });
+      await this.store.patch(run.childSessionKey, { status: "lost", endedAt }).catch(() => {});
+      this.events.emit("runEnded", updated);
+      await this.announce(updated, { status: "error", error }, endedAt - (run.startedAt ?? run.createdAt));
+      ended.push(updated);
+    }
+    return ended;
+  }
+
+  /** Stops the heartbeat (the plugin's dispose). */
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
 
   /** The caller's own session, created on first use (a top-level session has depth 0). */
   async ensure(key: string, agentId = agentOf(key)): Promise<SessionEntry> {
@@ -188,10 +263,13 @@ export class SessionsService {
   }
 
   newRun(fields: Omit<RunRecord, "announce" | "status" | "createdAt">): RunRecord {
+    const now = Date.now();
     return {
       ...fields,
       status: "running",
-      createdAt: Date.now(),
+      createdAt: now,
+      owner: { ...this.owner },
+      heartbeatAt: now,
       announce: {
         status: "pending",
         attempts: 0,

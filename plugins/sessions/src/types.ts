@@ -22,7 +22,8 @@ export interface TranscriptMessage {
   [key: string]: unknown;
 }
 
-export type RunStatus = "running" | "done" | "failed" | "killed" | "timeout";
+/** `lost`: the process that held the run went away before it ended (see `RunRecord.owner`). */
+export type RunStatus = "running" | "done" | "failed" | "killed" | "timeout" | "lost";
 
 /** One entry of the session index (OpenClaw's SessionEntry, the fields the tools use). */
 export interface SessionEntry {
@@ -69,4 +70,8 @@ export interface RunRecord {
   status: RunStatus;
   outcome?: { reply?: string; error?: string };
   announce: AnnounceState;
+  /** The process holding the run while it runs (liveness is kept in the store, not in a process). */
+  owner?: { pid: number; instance: string; host: string };
+  /** When the owner last said the run is alive. */
+  heartbeatAt?: number;
 }

@@ -8,6 +8,7 @@ const copy = (r: RunRecord): RunRecord => ({
   ...r,
   announce: { ...r.announce },
   ...(r.outcome ? { outcome: { ...r.outcome } } : {}),
+  ...(r.owner ? { owner: { ...r.owner } } : {}),
 });
 
 const isString = (v: unknown): v is string => typeof v === "string";

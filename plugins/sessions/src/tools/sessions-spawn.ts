@@ -191,6 +191,8 @@ export function createSessionsSpawnTool(env: SessionsEnv): AgentTool<typeof sess
             error: `sessions_spawn is not allowed at this depth (current depth: ${caller.depth ?? 0}, max: ${maxDepth})`,
           });
         const maxChildren = config.maxChildrenPerAgent ?? 5;
+        // only live runs count: runs whose owner process is gone are ended as lost first
+        await service.reapLost();
         const running = (await service.runs.listByRequester(env.callerKey)).filter(
           (r) => r.status === "running",
         ).length;

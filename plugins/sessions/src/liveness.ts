@@ -1,0 +1,55 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import type { RunRecord } from "./types.js";
+
+/** Who holds a run: the process (pid, host) and the service instance inside it. */
+export interface RunOwner {
+  pid: number;
+  /** One per `SessionsService`: a restarted process (or a reused pid) is another owner. */
+  instance: string;
+  host: string;
+}
+
+export interface LivenessOptions {
+  /** How often a service records that its runs are alive and looks for lost ones (default 10 s). */
+  heartbeatMs?: number;
+  /** A run whose heartbeat is older than this is lost even if a process with its pid runs (default 6 heartbeats). */
+  staleMs?: number;
+}
+
+export const DEFAULT_HEARTBEAT_MS = 10_000;
+
+export function newOwner(): RunOwner {
+  return { pid: process.pid, instance: randomUUID(), host: hostname() };
+}
+
+/** Whether a process with this pid runs on this machine (EPERM: it runs, as another user). */
+export function pidAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Why a running run that `self` does not hold has lost its owner, or undefined while the owner is
+ * alive: a process of this machine that is gone is lost at once; otherwise (another machine, a pid
+ * that may have been reused, a run recorded before owners were) only once its heartbeat is stale.
+ */
+export function lostReason(run: RunRecord, self: RunOwner, now: number, staleMs: number): string | undefined {
+  const owner = run.owner;
+  if (owner?.instance === self.instance) return undefined;
+  const beat = run.heartbeatAt ?? run.startedAt ?? run.createdAt;
+  const silentFor = now - beat;
+  const stale = silentFor > staleMs;
+  if (!owner)
+    return stale ? `no owner recorded and no heartbeat for ${Math.round(silentFor / 1000)}s` : undefined;
+  if (owner.host === self.host && owner.pid !== self.pid && !pidAlive(owner.pid))
+    return `its owner process ${owner.pid} is gone`;
+  if (stale)
+    return `its owner process ${owner.pid}${owner.host === self.host ? "" : ` on ${owner.host}`} has not sent a heartbeat for ${Math.round(silentFor / 1000)}s`;
+  return undefined;
+}

@@ -1,0 +1,176 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import path from "node:path";
+import { type AgentToolResult, createToolset } from "@clawtools/core";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  createScriptedRunner,
+  createSessionsPlugin,
+  lostReason,
+  type RunRecord,
+  type SessionsPluginOptions,
+} from "../src/index.js";
+
+// Run liveness belongs to the store (issue 26): a run has an owner and a heartbeat; runs whose
+// owner is gone are ended as lost and their requesters told; admission counts live runs only.
+
+// node itself runs the holder (tsx as a loader, not its CLI's wrapper process), so its pid is the holder's
+const SESSIONS = path.join(import.meta.dirname, "..");
+const HOLDER = path.join(import.meta.dirname, "fixtures", "run-holder.ts");
+const json = (r: AgentToolResult<unknown>) => JSON.parse((r.content[0] as { text: string }).text);
+const holders: ChildProcess[] = [];
+afterEach(() => {
+  for (const h of holders.splice(0)) if (h.exitCode === null && h.signalCode === null) h.kill("SIGKILL");
+});
+
+/** A real process that spawns `count` never-ending children of agent:main:main; resolves once they run. */
+async function holder(stateDir: string, workspaceDir: string, count: number) {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "--conditions=@clawtools/source", HOLDER, stateDir, workspaceDir, String(count)],
+    {
+      cwd: SESSIONS,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  holders.push(child);
+  let out = "";
+  let err = "";
+  child.stderr!.on("data", (d) => {
+    err += String(d);
+  });
+  const runIds = await new Promise<string[]>((resolve, reject) => {
+    child.stdout!.on("data", (d) => {
+      out += String(d);
+      const line = /^ready (.*)$/m.exec(out);
+      if (line) resolve(line[1]!.split(" "));
+    });
+    child.on("exit", (code) => reject(new Error(`holder exited ${code}: ${err}`)));
+  });
+  const killed = () =>
+    new Promise<void>((resolve) => {
+      child.on("exit", () => resolve());
+      child.kill("SIGKILL");
+    });
+  return { pid: child.pid!, runIds, killed };
+}
+
+/** This process's sessions on the same state directory (a restarted server). */
+function server(stateDir: string, workspaceDir: string, options: SessionsPluginOptions = {}) {
+  const plugin = createSessionsPlugin({
+    ...options,
+    runner: ({ store }) =>
+      createScriptedRunner({ store, script: () => "fresh", newRunId: () => `fresh-${randomUUID()}` }),
+  });
+  const set = createToolset({
+    plugins: [plugin],
+    context: { stateDir, workspaceDir, agentId: "main", sessionKey: "main" },
+    policy: { profile: "full" },
+    senderIsOwner: true,
+  });
+  const call = async (name: string, args: Record<string, unknown> = {}) =>
+    json(await set.tools.find((t) => t.name === name)!.execute("c", args));
+  const service = plugin.serviceFor({ stateDir, workspaceDir });
+  return { call, service, close: () => set.dispose() };
+}
+
+const dirs = () =>
+  [mkdtempSync(path.join(tmpdir(), "live-state-")), mkdtempSync(path.join(tmpdir(), "live-ws-"))] as const;
+
+describe("run liveness across processes", () => {
+  it("five running spawns, kill -9 of their process, a restart: they end as lost, requesters are told, spawning works", async () => {
+    const [stateDir, workspaceDir] = dirs();
+    const held = await holder(stateDir, workspaceDir, 5);
+    await held.killed();
+
+    const s = server(stateDir, workspaceDir);
+    try {
+      const spawned = await s.call("sessions_spawn", { task: "after the crash" });
+      expect(spawned.status).toBe("accepted");
+      await s.service.idle();
+      const list = await s.call("subagents", {});
+      expect(list.active).toEqual([]);
+      const lost = list.recent.filter((r: { status: string }) => r.status === "lost");
+      expect(lost.map((r: { runId: string }) => r.runId).sort()).toEqual([...held.runIds].sort());
+      for (const r of lost) expect(r.announce).toBe("delivered");
+      const runs = await s.service.runs.list();
+      for (const id of held.runIds) {
+        const run = runs.find((r) => r.runId === id)!;
+        expect(run).toMatchObject({
+          status: "lost",
+          outcome: { error: `lost: its owner process ${held.pid} is gone` },
+        });
+        expect(run.endedAt).toBeGreaterThan(run.createdAt);
+        expect((await s.service.store.get(run.childSessionKey))?.status).toBe("lost");
+      }
+      // the requester's session got one completion event per lost run
+      const events = (await s.service.store.history("agent:main:main"))
+        .map((m) => String(m.content))
+        .filter((c) => c.includes("[Internal task completion event]"));
+      expect(
+        events.filter((e) => e.includes(`status: failed: lost: its owner process ${held.pid} is gone`)),
+      ).toHaveLength(5);
+      // and a second pass (another restart) does nothing more
+      expect(await s.service.reapLost()).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("runs another live process holds are never ended, and count against the children limit", async () => {
+    const [stateDir, workspaceDir] = dirs();
+    const held = await holder(stateDir, workspaceDir, 2);
+    const s = server(stateDir, workspaceDir, { maxChildrenPerAgent: 2 });
+    try {
+      expect(await s.service.reapLost()).toEqual([]);
+      const list = await s.call("subagents", {});
+      expect(list.active.map((r: { runId: string }) => r.runId).sort()).toEqual([...held.runIds].sort());
+      expect(await s.call("sessions_spawn", { task: "one more" })).toEqual({
+        status: "forbidden",
+        error: "sessions_spawn has reached max active children for this session (2/2)",
+      });
+      await held.killed();
+      expect((await s.call("sessions_spawn", { task: "one more" })).status).toBe("accepted");
+      await s.service.idle();
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("lostReason", () => {
+  const self = { pid: process.pid, instance: "me", host: hostname() };
+  const run = (fields: Partial<RunRecord>): RunRecord => ({
+    runId: "r",
+    childSessionKey: "agent:main:subagent:x",
+    requesterSessionKey: "agent:main:main",
+    task: "t",
+    cleanup: "keep",
+    depth: 1,
+    createdAt: 1_000,
+    status: "running",
+    announce: { status: "pending", attempts: 0, idempotencyKey: "k" },
+    ...fields,
+  });
+
+  it("a live pid with a fresh heartbeat holds its run; a stale heartbeat (a reused pid) does not", () => {
+    const alive = { pid: process.ppid, instance: "other", host: hostname() };
+    expect(lostReason(run({ owner: alive, heartbeatAt: 50_000 }), self, 60_000, 30_000)).toBeUndefined();
+    expect(lostReason(run({ owner: alive, heartbeatAt: 10_000 }), self, 60_000, 30_000)).toBe(
+      `its owner process ${process.ppid} has not sent a heartbeat for 50s`,
+    );
+  });
+
+  it("this service's own runs are never lost; other machines and owner-less records go by heartbeat", () => {
+    expect(lostReason(run({ owner: { ...self } }), self, 1e12, 1)).toBeUndefined();
+    const remote = { pid: 1, instance: "x", host: "elsewhere" };
+    expect(lostReason(run({ owner: remote, heartbeatAt: 59_000 }), self, 60_000, 30_000)).toBeUndefined();
+    expect(lostReason(run({ owner: remote, heartbeatAt: 1_000 }), self, 60_000, 30_000)).toBe(
+      "its owner process 1 on elsewhere has not sent a heartbeat for 59s",
+    );
+    expect(lostReason(run({}), self, 60_000, 30_000)).toBe("no owner recorded and no heartbeat for 59s");
+    expect(lostReason(run({}), self, 20_000, 30_000)).toBeUndefined();
+  });
+});
