@@ -1,3 +1,4 @@
+import { redactError, redactSecrets } from "@clawtools/core";
 import { FormData, request } from "undici";
 import type { MediaAttachment, PreparedRequest } from "./channel.js";
 
@@ -67,6 +68,7 @@ export async function send(out: Outgoing, signal?: AbortSignal, timeoutMs = 30_0
     }
     body = form;
   }
+  // a network error can name the URL (a token in its path): the registered secrets come out
   const response = await request(out.url, {
     method: out.method,
     headers,
@@ -74,6 +76,8 @@ export async function send(out: Outgoing, signal?: AbortSignal, timeoutMs = 30_0
     ...(signal ? { signal } : {}),
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
+  }).catch((error: unknown) => {
+    throw redactError(error);
   });
   const text = await response.body.text();
   let parsed: unknown = text;
@@ -85,14 +89,17 @@ export async function send(out: Outgoing, signal?: AbortSignal, timeoutMs = 30_0
   return { status: response.statusCode, body: parsed, text };
 }
 
-/** An API answered with an error; the message names the channel and what it said. */
+/**
+ * An API answered with an error; the message names the channel and what it said, with every
+ * registered secret (the channel's token, a webhook URL) taken out: some APIs echo them back.
+ */
 export class ChannelApiError extends Error {
   constructor(
     readonly channel: string,
     readonly status: number,
     detail: string,
   ) {
-    super(`${channel} API error (${status}): ${detail.slice(0, 300)}`);
+    super(`${channel} API error (${status}): ${redactSecrets(detail).slice(0, 300)}`);
     this.name = "ChannelApiError";
   }
 }

@@ -1,4 +1,4 @@
-import { ToolInputError } from "@clawtools/core";
+import { registerSecret, ToolInputError } from "@clawtools/core";
 import type { Channel, ChannelResult, MessageRequest } from "../channel.js";
 import { unsupported } from "../channel.js";
 import { ChannelApiError, describe, type Outgoing, send, trimSlash } from "../http.js";
@@ -19,6 +19,8 @@ const FILE_MAX = 10 * 1024 * 1024;
  */
 export function createDiscordChannel(options: DiscordOptions): Channel {
   const base = trimSlash(options.baseUrl ?? "https://discord.com/api/v10");
+  // the token is a secret of the process: no result, error or log carries it
+  registerSecret(options.botToken);
   const auth = { authorization: `Bot ${options.botToken}` };
 
   function requests(req: MessageRequest): Outgoing[] {

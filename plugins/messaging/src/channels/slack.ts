@@ -1,4 +1,4 @@
-import { ToolInputError } from "@clawtools/core";
+import { registerSecret, ToolInputError } from "@clawtools/core";
 import type { Channel, ChannelResult, MessageRequest } from "../channel.js";
 import { unsupported } from "../channel.js";
 import { ChannelApiError, describe, type Outgoing, send, trimSlash } from "../http.js";
@@ -29,6 +29,8 @@ type SlackBody = {
  */
 export function createSlackChannel(options: SlackOptions): Channel {
   const base = trimSlash(options.baseUrl ?? "https://slack.com/api");
+  // the token is a secret of the process: no result, error or log carries it
+  registerSecret(options.token);
   const auth = { authorization: `Bearer ${options.token}` };
   const thread = (req: MessageRequest) => req.threadId ?? (req.action === "reply" ? req.replyTo : undefined);
 

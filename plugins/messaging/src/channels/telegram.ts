@@ -1,4 +1,4 @@
-import { ToolInputError } from "@clawtools/core";
+import { registerSecret, ToolInputError } from "@clawtools/core";
 import type { Channel, ChannelResult, MessageRequest } from "../channel.js";
 import { unsupported } from "../channel.js";
 import { ChannelApiError, describe, type Outgoing, send, trimSlash } from "../http.js";
@@ -27,6 +27,8 @@ const VOICE_TYPES = new Set([
  */
 export function createTelegramChannel(options: TelegramOptions): Channel {
   const base = trimSlash(options.baseUrl ?? "https://api.telegram.org");
+  // the token is a secret of the process: no result, error or log carries it
+  registerSecret(options.botToken);
   const url = (method: string) => `${base}/bot${options.botToken}/${method}`;
 
   function requests(req: MessageRequest): Outgoing[] {

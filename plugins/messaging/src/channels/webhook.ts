@@ -1,8 +1,10 @@
 import { createHmac } from "node:crypto";
 import {
   guardedFetch,
+  isCredentialUrl,
   isSsrfBlockedError,
   type Lookup,
+  registerSecret,
   ToolInputError,
   type UrlPolicy,
 } from "@clawtools/core";
@@ -42,6 +44,9 @@ const RETRYABLE = (status: number) => status === 408 || status === 425 || status
  */
 export function createWebhookChannel(options: WebhookOptions): Channel {
   const policy: UrlPolicy = options.allowPrivateNetwork ? { allowPrivateNetwork: true } : {};
+  // a Slack or Discord webhook URL is a credential, like the signing secret
+  if (isCredentialUrl(options.url)) registerSecret(options.url);
+  registerSecret(options.secret);
   const delivered = new Map<string, ChannelResult>();
 
   function body(req: MessageRequest): string {
