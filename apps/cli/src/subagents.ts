@@ -30,6 +30,8 @@ const refusingRunner: AgentTurnRunner = {
 export async function automationOnSessions(options: {
   sessions: ClawtoolsPlugin | undefined;
   context: ToolContext;
+  /** The app's configuration and its schema, for the gateway tool (config.schema.lookup). */
+  appConfig?: import("@clawtools/automation").AppConfigOptions;
 }): Promise<ClawtoolsPlugin | undefined> {
   const serviceFor = (options.sessions as Partial<SessionsPlugin> | undefined)?.serviceFor;
   if (!serviceFor) return undefined;
@@ -47,6 +49,7 @@ export async function automationOnSessions(options: {
     sessions: service.store,
     runner: service.runner ?? refusingRunner,
     cron: { ...(options.context.agentId ? { defaultAgentId: options.context.agentId } : {}), ...configured },
+    ...(options.appConfig ? { appConfig: options.appConfig } : {}),
   });
 }
 

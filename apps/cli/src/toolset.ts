@@ -10,6 +10,7 @@ import {
 } from "@clawtools/core";
 import { type Clawtools, createClawtools } from "clawtools";
 import { type AcpHarness, type CliConfig, loadConfig } from "./config.js";
+import { cliConfigSchema } from "./config-schema.js";
 import { type CommonOptions, invocationDir } from "./options.js";
 import { automationOnSessions, sessionsWithRunner } from "./subagents.js";
 import { UsageError } from "./usage.js";
@@ -129,7 +130,9 @@ export async function buildToolset(
   }
   if (clawtools.tools.plugins().some((p) => p.section === "automation")) {
     // cron runs on the sessions' store and runner: one of each, shared
-    const automation = await automationOnSessions({ sessions, context });
+    // the gateway tool answers config.schema.lookup from the CLI's own configuration schema
+    const appConfig = { config: context.config ?? {}, schema: cliConfigSchema(clawtools) };
+    const automation = await automationOnSessions({ sessions, context, appConfig });
     if (automation) replace("automation", automation);
   }
   const assembly = {

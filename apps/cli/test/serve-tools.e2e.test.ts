@@ -109,4 +109,21 @@ describe("clawtools serve --profile full: titles, annotations, output schemas", 
     const id = (result.structuredContent as { sessionId: string }).sessionId;
     await client.callTool({ name: "process", arguments: { action: "kill", sessionId: id } });
   });
+
+  it("gateway config.schema.lookup answers from the CLI's own configuration schema", async () => {
+    const lookup = async (p: string) =>
+      (await client.callTool({ name: "gateway", arguments: { action: "config.schema.lookup", path: p } }))
+        .structuredContent as { ok?: boolean; result?: { path: string; schema: Record<string, unknown> } };
+    const fetch = await lookup("web.fetch");
+    expect(fetch.ok).toBe(true);
+    expect(fetch.result?.schema).toMatchObject({ type: "object" });
+    expect(Object.keys(fetch.result?.schema.properties as object)).toContain("maxChars");
+    expect((await lookup("maxSessions")).result?.schema).toMatchObject({ type: "integer", minimum: 1 });
+    const missing = await client.callTool({
+      name: "gateway",
+      arguments: { action: "config.schema.lookup", path: "nope.deeper" },
+    });
+    expect(missing.isError).toBe(true);
+    expect(JSON.stringify(missing.content)).toContain("config path not found in schema: nope.deeper");
+  });
 });

@@ -25,7 +25,7 @@ const humanize = (name: string) => {
  */
 export function toolTitle(tool: AnyAgentTool, meta?: ToolMeta): string {
   for (const label of [tool.label, meta?.label])
-    if (label && label.trim() && label !== tool.name) return label.trim();
+    if (label?.trim() && label !== tool.name) return label.trim();
   if (fromClawtools(meta) && meta?.description) return meta.description;
   return humanize(tool.name);
 }

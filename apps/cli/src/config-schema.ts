@@ -1,0 +1,61 @@
+import { getCoreSections } from "@clawtools/core";
+import type { Clawtools } from "clawtools";
+
+/**
+ * The JSON Schema of the CLI's configuration (what `--config` reads): its own keys plus one per
+ * section, each installed section's own configuration schema (an open object for a section that
+ * is not installed or declares none). The gateway tool answers `config.schema.lookup` from it
+ * and validates its writes against it.
+ */
+export function cliConfigSchema(clawtools: Clawtools): Record<string, unknown> {
+  const plugins = clawtools.tools.plugins();
+  const sections: Record<string, unknown> = {};
+  for (const { id, label } of getCoreSections()) {
+    const plugin = plugins.find((p) => (p.section ?? p.id) === id);
+    sections[id] = plugin?.configSchema
+      ? { ...(plugin.configSchema as object) }
+      : {
+          type: "object",
+          description: `${label} section (${plugin ? "no declared schema" : "not installed"})`,
+        };
+  }
+  return {
+    type: "object",
+    description: "clawtools CLI configuration (clawtools serve --config <file>)",
+    properties: {
+      stateDir: { type: "string", description: "Where derived state goes (relative to the file)" },
+      model: {
+        type: "string",
+        pattern: "^[^/\\s]+/\\S+$",
+        description: "provider/model for sub-agents and image (the --model flag wins)",
+      },
+      acp: {
+        type: "object",
+        description: "An ACP agent started over stdio for sessions_spawn runtime=acp",
+        properties: {
+          command: { type: "string", minLength: 1 },
+          args: { type: "array", items: { type: "string" } },
+        },
+        required: ["command"],
+        additionalProperties: false,
+      },
+      allowOrigins: {
+        type: "array",
+        items: { type: "string" },
+        description: "serve --http: browser origins allowed (scheme://host[:port])",
+      },
+      sessionIdleMinutes: {
+        type: "number",
+        exclusiveMinimum: 0,
+        description: "serve --http: minutes without a request before a client's session closes (default 30)",
+      },
+      maxSessions: {
+        type: "integer",
+        minimum: 1,
+        description: "serve --http: live client sessions at most (default 100)",
+      },
+      ...sections,
+    },
+    additionalProperties: false,
+  };
+}
