@@ -148,6 +148,18 @@ describe("browser on a real Chromium", () => {
     expect(json(clicked).result).toBe("In the frame");
   });
 
+  it("shows visible elements inside a visibility:hidden parent (menus, popovers) and acts on them", async () => {
+    const { targetId } = json(await call({ action: "open", targetUrl: pages.url("/menu") }));
+    const body = text(await call({ action: "snapshot", targetId }));
+    expect(body).toMatch(
+      /- menu \[ref=e\d+\]:\n {2}- menuitem "Open" \[ref=e\d+\]\n {2}- menuitem "Save" \[ref=e\d+\]/,
+    );
+    expect(body).not.toContain("Closed label");
+    const open = /- menuitem "Open" \[ref=(e\d+)\]/.exec(body)![1]!;
+    await call({ action: "act", request: { kind: "click", targetId, ref: open } });
+    expect(await evaluate(targetId, "document.getElementById('picked').textContent")).toBe("opened");
+  });
+
   it("runs every act kind", async () => {
     const { targetId } = json(await call({ action: "open", targetUrl: pages.url("/widgets") }));
     const body = text(await call({ action: "snapshot", targetId }));
@@ -232,7 +244,7 @@ describe("browser on a real Chromium", () => {
     expect(labelled.content.map((c) => c.type)).toEqual(["text", "image"]);
     expect(labelled.details.labelsCount).toBeGreaterThan(0);
     expect(existsSync(labelled.details.imagePath)).toBe(true);
-  });
+  }, 120_000); // a full-page capture alone takes over 10 s on a loaded two-core machine
 });
 
 describe("browser URL policy", () => {

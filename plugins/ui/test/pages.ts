@@ -33,6 +33,10 @@ const PAGES: Record<string, string> = {
   "/framed": `<!doctype html><title>Framed</title><nav><a href="#home">Home</a></nav>
 <main id="main"><button>Outside</button><section id="box"><button>Inside</button></section></main>
 <iframe id="child" srcdoc="<button>In the frame</button>"></iframe>`,
+  "/menu": `<!doctype html><title>Menu</title>
+<div id="popover" style="visibility:hidden"><span>Closed label</span>
+  <ul role="menu" style="visibility:visible"><li role="menuitem" onclick="document.getElementById('picked').textContent='opened'">Open</li><li role="menuitem">Save</li></ul>
+</div><p id="picked"></p>`,
   "/long": `<!doctype html><title>Long</title>${Array.from({ length: 400 }, (_, i) => `<p><a href="#a${i}">Link number ${i}</a></p>`).join("")}`,
 };
 

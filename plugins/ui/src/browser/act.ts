@@ -124,7 +124,9 @@ export async function locate(
     if (refs?.mode === "aria" && refs.refs.has(ref)) locator = page.getByRef(ref);
     else if (refs?.mode === "role") {
       const entry = refs.refs.get(ref);
-      if (entry)
+      // the exact element the snapshot saw; by role, name and position when it has no AI ref
+      if (entry?.ariaRef) locator = scope.locator(`aria-ref=${entry.ariaRef}`);
+      else if (entry)
         locator = scope
           .getByRole(entry.role as Parameters<Page["getByRole"]>[0], {
             ...(entry.name !== undefined ? { name: entry.name, exact: true } : {}),

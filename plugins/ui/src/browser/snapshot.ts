@@ -14,6 +14,8 @@ export interface RoleRef {
   role: string;
   name?: string;
   nth: number;
+  /** The element's ref in Playwright's AI snapshot: the exact element, while it lives. */
+  ariaRef?: string;
 }
 
 export interface SnapshotOptions {
@@ -74,6 +76,8 @@ interface Line {
 const ROLE_LINE = /^- ([a-z][a-z-]*)(?: "((?:[^"\\]|\\.)*)")?(.*)$/;
 const BOX = / \[box=(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?),(\d+(?:\.\d+)?),(\d+(?:\.\d+)?)\]/;
 const REF = /\[ref=([a-z0-9]+)\]/;
+// what the AI walk adds to a line: its own ref, focus and pointer marks
+const AI_MARKERS = / \[(?:ref=[a-z0-9]+|active|cursor=pointer)\]/g;
 
 function parse(yaml: string): Line[] {
   return yaml.split("\n").flatMap((raw): Line[] => {
@@ -153,7 +157,13 @@ export async function takeSnapshot(page: Page, options: SnapshotOptions): Promis
     });
     refs = { mode: "aria", refs: seen, ...(options.frame ? { frame: options.frame } : {}) };
   } else {
-    const yaml = await target.ariaSnapshot({ ...depth, ...(options.boxes ? { boxes: true } : {}) });
+    // Playwright's AI walk, not its plain one: the plain walk drops a `visibility: hidden`
+    // subtree whole, including children made visible again (menus, popovers), which people see.
+    const yaml = await target.ariaSnapshot({
+      mode: "ai",
+      ...depth,
+      ...(options.boxes ? { boxes: true } : {}),
+    });
     const byRef = new Map<string, RoleRef>();
     const counts = new Map<string, number>();
     const bump = (key: string) => {
@@ -162,21 +172,27 @@ export async function takeSnapshot(page: Page, options: SnapshotOptions): Promis
       return n;
     };
     let next = 1;
-    // Counted over the unfiltered tree, in document order, as getByRole(...).nth() counts.
-    const parsed = parse(yaml);
+    // Unnamed generic wrappers are the AI walk's own additions: dropped, their children lifted.
+    const parsed = filter(parse(yaml), { interactive: false, compact: true });
     for (const line of parsed) {
       if (!line.role || line.role === "text") continue;
       const ofRole = bump(line.role);
       line.nth = line.name !== undefined ? bump(`${line.role}\u0000${line.name}`) : ofRole;
     }
     out = filter(parsed, options).map((line) => {
-      if (!line.role || line.role === "text") return render(line);
+      const ariaRef = REF.exec(line.rest)?.[1];
+      const rest = line.rest.replace(BOX, "").replace(AI_MARKERS, "");
+      if (!line.role || line.role === "text") return render({ ...line, rest });
       const nth = line.nth ?? 0;
       const ref = `e${next++}`;
-      byRef.set(ref, { role: line.role, ...(line.name !== undefined ? { name: line.name } : {}), nth });
+      byRef.set(ref, {
+        role: line.role,
+        ...(line.name !== undefined ? { name: line.name } : {}),
+        nth,
+        ...(ariaRef ? { ariaRef } : {}),
+      });
       const box = BOX.exec(line.rest);
       if (box) boxes.set(ref, { x: +box[1]!, y: +box[2]!, width: +box[3]!, height: +box[4]! });
-      const rest = line.rest.replace(BOX, "");
       return render({ ...line, rest }, ` [ref=${ref}]${nth > 0 ? ` [nth=${nth}]` : ""}`);
     });
     refs = { mode: "role", refs: byRef, ...(options.frame ? { frame: options.frame } : {}) };

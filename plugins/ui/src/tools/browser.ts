@@ -128,7 +128,8 @@ export function createBrowserTool(
           ? await (await locate(tab, params.ref, undefined)).screenshot({ type })
           : selector
             ? await tab.page.locator(selector).first().screenshot({ type })
-            : await tab.page.screenshot({ type, fullPage: params.fullPage === true });
+            : // capturing is not waiting for an element: a busy machine gets longer than an action
+              await tab.page.screenshot({ type, fullPage: params.fullPage === true, timeout: 30_000 });
         const file = await mediaPath(host.stateDir, "screenshot", type === "jpeg" ? "jpg" : "png");
         await writeFile(file, buffer);
         return imageResult({
