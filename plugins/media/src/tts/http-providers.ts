@@ -1,7 +1,8 @@
-import { request as httpRequest } from "undici";
 import { EXT, type SpeechAudio, type SpeechProvider, type SpeechRequest } from "./provider.js";
 
 async function post(url: string, headers: Record<string, string>, body: unknown, req: SpeechRequest) {
+  // undici loads with the first HTTP speech call, not with the section (issue 29: cold import)
+  const { request: httpRequest } = await import("undici");
   try {
     return await httpRequest(url, {
       method: "POST",
