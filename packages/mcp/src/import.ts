@@ -44,9 +44,9 @@ type McpContent = {
 
 function toContent(block: McpContent): ToolContent {
   if (block.type === "text" && typeof block.text === "string") return { type: "text", text: block.text };
-  if (block.type === "image" && block.data && block.mimeType)
-    return { type: "image", data: block.data, mimeType: block.mimeType };
-  // audio, resources and links have no AgentTool block: keep them as JSON text
+  if ((block.type === "image" || block.type === "audio") && block.data && block.mimeType)
+    return { type: block.type, data: block.data, mimeType: block.mimeType };
+  // resources and links have no AgentTool block: keep them as JSON text
   return { type: "text", text: JSON.stringify(block) };
 }
 

@@ -10,7 +10,7 @@ export interface ResultLimits {
   maxResultChars?: number;
   /**
    * Bytes of a whole result as sent (default 8 MiB, under the 10 MiB message limit of the MCP
-   * SDK's stdio client). Images and structured content that would pass it are left out, with a note.
+   * SDK's stdio client). Images, audio and structured content that would pass it are left out, with a note.
    */
   maxResultBytes?: number;
 }
@@ -56,7 +56,7 @@ function cut(text: string, max: number): string {
 }
 
 /**
- * An AgentTool result as an MCP `CallToolResult`: text and image blocks, `isError`, and `details`
+ * An AgentTool result as an MCP `CallToolResult`: text, image and audio blocks, `isError`, and `details`
  * as `structuredContent` when it is a plain object. Text over `maxResultChars` is cut with a
  * notice; images and structured content that would push the result past `maxResultBytes` are
  * left out with a note, so no result is larger than a client can read.
@@ -81,16 +81,18 @@ export function toCallToolResult(
       content.push({ type: "text", text });
       continue;
     }
+    // images and audio (a tts reply) go to the client as MCP image / audio blocks
+    const kind = block.type === "audio" ? "Audio" : "Image";
     const size = block.data.length;
     if (bytes + size > maxBytes) {
       notes.push(
-        `[Image (${block.mimeType}, ${number(Math.round((size * 3) / 4))} bytes) left out: the result would pass the ` +
-          `server's limit of ${number(maxBytes)} bytes per result. Ask for a smaller image.]`,
+        `[${kind} (${block.mimeType}, ${number(Math.round((size * 3) / 4))} bytes) left out: the result would pass the ` +
+          `server's limit of ${number(maxBytes)} bytes per result. Ask for a ${kind === "Audio" ? "shorter clip" : "smaller image"}.]`,
       );
       continue;
     }
     bytes += size;
-    content.push({ type: "image", data: block.data, mimeType: block.mimeType });
+    content.push({ type: block.type, data: block.data, mimeType: block.mimeType });
   }
   if (totalChars > maxChars) notes.unshift(truncatedResultNotice(chars, totalChars, maxChars));
   for (const note of notes) content.push({ type: "text", text: note });
