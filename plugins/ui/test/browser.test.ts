@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type AgentToolResult, type AnyAgentTool, createToolset, type Toolset } from "@clawtools/core";
@@ -13,6 +13,7 @@ let pages: Awaited<ReturnType<typeof startPages>>;
 let set: Toolset;
 let browser: AnyAgentTool;
 let workspace: string;
+let stateDir: string;
 
 const call = (args: Record<string, unknown>) => browser.execute("t", args) as Promise<AgentToolResult<any>>;
 const text = (r: AgentToolResult<unknown>) =>
@@ -25,9 +26,10 @@ const evaluate = async (targetId: string, fn: string) =>
 beforeAll(async () => {
   pages = await startPages();
   workspace = mkdtempSync(path.join(tmpdir(), "ui-ws-"));
+  stateDir = mkdtempSync(path.join(tmpdir(), "ui-state-"));
   set = createToolset({
     plugins: [createUiPlugin({ browser: { allowPrivateNetwork: true, actionTimeoutMs: 5_000 } })],
-    context: { workspaceDir: workspace, stateDir: mkdtempSync(path.join(tmpdir(), "ui-state-")) },
+    context: { workspaceDir: workspace, stateDir },
   });
   browser = set.tools.find((t) => t.name === "browser")!;
 });
@@ -245,6 +247,33 @@ describe("browser on a real Chromium", () => {
     expect(labelled.details.labelsCount).toBeGreaterThan(0);
     expect(existsSync(labelled.details.imagePath)).toBe(true);
   }, 120_000); // a full-page capture alone takes over 10 s on a loaded two-core machine
+
+  it("removes staged uploads when their page closes and when the browser stops", async () => {
+    const staged = () => {
+      const dir = path.join(stateDir, "browser", "uploads");
+      return existsSync(dir) ? readdirSync(dir) : [];
+    };
+    writeFileSync(path.join(workspace, "up.txt"), "staged");
+    const before = staged().length;
+    const closing = json(await call({ action: "open", targetUrl: pages.url("/widgets") })).targetId;
+    await call({ action: "upload", targetId: closing, paths: ["up.txt"], selector: "#file" });
+    expect(staged().length).toBe(before + 1);
+    await call({ action: "close", targetId: closing });
+    expect(staged().length).toBe(before);
+    // closed by act kind close
+    const acting = json(await call({ action: "open", targetUrl: pages.url("/widgets") })).targetId;
+    await call({ action: "upload", targetId: acting, paths: ["up.txt"] });
+    expect(staged().length).toBe(before + 1);
+    await call({ action: "act", request: { kind: "close", targetId: acting } });
+    expect(staged().length).toBe(before);
+    // the browser (the server's) stops with pages still open
+    const open = json(await call({ action: "open", targetUrl: pages.url("/widgets") })).targetId;
+    await call({ action: "upload", targetId: open, paths: ["up.txt"], selector: "#file" });
+    await call({ action: "act", request: { kind: "wait", targetId: open, text: "up.txt:6" } });
+    expect(staged().length).toBeGreaterThan(0);
+    await call({ action: "stop" });
+    expect(staged()).toEqual([]);
+  });
 });
 
 describe("browser URL policy", () => {

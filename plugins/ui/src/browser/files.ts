@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { openInWorkspace, ToolInputError } from "@clawtools/core";
 
@@ -19,10 +19,22 @@ export async function stageUploads(
   root: string | undefined,
   stateDir: string,
   paths: string[],
-): Promise<string[]> {
+): Promise<{ dir: string; files: string[] }> {
   if (!root) throw new ToolInputError("upload needs a workspace: files are read from inside it");
-  const dir = path.join(stateDir, "browser", "uploads", randomBytes(6).toString("hex"));
+  // named by this process, so a later start can tell the leftovers of a killed one
+  const dir = path.join(uploadsRoot(stateDir), `${process.pid}-${randomBytes(6).toString("hex")}`);
   await mkdir(dir, { recursive: true });
+  try {
+    return { dir, files: await copyInto(root, dir, paths) };
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+const uploadsRoot = (stateDir: string) => path.join(stateDir, "browser", "uploads");
+
+async function copyInto(root: string, dir: string, paths: string[]): Promise<string[]> {
   const staged: string[] = [];
   for (const [i, input] of paths.entries()) {
     const opened = await openInWorkspace(root, input, { mode: "read", input });
@@ -39,4 +51,25 @@ export async function stageUploads(
     }
   }
   return staged;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/** Removes staged uploads left by processes that are gone (a server killed before it could clean up). */
+export async function sweepStaleUploads(stateDir: string): Promise<void> {
+  const names = await readdir(uploadsRoot(stateDir)).catch(() => [] as string[]);
+  await Promise.all(
+    names.map(async (name) => {
+      const pid = Number(/^(\d+)-/.exec(name)?.[1]);
+      if (!pid || pid === process.pid || alive(pid)) return;
+      await rm(path.join(uploadsRoot(stateDir), name), { recursive: true, force: true });
+    }),
+  );
 }

@@ -4,6 +4,7 @@ import { type Lookup, ToolInputError, type UrlPolicy } from "@clawtools/core";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { BrowserConfig } from "../config.js";
 import { findChromium } from "./chromium-path.js";
+import { sweepStaleUploads } from "./files.js";
 import { BLOCKED_HEADER, EgressProxy } from "./egress-proxy.js";
 import { Tab } from "./tab.js";
 import { guardContext } from "./url-guard.js";
@@ -130,6 +131,7 @@ export class BrowserRuntime {
 
   private async launch(): Promise<BrowserContext> {
     const { chromium } = await import("playwright-core");
+    await sweepStaleUploads(this.stateDir);
     let context: BrowserContext;
     if (this.profile === USER_PROFILE) {
       if (!this.config.cdpUrl)
@@ -243,11 +245,14 @@ export class BrowserRuntime {
     const context = this.context;
     const browser = this.browser;
     const proxy = this.proxy;
+    const tabs = [...this.tabs.values()];
     this.forget();
     this.proxy = undefined;
     if (this.profile === USER_PROFILE) await browser?.close().catch(() => {});
     else await context?.close().catch(() => {});
     await proxy?.stop();
+    // an attached browser's pages stay open: their staged files go now all the same
+    await Promise.all(tabs.map((tab) => tab.cleanup(true)));
   }
 
   async listTabs(): Promise<Array<{ targetId: string; title: string; url: string; type: "page" }>> {
@@ -324,6 +329,7 @@ export class BrowserRuntime {
   async close(targetId?: string): Promise<void> {
     const tab = await this.tab(targetId);
     await tab.page.close();
+    await tab.cleanup();
   }
 }
 

@@ -1,3 +1,4 @@
+import { rm } from "node:fs/promises";
 import type { Dialog, FileChooser, Page } from "playwright-core";
 import type { RoleRef } from "./snapshot.js";
 
@@ -25,6 +26,9 @@ export class Tab {
   refs: SnapshotRefs | undefined;
   private dialog: { accept: boolean; promptText?: string } | undefined;
   private upload: { files: string[] } | undefined;
+  // staging directories of this tab's uploads: Chromium reads them lazily, so they live as long as the page
+  private readonly staged = new Set<string>();
+  private cleaning: Promise<void> | undefined;
 
   constructor(
     readonly targetId: string,
@@ -50,6 +54,7 @@ export class Tab {
     // A dialog nobody armed is dismissed, so a page can never hang the next action.
     page.on("dialog", (dialog) => void this.answerDialog(dialog));
     page.on("filechooser", (chooser) => void this.answerChooser(chooser));
+    page.on("close", () => void this.cleanup());
     // A navigation makes every ref of the old document stale.
     page.on("framenavigated", (frame) => {
       if (frame === page.mainFrame()) this.refs = undefined;
@@ -64,6 +69,27 @@ export class Tab {
   /** The next file chooser gets these files (OpenClaw's `upload` action arms it). */
   armUpload(files: string[]): void {
     this.upload = { files };
+  }
+
+  /** Keeps a staging directory until the page closes. */
+  addStaged(dir: string): void {
+    if (this.page.isClosed()) void rm(dir, { recursive: true, force: true });
+    else this.staged.add(dir);
+  }
+
+  /**
+   * Removes this tab's staged uploads once its page is closed (or `force`: the server is
+   * stopping); safe to await from several places.
+   */
+  cleanup(force = false): Promise<void> {
+    if (!force && !this.page.isClosed()) return Promise.resolve();
+    this.cleaning ??= Promise.all(
+      [...this.staged].map((dir) => rm(dir, { recursive: true, force: true })),
+    ).then(() => {
+      this.staged.clear();
+      this.cleaning = undefined;
+    });
+    return this.cleaning;
   }
 
   get uploadArmed(): boolean {

@@ -169,7 +169,8 @@ export function createBrowserTool(
       case "upload": {
         if (!params.paths?.length) throw new ToolInputError("paths required");
         const tab = await runtime.tab(targetId);
-        const files = await stageUploads(options.workspaceDir, host.stateDir, params.paths);
+        const { dir, files } = await stageUploads(options.workspaceDir, host.stateDir, params.paths);
+        tab.addStaged(dir);
         const ref = params.inputRef ?? params.ref;
         const selector = params.element ?? params.selector;
         if (ref || selector) {
@@ -194,7 +195,9 @@ export function createBrowserTool(
         const req = actRequest(params);
         if (!params.request && !params.kind) throw new ToolInputError("request required");
         const tab = await runtime.tab(req.targetId ?? targetId);
-        return jsonResult(await runAct(tab, req, { evaluateEnabled }));
+        const result = await runAct(tab, req, { evaluateEnabled });
+        await tab.cleanup(); // act kind close: its staged uploads go with it
+        return jsonResult(result);
       }
       default:
         throw new ToolInputError(
