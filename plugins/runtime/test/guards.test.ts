@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -77,6 +77,16 @@ describe("exec script preflight", () => {
     writeFileSync(path.join(elsewhere, "leak.js"), "console.log($LEAKED_VAR);\n");
     const r = await exec.execute("c", { command: `node ${path.join(elsewhere, "leak.js")}` });
     expect(text(r)).toMatch(/ReferenceError[\s\S]*\(Command exited with code 1\)$/);
+    // nor through a symbolic link inside it: core's containment refuses the link out, so the
+    // outside file's text never reaches an error message
+    symlinkSync(path.join(elsewhere, "leak.js"), path.join(workspaceDir, "link.js"));
+    const linked = await exec.execute("c", { command: "node link.js" });
+    expect(text(linked)).toMatch(/ReferenceError[\s\S]*\(Command exited with code 1\)$/);
+    // a link that stays inside is followed and checked
+    symlinkSync(path.join(workspaceDir, "bad.js"), path.join(workspaceDir, "inside-link.js"));
+    await expect(exec.execute("c", { command: "node inside-link.js" })).rejects.toThrow(
+      'In Node.js, use process.env["PWD_DIR"] instead of raw $PWD_DIR.',
+    );
   });
 });
 

@@ -1,4 +1,4 @@
-import { compileGlob, type GlobMatcher } from "@clawtools/core";
+import { compileGlob, type GlobMatcher, isInsideRoot } from "@clawtools/core";
 import { shortPrefix } from "../text.js";
 import { checkRedirect } from "./redirects.js";
 import { type ResolvedExecutable, resolveExecutable } from "./resolve-executable.js";
@@ -57,7 +57,8 @@ function matchesEntry(
   if (entry.pattern.includes("/")) exeOk = matches(exe.path) || matches(exe.realPath);
   // a bare name means that program where it is installed, never a same-named file the model wrote
   else
-    exeOk = !isInside(exe.realPath, workspaceDir) && matches(exe.path.slice(exe.path.lastIndexOf("/") + 1));
+    exeOk =
+      !isInsideRoot(workspaceDir, exe.realPath) && matches(exe.path.slice(exe.path.lastIndexOf("/") + 1));
   if (!exeOk) return false;
   if (entry.argPattern === undefined) return true;
   const args = command.argv.slice(1).join(" ");
@@ -82,7 +83,7 @@ function judge(command: SimpleCommand, options: AllowlistOptions): { run: string
   let why: string | undefined;
   // an allowlist entry: the program found on the command's PATH (never one inside the workspace)
   const found = resolveExecutable(name, options.searchPath, options.cwd);
-  if (found && !name.includes("/") && isInside(found.realPath, options.workspaceDir)) {
+  if (found && !name.includes("/") && isInsideRoot(options.workspaceDir, found.realPath)) {
     why = `${shortPrefix(name, 80)} resolves to ${found.path}, inside the workspace`;
   } else if (
     found &&
@@ -104,10 +105,6 @@ function judge(command: SimpleCommand, options: AllowlistOptions): { run: string
   }
   if (!exe) return { miss: why ? `${text} (${why})` : text };
   return { run: [shellQuote(exe.path), ...args.map(shellQuote), ...redirects].join(" ") };
-}
-
-function isInside(file: string, dir: string): boolean {
-  return file === dir || file.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
 }
 
 /**

@@ -1,11 +1,9 @@
 import { lstatSync, realpathSync } from "node:fs";
 import path from "node:path";
+import { isInsideRoot } from "@clawtools/core";
 import { shortPrefix } from "../text.js";
 import type { Redirect } from "./shell-parse.js";
 import { shellQuote } from "./shell-parse.js";
-
-const isInside = (file: string, dir: string) =>
-  file === dir || file.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
 
 /** The nearest existing ancestor of `abs`, resolved, joined with the rest (which does not exist yet). */
 function realTarget(abs: string): string | undefined {
@@ -42,7 +40,7 @@ export function checkRedirect(
     };
   const abs = path.resolve(options.cwd, target);
   const real = realTarget(abs);
-  if (!real || !isInside(real, options.workspaceDir))
+  if (!real || !isInsideRoot(options.workspaceDir, real))
     return { problem: `(redirection ${shown}: outside the workspace)` };
   try {
     const stat = lstatSync(abs);

@@ -1,6 +1,5 @@
-import fs from "node:fs/promises";
 import path from "node:path";
-import { ToolInputError } from "@clawtools/core";
+import { openInWorkspace, ToolInputError } from "@clawtools/core";
 import type { Segment } from "./command-line.js";
 import { commandsOf } from "./command-prefixes.js";
 
@@ -108,16 +107,25 @@ const mentionsScript = (command: string) =>
 export const COMPLEX_INTERPRETER_REFUSED =
   "exec preflight: complex interpreter invocation detected; refusing to run without script preflight validation. Use a direct `python <file>.py` or `node <file>.js` command.";
 
+/**
+ * A script inside the working directory, read through core's containment (one walk checks and
+ * opens it: a symbolic link is followed only while it stays inside; hard links are not read).
+ * Anything else is not read and the run goes ahead unchecked.
+ */
 async function readSmallFileInside(dir: string, file: string): Promise<string | undefined> {
-  const abs = path.resolve(dir, file);
-  const rel = path.relative(dir, abs);
-  if (rel.startsWith("..") || path.isAbsolute(rel)) return undefined;
+  let opened: Awaited<ReturnType<typeof openInWorkspace>>;
   try {
-    const stat = await fs.stat(abs);
-    if (!stat.isFile() || stat.size > MAX_SCRIPT_BYTES) return undefined;
-    return await fs.readFile(abs, "utf8");
+    opened = await openInWorkspace(dir, file, { mode: "read" });
+  } catch {
+    return undefined; // outside, missing, a link out, a hard link
+  }
+  try {
+    if (!opened.stat.isFile() || opened.stat.size > MAX_SCRIPT_BYTES) return undefined;
+    return await opened.handle.readFile("utf8");
   } catch {
     return undefined;
+  } finally {
+    await opened.close();
   }
 }
 
