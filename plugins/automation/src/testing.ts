@@ -190,6 +190,46 @@ export async function runCronStoreConformance(
     check((await store.get("r")) === undefined, "release: remove not applied");
   });
 
+  await step("listPage", async (store) => {
+    if (!store.listPage) return;
+    for (let i = 0; i < 30; i++)
+      await store.upsert(
+        sampleJob(`p${String(i).padStart(2, "0")}`, i % 7 === 0 ? undefined : 5_000 - i, i % 5 !== 0),
+      );
+    // a claim and a release move jobs in the order; the pages follow
+    await store.claimDue(10_000, "A", 60_000, 2);
+    const claimed = (await store.list()).filter((job) => job.state.runningAtMs !== undefined);
+    for (const job of claimed) await store.release(job.id, "A", { nextRunAtMs: 1 });
+    const all = await store.list();
+    const enabled = all.filter((job) => job.enabled);
+    for (const [offset, limit] of [
+      [0, 10],
+      [10, 10],
+      [25, 10],
+      [40, 5],
+    ] as const) {
+      const page = await store.listPage({ offset, limit, includeDisabled: true });
+      const want = all
+        .slice(offset, offset + limit)
+        .map((job) => job.id)
+        .join(",");
+      check(
+        page.jobs.map((job) => job.id).join(",") === want && page.total === all.length,
+        `listPage: page ${offset}+${limit} is not that slice of list()`,
+      );
+      const onlyEnabled = await store.listPage({ offset, limit });
+      check(
+        onlyEnabled.jobs.map((job) => job.id).join(",") ===
+          enabled
+            .slice(offset, offset + limit)
+            .map((job) => job.id)
+            .join(",") && onlyEnabled.total === enabled.length,
+        `listPage: page ${offset}+${limit} of enabled jobs is not that slice of list()`,
+      );
+    }
+    if (store.count) check((await store.count()) === 30, "count: not the number of stored jobs");
+  });
+
   await step("runs", async (store) => {
     await store.upsert(sampleJob("x", 1_000));
     for (let i = 0; i < 5; i++)

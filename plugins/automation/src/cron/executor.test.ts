@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { harness } from "../../test/helpers.js";
+import { NO_DELIVERY_TARGET } from "./executor.js";
 
 const servers: Server[] = [];
 const stops: Array<() => Promise<void>> = [];
@@ -128,5 +129,52 @@ describe("announce delivery", () => {
       "<<<BEGIN_UNTRUSTED_CHILD_RESULT>>>\n3 new mails, none urgent\n<<<END_UNTRUSTED_CHILD_RESULT>>>",
     );
     expect(h.runner.calls[0]).toMatchObject({ message: "check mail", timeoutMs: 600_000 });
+  });
+
+  it("an agentTurn whose announce has nowhere to go is a failed delivery, not 'ok / delivered'", async () => {
+    const h = await harness();
+    stops.push(() => h.service.stop());
+    h.runner.script.push({ status: "ok", reply: "report ready" });
+    // made outside any session, naming no channel: nobody would ever read the announce
+    const job = await h.service.add({
+      name: "orphan",
+      schedule: { kind: "every", everyMs: 60_000 },
+      payload: { kind: "agentTurn", message: "write the report" },
+    });
+    expect(job.sessionKey).toBeUndefined();
+    await h.advance(60_000);
+    const entry = (await h.store.readRuns(job.id)).entries[0]!;
+    expect(entry).toMatchObject({
+      status: "error",
+      error: `delivery failed: ${NO_DELIVERY_TARGET}`,
+      summary: "report ready",
+      delivered: false,
+      deliveryStatus: "failed",
+      deliveryError: NO_DELIVERY_TARGET,
+    });
+    expect((await h.store.get(job.id))?.state).toMatchObject({
+      lastRunStatus: "error",
+      lastDeliveryStatus: "failed",
+    });
+    // and no session was made up to hold it
+    expect(await h.sessions.get("agent:main:main")).toBeUndefined();
+  });
+
+  it("a channel announce with no announcer configured is a failed delivery naming the target", async () => {
+    const h = await harness();
+    stops.push(() => h.service.stop());
+    const job = await h.service.add({
+      name: "to-telegram",
+      schedule: { kind: "every", everyMs: 60_000 },
+      payload: { kind: "agentTurn", message: "m" },
+      delivery: { mode: "announce", channel: "telegram", to: "42" },
+    });
+    await h.advance(60_000);
+    expect((await h.store.readRuns(job.id)).entries[0]).toMatchObject({
+      status: "error",
+      delivered: false,
+      deliveryStatus: "failed",
+      deliveryError: "no channel announcer configured for delivery to telegram:42",
+    });
   });
 });

@@ -88,6 +88,8 @@ export class CronScheduler {
     this.timer = undefined;
     this.timerAtMs = undefined;
     if (this.ticking) await this.ticking.catch(() => {});
+    // finished runs still being recorded complete before the store's last write
+    await Promise.allSettled([...this.pending]);
     await this.o.store.flush?.();
     await this.o.lease?.release("cron", this.o.owner);
   }
@@ -166,13 +168,25 @@ export class CronScheduler {
         ? { delivered: false, deliveryStatus: "not-requested" as const }
         : await executor.deliver(job, result, runAtMs, clock.now() - runAtMs);
     const outcome = settleRun(job, { runId, runAtMs, endMs: clock.now() }, result, delivery);
-    // the run log line is the durable record of the finish: a store may write the job's new
-    // state lazily, and a restart restores it from this line (see recover.ts)
-    if (!outcome.remove) await store.appendRun(outcome.entry);
-    await store.release(job.id, this.o.owner, outcome.state, {
-      remove: outcome.remove,
-      disable: outcome.disable,
-    });
+    // Recording does not hold the run's slot: the next due job starts while this one's log line
+    // and state are written. The job keeps its lease until `release`, so it cannot be claimed
+    // again before its record is complete. The log line goes first: it is the durable record of
+    // the finish, a store may write the released state lazily, and a restart restores the state
+    // from this line (see recover.ts).
+    this.track(
+      (async () => {
+        try {
+          if (!outcome.remove) await store.appendRun(outcome.entry);
+        } finally {
+          await store.release(job.id, this.o.owner, outcome.state, {
+            remove: outcome.remove,
+            disable: outcome.disable,
+          });
+        }
+        // the released job has its next time now: the timer may have to come forward to it
+        await this.arm();
+      })(),
+    );
     return {
       runId,
       status: outcome.status,
