@@ -1,9 +1,5 @@
-import { callCommand } from "./commands/call.js";
-import { describeCommand } from "./commands/describe.js";
-import { listCommand } from "./commands/list.js";
-import { schemaCommand } from "./commands/schema.js";
-import { serveCommand } from "./commands/serve.js";
-import { parseCommonOptions } from "./options.js";
+// Only the help texts and the version load up front: `--version` and `--help` answer without
+// loading any section, the MCP server or its SDK; each command loads what it needs when it runs.
 import { COMMANDS, type CommandName, HELP, UsageError } from "./usage.js";
 import { CLI_VERSION } from "./version.js";
 
@@ -27,6 +23,10 @@ export async function main(
     if (command.startsWith("-")) throw new UsageError(`unknown option "${command}" (a command comes first)`);
     if (!(COMMANDS as readonly string[]).includes(command))
       throw new UsageError(`unknown command "${command}" (expected ${COMMANDS.join(", ")})`);
+    // the environment's keys and tokens are secrets of the process: no result, error or log line
+    // carries them (core's one redaction path)
+    (await import("@clawtools/core")).registerEnvSecrets(process.env);
+    const { parseCommonOptions } = await import("./options.js");
     const options = parseCommonOptions(rest, command as CommandName);
     if (options.help) {
       out(HELP[command as CommandName]);
@@ -34,15 +34,15 @@ export async function main(
     }
     switch (command as CommandName) {
       case "list":
-        return await listCommand(options, out);
+        return await (await import("./commands/list.js")).listCommand(options, out);
       case "describe":
-        return await describeCommand(options, out);
+        return await (await import("./commands/describe.js")).describeCommand(options, out);
       case "schema":
-        return await schemaCommand(options, out);
+        return await (await import("./commands/schema.js")).schemaCommand(options, out);
       case "call":
-        return await callCommand(options, out);
+        return await (await import("./commands/call.js")).callCommand(options, out);
       case "serve":
-        return await serveCommand(options);
+        return await (await import("./commands/serve.js")).serveCommand(options);
     }
   } catch (error) {
     if (error instanceof UsageError) {
@@ -51,7 +51,8 @@ export async function main(
       );
       return 2;
     }
-    process.stderr.write(`clawtools: ${(error as Error).stack ?? String(error)}\n`);
+    const { redactSecrets } = await import("@clawtools/core");
+    process.stderr.write(redactSecrets(`clawtools: ${(error as Error).stack ?? String(error)}\n`));
     return 1;
   }
   return 1;

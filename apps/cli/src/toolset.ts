@@ -3,7 +3,10 @@ import path from "node:path";
 import {
   type ClawtoolsPlugin,
   createToolset,
+  redactSecrets,
+  registerSecrets,
   resolveStateDir,
+  secretsInDocument,
   type Toolset,
   type ToolContext,
   ToolRegistry,
@@ -19,7 +22,7 @@ export async function loadClawtools(): Promise<Clawtools> {
   return createClawtools();
 }
 
-const warn = (message: string) => process.stderr.write(`${message}\n`);
+const warn = (message: string) => process.stderr.write(redactSecrets(`${message}\n`));
 
 /** `--allow-private-network`: web_fetch and the browser may reach loopback and private addresses. */
 function privateNetworkConfig(clawtools: Clawtools): Record<string, Record<string, unknown>> {
@@ -55,6 +58,8 @@ function contextAndConfig(
       ...(options.nodes ? { nodes: { host: options.nodes } } : {}),
     },
   );
+  // the configuration's credentials (tokens, keys, webhook URLs) are secrets of the process
+  registerSecrets(secretsInDocument(config.sections));
   for (const warning of config.warnings) warn(warning);
   const explicit = options.stateDir === undefined ? config.stateDir : path.resolve(here, options.stateDir);
   const model = options.model ?? config.model;

@@ -1,3 +1,4 @@
+import { redactSecrets, registerSecret } from "@clawtools/core";
 import { isLoopbackHost, serveHttp, serveStdio, tokenRequiredMessage } from "@clawtools/mcp";
 import type { CommonOptions } from "../options.js";
 import { buildToolset } from "../toolset.js";
@@ -16,8 +17,9 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
   const token = options.token ?? (process.env.CLAWTOOLS_MCP_TOKEN || undefined);
   if (options.host !== undefined && !token && !isLoopbackHost(options.host))
     throw new UsageError(tokenRequiredMessage(options.host));
+  registerSecret(token);
   const set = await buildToolset(options, { profile: "coding" });
-  const log = (line: string) => process.stderr.write(`[clawtools] ${line}\n`);
+  const log = (line: string) => process.stderr.write(redactSecrets(`[clawtools] ${line}\n`));
   log(
     `serving ${set.tools.length} tools from ${set.context.workspaceDir}: ${set.tools.map((t) => t.name).join(", ")}`,
   );
