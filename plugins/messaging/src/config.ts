@@ -35,8 +35,8 @@ export const MessagingConfigSchema = Type.Object(
                 allowPrivateNetwork: Type.Optional(Type.Boolean()),
                 retries: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
                 /** First retry delay, doubled each time (ms, default 500). */
-                retryDelayMs: Type.Optional(Type.Integer({ minimum: 0 })),
-                timeoutMs: Type.Optional(Type.Integer({ minimum: 100 })),
+                retryDelayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
+                timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 600_000 })),
               },
               { additionalProperties: false },
             ),

@@ -1,5 +1,5 @@
 import { redactError, redactSecrets } from "@clawtools/core";
-import { FormData, request } from "undici";
+import type { FormData } from "undici";
 import type { MediaAttachment, PreparedRequest } from "./channel.js";
 
 /** A request a channel makes to its own configured API (not model-controlled: no URL policy). */
@@ -49,6 +49,8 @@ export interface HttpAnswer {
 
 /** Sends one request with undici and reads the answer (JSON when it parses). */
 export async function send(out: Outgoing, signal?: AbortSignal, timeoutMs = 30_000): Promise<HttpAnswer> {
+  // undici loads with the first request, not with the section (issue 29: cold import)
+  const { FormData: Form, request } = await import("undici");
   let body: string | FormData | Buffer | undefined;
   const headers: Record<string, string> = { ...out.headers };
   if (out.json !== undefined) {
@@ -61,7 +63,7 @@ export async function send(out: Outgoing, signal?: AbortSignal, timeoutMs = 30_0
     body = out.raw.data;
     headers["content-type"] = out.raw.contentType;
   } else if (out.multipart) {
-    const form = new FormData();
+    const form = new Form();
     for (const [k, v] of Object.entries(out.multipart)) {
       if (typeof v === "string") form.append(k, v);
       else form.append(k, new Blob([Uint8Array.from(v.data)], { type: v.contentType }), v.filename);

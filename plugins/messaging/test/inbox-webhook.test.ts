@@ -197,6 +197,16 @@ describe("webhook channel", async () => {
     expect(received.length).toBe(before + 2);
   });
 
+  it("refuses out-of-range timings in its configuration", () => {
+    const url = `${server.base}/hook`;
+    expect(() => createMessagingPlugin({ channels: { webhook: { url, retryDelayMs: 1e300 } } })).toThrow(
+      "Invalid configuration for messaging:\n  - channels.webhook.retryDelayMs: must be <= 60000",
+    );
+    expect(() => createMessagingPlugin({ channels: { webhook: { url, timeoutMs: -1 } } })).toThrow(
+      "Invalid configuration for messaging:\n  - channels.webhook.timeoutMs: must be >= 100",
+    );
+  });
+
   it("carries media inline, and refuses a private URL unless allowed", async () => {
     const { call, workspace } = configured();
     writeFileSync(path.join(workspace, "a.txt"), "attached");
