@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -104,5 +104,31 @@ describe("exec output past the limit", () => {
     expect(text(r).endsWith("1999\n2000")).toBe(true);
     await own.dispose();
     expect(existsSync(path.dirname(file))).toBe(false);
+  });
+
+  it("says plainly when the spill file cannot be written: the cut part cannot be recovered", async () => {
+    const notADir = path.join(stateDir, "a-file");
+    writeFileSync(notADir, "x");
+    const small = new ProcessRegistry({ maxOutputChars: 1_000 });
+    const e = createExecTool({ workspaceDir, stateDir: notADir }, { registry: small });
+    const p = createProcessTool({ workspaceDir, stateDir: notADir }, { registry: small });
+    const r = await e.execute("c", { command: "seq 1 2000" });
+    expect(text(r)).toMatch(
+      /^1\n[\s\S]*\n\[\.\.\. \d+ characters \(\d+ lines\) left out here; they were not kept \(ENOTDIR: not a directory, mkdir '[^']+'\) and cannot be recovered\]\n[\s\S]*\n2000$/,
+    );
+    expect(details(r).outputFile).toBeUndefined();
+    // log names the lines it cannot give back
+    const log = text(
+      await p.execute("p", {
+        action: "log",
+        sessionId: details(r).sessionId as string,
+        offset: 100,
+        limit: 2,
+      }),
+    );
+    expect(log).toMatch(
+      /^\[lines 100–101 were not kept \(ENOTDIR: not a directory, mkdir '[^']+'\) and cannot be recovered\]$/,
+    );
+    await small.dispose();
   });
 });
