@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   type ChatRequest,
   contentText,
@@ -71,6 +71,21 @@ async function serve(workspace: string, args: string[], env: Record<string, stri
   };
 }
 
+/** `cron run` enqueues and answers at once (as OpenClaw's does); the outcome shows in `runs`. */
+async function runToEnd(call: (name: string, args: Record<string, unknown>) => Promise<any>, jobId: string) {
+  const run = await call("cron", { action: "run", jobId });
+  expect(run).toEqual({ ok: true, enqueued: true, runId: expect.any(String) });
+  let entry: any;
+  await vi.waitFor(
+    async () => {
+      [entry] = (await call("cron", { action: "runs", jobId })).entries;
+      expect(entry?.runId).toBe(run.runId);
+    },
+    { timeout: 30_000, interval: 50 },
+  );
+  return entry;
+}
+
 const mainHistory = async (call: (name: string, args: Record<string, unknown>) => Promise<any>) =>
   ((await call("sessions_history", { sessionKey: "main" })).messages as Array<{ content: unknown }>).map(
     (m) => String(m.content),
@@ -99,14 +114,12 @@ describe("serve --model: cron agentTurn jobs on the sessions runner", () => {
       },
     });
     expect(job).toMatchObject({ agentId: "cli", sessionKey: "agent:cli:main", sessionTarget: "isolated" });
-    expect(await call("cron", { action: "run", jobId: job.id })).toEqual({
-      ok: true,
-      ran: true,
+    const entry = await runToEnd(call, job.id);
+    expect(entry).toMatchObject({
       status: "ok",
       summary: "The note says: release train leaves at noon",
+      deliveryStatus: "delivered",
     });
-    const [entry] = (await call("cron", { action: "runs", jobId: job.id })).entries;
-    expect(entry).toMatchObject({ status: "ok", deliveryStatus: "delivered" });
 
     // the announce is OpenClaw's completion event (source cron) in the MCP client's main session
     const events = (await mainHistory(call)).filter((c) => c.includes("[Internal task completion event]"));
@@ -156,11 +169,7 @@ describe("serve without a model", () => {
         payload: { kind: "systemEvent", text: "Stand-up in 5 minutes" },
       },
     });
-    expect(await call("cron", { action: "run", jobId: event.id })).toMatchObject({
-      ok: true,
-      ran: true,
-      status: "ok",
-    });
+    expect(await runToEnd(call, event.id)).toMatchObject({ status: "ok" });
     expect(await mainHistory(call)).toEqual(["System: Stand-up in 5 minutes"]);
 
     const turn = await call("cron", {
@@ -171,13 +180,7 @@ describe("serve without a model", () => {
         payload: { kind: "agentTurn", message: "summarise the inbox" },
       },
     });
-    expect(await call("cron", { action: "run", jobId: turn.id })).toEqual({
-      ok: true,
-      ran: true,
-      status: "error",
-      error: NO_MODEL,
-    });
-    const [entry] = (await call("cron", { action: "runs", jobId: turn.id })).entries;
+    const entry = await runToEnd(call, turn.id);
     expect(entry).toMatchObject({ status: "error", error: NO_MODEL });
     // the failure is announced into the main session too
     const failed = (await mainHistory(call)).find((c) => c.includes("task: digest"));

@@ -99,7 +99,7 @@ const completionEvents = (messages: Array<{ role: string; content: unknown }>) =
 
 describe("cron agentTurn jobs on the pi-agent-core runner against a loopback model", () => {
   it("`run`: the sub-agent reads a file with the real read tool, completes, and its result is announced into the session that made the job", async () => {
-    const { call, service } = setup();
+    const { call, service, automation, ctx } = setup();
     const added = await call("cron", {
       action: "add",
       job: {
@@ -113,13 +113,10 @@ describe("cron agentTurn jobs on the pi-agent-core runner against a loopback mod
       delivery: { mode: "announce" },
       sessionKey: "agent:main:main",
     });
+    // run enqueues and answers at once (as OpenClaw's cron.run); the outcome shows in runs
     const ran = await call("cron", { action: "run", jobId: added.id });
-    expect(ran).toEqual({
-      ok: true,
-      ran: true,
-      status: "ok",
-      summary: "The note says: deploy window opens at 14:00",
-    });
+    expect(ran).toEqual({ ok: true, enqueued: true, runId: expect.any(String) });
+    await (await automation.cronService(ctx)).idle();
 
     // the run log: status ok, the sub-agent's reply, delivered, in the run's own isolated session
     const runs = await call("cron", { action: "runs", jobId: added.id });
