@@ -70,7 +70,11 @@ describe("fs arguments and configuration", () => {
     const calls: Array<[string, Record<string, unknown>, string]> = [
       ["read", { path: "a.txt", page: 2 }, "page"],
       ["write", { path: "b.txt", content: "x", overwrite: true }, "overwrite"],
-      ["edit", { path: "a.txt", edits: [{ oldText: "x", newText: "y" }], replace_all: true }, "replace_all"],
+      [
+        "edit",
+        { path: "a.txt", edits: [{ oldText: "x", newText: "y" }], expected_replacements: 2 },
+        "expected_replacements",
+      ],
       ["grep", { pattern: "x", output_mode: "count" }, "output_mode"],
       ["find", { pattern: "*.txt", type: "f" }, "type"],
       ["ls", { path: ".", depth: 2 }, "depth"],

@@ -118,7 +118,8 @@ describe("edit", () => {
   });
 
   it("a failed edit names the closest lines with a hint and shows the current contents", async () => {
-    const { edit } = setup("function f() {\n  return compute(a, b);\n}\n");
+    // a tab in the file for spaces in oldText is no uniform shift: refused, and the hint says so
+    const { edit } = setup("function f() {\n\treturn compute(a, b);\n}\n");
     const error = await edit
       .execute("c", { path: "f.txt", oldText: "    return compute(a, b);", newText: "    return 0;" })
       .catch((e: Error) => e);
@@ -128,12 +129,12 @@ describe("edit", () => {
         "Closest matching lines:",
         "  near line 2 (100% match):",
         '    expected: "    return compute(a, b);"',
-        '    found:    "  return compute(a, b);"',
-        "                 ^^^^^^^^^^^^",
-        "    hint: indentation differs (expected 4 spaces, found 2 spaces)",
+        '    found:    "\\treturn compute(a, b);"',
+        "               ^^^^^^^^^^^^",
+        "    hint: indentation differs (expected 4 spaces, found 1 tab)",
         "Current file contents:",
         "function f() {",
-        "  return compute(a, b);",
+        "\treturn compute(a, b);",
         "}",
         "",
       ].join("\n"),

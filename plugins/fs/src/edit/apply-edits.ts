@@ -1,10 +1,28 @@
 import { ToolInputError } from "@clawtools/core";
 import { closestLinesHint, currentContentsHint } from "./hints.js";
-import { countOccurrences, fuzzyNormalize, fuzzyWithMap } from "./normalize.js";
+import { findIndentationDrift, findSpacingDrift } from "./drift.js";
+import { fuzzyNormalize, fuzzyWithMap } from "./normalize.js";
 
 export interface Edit {
   oldText: string;
   newText: string;
+  /** Replace every occurrence instead of requiring a unique one (Claude Code's replace_all). */
+  replaceAll?: boolean;
+}
+
+/** A difference between an edit's oldText and the file that was applied anyway. */
+export interface AppliedDrift {
+  edit: number;
+  kind: "indentation" | "spacing";
+  /** `4 spaces deeper`, `runs of spaces inside lines`. */
+  detail: string;
+}
+
+export interface EditOutcome {
+  content: string;
+  /** Regions replaced (more than the edits when one replaces every occurrence). */
+  replaced: number;
+  drift: AppliedDrift[];
 }
 
 interface Match {
@@ -35,20 +53,32 @@ const duplicate = (path: string, i: number, n: number, count: number) =>
     ? `Found ${count} occurrences of the text in ${path}. The text must be unique. Please provide more context to make it unique.`
     : `Found ${count} occurrences of edits[${i}] in ${path}. Each oldText must be unique. Please provide more context to make it unique.`;
 
+const ambiguousDrift = (path: string, i: number, n: number, count: number, what: string) =>
+  `Found ${count} places in ${path} that match ${n === 1 ? "the text" : `edits[${i}]`} once ${what} is ignored. Please provide more context to make it unique.`;
+
 const noChange = (path: string, n: number) =>
   n === 1
     ? `No changes made to ${path}. The replacement produced identical content. This might indicate an issue with special characters or the text not existing as expected.`
     : `No changes made to ${path}. The replacements produced identical content.`;
 
+function allOccurrences(haystack: string, needle: string): number[] {
+  const found: number[] = [];
+  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length))
+    found.push(at);
+  return found;
+}
+
 /**
  * Applies every edit to LF-normalised `content`, each matched against the original (not the
- * result of earlier edits): exact first, then pi's fuzzy space. Fuzzy matches are spliced into
- * the original text, so lines outside the matched regions are kept byte for byte.
+ * result of earlier edits): exact first, then pi's fuzzy space, then an unambiguous indentation
+ * or spacing drift (reported in `drift`). Matches are spliced into the original text, so lines
+ * outside the matched regions are kept byte for byte.
  */
-export function applyEdits(content: string, edits: Edit[], path: string): string {
+export function applyEdits(content: string, edits: Edit[], path: string): EditOutcome {
   const n = edits.length;
   let fuzzy: ReturnType<typeof fuzzyWithMap> | undefined;
-  const matches: Match[] = edits.map((edit, i) => {
+  const drift: AppliedDrift[] = [];
+  const matches: Match[] = edits.flatMap((edit, i): Match[] => {
     if (!edit.oldText) {
       throw new ToolInputError(
         n === 1
@@ -56,32 +86,55 @@ export function applyEdits(content: string, edits: Edit[], path: string): string
           : `edits[${i}].oldText must not be empty in ${path}.`,
       );
     }
-    const exact = countOccurrences(content, edit.oldText);
-    if (exact > 1) throw new ToolInputError(duplicate(path, i, n, exact));
-    if (exact === 1) {
-      const start = content.indexOf(edit.oldText);
-      return { index: i, start, end: start + edit.oldText.length, newText: edit.newText };
-    }
+    const region = (start: number, end: number, newText = edit.newText) => ({
+      index: i,
+      start,
+      end,
+      newText,
+    });
+    const exact = allOccurrences(content, edit.oldText);
+    if (exact.length > 1 && !edit.replaceAll) throw new ToolInputError(duplicate(path, i, n, exact.length));
+    if (exact.length > 0) return exact.map((at) => region(at, at + edit.oldText.length));
     fuzzy ??= fuzzyWithMap(content);
     const needle = fuzzyNormalize(edit.oldText);
-    const count = countOccurrences(fuzzy.fuzzy, needle);
-    if (count === 0) throw new ToolInputError(notFound(path, i, n, content, edit.oldText));
-    if (count > 1) throw new ToolInputError(duplicate(path, i, n, count));
-    const at = fuzzy.fuzzy.indexOf(needle);
-    const start = fuzzy.map[at]!;
-    const end = fuzzy.ends[at + needle.length - 1]!;
-    return { index: i, start, end, newText: edit.newText };
+    const loose = allOccurrences(fuzzy.fuzzy, needle);
+    if (loose.length > 1 && !edit.replaceAll) throw new ToolInputError(duplicate(path, i, n, loose.length));
+    if (loose.length > 0)
+      return loose.map((at) => region(fuzzy!.map[at]!, fuzzy!.ends[at + needle.length - 1]!));
+    for (const [kind, find] of [
+      ["indentation", findIndentationDrift],
+      ["spacing", findSpacingDrift],
+    ] as const) {
+      const found = find(content, edit.oldText, edit.newText);
+      if (!found) continue;
+      if (found.regions.length > 1 && !edit.replaceAll)
+        throw new ToolInputError(
+          ambiguousDrift(
+            path,
+            i,
+            n,
+            found.regions.length,
+            kind === "indentation" ? "indentation" : "spacing",
+          ),
+        );
+      drift.push({ edit: i, kind, detail: found.description });
+      return found.regions.map((r) => region(r.start, r.end, r.newText));
+    }
+    throw new ToolInputError(notFound(path, i, n, content, edit.oldText));
   });
   const sorted = [...matches].sort((a, b) => a.start - b.start);
   for (let k = 1; k < sorted.length; k++) {
     if (sorted[k - 1]!.end > sorted[k]!.start) {
+      const [a, b] = [sorted[k - 1]!.index, sorted[k]!.index];
       throw new ToolInputError(
-        `edits[${sorted[k - 1]!.index}] and edits[${sorted[k]!.index}] overlap in ${path}. Merge them into one edit or target disjoint regions.`,
+        a === b
+          ? `Occurrences of edits[${a}] overlap in ${path}. Give a longer oldText.`
+          : `edits[${a}] and edits[${b}] overlap in ${path}. Merge them into one edit or target disjoint regions.`,
       );
     }
   }
   let out = content;
   for (const m of sorted.reverse()) out = out.slice(0, m.start) + m.newText + out.slice(m.end);
   if (out === content) throw new EditNoChangeError(noChange(path, n));
-  return out;
+  return { content: out, replaced: matches.length, drift };
 }

@@ -4,6 +4,7 @@
  * current contents. Behaviour follows OpenClaw 2026.9.6's edit recovery; bounded so a huge file
  * or a huge oldText costs little.
  */
+import { describeWhitespace } from "./drift.js";
 
 const MAX_CANDIDATES = 3;
 const MAX_SCAN_LINES = 1000;
@@ -49,39 +50,93 @@ function similarity(expected: string, found: string): number {
 
 const indentOf = (line: string) => /^[ \t]*/.exec(line)![0];
 
-function describeIndent(line: string): string {
-  const indent = indentOf(line);
-  if (!indent) return "none";
-  const tabs = indent.split("\t").length - 1;
-  const spaces = indent.length - tabs;
-  return tabs === 0 ? `${spaces} spaces` : `${spaces} spaces and ${tabs} tabs`;
-}
-
 function firstDifference(a: string, b: string): number {
   const shared = Math.min(a.length, b.length);
   for (let i = 0; i < shared; i++) if (a[i] !== b[i]) return i;
   return a.length === b.length ? -1 : shared;
 }
 
-function describeDifference(expected: string, found: string): string {
-  if (indentOf(expected) !== indentOf(found))
-    return `indentation differs (expected ${describeIndent(expected)}, found ${describeIndent(found)})`;
-  const slashes = (s: string) => s.split("\\").length - 1;
-  if (slashes(expected) !== slashes(found))
-    return `escaping differs (expected ${slashes(expected)} backslashes, found ${slashes(found)})`;
+/** Runs of spaces/tabs after the indentation collapsed to one space: what spacing drift ignores. */
+const collapse = (line: string) => {
+  const indent = indentOf(line);
+  return (
+    indent +
+    line
+      .slice(indent.length)
+      .trimEnd()
+      .replace(/[ \t]+/g, " ")
+  );
+};
+
+/** The first run of spaces inside the line that differs: `expected 2 spaces at column 7, found 1`. */
+function spacingDifference(expected: string, found: string): string {
+  const runs = (line: string) => [...line.trimEnd().matchAll(/(?<=\S)[ \t]+/g)];
+  const a = runs(expected);
+  const b = runs(found);
+  for (let k = 0; k < Math.min(a.length, b.length); k++) {
+    if (a[k]![0] !== b[k]![0])
+      return `spacing inside the line differs (expected ${describeWhitespace(a[k]![0])} at column ${a[k]!.index + 1}, found ${describeWhitespace(b[k]![0])})`;
+  }
+  return "spacing inside the line differs";
+}
+
+const TYPOGRAPHIC = /[\u2018-\u201f\u2010-\u2015\u2212\u00a0\u2002-\u200a\u202f\u205f\u3000]/u;
+
+/** The kind of difference between one expected line and one file line, most specific first. */
+export function describeDifference(expected: string, found: string): string {
+  if (expected === found) return "identical";
+  if (expected.trimEnd() === found.trimEnd()) return "trailing whitespace differs";
+  const [ei, fi] = [indentOf(expected), indentOf(found)];
+  const sameText = expected.slice(ei.length).trimEnd() === found.slice(fi.length).trimEnd();
+  if (ei !== fi && sameText)
+    return `indentation differs (expected ${describeWhitespace(ei)}, found ${describeWhitespace(fi)})`;
+  if (ei === fi && collapse(expected) === collapse(found)) return spacingDifference(expected, found);
   if (expected.normalize("NFC") === found.normalize("NFC")) return "Unicode normalization differs (NFC/NFD)";
   const at = firstDifference(expected, found);
-  return at === -1 ? "this line matches; surrounding lines differ" : `first difference at column ${at + 1}`;
+  const slashes = (s: string) => s.split("\\").length - 1;
+  if (slashes(expected) !== slashes(found) && expected.replace(/\\/g, "") === found.replace(/\\/g, ""))
+    return `escaping differs (expected ${slashes(expected)} backslashes, found ${slashes(found)})`;
+  const typographic = [expected[at], found[at]].find((c) => c !== undefined && TYPOGRAPHIC.test(c));
+  const where = `first difference at column ${at + 1}`;
+  if (typographic) return `${where} (${JSON.stringify(typographic)} is a typographic character)`;
+  return ei === fi
+    ? where
+    : `${where}; indentation differs too (expected ${describeWhitespace(ei)}, found ${describeWhitespace(fi)})`;
+}
+
+/**
+ * When the chosen line of oldText matches a file line exactly, the mismatch is in another line:
+ * line the rest of oldText up against the file there and name the first line that differs.
+ */
+function alignedDifference(
+  oldLines: string[],
+  index: number,
+  fileLines: string[],
+  lineIndex: number,
+): string {
+  for (let j = 0; j < oldLines.length; j++) {
+    if (j === index) continue;
+    const fileLine = fileLines[lineIndex - index + j];
+    const expected = oldLines[j]!;
+    if (fileLine === undefined)
+      return `this line matches; oldText line ${j + 1} falls ${j < index ? "before the start" : "past the end"} of the file`;
+    if (fileLine !== expected)
+      return `this line matches; oldText line ${j + 1} differs from file line ${lineIndex - index + j + 1}: ${describeDifference(expected, fileLine)}`;
+  }
+  return "this line and its neighbours match; the difference is at the start or end of oldText";
 }
 
 /** "Closest matching lines:" for the longest line of `oldText`, or "" when nothing is close. */
 export function closestLinesHint(content: string, oldText: string): string {
-  const expected = boundedLines(oldText, 32, 4096).reduce(
-    (best, line) => (line.trim().length > best.trim().length ? line : best),
-    "",
+  const oldLines = boundedLines(oldText, 32, 4096);
+  const expectedIndex = oldLines.reduce(
+    (best, line, k) => (line.trim().length > oldLines[best]!.trim().length ? k : best),
+    0,
   );
+  const expected = oldLines[expectedIndex]!;
   if (!expected.trim()) return "";
-  const candidates = boundedLines(content, MAX_SCAN_LINES, MAX_SCAN_CHARS)
+  const fileLines = boundedLines(content, MAX_SCAN_LINES, MAX_SCAN_CHARS);
+  const candidates = fileLines
     .map((line, index) => ({ line, lineNumber: index + 1, score: similarity(expected, line) }))
     .filter((c) => c.score >= MIN_SCORE)
     .sort((a, b) => b.score - a.score || a.lineNumber - b.lineNumber)
@@ -98,7 +153,11 @@ export function closestLinesHint(content: string, oldText: string): string {
       `    expected: ${shownExpected}`,
       `    found:    ${shownFound}`,
       `              ${" ".repeat(marker)}${"^".repeat(width)}`,
-      `    hint: ${describeDifference(expected, line)}`,
+      `    hint: ${
+        line === expected
+          ? alignedDifference(oldLines, expectedIndex, fileLines, lineNumber - 1)
+          : describeDifference(expected, line)
+      }`,
     ].join("\n");
   });
   return `\nClosest matching lines:\n${blocks.join("\n")}`;

@@ -80,11 +80,3 @@ export function fuzzyWithMap(text: string): { fuzzy: string; map: number[]; ends
   ends.push(text.length);
   return { fuzzy, map, ends };
 }
-
-export function countOccurrences(haystack: string, needle: string): number {
-  if (!needle) return 0;
-  let count = 0;
-  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length))
-    count++;
-  return count;
-}

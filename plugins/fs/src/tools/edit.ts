@@ -1,5 +1,11 @@
 import { type AgentTool, type ToolContext, ToolInputError, Type } from "@clawtools/core";
-import { applyEdits, type Edit, EditNoChangeError } from "../edit/apply-edits.js";
+import {
+  type AppliedDrift,
+  applyEdits,
+  type Edit,
+  EditNoChangeError,
+  type EditOutcome,
+} from "../edit/apply-edits.js";
 import { generateDiffString } from "../edit/diff.js";
 import { detectLineEnding, normalizeToLF, restoreLineEndings, stripBom } from "../edit/normalize.js";
 import { checkPathArg } from "./messages.js";
@@ -12,6 +18,11 @@ const editItem = Type.Object(
         "Exact text for one targeted replacement. It must be unique in the original file and must not overlap with any other edits[].oldText in the same call.",
     }),
     newText: Type.String({ description: "Replacement text for this targeted edit." }),
+    replaceAll: Type.Optional(
+      Type.Boolean({
+        description: "Replace every occurrence of this oldText instead of requiring it to be unique.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -30,6 +41,12 @@ const canonical = {
   newText: Type.Optional(
     Type.String({ description: "Legacy single replacement: replacement text (prefer edits[])" }),
   ),
+  replaceAll: Type.Optional(
+    Type.Boolean({
+      description:
+        "Replace every occurrence of each oldText (default false: each must be unique), e.g. to rename a variable.",
+    }),
+  ),
 };
 
 export const editSchema = Type.Object(canonical, { additionalProperties: false });
@@ -42,6 +59,7 @@ export const editSchemaWithAliases = Type.Object(
     file_path: Type.Optional(Type.String({ description: "Alias of path" })),
     old_string: Type.Optional(Type.String({ description: "Alias of oldText" })),
     new_string: Type.Optional(Type.String({ description: "Alias of newText" })),
+    replace_all: Type.Optional(Type.Boolean({ description: "Alias of replaceAll" })),
   },
   { additionalProperties: false },
 );
@@ -49,6 +67,8 @@ export const editSchemaWithAliases = Type.Object(
 export interface EditDetails {
   diff: string;
   firstChangedLine?: number;
+  /** Edits applied although their oldText differed in indentation or spacing (said in the text too). */
+  drift?: AppliedDrift[];
   /** false when the edits would leave the file as it is (nothing was written). */
   changed?: false;
 }
@@ -66,6 +86,8 @@ type EditParams = {
   file_path?: string;
   old_string?: string;
   new_string?: string;
+  replaceAll?: boolean;
+  replace_all?: boolean;
 };
 
 function describeReceived(params: Record<string, unknown>): string {
@@ -74,16 +96,32 @@ function describeReceived(params: Record<string, unknown>): string {
     .join(", ");
 }
 
+/** One sentence per drifted edit, so the model knows its oldText was not what the file holds. */
+function describeDrift(drift: AppliedDrift[], n: number): string {
+  return drift
+    .map(({ edit, kind, detail }) => {
+      const which = n === 1 ? "oldText" : `edits[${edit}].oldText`;
+      return kind === "indentation"
+        ? `\nApplied with indentation drift: the file has the lines of ${which} ${detail}; newText was re-indented to match.`
+        : `\nApplied with spacing drift: ${which} matched lines whose runs of spaces differ; newText was used as given.`;
+    })
+    .join("");
+}
+
 /** Canonical path + edits[]; the legacy pair is appended to edits[] (never applied twice). */
 export function collectEdits(params: EditParams, aliases: boolean): { path: string; edits: Edit[] } {
   const path = params.path ?? (aliases ? params.file_path : undefined);
   const oldText = params.oldText ?? (aliases ? params.old_string : undefined);
   const newText = params.newText ?? (aliases ? params.new_string : undefined);
+  const all = params.replaceAll ?? (aliases ? params.replace_all : undefined);
   const edits = [...(params.edits ?? [])];
   if (oldText !== undefined || newText !== undefined) {
     const duplicate = edits.some((e) => e.oldText === oldText && e.newText === newText);
     if (!duplicate) edits.push({ oldText: oldText ?? "", newText: newText ?? "" });
   }
+  // a call-level replaceAll / replace_all applies to every edit that does not say otherwise
+  if (all !== undefined)
+    for (const [k, e] of edits.entries()) edits[k] = { ...e, replaceAll: e.replaceAll ?? all };
   const missing: string[] = [];
   if (!path?.trim()) missing.push("path");
   if (edits.length === 0) missing.push("edits");
@@ -124,12 +162,13 @@ export function createEditTool(
         const ending = detectLineEnding(text);
         const original = normalizeToLF(text);
         const normalizedEdits = edits.map((e) => ({
+          ...e,
           oldText: normalizeToLF(e.oldText),
           newText: normalizeToLF(e.newText),
         }));
-        let updated: string;
+        let outcome: EditOutcome;
         try {
-          updated = applyEdits(original, normalizedEdits, path);
+          outcome = applyEdits(original, normalizedEdits, path);
         } catch (error) {
           // an edit that changes nothing is an answer (OpenClaw), not a failure to retry
           if (!(error instanceof EditNoChangeError)) throw error;
@@ -139,11 +178,17 @@ export function createEditTool(
           };
         }
         throwIfAborted(signal);
+        const updated = outcome.content;
         await env.bridge.writeFile({ filePath: abs, data: bom + restoreLineEndings(updated, ending) });
         const { diff, firstChangedLine } = generateDiffString(original, updated);
+        const answer = `Successfully replaced ${outcome.replaced} block(s) in ${path}.${describeDrift(outcome.drift, edits.length)}`;
         return {
-          content: [{ type: "text", text: `Successfully replaced ${edits.length} block(s) in ${path}.` }],
-          details: { diff, ...(firstChangedLine !== undefined ? { firstChangedLine } : {}) },
+          content: [{ type: "text", text: answer }],
+          details: {
+            diff,
+            ...(firstChangedLine !== undefined ? { firstChangedLine } : {}),
+            ...(outcome.drift.length ? { drift: outcome.drift } : {}),
+          },
         };
       });
     },
