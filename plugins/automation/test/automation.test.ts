@@ -1,5 +1,11 @@
 import path from "node:path";
-import { type AgentToolResult, createToolset, resetPolicyWarnings } from "@clawtools/core";
+import {
+  type AgentToolResult,
+  createToolset,
+  resetPolicyWarnings,
+  resolveSandboxToolPolicy,
+  resolveSubagentToolPolicy,
+} from "@clawtools/core";
 import { type AgentRunner, FileSessionStore, type SessionStore } from "@clawtools/sessions";
 import { describe, expect, it } from "vitest";
 import type { AgentTurnRunner } from "../src/cron/interfaces.js";
@@ -113,6 +119,20 @@ describe("@clawtools/automation through createToolset", () => {
     expect(setup({ allow: ["cron"] }).set.tools.map((t) => t.name)).toEqual(["cron", "automations"]);
     expect(setup({ allow: ["automations"] }).set.tools.map((t) => t.name)).toEqual(["cron", "automations"]);
     expect(setup({ allow: ["*"], deny: ["cron"] }).set.tools.map((t) => t.name)).toEqual(["gateway"]);
+    // core's sub-agent and sandbox deny lists name cron: automations is kept out with it
+    for (const policy of [
+      { subagent: resolveSubagentToolPolicy({ depth: 1 })! },
+      { sandbox: resolveSandboxToolPolicy() },
+    ]) {
+      const child = createToolset({
+        plugins: [createAutomationPlugin()],
+        context: { workspaceDir: tempDir() },
+        policy,
+        senderIsOwner: true,
+      });
+      expect(child.tools.map((t) => t.name)).toEqual([]);
+      void child.dispose();
+    }
     const allowed = setup({ allow: ["cron", "automations", "gateway"] });
     expect(allowed.set.tools.map((t) => t.name).sort()).toEqual(["automations", "cron", "gateway"]);
     expect(allowed.set.meta("automations")).toMatchObject({ sectionId: "automation", ownerOnly: true });
