@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { staleRef } from "../src/browser/act.js";
 import { TRUNCATED_NOTICE } from "../src/browser/snapshot.js";
 import { createUiPlugin } from "../src/plugin.js";
+import { DIALOG_WAITING } from "../src/tools/browser-page.js";
 import { startPages } from "./pages.js";
 
 // One Chromium for the whole file: launching is the expensive part on two cores.
@@ -18,7 +19,8 @@ let stateDir: string;
 const call = (args: Record<string, unknown>) => browser.execute("t", args) as Promise<AgentToolResult<any>>;
 const text = (r: AgentToolResult<unknown>) =>
   r.content.map((c) => (c.type === "text" ? c.text : "")).join("");
-const json = (r: AgentToolResult<unknown>) => JSON.parse(text(r));
+// results with page text are wrapped as external content: the JSON sits between the markers
+const json = (r: AgentToolResult<unknown>) => JSON.parse(/\{[\s\S]*\}/.exec(text(r))![0]);
 const error = (r: AgentToolResult<unknown>) => (r.isError ? String(json(r).error) : "");
 const evaluate = async (targetId: string, fn: string) =>
   json(await call({ action: "act", request: { kind: "evaluate", targetId, fn } })).result;
@@ -273,6 +275,121 @@ describe("browser on a real Chromium", () => {
     expect(staged().length).toBeGreaterThan(0);
     await call({ action: "stop" });
     expect(staged()).toEqual([]);
+  });
+});
+
+describe("dialogs, wrapped page text, navigation results and history", () => {
+  const out = (targetId: string) => evaluate(targetId, "document.getElementById('out').textContent");
+
+  it("reports an alert in the result of the click that raised it", async () => {
+    const { targetId } = json(await call({ action: "open", targetUrl: pages.url("/dialogs") }));
+    const clicked = await call({ action: "act", request: { kind: "click", targetId, selector: "#alert" } });
+    expect(clicked.details.dialogs).toEqual([{ kind: "alert", answer: "accepted" }]);
+    expect(json(clicked).dialogs).toEqual([
+      { kind: "alert", message: "Saved!", answer: "accepted", by: "auto" },
+    ]);
+    expect(await out(targetId)).toBe("after alert");
+  });
+
+  it("keeps an unarmed confirm open, tells the model, and lets it answer", async () => {
+    const { targetId } = json(await call({ action: "open", targetUrl: pages.url("/dialogs") }));
+    const clicked = await call({ action: "act", request: { kind: "click", targetId, selector: "#confirm" } });
+    expect(clicked.details).toMatchObject({
+      blockedByDialog: true,
+      dialogs: [{ kind: "confirm", pending: true }],
+    });
+    expect(json(clicked)).toEqual({
+      ok: true,
+      kind: "click",
+      targetId,
+      dialogs: [{ kind: "confirm", message: "Delete the file?", pending: true }],
+      next: DIALOG_WAITING,
+    });
+    // nothing else touches the page while it waits
+    const blocked = await call({ action: "snapshot", targetId });
+    expect(error(blocked)).toContain(
+      "A confirm dialog is open on this tab and the page waits for it. Answer it first with action=dialog (accept=true or accept=false; promptText for a prompt). Its text:",
+    );
+    expect(error(blocked)).toContain("Delete the file?");
+    const dismissed = await call({ action: "dialog", targetId, accept: false });
+    expect(json(dismissed)).toMatchObject({
+      answered: { kind: "confirm", message: "Delete the file?", answer: "dismissed", by: "model" },
+      action: { completed: true },
+    });
+    expect(await out(targetId)).toBe("cancelled");
+    await call({ action: "act", request: { kind: "click", targetId, selector: "#confirm" } });
+    await call({ action: "dialog", targetId, accept: true });
+    expect(await out(targetId)).toBe("confirmed");
+  });
+
+  it("answers a prompt with the model's text, and arming ahead still works", async () => {
+    const { targetId } = json(await call({ action: "open", targetUrl: pages.url("/dialogs") }));
+    const asked = await call({ action: "act", request: { kind: "click", targetId, selector: "#prompt" } });
+    expect(json(asked).dialogs).toEqual([
+      { kind: "prompt", message: "Name?", defaultValue: "anon", pending: true },
+    ]);
+    const answered = await call({ action: "dialog", targetId, accept: true, promptText: "Grace" });
+    expect(json(answered).answered).toEqual({
+      kind: "prompt",
+      message: "Name?",
+      defaultValue: "anon",
+      answer: "accepted",
+      by: "model",
+      promptText: "Grace",
+    });
+    expect(await out(targetId)).toBe("name=Grace");
+    const armed = await call({ action: "dialog", targetId, accept: false });
+    expect(json(armed).armed).toEqual({ accept: false });
+    const clicked = await call({ action: "act", request: { kind: "click", targetId, selector: "#confirm" } });
+    expect(json(clicked).dialogs).toEqual([
+      { kind: "confirm", message: "Delete the file?", answer: "dismissed", by: "armed" },
+    ]);
+    expect(await out(targetId)).toBe("cancelled");
+  });
+
+  it("wraps titles and evaluate results as external content, keeping them out of details", async () => {
+    const opened = await call({ action: "open", targetUrl: pages.url("/form") });
+    expect(text(opened)).toMatch(
+      /^<<<EXTERNAL_UNTRUSTED_CONTENT id="[0-9a-f]{16}">>>\nSource: Browser\n---\n\{/,
+    );
+    expect(json(opened).title).toBe("Form");
+    expect(opened.details).not.toHaveProperty("title");
+    expect(opened.details.externalContent).toEqual({
+      untrusted: true,
+      source: "browser",
+      kind: "open",
+      wrapped: true,
+    });
+    const evaluated = await call({
+      action: "act",
+      request: { kind: "evaluate", targetId: opened.details.targetId, fn: "() => 'page says hi'" },
+    });
+    expect(text(evaluated)).toMatch(/^<<<EXTERNAL_UNTRUSTED_CONTENT/);
+    expect(json(evaluated).result).toBe("page says hi");
+    expect(JSON.stringify(evaluated.details)).not.toContain("page says hi");
+  });
+
+  it("navigate answers with the new page's interactive snapshot; back and forward walk the history", async () => {
+    const { targetId } = json(await call({ action: "open", targetUrl: pages.url("/menu") }));
+    const navigated = await call({ action: "navigate", targetId, targetUrl: pages.url("/form") });
+    const body = text(navigated);
+    expect(body).toContain("SECURITY NOTICE");
+    expect(body).toContain("Page: Form\nURL: ");
+    expect(body).toMatch(/- textbox "Email" \[ref=e\d+\]/);
+    expect(body).not.toContain("- heading");
+    expect(navigated.details).toMatchObject({ ok: true, targetId, format: "ai", interactive: true });
+    // its refs are live: act with one straight away
+    const email = /- textbox "Email" \[ref=(e\d+)\]/.exec(body)![1]!;
+    await call({ action: "act", request: { kind: "type", targetId, ref: email, text: "n@v.x" } });
+    expect(await evaluate(targetId, "document.querySelector('input[name=email]').value")).toBe("n@v.x");
+    const back = await call({ action: "back", targetId });
+    expect(back.details.url).toBe(pages.url("/menu"));
+    expect(text(back)).toMatch(/- menuitem "Open" \[ref=e\d+\]/);
+    const forward = await call({ action: "forward", targetId });
+    expect(forward.details.url).toBe(pages.url("/form"));
+    expect(error(await call({ action: "forward", targetId }))).toBe(
+      "Cannot go forward: no later page in this tab's history.",
+    );
   });
 });
 

@@ -37,6 +37,11 @@ const PAGES: Record<string, string> = {
 <div id="popover" style="visibility:hidden"><span>Closed label</span>
   <ul role="menu" style="visibility:visible"><li role="menuitem" onclick="document.getElementById('picked').textContent='opened'">Open</li><li role="menuitem">Save</li></ul>
 </div><p id="picked"></p>`,
+  "/dialogs": `<!doctype html><title>Dialogs</title>
+<button id="alert" onclick="alert('Saved!'); document.getElementById('out').textContent = 'after alert'">Alert</button>
+<button id="confirm" onclick="document.getElementById('out').textContent = confirm('Delete the file?') ? 'confirmed' : 'cancelled'">Confirm</button>
+<button id="prompt" onclick="document.getElementById('out').textContent = 'name=' + prompt('Name?', 'anon')">Prompt</button>
+<p id="out"></p>`,
   "/long": `<!doctype html><title>Long</title>${Array.from({ length: 400 }, (_, i) => `<p><a href="#a${i}">Link number ${i}</a></p>`).join("")}`,
 };
 

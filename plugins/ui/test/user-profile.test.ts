@@ -67,7 +67,8 @@ describe('profile "user"', () => {
       profile: "user",
       targetUrl: pages.url("/form"),
     });
-    const opened = JSON.parse(text(openResult));
+    // the open result is wrapped as external content: the JSON sits between the markers
+    const opened = JSON.parse(/\{[\s\S]*\}/.exec(text(openResult))![0]);
     expect(opened.title, text(openResult)).toBe("Form");
     expect(JSON.parse(text(await browser.execute("t", { action: "status", profile: "user" })))).toMatchObject(
       {

@@ -267,12 +267,12 @@ export class BrowserRuntime {
     );
   }
 
-  async open(url: string): Promise<Tab> {
+  /** A new blank tab, made the current one. */
+  async newTab(): Promise<Tab> {
     const context = await this.start();
     const page = await context.newPage();
     const tab = (await this.adopt(page))!;
     this.current = tab;
-    await this.goto(page, url);
     return tab;
   }
 

@@ -1,5 +1,6 @@
 import { rm } from "node:fs/promises";
-import type { Dialog, FileChooser, Page } from "playwright-core";
+import type { FileChooser, Page } from "playwright-core";
+import { DialogKeeper } from "./dialogs.js";
 import type { RoleRef } from "./snapshot.js";
 
 export interface ConsoleEntry {
@@ -24,7 +25,7 @@ const CONSOLE_LIMIT = 500;
 export class Tab {
   readonly console: ConsoleEntry[] = [];
   refs: SnapshotRefs | undefined;
-  private dialog: { accept: boolean; promptText?: string } | undefined;
+  readonly dialogs = new DialogKeeper();
   private upload: { files: string[] } | undefined;
   // staging directories of this tab's uploads: Chromium reads them lazily, so they live as long as the page
   private readonly staged = new Set<string>();
@@ -51,19 +52,14 @@ export class Tab {
         timestamp: new Date().toISOString(),
       });
     });
-    // A dialog nobody armed is dismissed, so a page can never hang the next action.
-    page.on("dialog", (dialog) => void this.answerDialog(dialog));
+    // Answered as armed, accepted (alerts), or kept open for the model: see DialogKeeper.
+    page.on("dialog", (dialog) => void this.dialogs.onDialog(dialog));
     page.on("filechooser", (chooser) => void this.answerChooser(chooser));
     page.on("close", () => void this.cleanup());
     // A navigation makes every ref of the old document stale.
     page.on("framenavigated", (frame) => {
       if (frame === page.mainFrame()) this.refs = undefined;
     });
-  }
-
-  /** The next dialog is answered this way (OpenClaw's `dialog` action arms it). */
-  armDialog(accept: boolean, promptText?: string): void {
-    this.dialog = { accept, ...(promptText !== undefined ? { promptText } : {}) };
   }
 
   /** The next file chooser gets these files (OpenClaw's `upload` action arms it). */
@@ -94,17 +90,6 @@ export class Tab {
 
   get uploadArmed(): boolean {
     return this.upload !== undefined;
-  }
-
-  private async answerDialog(dialog: Dialog): Promise<void> {
-    const armed = this.dialog;
-    this.dialog = undefined;
-    try {
-      if (armed?.accept) await dialog.accept(armed.promptText);
-      else await dialog.dismiss();
-    } catch {
-      // the page went away with its dialog
-    }
   }
 
   private async answerChooser(chooser: FileChooser): Promise<void> {

@@ -13,6 +13,8 @@ export const BROWSER_ACTIONS = [
   "snapshot",
   "screenshot",
   "navigate",
+  "back",
+  "forward",
   "console",
   "pdf",
   "upload",

@@ -12,7 +12,7 @@ import {
   ToolInputError,
   wrapExternalContent,
 } from "@clawtools/core";
-import { type ActRequest, locate, runAct } from "../browser/act.js";
+import { type ActRequest, locate } from "../browser/act.js";
 import { mediaPath, stageUploads } from "../browser/files.js";
 import type { BrowserHost } from "../browser/host.js";
 import { labelledScreenshot } from "../browser/labels.js";
@@ -26,6 +26,7 @@ import {
   takeSnapshot,
 } from "../browser/snapshot.js";
 import { checkNavigation } from "../browser/url-guard.js";
+import { actOnPage, answerDialog, navigatePage, openPage, stepHistory } from "./browser-page.js";
 import { BROWSER_ACTIONS, browserSchema } from "./browser-schema.js";
 
 type BrowserParams = Static<typeof browserSchema>;
@@ -94,16 +95,9 @@ export function createBrowserTool(
           },
         };
       }
-      case "open": {
+      case "open":
         if (!url) throw new ToolInputError("targetUrl required");
-        const tab = await runtime.open(await checkNavigation(url, host.policy, host.lookup));
-        return jsonResult({
-          ok: true,
-          targetId: tab.targetId,
-          url: tab.page.url(),
-          title: await tab.page.title(),
-        });
-      }
+        return openPage(runtime, await checkNavigation(url, host.policy, host.lookup));
       case "focus":
         if (!targetId) throw new ToolInputError("targetId required");
         await runtime.focus(targetId);
@@ -114,14 +108,16 @@ export function createBrowserTool(
       case "navigate": {
         if (!url) throw new ToolInputError("targetUrl required");
         const checked = await checkNavigation(url, host.policy, host.lookup);
-        const tab = await runtime.tab(targetId);
-        await runtime.goto(tab.page, checked);
-        return jsonResult({ ok: true, targetId: tab.targetId, url: tab.page.url() });
+        return navigatePage(runtime, await runtime.tab(targetId), checked);
       }
+      case "back":
+      case "forward":
+        return stepHistory(await runtime.tab(targetId), params.action);
       case "snapshot":
         return snapshot(params, targetId);
       case "screenshot": {
         const tab = await runtime.tab(targetId);
+        tab.dialogs.assertFree();
         const type = params.type ?? "png";
         const selector = params.element ?? params.selector;
         const buffer = params.ref
@@ -142,6 +138,7 @@ export function createBrowserTool(
       }
       case "pdf": {
         const tab = await runtime.tab(targetId);
+        tab.dialogs.assertFree();
         const file = await mediaPath(host.stateDir, "page", "pdf");
         await tab.page.pdf({ path: file, printBackground: true });
         return textResult(`FILE:${file}`, { ok: true, path: file, targetId: tab.targetId });
@@ -169,6 +166,7 @@ export function createBrowserTool(
       case "upload": {
         if (!params.paths?.length) throw new ToolInputError("paths required");
         const tab = await runtime.tab(targetId);
+        tab.dialogs.assertFree();
         const { dir, files } = await stageUploads(options.workspaceDir, host.stateDir, params.paths);
         tab.addStaged(dir);
         const ref = params.inputRef ?? params.ref;
@@ -186,18 +184,12 @@ export function createBrowserTool(
         } else tab.armUpload(files);
         return jsonResult({ ok: true, targetId: tab.targetId, files: files.length });
       }
-      case "dialog": {
-        const tab = await runtime.tab(targetId);
-        tab.armDialog(params.accept !== false, params.promptText);
-        return jsonResult({ ok: true, targetId: tab.targetId });
-      }
+      case "dialog":
+        return answerDialog(await runtime.tab(targetId), params.accept !== false, params.promptText);
       case "act": {
         const req = actRequest(params);
         if (!params.request && !params.kind) throw new ToolInputError("request required");
-        const tab = await runtime.tab(req.targetId ?? targetId);
-        const result = await runAct(tab, req, { evaluateEnabled });
-        await tab.cleanup(); // act kind close: its staged uploads go with it
-        return jsonResult(result);
+        return actOnPage(await runtime.tab(req.targetId ?? targetId), req, { evaluateEnabled });
       }
       default:
         throw new ToolInputError(
@@ -215,6 +207,7 @@ export function createBrowserTool(
     if (format !== "ai" && (params.labels || efficient))
       throw new ToolInputError("labels/mode=efficient require format=ai");
     const tab = await host.runtime(params.profile).tab(targetId);
+    tab.dialogs.assertFree();
     const externalContent = { untrusted: true, source: "browser", kind: "snapshot", wrapped: true };
     if (format === "aria") {
       const limit = Math.min(Math.max(1, Math.floor(params.limit ?? ARIA_LIMIT_DEFAULT)), ARIA_LIMIT_MAX);
