@@ -1,12 +1,13 @@
-import { waitForRun } from "@clawtools/sessions";
 import { randomUUID } from "node:crypto";
 import type { AnyAgentTool } from "@clawtools/core";
-import type {
-  AgentRunner,
-  RunOutcome,
-  SessionStore,
-  StartRunRequest,
-  TranscriptMessage,
+import {
+  type AgentRunner,
+  type RunOutcome,
+  RunTable,
+  type SessionStore,
+  type StartRunRequest,
+  type TrackedRun,
+  type TranscriptMessage,
 } from "@clawtools/sessions";
 import { generateText, type LanguageModel, type ModelMessage, stepCountIs } from "ai";
 import { stepMessages, toModelMessages } from "./messages.js";
@@ -54,10 +55,15 @@ const modelName = (model: LanguageModel) =>
  * pi format `@clawtools/runner-pi` writes. Steered messages join the conversation before the next
  * step.
  */
-export function createAiSdkRunner(options: AiSdkRunnerOptions): AgentRunner {
-  const runs = new Map<string, ActiveRun>();
+export function createAiSdkRunner(options: AiSdkRunnerOptions): AgentRunner & {
+  /** The runs held while they run and the outcomes kept after (empty once every run has ended and aged out). */
+  readonly table: RunTable<TrackedRun>;
+} {
+  // a run's state is held while it runs and released when it ends (outcomes stay for a late wait)
+  const runs = new RunTable<ActiveRun>();
 
   return {
+    table: runs,
     async start(request: StartRunRequest) {
       const runId = randomUUID();
       const session = await options.store.get(request.sessionKey);
@@ -115,11 +121,11 @@ export function createAiSdkRunner(options: AiSdkRunnerOptions): AgentRunner {
       void active.done.then((outcome) => {
         active.outcome = outcome;
       });
-      runs.set(runId, active);
+      runs.add(runId, active);
       return { runId };
     },
 
-    wait: (runId: string, timeoutMs: number) => waitForRun(runs.get(runId), runId, timeoutMs),
+    wait: (runId: string, timeoutMs: number) => runs.wait(runId, timeoutMs),
 
     async abort(runId: string): Promise<void> {
       const run = runs.get(runId);

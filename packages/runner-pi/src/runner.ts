@@ -1,13 +1,14 @@
-import { waitForRun } from "@clawtools/sessions";
 import { randomUUID } from "node:crypto";
 import { type AnyAgentTool, redactSecrets } from "@clawtools/core";
 import { type ModelSpec, resolveModel, withModel } from "@clawtools/models";
-import type {
-  AgentRunner,
-  RunOutcome,
-  SessionStore,
-  StartRunRequest,
-  TranscriptMessage,
+import {
+  type AgentRunner,
+  type RunOutcome,
+  RunTable,
+  type SessionStore,
+  type StartRunRequest,
+  type TrackedRun,
+  type TranscriptMessage,
 } from "@clawtools/sessions";
 import { Agent, type AgentMessage } from "@mariozechner/pi-agent-core";
 import type { AssistantMessage } from "@mariozechner/pi-ai";
@@ -60,11 +61,16 @@ function toAgentMessages(history: TranscriptMessage[]): AgentMessage[] {
  * transcript from the store, runs the model with a clawtools toolset, and appends every message
  * it produces back to the store as it is produced.
  */
-export function createPiRunner(options: PiRunnerOptions): AgentRunner {
-  const runs = new Map<string, ActiveRun>();
+export function createPiRunner(options: PiRunnerOptions): AgentRunner & {
+  /** The runs held while they run and the outcomes kept after (empty once every run has ended and aged out). */
+  readonly table: RunTable<TrackedRun>;
+} {
+  // a run's state is held while it runs and released when it ends (outcomes stay for a late wait)
+  const runs = new RunTable<ActiveRun>();
   const base: ModelSpec = typeof options.model === "string" ? { model: options.model } : options.model;
 
   return {
+    table: runs,
     async start(request: StartRunRequest) {
       const runId = randomUUID();
       const session = await options.store.get(request.sessionKey);
@@ -135,11 +141,11 @@ export function createPiRunner(options: PiRunnerOptions): AgentRunner {
       active.done.then((outcome) => {
         active.outcome = outcome;
       });
-      runs.set(runId, active);
+      runs.add(runId, active);
       return { runId };
     },
 
-    wait: (runId: string, timeoutMs: number) => waitForRun(runs.get(runId), runId, timeoutMs),
+    wait: (runId: string, timeoutMs: number) => runs.wait(runId, timeoutMs),
 
     async abort(runId: string): Promise<void> {
       const run = runs.get(runId);

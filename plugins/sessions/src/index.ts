@@ -68,3 +68,4 @@ export {
   type VisibilityPolicy,
 } from "./visibility.js";
 export { type TrackedRun, waitForRun } from "./run-wait.js";
+export { RECENT_OUTCOMES, RunTable } from "./run-table.js";

@@ -1,4 +1,5 @@
-import { waitForRun } from "./run-wait.js";
+import { RECENT_OUTCOMES, RunTable } from "./run-table.js";
+import type { TrackedRun } from "./run-wait.js";
 import type { AgentRunner, RunOutcome, SessionStore, StartRunRequest } from "./interfaces.js";
 
 /** What a scripted turn sees: the run, the messages steered into it so far, and its abort signal. */
@@ -36,15 +37,21 @@ interface Run {
  * drive sessions without a model; the real loops are `@clawtools/runner-pi` and `@clawtools/ai-sdk`.
  */
 export function createScriptedRunner(options: ScriptedRunnerOptions): AgentRunner & {
-  /** Runs started so far, by id. */
+  /** The turns of the runs started lately (the newest 256), by id. */
   readonly runs: ReadonlyMap<string, ScriptedTurn>;
+  /** Runs held while they run, and ended outcomes kept for `wait`. */
+  readonly table: RunTable<TrackedRun>;
 } {
-  const runs = new Map<string, Run>();
+  const runs = new RunTable<Run>();
   const turns = new Map<string, ScriptedTurn>();
   let n = 0;
   const script = options.script ?? ((t: ScriptedTurn) => `Done: ${t.message}`);
-  const runner: AgentRunner & { readonly runs: ReadonlyMap<string, ScriptedTurn> } = {
+  const runner: AgentRunner & {
+    readonly runs: ReadonlyMap<string, ScriptedTurn>;
+    readonly table: RunTable<TrackedRun>;
+  } = {
     runs: turns,
+    table: runs,
     async start(request: StartRunRequest) {
       const runId = options.newRunId?.() ?? `run-${++n}`;
       const controller = new AbortController();
@@ -93,11 +100,16 @@ export function createScriptedRunner(options: ScriptedRunnerOptions): AgentRunne
       void run.done.then((outcome) => {
         run.outcome = outcome;
       });
-      runs.set(runId, run);
+      runs.add(runId, run);
       turns.set(runId, turn);
+      // the turns are for inspection: only the newest are kept
+      for (const oldest of turns.keys()) {
+        if (turns.size <= RECENT_OUTCOMES) break;
+        turns.delete(oldest);
+      }
       return { runId };
     },
-    wait: (runId, timeoutMs) => waitForRun(runs.get(runId), runId, timeoutMs),
+    wait: (runId, timeoutMs) => runs.wait(runId, timeoutMs),
     async abort(runId) {
       const run = runs.get(runId);
       if (!run || run.outcome) return;

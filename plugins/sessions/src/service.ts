@@ -174,7 +174,8 @@ export class SessionsService {
     do outcome = await runner.wait(run.runId, 60_000);
     while (outcome.status === "running");
     if (this.active.get(run.childSessionKey) === run.runId) this.active.delete(run.childSessionKey);
-    if (this.killed.has(run.runId)) return; // kill() recorded it; a killed run is not announced
+    // kill() recorded it; a killed run is not announced
+    if (this.killed.delete(run.runId)) return;
     const status = STATUS[outcome.status];
     const endedAt = Date.now();
     const end: RunEnd = {
@@ -251,7 +252,8 @@ export class SessionsService {
     const killed: RunRecord[] = [];
     for (const childRun of await this.runs.listByRequester(run.childSessionKey))
       killed.push(...(await this.kill(childRun.runId)));
-    this.killed.add(runId);
+    // only a run this service follows is marked (follow() reads and forgets the mark)
+    if (this.watching.has(runId)) this.killed.add(runId);
     await this.runner?.abort(runId).catch(() => {});
     const updated = await this.runs.update(runId, { status: "killed", endedAt: Date.now() });
     await this.store

@@ -1,0 +1,42 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { FileSessionStore } from "@clawtools/sessions";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAiSdkRunner } from "../src/runner.js";
+import { type ChatRequest, contentText, startModelServer } from "./model-server.js";
+
+// Runners release a run's state when it ends (issue 26: every runner kept a never-pruned run table).
+
+let server: Awaited<ReturnType<typeof startModelServer>>;
+beforeAll(async () => {
+  server = await startModelServer((r: ChatRequest) => ({
+    text: `echo ${contentText(r.messages.at(-1)?.content)}`,
+  }));
+});
+afterAll(() => server?.close());
+
+describe("createAiSdkRunner releases ended runs", () => {
+  it("holds no run once it ends; wait on an ended run still answers from the recent outcomes", async () => {
+    const store = new FileSessionStore(mkdtempSync(path.join(tmpdir(), "aisdk-release-")));
+    const provider = createOpenAICompatible({
+      name: "loopback",
+      baseURL: server.baseUrl,
+      apiKey: "sk-loopback",
+    });
+    const runner = createAiSdkRunner({ store, model: provider.chatModel("scripted") });
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const key = `agent:main:subagent:r${i}`;
+      await store.create({ key, agentId: "main", depth: 1 });
+      const { runId } = await runner.start({ sessionKey: key, message: `task ${i}` });
+      ids.push(runId);
+      expect(await runner.wait(runId, 30_000)).toEqual({ status: "ok", reply: `echo task ${i}` });
+    }
+    await new Promise((r) => setImmediate(r));
+    expect(runner.table.size).toEqual({ live: 0, ended: 12 });
+    expect(await runner.wait(ids[0]!, 1)).toEqual({ status: "ok", reply: "echo task 0" });
+    expect(await runner.steer(ids[0]!, "late")).toBe(false);
+  });
+});
