@@ -76,7 +76,9 @@ describe("serve --profile full with the browser", () => {
     const { client, call } = await serve(["--profile", "full", "--allow-private-network"]);
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(["browser", "canvas"]));
-    const opened = json(await call("browser", { action: "open", targetUrl: url }));
+    // open wraps page text (the title) as external content: the JSON sits between the markers
+    const openText = text(await call("browser", { action: "open", targetUrl: url }));
+    const opened = JSON.parse(/\{[\s\S]*\}/.exec(openText)![0]);
     expect(opened.title).toBe("Counter");
     const snapshot = text(await call("browser", { action: "snapshot", targetId: opened.targetId }));
     const ref = /button "Press" \[ref=(e\d+)\]/.exec(snapshot)![1];
