@@ -80,7 +80,12 @@ export class FileCronStore implements CronStore {
     }
     if (!this.jobs) {
       this.jobs = map;
-      for (const job of map.values()) this.reindex(job);
+      const all = [...map.values()];
+      this.order.reset(all.map((job) => ({ id: job.id, at: job.state.nextRunAtMs })));
+      this.enabledOrder.reset(
+        all.filter((job) => job.enabled).map((job) => ({ id: job.id, at: job.state.nextRunAtMs })),
+      );
+      for (const job of all) this.due.set(job.id, job.enabled ? job.state.nextRunAtMs : undefined);
     }
     return this.jobs;
   }

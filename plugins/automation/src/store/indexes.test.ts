@@ -87,6 +87,7 @@ describe("OrderedIndex", () => {
         model.set(id, at);
         index.set(id, at);
       }
+      if (step === 10_000) index.reset([...model.entries()].map(([id, at]) => ({ id, at })));
       if (step % 500 === 0) {
         const all = sorted();
         expect(index.size).toBe(all.length);

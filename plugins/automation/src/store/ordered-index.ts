@@ -36,6 +36,16 @@ export class OrderedIndex {
     return this.keys.size;
   }
 
+  /** Replaces the contents with these ids and next runs: one sort, not one insert each (a store's load). */
+  reset(entries: Iterable<{ id: string; at: number | undefined }>): void {
+    this.keys.clear();
+    for (const entry of entries)
+      this.keys.set(entry.id, { id: entry.id, at: entry.at ?? Number.POSITIVE_INFINITY });
+    const sorted = [...this.keys.values()].sort(compare);
+    this.blocks = [];
+    for (let i = 0; i < sorted.length; i += BLOCK) this.blocks.push(sorted.slice(i, i + BLOCK));
+  }
+
   /** Places the id at `at` (undefined: after every job with a next run); moves it when it was there already. */
   set(id: string, at: number | undefined): void {
     const key: OrderKey = { id, at: at ?? Number.POSITIVE_INFINITY };
