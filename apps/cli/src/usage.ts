@@ -20,8 +20,9 @@ const COMMON = `  --workspace <dir>   workspace root (default: current directory
                       let web_fetch and the browser reach loopback and private
                       addresses (local development)
   --model <p/m>       provider/model for sub-agents (sessions_spawn, sessions_send) and image;
-                      keys and endpoints from OPENAI_API_KEY / OPENAI_BASE_URL,
-                      ANTHROPIC_API_KEY, GEMINI_API_KEY
+                      each provider's own key and endpoint: OPENAI_API_KEY /
+                      OPENAI_BASE_URL, ANTHROPIC_API_KEY, GEMINI_API_KEY, XAI_API_KEY…
+                      (a key is sent only to its own provider)
   --nodes local       this machine as a node (the nodes tool)
   -h, --help          show help`;
 
