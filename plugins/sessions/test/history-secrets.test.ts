@@ -30,6 +30,17 @@ describe("sessions_history redacts a provider's error", () => {
     expect(JSON.stringify(h)).not.toContain(key);
   });
 
+  it("stays linear on adversarial near-misses of the key patterns (no regex backtracking blow-up)", async () => {
+    // long runs that start like a key but never end like one: a backtracking pattern would stall
+    // (under the 80 KB history cap; quadratic work on these would be ~10^9 steps)
+    const near = `sk-${"-".repeat(25_000)} ghp_${"a".repeat(25_000)}_x xoxb-${"-".repeat(25_000)}`;
+    const t = setup();
+    await t.service.ensure("agent:main:main");
+    await t.service.store.append("agent:main:main", [failed(near)]);
+    const h = await t.json("sessions_history", { sessionKey: "main" });
+    expect(h.messages[0].errorMessage).toBe(near);
+  });
+
   it("takes a registered secret of any shape out of errorMessage, and out of the stored transcript", async () => {
     const token = "gateway-token-of-any-shape:42";
     const t = setup();
