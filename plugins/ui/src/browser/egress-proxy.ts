@@ -32,6 +32,7 @@ const HOP_HEADERS = new Set([
   "trailer",
   "transfer-encoding",
   "upgrade",
+  BLOCKED_HEADER, // only the proxy's own refusals carry it
 ]);
 
 export interface EgressProxyOptions {

@@ -282,25 +282,22 @@ export class BrowserRuntime {
    */
   async goto(page: Page, url: string, waitUntil: "domcontentloaded" | "load" = "domcontentloaded") {
     const since = this.blockSeq;
-    // the refusal of this navigation's hop: the one for the URL it ended on, else the first since
-    const refused = (at?: string) => {
-      const recent = this.blocks.filter((b) => b.seq > since);
-      const target = at ? authority(at) : undefined;
-      return (recent.findLast((b) => b.target === target) ?? recent[0])?.message;
-    };
+    const recent = () => this.blocks.filter((b) => b.seq > since);
     let response: Awaited<ReturnType<Page["goto"]>>;
     try {
       response = await page.goto(url, { waitUntil });
     } catch (error) {
-      const reason = refused();
+      // a refused tunnel: the first refusal since this navigation began is its hop
+      const reason = recent()[0]?.message;
       if (reason && /ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY/.test(String(error)))
         throw new ToolInputError(`Navigation failed: ${reason}`);
       throw error;
     }
-    if (response?.headers()[BLOCKED_HEADER])
-      throw new ToolInputError(
-        `Navigation failed: ${refused(response.url()) ?? "the browser's URL policy refused a hop of it"}`,
-      );
+    // the proxy's 403 for the URL the navigation ended on (a page cannot fake one: the header
+    // counts only with a refusal the proxy recorded for that host and port)
+    const landedOn = response?.headers()[BLOCKED_HEADER] ? authority(response.url()) : undefined;
+    const reason = landedOn && recent().findLast((b) => b.target === landedOn)?.message;
+    if (reason) throw new ToolInputError(`Navigation failed: ${reason}`);
     return response;
   }
 

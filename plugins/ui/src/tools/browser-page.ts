@@ -124,7 +124,10 @@ export async function navigatePage(
 }
 
 /** History steps: `back` / `forward`; at either end of the history it says so instead of pretending. */
-export async function stepHistory(tab: Tab, direction: "back" | "forward"): Promise<AgentToolResult<unknown>> {
+export async function stepHistory(
+  tab: Tab,
+  direction: "back" | "forward",
+): Promise<AgentToolResult<unknown>> {
   tab.dialogs.assertFree();
   const session = await tab.page.context().newCDPSession(tab.page);
   let history: { currentIndex: number; entries: unknown[] };
