@@ -17,6 +17,8 @@ export interface CliConfig {
   acp?: AcpHarness;
   /** `serve --http` settings from the file (the flags win). */
   http: HttpConfig;
+  /** `plugins` from the file: clawtools plugins to load (packages, or paths from the file's directory). */
+  plugins: string[];
   /** Keys accepted without a check (a section that is not installed, a plugin without a schema). */
   warnings: string[];
 }
@@ -103,7 +105,23 @@ export function loadConfig(
     raw = parsed;
   }
   const where = file === undefined ? "configuration" : `--config ${file}`;
-  const { stateDir, model, acp, allowOrigins, sessionIdleMinutes, maxSessions, ...sections } = raw;
+  const {
+    stateDir,
+    model,
+    acp,
+    allowOrigins,
+    sessionIdleMinutes,
+    maxSessions,
+    plugins: named,
+    ...sections
+  } = raw;
+  if (
+    named !== undefined &&
+    !(Array.isArray(named) && named.every((p: unknown) => typeof p === "string" && p.trim() !== ""))
+  )
+    throw new UsageError(
+      `${where}: plugins must be an array of package names or paths (["@acme/clawtools-tools", "./my-plugin.js"])`,
+    );
   const http = readHttpConfig(where, { allowOrigins, sessionIdleMinutes, maxSessions });
   if (stateDir !== undefined && typeof stateDir !== "string")
     throw new UsageError(`${where}: stateDir must be a string (a directory)`);
@@ -139,7 +157,7 @@ export function loadConfig(
     if (!plugin) {
       if (!known.has(key))
         throw new UsageError(
-          `${where}: unknown key "${key}" (expected stateDir, model, acp, allowOrigins, sessionIdleMinutes, maxSessions or a section: ${[...known].join(", ")})`,
+          `${where}: unknown key "${key}" (expected stateDir, model, acp, plugins, allowOrigins, sessionIdleMinutes, maxSessions or a section: ${[...known].join(", ")})`,
         );
       warnings.push(`config: "${key}" is not used: its section is not installed`);
       validated[key] = value;
@@ -167,6 +185,7 @@ export function loadConfig(
       ? { stateDir: file === undefined ? stateDir : path.resolve(path.dirname(file), stateDir) }
       : {}),
     http,
+    plugins: (named as string[] | undefined) ?? [],
     warnings,
   };
 }

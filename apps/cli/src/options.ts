@@ -24,6 +24,8 @@ export interface CommonOptions {
   model?: string;
   /** `--nodes local`: this machine as a node (the nodes tool). */
   nodes?: "local";
+  /** `--plugin <package or path>`: clawtools plugins to load and serve (repeatable). */
+  plugin?: string[];
   /** serve: HTTP instead of stdio, on this port. */
   http?: number;
   host?: string;
@@ -54,6 +56,7 @@ const COMMON: Options = {
   "allow-private-network": { type: "boolean", default: false },
   model: { type: "string" },
   nodes: { type: "string" },
+  plugin: { type: "string", multiple: true },
 };
 
 /** The options each command understands; anything else is a usage error. */
@@ -197,6 +200,7 @@ export function parseCommonOptions(argv: string[], command: CommandName = "list"
     allowPrivateNetwork: Boolean(v["allow-private-network"]),
     ...(model ? { model } : {}),
     ...(nodes ? { nodes: "local" as const } : {}),
+    ...(v.plugin ? { plugin: v.plugin as string[] } : {}),
     ...(port !== undefined ? { http: port } : {}),
     ...(v.host !== undefined ? { host: v.host as string } : {}),
     ...(v.token !== undefined ? { token: v.token as string } : {}),

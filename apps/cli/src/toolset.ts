@@ -5,6 +5,7 @@ import {
   createToolset,
   redactSecrets,
   registerSecrets,
+  resolveCoreToolProfilePolicy,
   resolveStateDir,
   secretsInDocument,
   type Toolset,
@@ -15,6 +16,7 @@ import { type Clawtools, createClawtools } from "clawtools";
 import { type AcpHarness, type CliConfig, loadConfig } from "./config.js";
 import { cliConfigSchema } from "./config-schema.js";
 import { type CommonOptions, invocationDir } from "./options.js";
+import { type NamedPlugin, registerNamedPlugins } from "./plugins.js";
 import { automationOnSessions, sessionsWithRunner } from "./subagents.js";
 import { UsageError } from "./usage.js";
 
@@ -80,6 +82,8 @@ export type CliToolset = Toolset & {
   context: ToolContext;
   /** The `--config` file's settings beyond sections (serve --http's). */
   config: CliConfig;
+  /** The plugins named with `--plugin` or the config file's `plugins`, and their tools. */
+  namedPlugins: Array<{ plugin: ClawtoolsPlugin; spec: string; tools: string[] }>;
   close(): Promise<void>;
   /**
    * A toolset of its own for one agent session (`serve --http`: one per MCP client): the same
@@ -100,6 +104,23 @@ export async function buildToolset(
   let config: CliConfig;
   try {
     ({ context, config } = contextAndConfig(options, clawtools));
+  } catch (error) {
+    await clawtools.tools.dispose();
+    throw error;
+  }
+  // plugins the user named: checked, registered, served under every profile
+  const here = invocationDir();
+  const named: NamedPlugin[] = [
+    ...(options.plugin ?? []).map((spec) => ({ spec, base: here, from: "--plugin" })),
+    ...config.plugins.map((spec) => ({
+      spec,
+      base: options.config ? path.dirname(path.resolve(here, options.config)) : here,
+      from: `--config ${options.config}`,
+    })),
+  ];
+  let namedPlugins: Awaited<ReturnType<typeof registerNamedPlugins>>;
+  try {
+    namedPlugins = await registerNamedPlugins(named, clawtools.tools, context);
   } catch (error) {
     await clawtools.tools.dispose();
     throw error;
@@ -140,10 +161,17 @@ export async function buildToolset(
     const automation = await automationOnSessions({ sessions, context, appConfig });
     if (automation) replace("automation", automation);
   }
+  // `minimal` admits no plugin tool through its profile (core keeps it to session_status), so
+  // with named plugins it is applied as an allowlist layer that adds their tools
+  const namedTools = namedPlugins.flatMap((p) => p.tools);
+  const minimalWithPlugins = profile === "minimal" && namedTools.length > 0;
   const assembly = {
     ...(options.provider ? { provider: options.provider } : {}),
     policy: {
-      ...(profile ? { profile } : {}),
+      ...(profile && !minimalWithPlugins ? { profile } : {}),
+      ...(minimalWithPlugins
+        ? { group: { allow: [...(resolveCoreToolProfilePolicy("minimal")?.allow ?? []), ...namedTools] } }
+        : {}),
       ...(options.allow || options.deny
         ? {
             global: {
@@ -177,6 +205,7 @@ export async function buildToolset(
     clawtools,
     context,
     config,
+    namedPlugins,
     forSession,
     // what the toolset holds, then the plugins the registry loaded (processes, databases…)
     close: async () => {

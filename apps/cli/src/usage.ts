@@ -24,6 +24,9 @@ const COMMON = `  --workspace <dir>   workspace root (default: current directory
                       OPENAI_BASE_URL, ANTHROPIC_API_KEY, GEMINI_API_KEY, XAI_API_KEY…
                       (a key is sent only to its own provider)
   --nodes local       this machine as a node (the nodes tool)
+  --plugin <pkg|path> load a clawtools plugin (its default or "plugin" export; repeatable; config
+                      "plugins"): checked as the contract kit checks it, served under every
+                      profile (--deny still removes its tools)
   -h, --help          show help`;
 
 export const HELP: Record<CommandName | "main", string> = {

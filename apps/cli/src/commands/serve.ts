@@ -24,6 +24,13 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
     `serving ${set.tools.length} tools from ${set.context.workspaceDir}: ${set.tools.map((t) => t.name).join(", ")}`,
   );
   for (const d of set.diagnostics) if (!d.reason.startsWith("not allowed by")) log(`left out ${d.message}`);
+  const served = new Set(set.tools.map((t) => t.name));
+  for (const named of set.namedPlugins) {
+    const tools = named.tools.filter((name) => served.has(name));
+    log(
+      `plugin ${named.plugin.id} (${named.spec}): ${tools.length ? `serving ${tools.join(", ")}` : "no tool served (all denied)"}`,
+    );
+  }
   const common = {
     name: "clawtools",
     version: CLI_VERSION,

@@ -1,0 +1,114 @@
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import {
+  type ClawtoolsPlugin,
+  type PluginToolRegistration,
+  TOOL_PROFILE_IDS,
+  type ToolContext,
+  type ToolRegistry,
+} from "@clawtools/core";
+import { UsageError } from "./usage.js";
+
+/** A plugin the user named: `--plugin <spec>` or the config file's `plugins`. */
+export interface NamedPlugin {
+  /** A package name, or a path (relative to `base`). */
+  spec: string;
+  /** Where a relative path is taken from, and where a package is looked up first. */
+  base: string;
+  /** `--plugin` or `--config <file>`: named in errors. */
+  from: string;
+}
+
+const isPath = (spec: string) => spec.startsWith(".") || path.isAbsolute(spec) || spec.includes(path.sep);
+
+/** The module's URL: a file, or a package resolved from `base` (then from the CLI's own install). */
+function resolveSpec(named: NamedPlugin): string {
+  if (isPath(named.spec)) {
+    const file = path.resolve(named.base, named.spec);
+    if (!existsSync(file)) throw new Error(`no such file: ${file}`);
+    return pathToFileURL(file).href;
+  }
+  try {
+    return pathToFileURL(createRequire(path.join(named.base, "package.json")).resolve(named.spec)).href;
+  } catch {
+    return named.spec; // an ESM-only package or one installed beside the CLI: Node resolves it
+  }
+}
+
+const fail = (named: NamedPlugin, why: string) =>
+  new UsageError(`plugin "${named.spec}" (${named.from}): ${why}`);
+
+/** Imports the module and takes its clawtools plugin: the default export, else `plugin`. */
+async function importPlugin(named: NamedPlugin): Promise<ClawtoolsPlugin> {
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(resolveSpec(named))) as Record<string, unknown>;
+  } catch (error) {
+    throw fail(named, `cannot load it: ${(error as Error).message.split("\n")[0]}`);
+  }
+  const candidate = [mod.default, mod.plugin].find(
+    (value) => typeof value === "object" && value !== null && Array.isArray((value as ClawtoolsPlugin).tools),
+  );
+  if (!candidate)
+    throw fail(
+      named,
+      'exports no clawtools plugin (expected a default or "plugin" export made with definePlugin: {id, version, tools})',
+    );
+  return candidate as ClawtoolsPlugin;
+}
+
+/**
+ * Naming a plugin is asking for its tools: every registration is served under every profile
+ * (the profile's allowlist would otherwise drop a third-party tool) and none is optional. `--deny`
+ * and `--allow` still apply.
+ */
+function servedEverywhere(plugin: ClawtoolsPlugin): ClawtoolsPlugin {
+  const tools: PluginToolRegistration[] = plugin.tools.map((reg) => ({
+    ...reg,
+    optional: false,
+    meta: Object.fromEntries(
+      reg.names.map((name) => [name, { ...reg.meta?.[name], profiles: [...TOOL_PROFILE_IDS] }]),
+    ),
+  }));
+  return Object.assign(Object.create(Object.getPrototypeOf(plugin)), plugin, { tools });
+}
+
+/**
+ * Loads the named plugins, checks each as `@clawtools/testing`'s contract kit does, and registers
+ * them. A plugin that cannot be loaded, breaks the contract or collides with a tool already
+ * registered (a section's) fails the start with an error naming it and what is wrong.
+ */
+export async function registerNamedPlugins(
+  named: readonly NamedPlugin[],
+  registry: ToolRegistry,
+  context: ToolContext,
+): Promise<Array<{ plugin: ClawtoolsPlugin; spec: string; tools: string[] }>> {
+  if (named.length === 0) return [];
+  let kit: typeof import("@clawtools/testing");
+  try {
+    kit = await import("@clawtools/testing");
+  } catch {
+    throw fail(
+      named[0]!,
+      "cannot be checked: the contract kit @clawtools/testing is not installed (install it beside clawtools)",
+    );
+  }
+  const loaded: Array<{ plugin: ClawtoolsPlugin; spec: string; tools: string[] }> = [];
+  for (const entry of named) {
+    const plugin = await importPlugin(entry);
+    const report = await kit.checkPluginContract(plugin, context);
+    if (!report.ok) throw fail(entry, `breaks the plugin contract: ${report.problems.join("; ")}`);
+    const taken = plugin.tools.flatMap((r) => r.names).filter((name) => registry.has(name));
+    if (taken.length > 0)
+      throw fail(
+        entry,
+        `its tool${taken.length > 1 ? "s" : ""} ${taken.join(", ")} ${taken.length > 1 ? "are" : "is"} already served (by ${taken.map((n) => registry.getMeta(n)?.pluginId ?? registry.getMeta(n)?.sectionId ?? "another plugin").join(", ")}); remove one of them`,
+      );
+    const problems = registry.registerPlugin(servedEverywhere(plugin));
+    if (problems.length > 0) throw fail(entry, problems.map((d) => d.message).join("; "));
+    loaded.push({ plugin, spec: entry.spec, tools: plugin.tools.flatMap((r) => r.names) });
+  }
+  return loaded;
+}

@@ -1,0 +1,94 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const cliDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const bin = path.join(cliDir, "dist", "bin.js");
+const fixtures = path.join(cliDir, "test", "fixtures");
+const shout = path.join(fixtures, "shout-plugin.mjs");
+const broken = path.join(fixtures, "broken-plugin.mjs");
+
+async function serve(args: string[]) {
+  let stderr = "";
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, "serve", ...args],
+    stderr: "pipe",
+  });
+  transport.stderr?.on("data", (d) => {
+    stderr += String(d);
+  });
+  const client = new Client({ name: "e2e-plugins", version: "1" });
+  await client.connect(transport);
+  const names = (await client.listTools()).tools.map((t) => t.name);
+  return { client, names, stderr: () => stderr };
+}
+
+describe("clawtools serve --plugin / config plugins", () => {
+  const workspace = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-plugins-"));
+  beforeAll(() => {
+    if (!existsSync(bin))
+      execFileSync("pnpm", ["turbo", "run", "build", "--filter=@clawtools/cli..."], {
+        cwd: path.resolve(cliDir, "../.."),
+        stdio: "ignore",
+      });
+  }, 400_000);
+
+  it("serves a named plugin's tools under the default coding profile and says so at start", async () => {
+    const { client, names, stderr } = await serve(["--workspace", workspace, "--plugin", shout]);
+    expect(names).toContain("shout");
+    expect(names).toContain("read");
+    expect(await client.callTool({ name: "shout", arguments: { text: "hey" } })).toMatchObject({
+      content: [{ type: "text", text: "HEY" }],
+      structuredContent: { length: 3 },
+    });
+    expect(stderr()).toContain(`[clawtools] plugin acme-shout (${shout}): serving shout`);
+    await client.close();
+  });
+
+  it("serves it under minimal too, and --deny still removes it", async () => {
+    const minimal = await serve(["--workspace", workspace, "--plugin", shout, "--profile", "minimal"]);
+    expect(minimal.names).toContain("shout");
+    expect(minimal.names).not.toContain("read");
+    await minimal.client.close();
+    const denied = await serve(["--workspace", workspace, "--plugin", shout, "--deny", "shout"]);
+    expect(denied.names).not.toContain("shout");
+    expect(denied.stderr()).toContain("plugin acme-shout");
+    expect(denied.stderr()).toContain("no tool served (all denied)");
+    await denied.client.close();
+  });
+
+  it("loads the config file's plugins, paths taken from the file's directory", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-plugins-config-"));
+    const file = path.join(dir, "clawtools.json");
+    writeFileSync(file, JSON.stringify({ plugins: [path.relative(dir, shout)] }));
+    const { client, names } = await serve(["--workspace", workspace, "--config", file]);
+    expect(names).toContain("shout");
+    await client.close();
+  });
+
+  it("fails the start naming a plugin that breaks the contract, cannot load, or collides", () => {
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [bin, "serve", "--workspace", workspace, ...args], {
+        encoding: "utf8",
+        input: "",
+      });
+    const bad = run(["--plugin", broken]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain(`clawtools: plugin "${broken}" (--plugin): breaks the plugin contract: `);
+    expect(bad.stderr).toContain("description must be a non-empty string");
+    const missing = run(["--plugin", "./nope-plugin.mjs"]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain(
+      'clawtools: plugin "./nope-plugin.mjs" (--plugin): cannot load it: no such file: ',
+    );
+    const twice = run(["--plugin", shout, "--plugin", shout]);
+    expect(twice.status).toBe(2);
+    expect(twice.stderr).toContain("its tool shout is already served (by acme-shout); remove one of them");
+  });
+});
