@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { createSocket } from "node:dgram";
 import { createServer as createHttpServer } from "node:http";
 import { createServer, type Server } from "node:net";
@@ -68,6 +69,11 @@ export async function startAttackPages(priv: { port: number; udpPort: number }) 
         fetch("http://[::ffff:127.0.0.1]:${priv.port}/mapped", { mode: "no-cors" }),
       ]).then((r) => { ${report("fetch done")} + ":" + r.map((x) => x.status).join(","); });
     </script>`,
+    "/ws-allowed": `<title>ws-allowed</title><script>
+      const ok = new WebSocket("ws://" + location.host + "/echo");
+      ok.onopen = () => { ${report("ws open")}; };
+      ok.onerror = () => { ${report("ws error")}; };
+    </script>`,
     "/ws": `<title>ws</title><script>
       const ws = new WebSocket("ws://127.0.0.1:${priv.port}/socket");
       ws.onerror = () => { ${report("ws failed")}; };
@@ -106,10 +112,26 @@ export async function startAttackPages(priv: { port: number; udpPort: number }) 
     const type = url.pathname.endsWith(".js") ? "text/javascript" : "text/html; charset=utf-8";
     res.writeHead(200, { "content-type": type }).end(body);
   });
+  // a WebSocket handshake on the allowed origin (RFC 6455 accept key), to prove tunnels still work
+  const upgraded = new Set<import("node:stream").Duplex>();
+  server.on("upgrade", (req, socket) => {
+    upgraded.add(socket);
+    socket.on("error", () => {});
+    const accept = createHash("sha1")
+      .update(`${req.headers["sec-websocket-key"]}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
+      .digest("base64");
+    socket.write(
+      `HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-accept: ${accept}\r\n\r\n`,
+    );
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: (path: string) => `http://public.test:${port}${path}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      for (const socket of upgraded) socket.destroy();
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

@@ -69,6 +69,10 @@ describe("the browser's URL policy on every connection (egress proxy)", () => {
     expect(text(opened)).toContain("Allowed");
   });
 
+  it("lets a WebSocket to the allowed origin through its tunnel", async () => {
+    await attack("/ws-allowed", /ws open/);
+  });
+
   it("refuses a 302 from the allowed page to loopback, naming the policy", async () => {
     const before = runtime.refusedCount;
     const redirected = await call({
