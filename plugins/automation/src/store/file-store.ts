@@ -142,7 +142,9 @@ export class FileCronStore implements CronStore {
       try {
         while (this.dirty) {
           this.dirty = false;
+          const started = performance.now();
           await this.save(await this.load());
+          this.lastSaveMs = performance.now() - started;
         }
       } finally {
         this.flushing = undefined;
@@ -152,18 +154,26 @@ export class FileCronStore implements CronStore {
   }
 
   /**
-   * Writes within LAZY_FLUSH_MS, or sooner with the next durable change. Claims and releases are
+   * Writes within LAZY_FLUSH_MS (or twice the last write's duration, when that is longer), or
+   * sooner with the next durable change. Claims and releases are
    * lazy: a run's outcome is already durable in its run log line (the scheduler writes it before
    * releasing), and recovery restores the job's state from it.
    */
+  private lastSaveMs = 0;
+
   private persistSoon(): void {
     this.dirty = true;
     if (this.flushing || this.soon) return;
-    this.soon = setTimeout(() => {
-      this.soon = undefined;
-      // a failed write is retried by the next change, which reports it
-      this.persist().catch(() => {});
-    }, LAZY_FLUSH_MS);
+    this.soon = setTimeout(
+      () => {
+        this.soon = undefined;
+        // a failed write is retried by the next change, which reports it
+        this.persist().catch(() => {});
+        // a large store waits longer between lazy writes, so writing it takes at most a third of
+        // the time during a burst of runs
+      },
+      Math.max(LAZY_FLUSH_MS, 2 * this.lastSaveMs),
+    );
   }
 
   async flush(): Promise<void> {
