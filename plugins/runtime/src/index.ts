@@ -11,8 +11,17 @@ export { createRuntimePlugin, default, type RuntimePluginOptions, runtimePlugin 
 export { encodeKeyToken, encodeSendKeys } from "./process/keys.js";
 export { type BackgroundExitNotice, backgroundExitNotice } from "./process/exit-notice.js";
 export { resolveSessionLimits, resolveYieldMs, type SessionLimits } from "./process/limits.js";
-export { ProcessRegistry } from "./process/registry.js";
-export { ProcessSession, ptyLoaded, type SessionStatus } from "./process/session.js";
+export { type BackgroundProcess, localProcessHost, type ProcessHost } from "./process/host.js";
+export { type CutView, type LogView, logView, pollView, resultView } from "./process/output-views.js";
+export { ProcessRegistry, type ProcessRegistryOptions } from "./process/registry.js";
+export {
+  ProcessSession,
+  ptyLoaded,
+  type SessionExit,
+  type SessionStatus,
+  type SpawnOptions,
+} from "./process/session.js";
+export { SessionOutput, type SessionOutputOptions } from "./process/session-output.js";
 export {
   type AllowlistEntry,
   type AllowlistOptions,

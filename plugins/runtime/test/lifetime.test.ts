@@ -78,7 +78,7 @@ describe("nothing exec starts outlives the server", () => {
 const bg = await exec.execute("c", { command: "sleep 300 & echo $!; wait", background: true });
 const session = registry.get("s", bg.details.sessionId);
 await new Promise((resolve) => session.onData(resolve));
-const grandchild = Number(session.output.tail.value.trim());
+const grandchild = Number(session.tail.trim());
 // a foreground run that ended and left a job behind (its group stays supervised)
 const left = await exec.execute("c", { command: "sleep 300 >/dev/null 2>&1 & echo $!" });
 // a PTY session
@@ -97,7 +97,7 @@ process.once("SIGTERM", () => registry.dispose().then(() => process.exit(0)));
 const bg = await exec.execute("c", { command: "sleep 300 & echo $!; wait", background: true });
 const session = registry.get("s", bg.details.sessionId);
 await new Promise((resolve) => session.onData(resolve));
-console.log(JSON.stringify([bg.details.pid, Number(session.output.tail.value.trim())]));
+console.log(JSON.stringify([bg.details.pid, Number(session.tail.trim())]));
 `);
     server.kill("SIGTERM");
     expect(await gone(pids)).toBe(true);

@@ -43,7 +43,7 @@ describe("process", () => {
     const session = registry.get("owner", id)!;
     await session.exited;
     // a PTY may report its exit a moment before the last output arrives
-    await waitFor(() => session.output.tail.value.includes("cat-done"));
+    await waitFor(() => session.tail.includes("cat-done"));
     const polled = text(await proc.execute("p", { action: "poll", sessionId: id, timeout: 10_000 }));
     expect(polled).toContain("typed");
     expect(polled).toMatch(/cat-done\s*\n\nProcess exited with code 0\.$/);
@@ -99,14 +99,14 @@ describe("process", () => {
     const r = await exec.execute("c", { command: `node -e "${script}"`, pty: true, background: true });
     const id = sessionOf(r);
     const session = registry.get("owner", id)!;
-    expect(await waitFor(() => session.output.tail.value.includes("READY"))).toBe(true);
+    expect(await waitFor(() => session.tail.includes("READY"))).toBe(true);
     await proc.execute("p", { action: "send-keys", sessionId: id, keys: ["up", "M-x"] });
-    expect(await waitFor(() => session.output.tail.value.includes("GOT 1b5b41"))).toBe(true);
-    expect(await waitFor(() => session.output.tail.value.includes("1b78"))).toBe(true);
+    expect(await waitFor(() => session.tail.includes("GOT 1b5b41"))).toBe(true);
+    expect(await waitFor(() => session.tail.includes("1b78"))).toBe(true);
     await proc.execute("p", { action: "paste", sessionId: id, text: "hi" });
-    expect(await waitFor(() => session.output.tail.value.includes("1b5b3230307e6869"))).toBe(true);
+    expect(await waitFor(() => session.tail.includes("1b5b3230307e6869"))).toBe(true);
     await proc.execute("p", { action: "submit", sessionId: id });
-    expect(await waitFor(() => session.output.tail.value.includes("GOT 0d"))).toBe(true);
+    expect(await waitFor(() => session.tail.includes("GOT 0d"))).toBe(true);
     await proc.execute("p", { action: "send-keys", sessionId: id, keys: ["C-c"] });
     await session.exited;
     const polled = text(await proc.execute("p", { action: "poll", sessionId: id, timeout: 10_000 }));

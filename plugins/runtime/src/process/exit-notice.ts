@@ -1,4 +1,4 @@
-import type { ProcessSession } from "./session.js";
+import type { BackgroundProcess } from "./host.js";
 
 /** What OpenClaw queues as a system event when a backgrounded run ends. */
 export interface BackgroundExitNotice {
@@ -16,7 +16,7 @@ export const NOTICE_TAIL_CHARS = 400;
 
 /** The notice for a finished background session, or undefined when there is nothing to say. */
 export function backgroundExitNotice(
-  session: ProcessSession,
+  session: BackgroundProcess,
   options: { emptySuccess?: boolean } = {},
 ): BackgroundExitNotice | undefined {
   const exit = session.exit;

@@ -1,27 +1,37 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { type BackgroundProcess, localProcessHost, type ProcessHost } from "./host.js";
 import { resolveSessionLimits, type SessionLimits } from "./limits.js";
-import { ProcessSession, type SpawnOptions } from "./session.js";
+import type { SpawnOptions } from "./session.js";
+
+export interface ProcessRegistryOptions extends Partial<SessionLimits> {
+  /** Where commands start (default: this machine). A call can name another host per spawn. */
+  host?: ProcessHost;
+}
 
 /**
  * Every process session of a runtime plugin instance. Sessions are scoped (by session key or
  * agent): a scope never sees another's processes. Finished sessions are kept for `limits.retentionMs`.
  */
 export class ProcessRegistry {
-  private readonly sessions = new Map<string, ProcessSession>();
+  private readonly sessions = new Map<string, BackgroundProcess>();
+  private readonly host: ProcessHost;
   limits: SessionLimits;
   /** Spill directory of sessions started without one (no state dir): a private temp dir. */
   private tempSpillDir: string | undefined;
 
   /** Limits not given come from OpenClaw's environment variables, else its defaults. */
-  constructor(options: Partial<SessionLimits> = {}) {
-    this.limits = resolveSessionLimits(options);
+  constructor(options: ProcessRegistryOptions = {}) {
+    const { host, ...limits } = options;
+    this.host = host ?? localProcessHost;
+    this.limits = resolveSessionLimits(limits);
   }
 
-  spawn(options: SpawnOptions): ProcessSession {
+  /** Starts a command on `host` (default: the registry's) and keeps its handle. */
+  spawn(options: SpawnOptions, host: ProcessHost = this.host): BackgroundProcess {
     this.sweep();
-    const session = new ProcessSession({
+    const session = host.spawn({
       maxOutputChars: this.limits.maxOutputChars,
       pendingMaxOutputChars: this.limits.pendingMaxOutputChars,
       spillDir: () => {
@@ -34,14 +44,14 @@ export class ProcessRegistry {
     return session;
   }
 
-  get(scopeKey: string, id: string): ProcessSession | undefined {
+  get(scopeKey: string, id: string): BackgroundProcess | undefined {
     this.sweep();
     const session = this.sessions.get(id);
     return session?.scopeKey === scopeKey ? session : undefined;
   }
 
   /** Running and finished sessions of a scope, newest first. */
-  list(scopeKey: string): ProcessSession[] {
+  list(scopeKey: string): BackgroundProcess[] {
     this.sweep();
     return [...this.sessions.values()]
       .filter((s) => s.scopeKey === scopeKey)
@@ -50,7 +60,7 @@ export class ProcessRegistry {
 
   /** Forgets a session and removes its spill file. */
   delete(id: string): void {
-    this.sessions.get(id)?.output.dispose();
+    this.sessions.get(id)?.dispose();
     this.sessions.delete(id);
   }
 
@@ -80,7 +90,7 @@ export class ProcessRegistry {
       }),
     ]);
     clearTimeout(timer);
-    for (const session of this.sessions.values()) session.output.dispose();
+    for (const session of this.sessions.values()) session.dispose();
     this.sessions.clear();
     if (this.tempSpillDir) rmSync(this.tempSpillDir, { recursive: true, force: true });
     this.tempSpillDir = undefined;

@@ -4,7 +4,9 @@ import { createRequire } from "node:module";
 import { constants } from "node:os";
 import type * as Pty from "@lydell/node-pty";
 import { superviseProcessGroup, ToolInputError } from "@clawtools/core";
+import type { BackgroundProcess } from "./host.js";
 import { MAX_OUTPUT_CHARS, MAX_PENDING_CHARS, TAIL_CHARS } from "./limits.js";
+import { type CutView, type LogView, logView, pollView, resultView } from "./output-views.js";
 import { SessionOutput } from "./session-output.js";
 
 export type SessionStatus = "running" | "completed" | "failed" | "killed";
@@ -73,7 +75,7 @@ const MERGE_STDERR = "exec 2>&1; ";
  * One spawned command. The child leads its own process group (`detached`, or the pty's
  * session), so killing the group takes every descendant with it: no orphans.
  */
-export class ProcessSession {
+export class ProcessSession implements BackgroundProcess {
   readonly id = slug();
   readonly startedAt = Date.now();
   readonly command: string;
@@ -194,6 +196,36 @@ export class ProcessSession {
 
   get running(): boolean {
     return this.exit === undefined;
+  }
+
+  get hasUnread(): boolean {
+    return !this.output.pending.isEmpty;
+  }
+
+  poll(): { text: string; omittedChars: number } {
+    return pollView(this.output, this.id);
+  }
+
+  log(offset: number | undefined, limit: number | undefined): Promise<LogView> {
+    return logView(this.output, offset, limit);
+  }
+
+  result(): CutView {
+    return resultView(this.output, this.id);
+  }
+
+  outputInfo() {
+    const out = this.output;
+    return {
+      totalChars: out.total,
+      totalLines: out.totalLines,
+      truncated: out.overflowed,
+      ...(out.spill ? { outputFile: out.spill.path } : {}),
+    };
+  }
+
+  dispose(): void {
+    this.output.dispose();
   }
 
   write(data: string): void {

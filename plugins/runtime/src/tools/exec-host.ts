@@ -1,9 +1,15 @@
+import type { ProcessHost } from "../process/host.js";
+
 /**
  * Where a command runs when it does not run on this machine: a container or VM (`sandbox`),
  * a remote node (`node`), reached over SSH or any transport. Implement `run` and pass it in
- * the runtime options under `exec.hosts.sandbox` or `exec.hosts.node`.
+ * the runtime options under `exec.hosts.sandbox` or `exec.hosts.node`. A host that also offers
+ * `processes` runs every call as a process handle instead: yield windows, `background: true`,
+ * the output limit with its head and tail, and the `process` tool then work on it as locally.
  */
 export interface ExecHost {
+  /** Background-capable runs on this host (see `ProcessHost`). */
+  processes?: ProcessHost;
   run(
     command: string,
     options: {

@@ -1,8 +1,7 @@
 import type { AgentToolResult, AgentToolUpdateCallback } from "@clawtools/core";
 import { type BackgroundExitNotice, backgroundExitNotice } from "../process/exit-notice.js";
 import type { ProcessRegistry } from "../process/registry.js";
-import type { ProcessSession } from "../process/session.js";
-import { resultView } from "../process/output-views.js";
+import type { BackgroundProcess, ProcessHost } from "../process/host.js";
 import type { ExecDetails } from "./exec-details.js";
 
 export interface LocalRunOptions {
@@ -26,6 +25,8 @@ export interface LocalRunOptions {
   onBackgroundExit?: ((notice: BackgroundExitNotice) => void) | undefined;
   notifyOnExit?: boolean | undefined;
   notifyOnExitEmptySuccess?: boolean | undefined;
+  /** Where the command runs (default: the registry's host, this machine). */
+  host?: ProcessHost | undefined;
   /** Where output past the limit spills (the state dir's `runtime/exec-output`); else a temp dir. */
   spillDir?: string | undefined;
 }
@@ -33,7 +34,7 @@ export interface LocalRunOptions {
 const TIMEOUT_HINT =
   "If this command is expected to take longer, re-run with a higher timeout (e.g., exec timeoutSeconds=300), or with background=true / yieldMs and follow up with process; do not rely on a trailing '&'.";
 
-function runningResult(session: ProcessSession): AgentToolResult<ExecDetails> {
+function runningResult(session: BackgroundProcess): AgentToolResult<ExecDetails> {
   return {
     content: [
       {
@@ -54,10 +55,10 @@ function runningResult(session: ProcessSession): AgentToolResult<ExecDetails> {
 
 /** The final text of a finished run; 126/127 and timeouts are failures (thrown → isError). */
 function finishedResult(
-  session: ProcessSession,
+  session: BackgroundProcess,
   timedOutSec: number | undefined,
 ): AgentToolResult<ExecDetails> {
-  const view = resultView(session.output, session.id);
+  const view = session.result();
   const output = view.text;
   const exit = session.exit!;
   const fail = (reason: string): never => {
@@ -81,12 +82,10 @@ function finishedResult(
       aggregated: output,
       ...(view.truncated
         ? {
+            ...session.outputInfo(),
             truncated: true,
-            totalChars: session.output.total,
-            totalLines: session.output.totalLines,
             omittedChars: view.omittedChars,
             omittedLines: view.omittedLines,
-            ...(view.outputFile ? { outputFile: view.outputFile } : {}),
           }
         : {}),
     },
@@ -102,17 +101,20 @@ export async function runLocally(
   signal: AbortSignal | undefined,
   onUpdate: AgentToolUpdateCallback<ExecDetails> | undefined,
 ): Promise<AgentToolResult<ExecDetails>> {
-  const session = options.registry.spawn({
-    command: options.command,
-    toRun: options.toRun,
-    cwd: options.cwd,
-    env: options.env,
-    scopeKey: options.scopeKey,
-    ...(options.pty ? { pty: true } : {}),
-    ...(options.shell ? { shell: options.shell } : {}),
-    ...(options.stdin ? { stdin: options.stdin } : {}),
-    ...(options.spillDir ? { spillDir: () => options.spillDir! } : {}),
-  });
+  const session = options.registry.spawn(
+    {
+      command: options.command,
+      toRun: options.toRun,
+      cwd: options.cwd,
+      env: options.env,
+      scopeKey: options.scopeKey,
+      ...(options.pty ? { pty: true } : {}),
+      ...(options.shell ? { shell: options.shell } : {}),
+      ...(options.stdin ? { stdin: options.stdin } : {}),
+      ...(options.spillDir ? { spillDir: () => options.spillDir! } : {}),
+    },
+    options.host,
+  );
   const { timeoutSec } = options;
   let timedOut = false;
   const timer = timeoutSec

@@ -198,10 +198,11 @@ export function createExecTool(
         signal,
       );
 
-      if (!local) {
-        // resolveExecHost only picks a remote host that is configured
+      // resolveExecHost only picks a remote host that is configured
+      const remote = local ? undefined : options.hosts![hostKind as "sandbox" | "node"]!;
+      if (remote && !remote.processes) {
         return runOnHost(
-          options.hosts![hostKind]!,
+          remote,
           command,
           cwd,
           callEnv,
@@ -211,7 +212,7 @@ export function createExecTool(
         );
       }
       // the scripts are on this machine only when the command runs here
-      await preflightScripts(command, cwd, commands);
+      if (local) await preflightScripts(command, cwd, commands);
 
       const canBackground = options.allowBackground !== false;
       const yieldRequested = params.background === true || params.yieldMs !== undefined;
@@ -225,9 +226,11 @@ export function createExecTool(
           registry: options.registry,
           scopeKey,
           command,
-          toRun,
+          // a remote host gets the command as written and only the call's own variables
+          toRun: local ? toRun : command,
           cwd,
           env,
+          host: remote?.processes,
           pty: params.pty === true,
           shell: options.shell,
           stdin: options.stdin,

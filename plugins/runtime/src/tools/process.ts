@@ -9,9 +9,8 @@ import {
 } from "@clawtools/core";
 import { BRACKETED_PASTE_END, BRACKETED_PASTE_START, encodeSendKeys } from "../process/keys.js";
 import type { ProcessRegistry } from "../process/registry.js";
-import type { ProcessSession } from "../process/session.js";
+import type { BackgroundProcess } from "../process/host.js";
 import { quotePrefix, refuseNegative, shortPrefix } from "../text.js";
-import { logView, pollView } from "../process/output-views.js";
 
 const ACTIONS = [
   "list",
@@ -61,7 +60,7 @@ class NoSession extends Error {}
 const MAX_POLL_WAIT_MS = 120_000;
 
 /** Resolves on new output, the exit, the deadline or the abort, whichever comes first. */
-function nextOutput(session: ProcessSession, ms: number, signal: AbortSignal | undefined): Promise<void> {
+function nextOutput(session: BackgroundProcess, ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
@@ -91,7 +90,7 @@ function duration(ms: number): string {
   return `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60)}m`;
 }
 
-function exitLine(session: ProcessSession): string {
+function exitLine(session: BackgroundProcess): string {
   if (session.running) return "Process still running.";
   const exit = session.exit!;
   return exit.exitSignal
@@ -99,7 +98,7 @@ function exitLine(session: ProcessSession): string {
     : `Process exited with code ${exit.exitCode}.`;
 }
 
-function summary(session: ProcessSession) {
+function summary(session: BackgroundProcess) {
   return {
     sessionId: session.id,
     status: session.status,
@@ -109,7 +108,7 @@ function summary(session: ProcessSession) {
     cwd: session.cwd,
     command: session.command,
     tail: session.tail,
-    truncated: session.output.overflowed,
+    truncated: session.outputInfo().truncated,
     ...(session.exit ? { exitCode: session.exit.exitCode, exitSignal: session.exit.exitSignal } : {}),
   };
 }
@@ -127,12 +126,12 @@ export function createProcessTool(
     return session;
   };
   // input goes only to runs that went to the background: a foreground run belongs to its call
-  const requireRunning = (session: ProcessSession) => {
+  const requireRunning = (session: BackgroundProcess) => {
     if (!session.running)
       throw new ToolInputError(`Session ${session.id} is not running (${exitLine(session)})`);
     requireBackgrounded(session);
   };
-  const requireBackgrounded = (session: ProcessSession) => {
+  const requireBackgrounded = (session: BackgroundProcess) => {
     if (!session.backgrounded) throw new ToolInputError(`Session ${session.id} is not backgrounded.`);
   };
 
@@ -179,9 +178,8 @@ export function createProcessTool(
         if (session.running) requireBackgrounded(session);
         const wait = Math.min(MAX_POLL_WAIT_MS, Math.max(0, params.timeout ?? 0));
         // OpenClaw's poll: back as soon as there is something new, not only at the exit
-        if (wait > 0 && session.running && session.output.pending.isEmpty)
-          await nextOutput(session, wait, signal);
-        const { text: output, omittedChars } = pollView(session.output, session.id);
+        if (wait > 0 && session.running && !session.hasUnread) await nextOutput(session, wait, signal);
+        const { text: output, omittedChars } = session.poll();
         const body = output.trim() ? output.trimEnd() : "(no new output)";
         return text(`${body}\n\n${exitLine(session)}`, {
           ...summary(session),
@@ -193,15 +191,8 @@ export function createProcessTool(
         const session = find(params.sessionId);
         const offset = params.offset !== undefined ? Math.floor(params.offset) : undefined;
         const limit = params.limit !== undefined ? Math.floor(params.limit) : undefined;
-        const view = await logView(session.output, offset, limit);
-        return text(view.text, {
-          sessionId: session.id,
-          total: view.shown,
-          totalLines: session.output.totalLines,
-          totalChars: session.output.total,
-          truncated: session.output.overflowed,
-          ...(session.output.spill ? { outputFile: session.output.spill.path } : {}),
-        });
+        const view = await session.log(offset, limit);
+        return text(view.text, { sessionId: session.id, total: view.shown, ...session.outputInfo() });
       }
       case "write": {
         const session = find(params.sessionId);
