@@ -183,4 +183,26 @@ describe("a process host behind the seam backs exec and process", () => {
       /\n\[\.\.\. \d+ characters \(\d+ lines\) left out here; the whole output \(588895 characters, 100000 lines\) is in \S+; read the missing lines with process action=log sessionId=remote-\d+ offset=\d+ limit=\d+\]\n/,
     );
   });
+
+  it("a run-only host keeps the head, the tail and the exit line of output past the limit", async () => {
+    const runOnly = createExecTool(ctx, {
+      registry,
+      hosts: {
+        node: {
+          async run(_command, o) {
+            for (let i = 1; i <= 30_000; i++) o.onData(`row ${String(i).padStart(5, "0")}\n`);
+            o.onData("END-MARKER\n");
+            return { exitCode: 3 };
+          },
+        },
+      },
+    });
+    const out = text(await runOnly.execute("c", { command: "anything", host: "node" }));
+    expect(out.startsWith("row 00001\n")).toBe(true);
+    expect(out.endsWith("row 30000\nEND-MARKER\n\n(Command exited with code 3)")).toBe(true);
+    expect(out).toMatch(
+      /\n\[\.\.\. \d+ characters \(\d+ lines\) left out here; they were not kept \(this host runs commands in the foreground only; give it `processes` to keep whole outputs\) and cannot be recovered\]\n/,
+    );
+    expect(out.length).toBeLessThanOrEqual(200_000 + 40);
+  });
 });

@@ -13,6 +13,8 @@ export interface SessionOutputOptions {
   /** Where the whole output goes once it passes `maxOutputChars` (undefined: it is not kept). */
   spillDir?: (() => string) | undefined;
   maxSpillChars?: number | undefined;
+  /** Why there is no spill directory, for the notice (default "no spill directory"). */
+  noSpillReason?: string | undefined;
 }
 
 /**
@@ -102,7 +104,7 @@ export class SessionOutput {
   private startSpill(soFar: string): void {
     const dir = this.options.spillDir;
     if (!dir) {
-      this.spillProblem = "no spill directory";
+      this.spillProblem = this.options.noSpillReason ?? "no spill directory";
       return;
     }
     try {

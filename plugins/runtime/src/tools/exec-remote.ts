@@ -1,10 +1,15 @@
 import type { AgentToolResult, AgentToolUpdateCallback } from "@clawtools/core";
+import { MAX_OUTPUT_CHARS, MAX_PENDING_CHARS } from "../process/limits.js";
+import { resultView } from "../process/output-views.js";
+import { SessionOutput } from "../process/session-output.js";
 import type { ExecDetails } from "./exec-details.js";
 import type { ExecHost } from "./exec-host.js";
 
 /**
  * A run on another host (sandbox or node): the host gets the command, the working directory,
- * only the call's own variables, the timeout and the node named; output streams back.
+ * only the call's own variables, the timeout and the node named; output streams back. Past the
+ * output limit the result keeps the head and the tail; the middle is not kept (such a host has
+ * no process handle to read it back from).
  */
 export async function runOnHost(
   host: ExecHost,
@@ -18,7 +23,13 @@ export async function runOnHost(
   const controller = new AbortController();
   const onAbort = () => controller.abort();
   signal?.addEventListener("abort", onAbort, { once: true });
-  let output = "";
+  const output = new SessionOutput({
+    sessionId: "remote",
+    maxOutputChars: MAX_OUTPUT_CHARS,
+    pendingMaxOutputChars: MAX_PENDING_CHARS,
+    noSpillReason:
+      "this host runs commands in the foreground only; give it `processes` to keep whole outputs",
+  });
   const started = Date.now();
   try {
     const exit = await host.run(command, {
@@ -28,14 +39,15 @@ export async function runOnHost(
       ...(timeoutSec ? { timeoutMs: timeoutSec * 1000 } : {}),
       ...(node ? { node } : {}),
       onData: (chunk) => {
-        output += chunk;
+        output.append(chunk);
         onUpdate?.({
-          content: [{ type: "text", text: output.slice(-2000) }],
+          content: [{ type: "text", text: output.tail.tail(2000) }],
           details: { status: "running", cwd },
         });
       },
     });
-    const text = output.trim();
+    const view = resultView(output, "remote");
+    const text = view.text;
     if (exit.exitCode === 127) throw new Error(text ? `${text}\n\nCommand not found` : "Command not found");
     const note = exit.exitCode !== 0 ? `\n\n(Command exited with code ${exit.exitCode})` : "";
     return {
@@ -46,6 +58,15 @@ export async function runOnHost(
         durationMs: Date.now() - started,
         cwd,
         aggregated: text,
+        ...(view.truncated
+          ? {
+              truncated: true,
+              totalChars: output.total,
+              totalLines: output.totalLines,
+              omittedChars: view.omittedChars,
+              omittedLines: view.omittedLines,
+            }
+          : {}),
       },
     };
   } finally {
