@@ -37,9 +37,10 @@ export function toModelOutput(result: AgentToolResult<unknown>): ModelOutput {
   return {
     type: "content",
     value: blocks.map((b) =>
-      b.type === "text"
-        ? { type: "text" as const, text: b.text }
-        : { type: "image-data" as const, data: b.data, mediaType: b.mimeType },
+      b.type === "image"
+        ? { type: "image-data" as const, data: b.data, mediaType: b.mimeType }
+        : // audio (a tts reply) is named, never sent as an image
+          { type: "text" as const, text: b.type === "text" ? b.text : `[audio ${b.mimeType}]` },
     ),
   };
 }
