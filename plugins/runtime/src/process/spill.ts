@@ -52,6 +52,7 @@ export class SpillFile {
   /** The cap was reached: output after `chars` characters is not in the file. */
   capped = false;
   private fd: number | undefined;
+  private removed = false;
 
   constructor(
     dir: string,
@@ -65,7 +66,9 @@ export class SpillFile {
   }
 
   write(chunk: string): void {
-    if (this.capped || this.fd === undefined) return;
+    if (this.capped || this.removed) return;
+    // a PTY can deliver its last output after the exit closed the file: append to it
+    this.fd ??= openSync(this.path, "a", 0o600);
     let part = chunk;
     if (this.chars + chunk.length > this.maxChars) {
       // keep whole lines only: cut after the last newline that fits
@@ -87,6 +90,7 @@ export class SpillFile {
   }
 
   remove(): void {
+    this.removed = true;
     this.close();
     try {
       unlinkSync(this.path);
