@@ -177,6 +177,24 @@ describe("read", () => {
     expect(text(third)).toContain("[Showing lines 4001-6000 of 300001. Use offset=6001 to continue.]");
   });
 
+  it("the local disk's one-descriptor path pages, counts and sees changes like the general path", async () => {
+    const root = tempDir();
+    const file = path.join(root, "log.txt");
+    writeFileSync(file, lines(300_000, "entry"));
+    const read = createReadTool({ workspaceDir: root });
+    expect(text(await read.execute("c", { path: "log.txt" }))).toContain(
+      "entry2000\n\n[Showing lines 1-2000 of 300000. Use offset=2001 to continue.]",
+    );
+    expect(text(await read.execute("c", { path: "log.txt", offset: 299_999 }))).toBe(
+      "entry299999\nentry300000",
+    );
+    writeFileSync(file, "short now\n");
+    expect(text(await read.execute("c", { path: "log.txt" }))).toBe("short now\n");
+    // a file that reports 0 bytes but has content (/proc) is read to its end
+    const free = createReadTool({ workspaceDir: root }, { workspaceOnly: false });
+    expect(text(await free.execute("c", { path: "/proc/self/status" }))).toMatch(/^Name:\t/);
+  });
+
   it("reads images by magic bytes and downscales big ones; a .png holding text is text", async () => {
     const root = tempDir();
     const big = await sharp({ create: { width: 3000, height: 1500, channels: 3, background: "#336699" } })

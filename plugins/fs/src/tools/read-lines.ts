@@ -21,7 +21,7 @@ export interface LinePage {
  * never held in memory. Falls back to readFile for bridges without readStream.
  */
 export async function readLinePage(
-  bridge: FsBridge,
+  bridge: Pick<FsBridge, "readFile" | "readStream">,
   filePath: string,
   start: number,
   maxLines: number,

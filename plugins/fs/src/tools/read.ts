@@ -3,6 +3,8 @@ import {
   type AgentToolResult,
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_LINES,
+  type FsBridge,
+  type FsStat,
   formatSize,
   type ToolContext,
   ToolInputError,
@@ -18,6 +20,7 @@ import { detectImageMime, MAX_IMAGE_SIDE, prepareImage } from "./image.js";
 import { lineCounts } from "./line-count-cache.js";
 import { checkPathArg } from "./messages.js";
 import { readLinePage } from "./read-lines.js";
+import { openForRead } from "./read-open.js";
 
 export const readSchema = Type.Object(
   {
@@ -105,110 +108,146 @@ export function createReadTool(
         throw new ToolInputError("Limit must be at least 1.");
       if (!Number.isSafeInteger(cursor) || cursor < 0)
         throw new ToolInputError("Cursor must be an integer of at least 0.");
-      const abs = await locate(env.resolve(path));
-      const stat = await env.bridge.stat({ filePath: abs });
-      const shown = displayPath(env.root, abs);
-      if (!stat) {
-        if (optional === true)
-          return textResult(`Optional file not found: ${path}.`, {
+      const resolved = env.resolve(path);
+      // warm path: the file opens as spelled, and one descriptor answers everything below
+      const opened = await openForRead(env.bridge, resolved);
+      try {
+        const found = opened
+          ? { abs: resolved, stat: opened.stat, head: opened.head, source: opened.source }
+          : await locateFile(resolved, path, optional, signal);
+        if ("answer" in found) return found.answer;
+        return await readOpened(found.abs, found.stat, found.head, found.source, params, signal);
+      } finally {
+        await opened?.close();
+      }
+    },
+  };
+
+  /** The general path: spelling variants, then stat and first bytes through the bridge. */
+  async function locateFile(
+    resolved: string,
+    path: string,
+    optional: boolean | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<
+    | { answer: AgentToolResult<ReadDetails | undefined> }
+    | { abs: string; stat: FsStat; head: Buffer; source: FsBridge }
+  > {
+    const abs = await locate(resolved);
+    const stat = await env.bridge.stat({ filePath: abs });
+    const shown = displayPath(env.root, abs);
+    if (!stat) {
+      if (optional === true)
+        return {
+          answer: textResult(`Optional file not found: ${path}.`, {
             status: "not_found",
             path,
             optional: true,
-          });
-        throw new ToolInputError(`File not found: ${shown}.${await suggestNames(env.bridge, abs)}`);
-      }
-      if (stat.type === "directory")
-        throw new ToolInputError(
-          `Read requires a file path, but ${shown} is a directory. Use ls to list it, then read a specific file.`,
-        );
-      if (stat.type !== "file") throw new ToolInputError(`Read only supports regular files: ${shown}.`);
-
-      const head = await firstBytes(env.bridge, abs, signal);
-      const mime = detectImageMime(head);
-      if (mime) {
-        const data = await env.bridge.readFile({ filePath: abs });
-        if (data.length === 0) throw new ToolInputError(`Image file is empty: ${path}`);
-        const image =
-          options.autoResizeImages === false
-            ? { data, mimeType: mime }
-            : await prepareImage(data, mime, maxSide);
-        const text = `Read image file [${image.mimeType}]${"note" in image && image.note ? `\n${image.note}` : ""}`;
-        return {
-          content: [
-            { type: "text", text },
-            { type: "image", data: image.data.toString("base64"), mimeType: image.mimeType },
-          ],
-          details: undefined,
+          }),
         };
-      }
+      throw new ToolInputError(`File not found: ${shown}.${await suggestNames(env.bridge, abs)}`);
+    }
+    if (stat.type === "directory")
+      throw new ToolInputError(
+        `Read requires a file path, but ${shown} is a directory. Use ls to list it, then read a specific file.`,
+      );
+    if (stat.type !== "file") throw new ToolInputError(`Read only supports regular files: ${shown}.`);
+    return { abs, stat, head: await firstBytes(env.bridge, abs, signal), source: env.bridge };
+  }
 
-      const start = offset !== undefined ? Math.floor(offset) - 1 : 0;
-      const want = limit !== undefined ? Math.min(Math.floor(limit), DEFAULT_MAX_LINES) : DEFAULT_MAX_LINES;
-      const known = cursor > 0 ? undefined : lineCounts.get(env.bridge, abs, stat);
-      const page = await readLinePage(env.bridge, abs, start, want, maxBytes, signal, known, cursor);
-      if (known === undefined) lineCounts.set(env.bridge, abs, stat, page.totalLines);
-      throwIfAborted(signal);
-      const total = page.totalLines;
-      const first = start + 1;
-      // outcomes OpenClaw answers as normal results: the model reads them and moves on
-      if (total === 0) return textResult(`File is empty (${stat.size} bytes).`);
-      if (start >= total)
-        return textResult(
-          `Offset ${offset} is beyond end of file (${total} lines total). Retry with offset <= ${total}.`,
-        );
-      if (cursor > 0 && cursor >= page.startLineChars)
-        return textResult(
-          `Cursor ${cursor} is at or beyond the end of line ${first} (${page.startLineChars} characters).${first < total ? ` Use offset=${first + 1} to continue.` : ""}`,
-        );
-      // the empty string after a final newline is not a line: keep the newline, not a line for it
-      const reachesEnd = start + page.lines.length > total;
-      const pageLines = reachesEnd ? page.lines.slice(0, total - start) : page.lines;
-      const userEnd = limit !== undefined ? Math.min(start + Math.floor(limit), total) : undefined;
-      const selectedLines = userEnd !== undefined ? pageLines.slice(0, userEnd - start) : pageLines;
-      const selected = selectedLines.join("\n");
-      const truncation = truncateHead(selected, { maxBytes });
-      const limitPart = limit !== undefined ? `, limit=${Math.floor(limit)}` : "";
-      if (truncation.firstLineExceedsLimit) {
-        // the first part of a line longer than the page, and where to continue inside it
-        const next = (c: number) =>
-          `\n\n[Showing part of line ${first} (${formatSize(maxBytes)} limit). Use read with offset=${first}, cursor=${c}${limitPart} to continue.]`;
-        const part = prefixWithin(selectedLines[0]!, maxBytes - Buffer.byteLength(next(cursor + maxBytes)));
-        const resume = cursor + part.length;
-        return textResult(`${part}${next(resume)}`, {
-          truncation: {
-            ...truncation,
-            content: part,
-            outputBytes: Buffer.byteLength(part),
-            lastLinePartial: true,
-          },
-          continuation: { kind: "cursor", offset: first, cursor: resume },
-        });
-      }
-      // lines beyond what we kept were counted, not stored: the truncation covers them too
-      const moreStored = userEnd === undefined && start + pageLines.length < total;
-      if (truncation.truncated || moreStored) {
-        const last = first + truncation.outputLines - 1;
-        const cap = truncation.truncatedBy === "bytes" ? ` (${formatSize(maxBytes)} limit)` : "";
-        const notice = `[Showing lines ${first}-${last} of ${total}${cap}. Use offset=${last + 1} to continue.]`;
-        return textResult(`${truncation.content}\n\n${notice}`, {
-          truncation: {
-            ...truncation,
-            truncated: true,
-            truncatedBy: truncation.truncatedBy ?? "lines",
-            totalLines: total,
-          },
-          continuation: { kind: "line", offset: last + 1 },
-        });
-      }
-      if (userEnd !== undefined && userEnd < total) {
-        const left = total - userEnd;
-        return textResult(
-          `${truncation.content}\n\n[${left} more line${left === 1 ? "" : "s"} in file. Use offset=${userEnd + 1} to continue.]`,
-        );
-      }
-      return textResult(reachesEnd ? `${truncation.content}\n` : truncation.content);
-    },
-  };
+  async function readOpened(
+    abs: string,
+    stat: FsStat,
+    head: Buffer,
+    source: Pick<FsBridge, "readFile" | "readStream">,
+    params: { path: string; offset?: number; limit?: number; cursor?: number },
+    signal: AbortSignal | undefined,
+  ): Promise<AgentToolResult<ReadDetails | undefined>> {
+    const { path, offset, limit, cursor = 0 } = params;
+    const mime = detectImageMime(head);
+    if (mime) {
+      const data = await source.readFile({ filePath: abs });
+      if (data.length === 0) throw new ToolInputError(`Image file is empty: ${path}`);
+      const image =
+        options.autoResizeImages === false
+          ? { data, mimeType: mime }
+          : await prepareImage(data, mime, maxSide);
+      const text = `Read image file [${image.mimeType}]${"note" in image && image.note ? `\n${image.note}` : ""}`;
+      return {
+        content: [
+          { type: "text", text },
+          { type: "image", data: image.data.toString("base64"), mimeType: image.mimeType },
+        ],
+        details: undefined,
+      };
+    }
+
+    const start = offset !== undefined ? Math.floor(offset) - 1 : 0;
+    const want = limit !== undefined ? Math.min(Math.floor(limit), DEFAULT_MAX_LINES) : DEFAULT_MAX_LINES;
+    const known = cursor > 0 ? undefined : lineCounts.get(env.bridge, abs, stat);
+    const page = await readLinePage(source, abs, start, want, maxBytes, signal, known, cursor);
+    if (known === undefined) lineCounts.set(env.bridge, abs, stat, page.totalLines);
+    throwIfAborted(signal);
+    const total = page.totalLines;
+    const first = start + 1;
+    // outcomes OpenClaw answers as normal results: the model reads them and moves on
+    if (total === 0) return textResult(`File is empty (${stat.size} bytes).`);
+    if (start >= total)
+      return textResult(
+        `Offset ${offset} is beyond end of file (${total} lines total). Retry with offset <= ${total}.`,
+      );
+    if (cursor > 0 && cursor >= page.startLineChars)
+      return textResult(
+        `Cursor ${cursor} is at or beyond the end of line ${first} (${page.startLineChars} characters).${first < total ? ` Use offset=${first + 1} to continue.` : ""}`,
+      );
+    // the empty string after a final newline is not a line: keep the newline, not a line for it
+    const reachesEnd = start + page.lines.length > total;
+    const pageLines = reachesEnd ? page.lines.slice(0, total - start) : page.lines;
+    const userEnd = limit !== undefined ? Math.min(start + Math.floor(limit), total) : undefined;
+    const selectedLines = userEnd !== undefined ? pageLines.slice(0, userEnd - start) : pageLines;
+    const selected = selectedLines.join("\n");
+    const truncation = truncateHead(selected, { maxBytes });
+    const limitPart = limit !== undefined ? `, limit=${Math.floor(limit)}` : "";
+    if (truncation.firstLineExceedsLimit) {
+      // the first part of a line longer than the page, and where to continue inside it
+      const next = (c: number) =>
+        `\n\n[Showing part of line ${first} (${formatSize(maxBytes)} limit). Use read with offset=${first}, cursor=${c}${limitPart} to continue.]`;
+      const part = prefixWithin(selectedLines[0]!, maxBytes - Buffer.byteLength(next(cursor + maxBytes)));
+      const resume = cursor + part.length;
+      return textResult(`${part}${next(resume)}`, {
+        truncation: {
+          ...truncation,
+          content: part,
+          outputBytes: Buffer.byteLength(part),
+          lastLinePartial: true,
+        },
+        continuation: { kind: "cursor", offset: first, cursor: resume },
+      });
+    }
+    // lines beyond what we kept were counted, not stored: the truncation covers them too
+    const moreStored = userEnd === undefined && start + pageLines.length < total;
+    if (truncation.truncated || moreStored) {
+      const last = first + truncation.outputLines - 1;
+      const cap = truncation.truncatedBy === "bytes" ? ` (${formatSize(maxBytes)} limit)` : "";
+      const notice = `[Showing lines ${first}-${last} of ${total}${cap}. Use offset=${last + 1} to continue.]`;
+      return textResult(`${truncation.content}\n\n${notice}`, {
+        truncation: {
+          ...truncation,
+          truncated: true,
+          truncatedBy: truncation.truncatedBy ?? "lines",
+          totalLines: total,
+        },
+        continuation: { kind: "line", offset: last + 1 },
+      });
+    }
+    if (userEnd !== undefined && userEnd < total) {
+      const left = total - userEnd;
+      return textResult(
+        `${truncation.content}\n\n[${left} more line${left === 1 ? "" : "s"} in file. Use offset=${userEnd + 1} to continue.]`,
+      );
+    }
+    return textResult(reachesEnd ? `${truncation.content}\n` : truncation.content);
+  }
 }
 
 /** OpenClaw 9.6: up to three names in the same directory within 40% edits of the one asked for. */
