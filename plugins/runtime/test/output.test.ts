@@ -131,4 +131,14 @@ describe("exec output past the limit", () => {
     );
     await small.dispose();
   });
+
+  it("says so when the head is cut mid-line (one line longer than the head)", async () => {
+    const r = await exec.execute("c", { command: "head -c 300000 /dev/zero | tr '\\0' x; echo; echo END" });
+    const out = text(r);
+    const d = details(r);
+    expect(out).toBe(
+      `${"x".repeat(40_000)}\n[... 260001 characters (1 lines) left out here (the text next to this notice is cut mid-line); the whole output (300005 characters, 2 lines) is in ${d.outputFile}; read the missing lines with process action=log sessionId=${d.sessionId} offset=0 limit=1]\nEND`,
+    );
+    await proc.execute("p", { action: "remove", sessionId: d.sessionId as string });
+  });
 });
