@@ -23,7 +23,12 @@ export function toPiTool(tool: AnyAgentTool): PiAgentTool {
         throw new Error(
           result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n") || "tool failed",
         );
-      return result as never;
+      // pi-ai takes text and images only: audio (a tts reply) is named in text, never dropped silently
+      if (!result.content.some((c) => c.type === "audio")) return result as never;
+      const content = result.content.map((c) =>
+        c.type === "audio" ? { type: "text" as const, text: `[audio ${c.mimeType}]` } : c,
+      );
+      return { ...result, content } as never;
     },
   };
 }
