@@ -63,7 +63,7 @@ describe("browser on a real Chromium", () => {
       "openclaw",
       "user",
     ]);
-  });
+  }, 90_000); // Chromium starts here: over 15 s on a loaded two-core machine
 
   it("snapshots with role refs, acts by ref, and keeps the targetId across a form submit", async () => {
     const { targetId } = json(await call({ action: "open", targetUrl: pages.url("/form") }));
@@ -249,33 +249,6 @@ describe("browser on a real Chromium", () => {
     expect(labelled.details.labelsCount).toBeGreaterThan(0);
     expect(existsSync(labelled.details.imagePath)).toBe(true);
   }, 120_000); // a full-page capture alone takes over 10 s on a loaded two-core machine
-
-  it("removes staged uploads when their page closes and when the browser stops", async () => {
-    const staged = () => {
-      const dir = path.join(stateDir, "browser", "uploads");
-      return existsSync(dir) ? readdirSync(dir) : [];
-    };
-    writeFileSync(path.join(workspace, "up.txt"), "staged");
-    const before = staged().length;
-    const closing = json(await call({ action: "open", targetUrl: pages.url("/widgets") })).targetId;
-    await call({ action: "upload", targetId: closing, paths: ["up.txt"], selector: "#file" });
-    expect(staged().length).toBe(before + 1);
-    await call({ action: "close", targetId: closing });
-    expect(staged().length).toBe(before);
-    // closed by act kind close
-    const acting = json(await call({ action: "open", targetUrl: pages.url("/widgets") })).targetId;
-    await call({ action: "upload", targetId: acting, paths: ["up.txt"] });
-    expect(staged().length).toBe(before + 1);
-    await call({ action: "act", request: { kind: "close", targetId: acting } });
-    expect(staged().length).toBe(before);
-    // the browser (the server's) stops with pages still open
-    const open = json(await call({ action: "open", targetUrl: pages.url("/widgets") })).targetId;
-    await call({ action: "upload", targetId: open, paths: ["up.txt"], selector: "#file" });
-    await call({ action: "act", request: { kind: "wait", targetId: open, text: "up.txt:6" } });
-    expect(staged().length).toBeGreaterThan(0);
-    await call({ action: "stop" });
-    expect(staged()).toEqual([]);
-  });
 });
 
 describe("dialogs, wrapped page text, navigation results and history", () => {
@@ -347,6 +320,22 @@ describe("dialogs, wrapped page text, navigation results and history", () => {
     expect(await out(targetId)).toBe("cancelled");
   });
 
+  it("reports a confirm raised while a page loads in the open result, and the load finishes once answered", async () => {
+    const opened = await call({ action: "open", targetUrl: pages.url("/confirm-on-load") });
+    expect(opened.details).toMatchObject({
+      blockedByDialog: true,
+      dialogs: [{ kind: "confirm", pending: true }],
+    });
+    expect(json(opened).dialogs).toEqual([{ kind: "confirm", message: "Stay on this page?", pending: true }]);
+    const targetId = opened.details.targetId;
+    const answered = await call({ action: "dialog", targetId, accept: true });
+    expect(json(answered).action).toEqual({
+      completed: true,
+      result: { ok: true, targetId, url: pages.url("/confirm-on-load") },
+    });
+    expect(await evaluate(targetId, "document.title")).toBe("stayed");
+  });
+
   it("wraps titles and evaluate results as external content, keeping them out of details", async () => {
     const opened = await call({ action: "open", targetUrl: pages.url("/form") });
     expect(text(opened)).toMatch(
@@ -408,5 +397,35 @@ describe("browser URL policy", () => {
     expect(text(file)).toContain("Only http and https URLs can be opened");
     expect(JSON.parse(text(await tool.execute("t", { action: "status" }))).running).toBe(false);
     await strict.dispose();
+  });
+});
+
+// last: it stops the browser
+describe("staged uploads", () => {
+  it("removes staged uploads when their page closes and when the browser stops", async () => {
+    const staged = () => {
+      const dir = path.join(stateDir, "browser", "uploads");
+      return existsSync(dir) ? readdirSync(dir) : [];
+    };
+    writeFileSync(path.join(workspace, "up.txt"), "staged");
+    const before = staged().length;
+    const closing = json(await call({ action: "open", targetUrl: pages.url("/widgets") })).targetId;
+    await call({ action: "upload", targetId: closing, paths: ["up.txt"], selector: "#file" });
+    expect(staged().length).toBe(before + 1);
+    await call({ action: "close", targetId: closing });
+    expect(staged().length).toBe(before);
+    // closed by act kind close
+    const acting = json(await call({ action: "open", targetUrl: pages.url("/widgets") })).targetId;
+    await call({ action: "upload", targetId: acting, paths: ["up.txt"] });
+    expect(staged().length).toBe(before + 1);
+    await call({ action: "act", request: { kind: "close", targetId: acting } });
+    expect(staged().length).toBe(before);
+    // the browser (the server's) stops with pages still open
+    const open = json(await call({ action: "open", targetUrl: pages.url("/widgets") })).targetId;
+    await call({ action: "upload", targetId: open, paths: ["up.txt"], selector: "#file" });
+    await call({ action: "act", request: { kind: "wait", targetId: open, text: "up.txt:6" } });
+    expect(staged().length).toBeGreaterThan(0);
+    await call({ action: "stop" });
+    expect(staged()).toEqual([]);
   });
 });

@@ -42,6 +42,7 @@ const PAGES: Record<string, string> = {
 <button id="confirm" onclick="document.getElementById('out').textContent = confirm('Delete the file?') ? 'confirmed' : 'cancelled'">Confirm</button>
 <button id="prompt" onclick="document.getElementById('out').textContent = 'name=' + prompt('Name?', 'anon')">Prompt</button>
 <p id="out"></p>`,
+  "/confirm-on-load": `<!doctype html><title>Loading</title><script>document.title = confirm("Stay on this page?") ? "stayed" : "left";</script><p>body</p>`,
   "/long": `<!doctype html><title>Long</title>${Array.from({ length: 400 }, (_, i) => `<p><a href="#a${i}">Link number ${i}</a></p>`).join("")}`,
 };
 

@@ -93,9 +93,13 @@ async function landed(kind: string, tab: Tab, outcome: Guarded<unknown>): Promis
   };
 }
 
+/** A navigation's outcome as plain data (a dialog answer later reports it as JSON). */
+const loaded = (tab: Tab, navigation: Promise<unknown>) =>
+  navigation.then(() => ({ ok: true, targetId: tab.targetId, url: tab.page.url() }));
+
 export async function openPage(runtime: BrowserRuntime, url: string): Promise<AgentToolResult<unknown>> {
   const tab = await runtime.newTab();
-  const outcome = await tab.dialogs.guard(() => runtime.goto(tab.page, url));
+  const outcome = await tab.dialogs.guard(() => loaded(tab, runtime.goto(tab.page, url)));
   if (!outcome.done)
     return pageResult(
       "open",
@@ -120,7 +124,7 @@ export async function navigatePage(
   tab: Tab,
   url: string,
 ): Promise<AgentToolResult<unknown>> {
-  return landed("navigate", tab, await tab.dialogs.guard(() => runtime.goto(tab.page, url)));
+  return landed("navigate", tab, await tab.dialogs.guard(() => loaded(tab, runtime.goto(tab.page, url))));
 }
 
 /** History steps: `back` / `forward`; at either end of the history it says so instead of pretending. */
@@ -143,9 +147,12 @@ export async function stepHistory(
       `Cannot go ${direction}: no ${direction === "back" ? "earlier" : "later"} page in this tab's history.`,
     );
   const outcome = await tab.dialogs.guard(() =>
-    direction === "back"
-      ? tab.page.goBack({ waitUntil: "domcontentloaded" })
-      : tab.page.goForward({ waitUntil: "domcontentloaded" }),
+    loaded(
+      tab,
+      direction === "back"
+        ? tab.page.goBack({ waitUntil: "domcontentloaded" })
+        : tab.page.goForward({ waitUntil: "domcontentloaded" }),
+    ),
   );
   return landed(direction, tab, outcome);
 }
