@@ -39,6 +39,17 @@ export function cliConfigSchema(clawtools: Clawtools): Record<string, unknown> {
         required: ["command"],
         additionalProperties: false,
       },
+      plugins: {
+        type: "array",
+        items: { type: "string", minLength: 1 },
+        description: "clawtools plugins to load: package names, or paths from the file's directory",
+      },
+      mcpServers: {
+        type: "object",
+        description:
+          'MCP servers whose tools are served as <name>__<tool>: {"command", "args", "env"} or {"url", "headers"}',
+        additionalProperties: { type: "object" },
+      },
       allowOrigins: {
         type: "array",
         items: { type: "string" },

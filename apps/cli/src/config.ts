@@ -19,6 +19,8 @@ export interface CliConfig {
   http: HttpConfig;
   /** `plugins` from the file: clawtools plugins to load (packages, or paths from the file's directory). */
   plugins: string[];
+  /** `mcpServers` from the file (Claude Desktop's shape), checked in full when they are mounted. */
+  mcpServers: Record<string, unknown>;
   /** Keys accepted without a check (a section that is not installed, a plugin without a schema). */
   warnings: string[];
 }
@@ -113,8 +115,11 @@ export function loadConfig(
     sessionIdleMinutes,
     maxSessions,
     plugins: named,
+    mcpServers,
     ...sections
   } = raw;
+  if (mcpServers !== undefined && !isObject(mcpServers))
+    throw new UsageError(`${where}: mcpServers must be an object: {"<name>": {"command": …} or {"url": …}}`);
   if (
     named !== undefined &&
     !(Array.isArray(named) && named.every((p: unknown) => typeof p === "string" && p.trim() !== ""))
@@ -157,7 +162,7 @@ export function loadConfig(
     if (!plugin) {
       if (!known.has(key))
         throw new UsageError(
-          `${where}: unknown key "${key}" (expected stateDir, model, acp, plugins, allowOrigins, sessionIdleMinutes, maxSessions or a section: ${[...known].join(", ")})`,
+          `${where}: unknown key "${key}" (expected stateDir, model, acp, plugins, mcpServers, allowOrigins, sessionIdleMinutes, maxSessions or a section: ${[...known].join(", ")})`,
         );
       warnings.push(`config: "${key}" is not used: its section is not installed`);
       validated[key] = value;
@@ -186,6 +191,7 @@ export function loadConfig(
       : {}),
     http,
     plugins: (named as string[] | undefined) ?? [],
+    mcpServers: (mcpServers as Record<string, unknown> | undefined) ?? {},
     warnings,
   };
 }

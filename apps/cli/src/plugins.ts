@@ -64,7 +64,7 @@ async function importPlugin(named: NamedPlugin): Promise<ClawtoolsPlugin> {
  * (the profile's allowlist would otherwise drop a third-party tool) and none is optional. `--deny`
  * and `--allow` still apply.
  */
-function servedEverywhere(plugin: ClawtoolsPlugin): ClawtoolsPlugin {
+export function servedEverywhere(plugin: ClawtoolsPlugin): ClawtoolsPlugin {
   const tools: PluginToolRegistration[] = plugin.tools.map((reg) => ({
     ...reg,
     optional: false,

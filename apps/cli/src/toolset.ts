@@ -16,6 +16,7 @@ import { type Clawtools, createClawtools } from "clawtools";
 import { type AcpHarness, type CliConfig, loadConfig } from "./config.js";
 import { cliConfigSchema } from "./config-schema.js";
 import { type CommonOptions, invocationDir } from "./options.js";
+import { mountMcpServers } from "./mcp-servers.js";
 import { type NamedPlugin, registerNamedPlugins } from "./plugins.js";
 import { automationOnSessions, sessionsWithRunner } from "./subagents.js";
 import { UsageError } from "./usage.js";
@@ -82,7 +83,7 @@ export type CliToolset = Toolset & {
   context: ToolContext;
   /** The `--config` file's settings beyond sections (serve --http's). */
   config: CliConfig;
-  /** The plugins named with `--plugin` or the config file's `plugins`, and their tools. */
+  /** The plugins named with `--plugin` or the config file's `plugins`, and mounted MCP servers, with their tools. */
   namedPlugins: Array<{ plugin: ClawtoolsPlugin; spec: string; tools: string[] }>;
   close(): Promise<void>;
   /**
@@ -121,6 +122,14 @@ export async function buildToolset(
   let namedPlugins: Awaited<ReturnType<typeof registerNamedPlugins>>;
   try {
     namedPlugins = await registerNamedPlugins(named, clawtools.tools, context);
+    namedPlugins.push(
+      ...(await mountMcpServers(
+        config.mcpServers,
+        clawtools.tools,
+        options.config ? `--config ${options.config}` : "configuration",
+        warn,
+      )),
+    );
   } catch (error) {
     await clawtools.tools.dispose();
     throw error;

@@ -91,4 +91,54 @@ describe("clawtools serve --plugin / config plugins", () => {
     expect(twice.status).toBe(2);
     expect(twice.stderr).toContain("its tool shout is already served (by acme-shout); remove one of them");
   });
+
+  it("mounts the config file's mcpServers as <name>__<tool>, skipping one that does not start", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-mcp-servers-"));
+    const file = path.join(dir, "clawtools.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          echoes: {
+            command: process.execPath,
+            args: [path.join(fixtures, "echo-mcp-server.mjs")],
+            env: { ECHO_PREFIX: "remote: " },
+          },
+          ghost: { command: path.join(dir, "no-such-server") },
+        },
+      }),
+    );
+    const { client, names, stderr } = await serve([
+      "--workspace",
+      workspace,
+      "--config",
+      file,
+      "--profile",
+      "minimal",
+    ]);
+    expect(names).toContain("echoes__echo");
+    expect(await client.callTool({ name: "echoes__echo", arguments: { text: "hi" } })).toMatchObject({
+      content: [{ type: "text", text: "remote: hi" }],
+    });
+    expect(stderr()).toContain('[clawtools] MCP server "ghost" did not start and is skipped: ');
+    expect(stderr()).toContain("plugin mcp:echoes (mcpServers.echoes): serving echoes__echo");
+    await client.close();
+    const denied = await serve(["--workspace", workspace, "--config", file, "--deny", "echoes__echo"]);
+    expect(denied.names).not.toContain("echoes__echo");
+    await denied.client.close();
+  });
+
+  it("refuses a malformed mcpServers entry, naming it", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-mcp-bad-"));
+    const file = path.join(dir, "clawtools.json");
+    writeFileSync(file, JSON.stringify({ mcpServers: { broken: { args: ["x"] } } }));
+    const run = spawnSync(process.execPath, [bin, "serve", "--workspace", workspace, "--config", file], {
+      encoding: "utf8",
+      input: "",
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(
+      `clawtools: --config ${file}: mcpServers.broken: needs "command" (a stdio server) or "url" (Streamable HTTP)`,
+    );
+  });
 });

@@ -1,3 +1,9 @@
+export {
+  type ConnectedMcpServer,
+  connectMcpServer,
+  type McpServerConfig,
+  mcpServerConfigProblem,
+} from "./connect.js";
 export { type ImportMcpToolsOptions, importMcpTools, type McpClientLike } from "./import.js";
 export {
   DEFAULT_STOP_SIGNALS,
