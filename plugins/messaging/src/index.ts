@@ -30,4 +30,4 @@ export {
   messagingPlugin,
   messagingPlugin as default,
 } from "./plugin.js";
-export { BROADCAST_DISABLED, createMessageTool, TARGET_REQUIRED } from "./tools/message.js";
+export { BROADCAST_DISABLED, createMessageTool, NO_CHANNELS, TARGET_REQUIRED } from "./tools/message.js";
