@@ -105,7 +105,7 @@ describe.skipIf(!which("espeak-ng"))("tts with espeak-ng (no account)", () => {
     const paths = new Set(results.map((r) => r.details.audioPath as string));
     expect(paths.size).toBe(20);
     for (const file of paths) expect(isMp3(readFileSync(file))).toBe(true);
-  });
+  }, 120_000);
 
   it("refuses an out-of-range timeoutMs", async () => {
     const refused = await call({ text: "hello", timeoutMs: -1 });
