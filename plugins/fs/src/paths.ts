@@ -40,7 +40,27 @@ export function resolveToolPath(input: string, root: string, workspaceOnly: bool
   const real = realRootOf(base);
   if (real !== undefined && real !== base && isInside(real, resolved))
     return path.join(base, path.relative(real, resolved));
+  // The other way round (macOS: the workspace is /private/tmp/w, the model writes /tmp/w/…): a
+  // path through a link outside the workspace that the system resolves into it is inside too.
+  const through = real === undefined ? undefined : resolveThroughLinks(resolved);
+  if (through !== undefined && isInside(real!, through))
+    return path.join(base, path.relative(real!, through));
   throw escapeError(root, input);
+}
+
+/** The system's real path of `abs`, its missing tail appended as spelled; undefined if none exists. */
+function resolveThroughLinks(abs: string): string | undefined {
+  const rest: string[] = [];
+  for (let head = abs; ; ) {
+    try {
+      return path.join(realpathSync.native(head), ...rest);
+    } catch {
+      const parent = path.dirname(head);
+      if (parent === head) return undefined;
+      rest.unshift(path.basename(head));
+      head = parent;
+    }
+  }
 }
 
 const realRoots = new Map<string, string>();

@@ -144,6 +144,32 @@ describe("workspace containment (on by default)", () => {
     expect(readdirSync(outside)).toEqual(["secret.txt"]);
   });
 
+  it("a path through a link outside the workspace that leads into it is inside (macOS /tmp -> /private/tmp)", async () => {
+    const parent = tempDir();
+    const outside = tempDir();
+    const real = path.join(parent, "real");
+    mkdirSync(path.join(real, "src"), { recursive: true });
+    writeFileSync(path.join(real, "src", "a.txt"), "hello\n");
+    writeFileSync(path.join(outside, "secret.txt"), "secret\n");
+    symlinkSync(real, path.join(parent, "link"));
+    symlinkSync(outside, path.join(real, "out"));
+    const ctx = { workspaceDir: real };
+    const via = path.join(parent, "link");
+    expect(text(await createReadTool(ctx).execute("c", { path: path.join(via, "src", "a.txt") }))).toBe(
+      "hello\n",
+    );
+    await createWriteTool(ctx).execute("c", { path: path.join(via, "src", "new", "b.txt"), content: "b" });
+    expect(readFileSync(path.join(real, "src", "new", "b.txt"), "utf8")).toBe("b");
+    // resolving the outside link gives nothing that leaving the root through an inside one would
+    await expect(
+      createReadTool(ctx).execute("c", { path: path.join(via, "out", "secret.txt") }),
+    ).rejects.toThrow(`Path escapes sandbox root (${real}): ${path.join(via, "out", "secret.txt")}`);
+    await expect(
+      createReadTool(ctx).execute("c", { path: path.join(outside, "secret.txt") }),
+    ).rejects.toThrow(/^Path escapes sandbox root/);
+    expect(readdirSync(outside)).toEqual(["secret.txt"]);
+  });
+
   it("can be turned off", async () => {
     const root = tempDir();
     const outside = tempDir();
