@@ -68,6 +68,17 @@ describe("edit: indentation and spacing drift", () => {
     });
   });
 
+  it("keeps CRLF and tab indentation when re-indenting", async () => {
+    const { edit, read } = setup("func main() {\r\n\t\tif ok {\r\n\t\t\treturn\r\n\t\t}\r\n}\r\n");
+    const r = await edit.execute("c", {
+      path: "f.txt",
+      oldText: "\tif ok {\n\t\treturn\n\t}",
+      newText: "\tif ok {\n\t\tlog()\n\t\treturn\n\t}",
+    });
+    expect(read()).toBe("func main() {\r\n\t\tif ok {\r\n\t\t\tlog()\r\n\t\t\treturn\r\n\t\t}\r\n}\r\n");
+    expect(r.details).toMatchObject({ drift: [{ edit: 0, kind: "indentation", detail: "1 tab deeper" }] });
+  });
+
   it("refuses a drift that matches more than one place, changing nothing", async () => {
     const original = "a:\n  x()\nb:\n    x()\n";
     const { edit, read } = setup(original);
