@@ -99,6 +99,23 @@ describe("egress proxy", () => {
     expect(originConnections).toBe(before + 1);
   });
 
+  it("survives clients that reset their connections mid-answer (no unhandled socket error)", async () => {
+    const port = Number(new URL(strict.url).port);
+    const resets = [`127.0.0.1:${originPort}`, `public.test:${originPort}`, "nonsense"].map(
+      (authority) =>
+        new Promise<void>((resolve) => {
+          const socket = connect(port, "127.0.0.1", () => {
+            socket.write(`CONNECT ${authority} HTTP/1.1\r\nhost: x\r\n\r\n`);
+            socket.resetAndDestroy();
+          });
+          socket.on("close", () => resolve());
+          socket.on("error", () => {});
+        }),
+    );
+    await Promise.all(resets);
+    expect(await tunnel(strict, `public.test:${originPort}`)).toBe("HTTP/1.1 200 Connection Established");
+  });
+
   it("never reaches itself, even with the private network allowed", async () => {
     const self = `127.0.0.1:${new URL(open.url).port}`;
     expect(await tunnel(open, self)).toBe("HTTP/1.1 403 Forbidden");

@@ -67,9 +67,15 @@ export class EgressProxy {
     const server = createServer({ requireHostHeader: false });
     server.on("connection", (socket) => this.track(socket));
     server.on("request", (req, res) => void this.forward(req, res).catch(() => res.destroy()));
-    server.on("connect", (req, socket, head) => void this.tunnel(req, socket, head));
+    server.on("connect", (req, socket, head) => {
+      socket.on("error", () => {}); // Node hands the socket over without its own error handling
+      void this.tunnel(req, socket, head);
+    });
     // WebSockets come as CONNECT tunnels; an absolute-form Upgrade is not something Chromium sends
-    server.on("upgrade", (_req, socket) => refuse(socket, 400, "upgrade requests must use CONNECT"));
+    server.on("upgrade", (_req, socket) => {
+      socket.on("error", () => {});
+      refuse(socket, 400, "upgrade requests must use CONNECT");
+    });
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(0, "127.0.0.1", () => resolve());
@@ -87,6 +93,8 @@ export class EgressProxy {
   }
 
   private track(socket: Duplex): void {
+    // a reset from either side is an ordinary end here, never an unhandled error in the server
+    socket.on("error", () => {});
     this.sockets.add(socket);
     socket.once("close", () => this.sockets.delete(socket));
   }
@@ -130,8 +138,8 @@ export class EgressProxy {
       upstream.destroy();
       client.destroy();
     };
-    upstream.once("error", end).once("close", end);
-    client.once("error", end).once("close", end);
+    upstream.on("error", end).once("close", end);
+    client.on("error", end).once("close", end);
   }
 
   /** Plain HTTP: the request line carries the absolute URL; it is re-sent to a checked address. */
