@@ -35,6 +35,8 @@ export interface AiSdkRunnerOptions {
 }
 
 interface ActiveRun {
+  /** Set by sessions_yield: no further step once the tool calls in flight return. */
+  yielded?: string;
   controller: AbortController;
   steers: ModelMessage[];
   done: Promise<RunOutcome>;
@@ -62,67 +64,94 @@ export function createAiSdkRunner(options: AiSdkRunnerOptions): AgentRunner & {
   // a run's state is held while it runs and released when it ends (outcomes stay for a late wait)
   const runs = new RunTable<ActiveRun>();
 
+  // the live (or starting) run of each session: sessions_yield ends that run's turn
+  const bySession = new Map<string, string>();
+
+  /** Builds the run and starts it; the run is in `runs` once this returns. */
+  async function startRun(runId: string, request: StartRunRequest): Promise<void> {
+    const session = await options.store.get(request.sessionKey);
+    const override = request.model ?? session?.model;
+    const model = override && options.resolveModel ? options.resolveModel(override) : options.model;
+    const history = await options.store.history(request.sessionKey, { limit: options.historyLimit ?? 200 });
+    const runTools = (await options.tools?.(request.sessionKey)) ?? { tools: [] };
+    const user: TranscriptMessage = { role: "user", content: request.message, timestamp: Date.now() };
+    await options.store.append(request.sessionKey, [user]);
+    const active: ActiveRun = {
+      controller: new AbortController(),
+      steers: [],
+      timedOut: false,
+      done: Promise.resolve({ status: "ok" }),
+    };
+    const timer = request.timeoutMs
+      ? setTimeout(() => {
+          active.timedOut = true;
+          active.controller.abort();
+        }, request.timeoutMs)
+      : undefined;
+    let writes = Promise.resolve();
+    active.done = (async (): Promise<RunOutcome> => {
+      try {
+        const result = await generateText({
+          model,
+          system: [options.system ?? DEFAULT_SYSTEM, request.extraSystemPrompt].filter(Boolean).join("\n\n"),
+          messages: [...toModelMessages(history), { role: "user", content: request.message }],
+          tools: toAiSdkTools(runTools.tools),
+          // a yield ends the run after the step whose tool calls it came from
+          stopWhen: [stepCountIs(options.maxSteps ?? 20), () => active.yielded !== undefined],
+          abortSignal: active.controller.signal,
+          // steered messages join every later step (prepareStep's messages last one step)
+          prepareStep: ({ messages }) =>
+            active.steers.length > 0 ? { messages: [...messages, ...active.steers] } : undefined,
+          onStepFinish: (step) => {
+            const produced = stepMessages(step, modelName(model));
+            writes = writes.then(() => options.store.append(request.sessionKey, produced).then(() => {}));
+          },
+        });
+        await writes;
+        if (active.timedOut) return { status: "timeout", reply: result.text };
+        if (active.yielded !== undefined)
+          return { status: "ok", reply: result.text.trim() || active.yielded, yielded: true };
+        return { status: "ok", reply: result.text.trim() };
+      } catch (error) {
+        await writes.catch(() => {});
+        if (active.timedOut) return { status: "timeout", error: "timed out" };
+        if (active.controller.signal.aborted) return { status: "aborted", error: "aborted" };
+        return { status: "error", error: (error as Error).message };
+      } finally {
+        if (timer) clearTimeout(timer);
+        await runTools.dispose?.().catch(() => {});
+      }
+    })();
+    void active.done.then((outcome) => {
+      active.outcome = outcome;
+    });
+    runs.add(runId, active);
+  }
+
   return {
     table: runs,
     async start(request: StartRunRequest) {
       const runId = randomUUID();
-      const session = await options.store.get(request.sessionKey);
-      const override = request.model ?? session?.model;
-      const model = override && options.resolveModel ? options.resolveModel(override) : options.model;
-      const history = await options.store.history(request.sessionKey, { limit: options.historyLimit ?? 200 });
-      const runTools = (await options.tools?.(request.sessionKey)) ?? { tools: [] };
-      const user: TranscriptMessage = { role: "user", content: request.message, timestamp: Date.now() };
-      await options.store.append(request.sessionKey, [user]);
-      const active: ActiveRun = {
-        controller: new AbortController(),
-        steers: [],
-        timedOut: false,
-        done: Promise.resolve({ status: "ok" }),
+      bySession.set(request.sessionKey, runId);
+      const forget = () => {
+        if (bySession.get(request.sessionKey) === runId) bySession.delete(request.sessionKey);
       };
-      const timer = request.timeoutMs
-        ? setTimeout(() => {
-            active.timedOut = true;
-            active.controller.abort();
-          }, request.timeoutMs)
-        : undefined;
-      let writes = Promise.resolve();
-      active.done = (async (): Promise<RunOutcome> => {
-        try {
-          const result = await generateText({
-            model,
-            system: [options.system ?? DEFAULT_SYSTEM, request.extraSystemPrompt]
-              .filter(Boolean)
-              .join("\n\n"),
-            messages: [...toModelMessages(history), { role: "user", content: request.message }],
-            tools: toAiSdkTools(runTools.tools),
-            stopWhen: stepCountIs(options.maxSteps ?? 20),
-            abortSignal: active.controller.signal,
-            // steered messages join every later step (prepareStep's messages last one step)
-            prepareStep: ({ messages }) =>
-              active.steers.length > 0 ? { messages: [...messages, ...active.steers] } : undefined,
-            onStepFinish: (step) => {
-              const produced = stepMessages(step, modelName(model));
-              writes = writes.then(() => options.store.append(request.sessionKey, produced).then(() => {}));
-            },
-          });
-          await writes;
-          if (active.timedOut) return { status: "timeout", reply: result.text };
-          return { status: "ok", reply: result.text.trim() };
-        } catch (error) {
-          await writes.catch(() => {});
-          if (active.timedOut) return { status: "timeout", error: "timed out" };
-          if (active.controller.signal.aborted) return { status: "aborted", error: "aborted" };
-          return { status: "error", error: (error as Error).message };
-        } finally {
-          if (timer) clearTimeout(timer);
-          await runTools.dispose?.().catch(() => {});
-        }
-      })();
-      void active.done.then((outcome) => {
-        active.outcome = outcome;
-      });
-      runs.add(runId, active);
+      try {
+        await startRun(runId, request);
+      } catch (error) {
+        forget();
+        throw error;
+      }
+      void runs.get(runId)?.done.finally(forget);
       return { runId };
+    },
+
+    canYield: (sessionKey: string) => bySession.has(sessionKey),
+
+    async onYield(sessionKey: string, message: string): Promise<void> {
+      const run = runs.get(bySession.get(sessionKey) ?? "");
+      if (!run || run.outcome) throw new Error(`No live run in session ${sessionKey} to yield`);
+      run.yielded = message;
     },
 
     wait: (runId: string, timeoutMs: number) => runs.wait(runId, timeoutMs),
@@ -136,7 +165,8 @@ export function createAiSdkRunner(options: AiSdkRunnerOptions): AgentRunner & {
 
     async steer(runId: string, message: string): Promise<boolean> {
       const run = runs.get(runId);
-      if (!run || run.outcome) return false;
+      // a run that yielded takes no more messages: they start its next turn instead
+      if (!run || run.outcome || run.yielded !== undefined) return false;
       run.steers.push({ role: "user", content: message });
       return true;
     },

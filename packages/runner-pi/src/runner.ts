@@ -37,6 +37,8 @@ interface ActiveRun {
   done: Promise<RunOutcome>;
   outcome?: RunOutcome;
   timedOut: boolean;
+  /** Set by sessions_yield: the turn ends once the tool calls in flight return. */
+  yielded?: string;
 }
 
 const DEFAULT_PROMPT =
@@ -69,80 +71,111 @@ export function createPiRunner(options: PiRunnerOptions): AgentRunner & {
   const runs = new RunTable<ActiveRun>();
   const base: ModelSpec = typeof options.model === "string" ? { model: options.model } : options.model;
 
+  // the live (or starting) run of each session: sessions_yield ends that run's turn
+  const bySession = new Map<string, string>();
+
+  /** Builds the run's agent and starts its turn; the run is in `runs` once this returns. */
+  async function startRun(runId: string, request: StartRunRequest): Promise<void> {
+    const session = await options.store.get(request.sessionKey);
+    // a run's own model keeps the configured key and endpoint only for the same provider
+    const named = request.model ?? session?.model;
+    const spec = named ? withModel(base, named) : base;
+    const resolved = resolveModel(spec, options.env);
+    const history = await options.store.history(request.sessionKey, { limit: options.historyLimit ?? 200 });
+    const runTools = (await options.tools?.(request.sessionKey)) ?? { tools: [] };
+    let active!: ActiveRun;
+    const agent = new Agent({
+      initialState: {
+        systemPrompt: [options.systemPrompt ?? DEFAULT_PROMPT, request.extraSystemPrompt]
+          .filter(Boolean)
+          .join("\n\n"),
+        model: resolved.model,
+        thinkingLevel: "off",
+        tools: runTools.tools.map(toPiTool),
+        messages: toAgentMessages(history),
+      },
+      getApiKey: () => resolved.apiKey ?? "unset",
+      sessionId: session?.sessionId ?? request.sessionKey,
+      // a yield ends the turn after the tool calls in flight (pi's terminate: no further model call)
+      afterToolCall: async () => (active.yielded !== undefined ? { terminate: true } : undefined),
+    });
+    // every message lands in the session as it is produced (a crash loses at most the one in flight)
+    let writes = Promise.resolve();
+    agent.subscribe((event) => {
+      if (event.type !== "message_end") return;
+      const message = {
+        ...(event.message as object),
+        timestamp: (event.message as { timestamp?: number }).timestamp ?? Date.now(),
+      } as TranscriptMessage;
+      writes = writes.then(() => options.store.append(request.sessionKey, [message]).then(() => {}));
+      return writes;
+    });
+    active = { agent, timedOut: false, done: Promise.resolve({ status: "ok" }) };
+    const timer = request.timeoutMs
+      ? setTimeout(() => {
+          active.timedOut = true;
+          agent.abort();
+        }, request.timeoutMs)
+      : undefined;
+    active.done = (async (): Promise<RunOutcome> => {
+      try {
+        await agent.prompt(request.message);
+        await writes;
+        const last = [...agent.state.messages]
+          .reverse()
+          .find((m) => (m as AssistantMessage).role === "assistant") as AssistantMessage | undefined;
+        if (active.timedOut) return { status: "timeout", ...(last ? { reply: textOf(last) } : {}) };
+        if (!last) return { status: "error", error: "the run produced no answer" };
+        if (last.stopReason === "aborted") return { status: "aborted", error: "aborted" };
+        // the provider's error can echo the key: run logs and announces get it redacted
+        if (last.stopReason === "error")
+          return {
+            status: "error",
+            error: redactSecrets(last.errorMessage ?? "model error", [resolved.apiKey]),
+          };
+        if (active.yielded !== undefined)
+          return { status: "ok", reply: textOf(last) || active.yielded, yielded: true };
+        return { status: "ok", reply: textOf(last) };
+      } catch (error) {
+        return {
+          status: active.timedOut ? "timeout" : "error",
+          error: redactSecrets((error as Error).message),
+        };
+      } finally {
+        if (timer) clearTimeout(timer);
+        await runTools.dispose?.().catch(() => {});
+      }
+    })();
+    active.done.then((outcome) => {
+      active.outcome = outcome;
+    });
+    runs.add(runId, active);
+  }
+
   return {
     table: runs,
     async start(request: StartRunRequest) {
       const runId = randomUUID();
-      const session = await options.store.get(request.sessionKey);
-      // a run's own model keeps the configured key and endpoint only for the same provider
-      const named = request.model ?? session?.model;
-      const spec = named ? withModel(base, named) : base;
-      const resolved = resolveModel(spec, options.env);
-      const history = await options.store.history(request.sessionKey, { limit: options.historyLimit ?? 200 });
-      const runTools = (await options.tools?.(request.sessionKey)) ?? { tools: [] };
-      const agent = new Agent({
-        initialState: {
-          systemPrompt: [options.systemPrompt ?? DEFAULT_PROMPT, request.extraSystemPrompt]
-            .filter(Boolean)
-            .join("\n\n"),
-          model: resolved.model,
-          thinkingLevel: "off",
-          tools: runTools.tools.map(toPiTool),
-          messages: toAgentMessages(history),
-        },
-        getApiKey: () => resolved.apiKey ?? "unset",
-        sessionId: session?.sessionId ?? request.sessionKey,
-      });
-      // every message lands in the session as it is produced (a crash loses at most the one in flight)
-      let writes = Promise.resolve();
-      agent.subscribe((event) => {
-        if (event.type !== "message_end") return;
-        const message = {
-          ...(event.message as object),
-          timestamp: (event.message as { timestamp?: number }).timestamp ?? Date.now(),
-        } as TranscriptMessage;
-        writes = writes.then(() => options.store.append(request.sessionKey, [message]).then(() => {}));
-        return writes;
-      });
-      const active: ActiveRun = { agent, timedOut: false, done: Promise.resolve({ status: "ok" }) };
-      const timer = request.timeoutMs
-        ? setTimeout(() => {
-            active.timedOut = true;
-            agent.abort();
-          }, request.timeoutMs)
-        : undefined;
-      active.done = (async (): Promise<RunOutcome> => {
-        try {
-          await agent.prompt(request.message);
-          await writes;
-          const last = [...agent.state.messages]
-            .reverse()
-            .find((m) => (m as AssistantMessage).role === "assistant") as AssistantMessage | undefined;
-          if (active.timedOut) return { status: "timeout", ...(last ? { reply: textOf(last) } : {}) };
-          if (!last) return { status: "error", error: "the run produced no answer" };
-          if (last.stopReason === "aborted") return { status: "aborted", error: "aborted" };
-          // the provider's error can echo the key: run logs and announces get it redacted
-          if (last.stopReason === "error")
-            return {
-              status: "error",
-              error: redactSecrets(last.errorMessage ?? "model error", [resolved.apiKey]),
-            };
-          return { status: "ok", reply: textOf(last) };
-        } catch (error) {
-          return {
-            status: active.timedOut ? "timeout" : "error",
-            error: redactSecrets((error as Error).message),
-          };
-        } finally {
-          if (timer) clearTimeout(timer);
-          await runTools.dispose?.().catch(() => {});
-        }
-      })();
-      active.done.then((outcome) => {
-        active.outcome = outcome;
-      });
-      runs.add(runId, active);
+      bySession.set(request.sessionKey, runId);
+      const forget = () => {
+        if (bySession.get(request.sessionKey) === runId) bySession.delete(request.sessionKey);
+      };
+      try {
+        await startRun(runId, request);
+      } catch (error) {
+        forget();
+        throw error;
+      }
+      void runs.get(runId)?.done.finally(forget);
       return { runId };
+    },
+
+    canYield: (sessionKey: string) => bySession.has(sessionKey),
+
+    async onYield(sessionKey: string, message: string): Promise<void> {
+      const run = runs.get(bySession.get(sessionKey) ?? "");
+      if (!run || run.outcome) throw new Error(`No live run in session ${sessionKey} to yield`);
+      run.yielded = message;
     },
 
     wait: (runId: string, timeoutMs: number) => runs.wait(runId, timeoutMs),
@@ -156,7 +189,8 @@ export function createPiRunner(options: PiRunnerOptions): AgentRunner & {
 
     async steer(runId: string, message: string): Promise<boolean> {
       const run = runs.get(runId);
-      if (!run || run.outcome) return false;
+      // a run that yielded takes no more messages: they start its next turn instead
+      if (!run || run.outcome || run.yielded !== undefined) return false;
       run.agent.steer({ role: "user", content: message, timestamp: Date.now() });
       return true;
     },

@@ -37,6 +37,8 @@ export { type LivenessOptions, lostReason, pidAlive, type RunOwner } from "./liv
 export {
   createSessionsPlugin,
   NO_RUNNER,
+  NO_YIELD,
+  noLiveRun,
   type SessionsPlugin,
   type SessionsPluginOptions,
   sessionsPlugin,

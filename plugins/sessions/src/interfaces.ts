@@ -63,6 +63,8 @@ export interface RunOutcome {
   /** The run's final assistant text. */
   reply?: string;
   error?: string;
+  /** The run ended its turn through sessions_yield (it waits for its sub-agents' results). */
+  yielded?: boolean;
 }
 
 /**
@@ -81,6 +83,14 @@ export interface AgentRunner {
   abort(runId: string): Promise<void>;
   /** Injects a message into a running run; false when the run is not running. */
   steer(runId: string, message: string): Promise<boolean>;
-  /** Ends the current turn of the session's run (sessions_yield); absent when the loop cannot. */
+  /**
+   * Ends the current turn of the session's live run once the tool call in flight returns
+   * (sessions_yield); the run's outcome then says `yielded`. Absent when the loop cannot.
+   */
   onYield?(sessionKey: string, message: string): Promise<void>;
+  /**
+   * Whether a run of this runner is live (or starting) in the session, so its turn can be yielded;
+   * sessions_yield is offered only there. Absent: every session can (a runner that decides itself).
+   */
+  canYield?(sessionKey: string): boolean;
 }

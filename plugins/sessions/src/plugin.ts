@@ -26,6 +26,11 @@ const { version } = createRequire(import.meta.url)("../package.json") as { versi
 export const NO_RUNNER =
   "no agent runner: set a model (clawtools serve --model <provider>/<id>, or OPENAI_BASE_URL/OPENAI_API_KEY with --model openai/<id>) or pass createSessionsPlugin({ runner })";
 
+export const NO_YIELD =
+  "the agent runner cannot end a turn (it has no onYield); runner-pi and ai-sdk runners can";
+export const noLiveRun = (sessionKey: string) =>
+  `no run of the sessions runner is live in ${sessionKey}: that session's turns belong to the app's own loop, which this section cannot end`;
+
 export interface SessionsPluginOptions extends SessionsConfig {
   /** Default: the embedded file store under the state directory. */
   store?: SessionStore;
@@ -84,7 +89,15 @@ export function createSessionsPlugin(options: SessionsPluginOptions = {}): Sessi
       { name: "sessions_spawn", factory: (ctx) => createSessionsSpawnTool(needsRunner(ctx)) },
       {
         name: "sessions_yield",
-        factory: (ctx) => createSessionsYieldTool(needsRunner(ctx)),
+        factory: (ctx) => {
+          const env = needsRunner(ctx);
+          const runner = env.service.runner!;
+          if (!runner.onYield) throw new ToolUnavailableError(NO_YIELD);
+          // offered only inside a run this runner can end (never to a client whose loop is its own)
+          if (runner.canYield && !runner.canYield(env.callerKey))
+            throw new ToolUnavailableError(noLiveRun(env.callerKey));
+          return createSessionsYieldTool(env);
+        },
         meta: {
           label: "Yield turn",
           description: "End this turn and wait for sub-agent results",

@@ -28,6 +28,10 @@ const STATUS: Record<RunOutcome["status"], RunStatus> = {
 };
 const ANNOUNCE_ATTEMPTS = 4;
 
+/** The message a yielded session's next turn starts with (the completion event is just above it). */
+export const YIELD_RESUMED =
+  "[sessions_yield] A sub-agent result arrived (the completion event above). Continue your task.";
+
 /** What the registry learns when a run ends. */
 type RunEnd = Pick<RunRecord, "status" | "endedAt" | "outcome">;
 
@@ -49,6 +53,10 @@ export class SessionsService {
   private readonly staleMs: number;
   private timer: NodeJS.Timeout | undefined;
   private reaping: Promise<RunRecord[]> | undefined;
+  /** Sessions that yielded, waiting for an announce to start their next turn. */
+  private readonly wakers = new Map<string, (runId: string | undefined) => void>();
+  /** A yielded sub-agent's current runner run, by its record's run id (kill aborts that one). */
+  private readonly continued = new Map<string, string>();
 
   constructor(
     readonly store: SessionStore,
@@ -113,6 +121,31 @@ export class SessionsService {
     return ended;
   }
 
+  /**
+   * After a yield in `sessionKey` (a turn that started at `since`): resolves with the run id of the
+   * session's next turn, started by the next announce that lands there, or at once when a child's
+   * result arrived during the yielded turn; undefined when no child runs and none arrived.
+   */
+  private async awaitWake(sessionKey: string, since: number): Promise<string | undefined> {
+    if (this.active.get(sessionKey)) this.active.delete(sessionKey);
+    // the waker is in place before the children are read, so no announce falls between the two
+    const woken = new Promise<string | undefined>((resolve) => this.wakers.set(sessionKey, resolve));
+    const children = await this.runs.listByRequester(sessionKey);
+    if (!this.wakers.has(sessionKey) || children.some((r) => r.status === "running")) return woken;
+    this.wakers.delete(sessionKey);
+    if (children.some((r) => (r.announce.deliveredAt ?? 0) >= since))
+      return this.start(sessionKey, YIELD_RESUMED);
+    return undefined;
+  }
+
+  /** Starts the next turn of a session that yielded, when an announce arrives for it. */
+  private async wake(sessionKey: string): Promise<void> {
+    const resolve = this.wakers.get(sessionKey);
+    if (!resolve || this.active.get(sessionKey)) return;
+    this.wakers.delete(sessionKey);
+    resolve(await this.start(sessionKey, YIELD_RESUMED));
+  }
+
   /** Stops the heartbeat (the plugin's dispose). */
   close(): void {
     if (this.timer) clearInterval(this.timer);
@@ -171,9 +204,21 @@ export class SessionsService {
   private async follow(run: RunRecord): Promise<void> {
     const runner = this.runner!;
     let outcome: RunOutcome;
-    do outcome = await runner.wait(run.runId, 60_000);
-    while (outcome.status === "running");
-    if (this.active.get(run.childSessionKey) === run.runId) this.active.delete(run.childSessionKey);
+    let current = run.runId;
+    let turnStartedAt = run.startedAt ?? run.createdAt;
+    for (;;) {
+      do outcome = await runner.wait(current, 60_000);
+      while (outcome.status === "running");
+      // a sub-agent that yielded waits for its own children: their announce starts its next turn
+      if (!outcome.yielded || this.killed.has(run.runId)) break;
+      const next = await this.awaitWake(run.childSessionKey, turnStartedAt);
+      if (!next) break; // nothing left to wait for: the yielded turn is its answer
+      turnStartedAt = Date.now();
+      current = next;
+      this.continued.set(run.runId, next);
+    }
+    this.continued.delete(run.runId);
+    if (this.active.get(run.childSessionKey) === current) this.active.delete(run.childSessionKey);
     // kill() recorded it; a killed run is not announced
     if (this.killed.delete(run.runId)) return;
     const status = STATUS[outcome.status];
@@ -232,6 +277,7 @@ export class SessionsService {
         });
         const live = this.active.get(run.requesterSessionKey);
         if (live && this.runner) await this.runner.steer(live, message.content as string).catch(() => false);
+        else await this.wake(run.requesterSessionKey).catch(() => {});
         this.events.emit("announce", { run: updated, message });
         return;
       } catch (error) {
@@ -254,7 +300,10 @@ export class SessionsService {
       killed.push(...(await this.kill(childRun.runId)));
     // only a run this service follows is marked (follow() reads and forgets the mark)
     if (this.watching.has(runId)) this.killed.add(runId);
-    await this.runner?.abort(runId).catch(() => {});
+    await this.runner?.abort(this.continued.get(runId) ?? runId).catch(() => {});
+    // a yielded run waiting for its children's results waits no more
+    this.wakers.get(run.childSessionKey)?.(undefined);
+    this.wakers.delete(run.childSessionKey);
     const updated = await this.runs.update(runId, { status: "killed", endedAt: Date.now() });
     await this.store
       .patch(run.childSessionKey, { status: "killed", endedAt: updated.endedAt })

@@ -15,7 +15,7 @@ describe("RunTable", () => {
       gate<{ status: "ok"; reply: string }>(),
       gate<{ status: "ok"; reply: string }>(),
     ];
-    gates.forEach((g, i) => table.add(`r${i}`, { done: g.promise }));
+    for (const [i, g] of gates.entries()) table.add(`r${i}`, { done: g.promise });
     expect(table.size).toEqual({ live: 3, ended: 0 });
     expect(await table.wait("r0", 1)).toEqual({ status: "running" });
     for (const [i, g] of gates.entries()) g.open({ status: "ok", reply: `reply ${i}` });

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { NO_RUNNER } from "../src/index.js";
+import { NO_RUNNER, NO_YIELD } from "../src/index.js";
 import { gate, json, setup } from "./helpers.js";
 
 describe("subagents target resolution", () => {
@@ -258,12 +258,13 @@ describe("session_status", () => {
 });
 
 describe("sessions_yield", () => {
-  it("without onYield the runner cannot end a turn, and says so", async () => {
+  it("without onYield the runner cannot end a turn: the tool is not offered, and the diagnostic says why", async () => {
     const t = setup();
-    expect(await t.json("sessions_yield")).toEqual({
-      status: "error",
-      error: "Yield not supported in this context",
-    });
+    expect(t.set.tools.map((x) => x.name)).not.toContain("sessions_yield");
+    expect(t.set.diagnostics.find((d) => d.toolId === "sessions_yield")?.reason).toBe(NO_YIELD);
+    expect(NO_YIELD).toBe(
+      "the agent runner cannot end a turn (it has no onYield); runner-pi and ai-sdk runners can",
+    );
   });
 
   it("with onYield ends the turn with the message (default Turn yielded.)", async () => {
