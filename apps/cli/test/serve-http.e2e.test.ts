@@ -36,8 +36,8 @@ async function start(args: string[]): Promise<{ child: ChildProcess; url: string
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr!.on("data", (d) => {
       stderr += String(d);
-      const found = /at (http:\S+);/.exec(stderr)?.[1];
-      if (found) resolve(found);
+      const found = /at (http:\S+)/.exec(stderr)?.[1];
+      if (found && stderr.includes("own agent session")) resolve(found);
     });
     child.on("exit", (code) => reject(new Error(`serve exited (${code}): ${stderr}`)));
   });

@@ -6,6 +6,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
  * matches it, and MCP clients refuse a result that does not (the SDK's throws, losing the text
  * too). A result that breaks the promise is sent as an error result instead: its text kept, a note
  * naming what did not match, so the model still sees the answer and the mismatch is visible.
+ * An error result whose structured content does not match keeps its text and drops that.
  */
 export function checkStructured(
   toolName: string,
@@ -13,7 +14,15 @@ export function checkStructured(
   outputSchema: JsonSchema | undefined,
   log: (message: string) => void,
 ): CallToolResult {
-  if (!outputSchema || result.isError) return result;
+  if (!outputSchema) return result;
+  if (result.isError) {
+    // clients validate an error's structuredContent too (the SDK's does): an error shaped
+    // otherwise ({status: "error", tool, error}) goes out as text alone
+    if (result.structuredContent === undefined) return result;
+    if (schemaIssues(outputSchema, result.structuredContent).length === 0) return result;
+    const { structuredContent: _error, ...text } = result;
+    return text;
+  }
   const issues =
     result.structuredContent === undefined
       ? ["  - root: no structured content (the result had none, or it was too large to send)"]

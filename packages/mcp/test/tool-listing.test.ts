@@ -29,6 +29,14 @@ function toolset(): McpToolsetLike {
       tool("good_shape", { count: 3 }),
       tool("bad_shape", { count: "three" }),
       tool("no_shape", undefined),
+      {
+        factory: {
+          ...tool("throws", {}).factory,
+          execute: async () => {
+            throw new Error("disk on fire");
+          },
+        },
+      },
     ],
   });
   return createToolset({ plugins: [plugin] });
@@ -91,6 +99,11 @@ describe("tool listing", () => {
         ),
       },
     ]);
+    // an error result (wrap's {status, tool, error}) reaches the SDK client without failing its check
+    const failed = await client.callTool({ name: "throws", arguments: {} });
+    expect(failed.isError).toBe(true);
+    expect(failed.structuredContent).toBeUndefined();
+    expect(JSON.stringify(failed.content)).toContain("disk on fire");
     const none = await client.callTool({ name: "no_shape", arguments: {} });
     expect(none.isError).toBe(true);
     expect(JSON.stringify(none.content)).toContain("no structured content");

@@ -59,9 +59,9 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
       await set.close();
       throw error;
     });
+    log(`MCP over Streamable HTTP at ${serving.url}${token ? " (bearer token required)" : ""}`);
     log(
-      `MCP over Streamable HTTP at ${serving.url}${token ? " (bearer token required)" : ""}; ` +
-        `each client gets its own agent session (${HTTP_SESSION_PREFIX}<session id>)` +
+      `each HTTP client gets its own agent session (${HTTP_SESSION_PREFIX}<session id>)` +
         (origins?.length ? `; browser origins allowed: ${origins.join(", ")}` : ""),
     );
     await serving.done;
