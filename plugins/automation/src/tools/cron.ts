@@ -30,7 +30,7 @@ const scheduleSchema = Type.Object(
   {
     kind: optionalStringEnum(["at", "every", "cron"] as const),
     at: Type.Optional(Type.String({ description: "at: ISO-8601 time (no zone = UTC)." })),
-    everyMs: Type.Optional(Type.Number({ description: "every: interval in ms." })),
+    everyMs: Type.Optional(Type.Number({ description: "every: interval in ms (at least 1,000)." })),
     anchorMs: Type.Optional(
       Type.Number({ description: "every: epoch ms the intervals count from (default: creation)." }),
     ),
@@ -241,7 +241,7 @@ export interface CronToolOptions {
   name?: string;
 }
 
-const DESCRIPTION = `Manage scheduled jobs (status/list/get/add/update/remove/run/runs/wake); run enqueues and answers at once with a runId, the outcome shows in runs. Jobs run in this process: a systemEvent queues text into a session (sessionTarget "main"); an agentTurn runs an agent turn (sessionTarget "isolated", "current" or "session:<id>") and delivers the result (delivery.mode none | announce | webhook). Schedules: {kind:"at", at:ISO-8601} (no zone = UTC), {kind:"every", everyMs, anchorMs?}, {kind:"cron", expr, tz?, staggerMs?} (no tz = the host's zone).`;
+const DESCRIPTION = `Manage scheduled jobs (status/list/get/add/update/remove/run/runs/wake); run enqueues and answers at once with a runId, the outcome shows in runs. Jobs run in this process: a systemEvent queues text into a session (sessionTarget "main"); an agentTurn runs an agent turn (sessionTarget "isolated", "current" or "session:<id>") and delivers the result (delivery.mode none | announce | webhook). Schedules: {kind:"at", at:ISO-8601} (no zone = UTC), {kind:"every", everyMs (>= 1000), anchorMs?}, {kind:"cron", expr, tz?, staggerMs?} (no tz = the host's zone).`;
 
 export function createCronTool(
   ctx: ToolContext,
