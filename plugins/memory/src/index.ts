@@ -20,6 +20,19 @@ export {
   type MemoryListing,
   type SkippedFile,
 } from "./indexer/files.js";
+export { SqliteMemoryBackend, type SqliteMemoryBackendOptions } from "./backend/sqlite.js";
+export {
+  type BackendSyncResult,
+  type ChangedFile,
+  type FileFingerprint,
+  isMemoryIndexResetError,
+  type MemoryBackend,
+  type MemoryBackendContext,
+  type MemoryBackendFactory,
+  type MemoryBackendStatus,
+  type MemoryChanges,
+  MemoryIndexResetError,
+} from "./backend/types.js";
 export { MemoryIndex, type MemoryIndexOptions } from "./indexer/memory-index.js";
 export {
   applyTemporalDecay,
@@ -29,6 +42,7 @@ export {
   noteDate,
   type TemporalDecayOptions,
 } from "./indexer/post-process.js";
+export { VectorIndex } from "./store/vector-index.js";
 export {
   ftsQuery,
   MAX_QUERY_CHARS,

@@ -15,12 +15,19 @@ import { type MemoryConfig, memoryConfigSchema, mergeConfig } from "./config.js"
 import { createLocalEmbedder } from "./embed/local.js";
 import { createOpenAICompatibleEmbedder } from "./embed/openai.js";
 import type { EmbeddingProvider } from "./embed/types.js";
+import type { MemoryBackend, MemoryBackendFactory } from "./backend/types.js";
 import { MemoryIndex } from "./indexer/memory-index.js";
 import type { MmrOptions, TemporalDecayOptions } from "./indexer/post-process.js";
 import { createMemoryGetTool } from "./tools/memory-get.js";
 import { createMemorySearchTool, type MemorySearchOptions } from "./tools/memory-search.js";
 
 export interface MemoryPluginOptions extends MemorySearchOptions {
+  /**
+   * Where chunks are stored and searched. Default: a SQLite file per agent (`dbPath`). A factory
+   * is called once per agent and workspace; a backend object serves every agent as is (so give
+   * one only for a single workspace) and is left open on close: its owner closes it.
+   */
+  backend?: MemoryBackend | MemoryBackendFactory;
   /** Default: `config.memory.search.provider`, else the deterministic local embedder. */
   embedder?: EmbeddingProvider;
   extraPaths?: string[];
@@ -84,12 +91,14 @@ function embedderFor(config: MemoryConfig): EmbeddingProvider {
 }
 
 /** The memory section: memory_search and memory_get over a persistent hybrid index. */
-export function createMemoryPlugin(options: MemoryPluginOptions = {}): ClawtoolsPlugin & { close(): void } {
+export function createMemoryPlugin(
+  options: MemoryPluginOptions = {},
+): ClawtoolsPlugin & { close(): Promise<void> } {
   const given = configFromOptions(options);
   // validated at creation; nothing to validate (no schema compiled) when no option was given
   const inCode =
     Object.keys(given).length > 0 ? parseSectionConfig("memory", memoryConfigSchema, given) : given;
-  const indexes = new Map<string, MemoryIndex>();
+  const indexes = new Map<string, Promise<MemoryIndex>>();
   const embedders = new Map<string, EmbeddingProvider>();
   const closers: Array<() => void> = [];
 
@@ -115,35 +124,77 @@ export function createMemoryPlugin(options: MemoryPluginOptions = {}): Clawtools
     const configured = config.search?.store?.path?.replaceAll("{agentId}", agentId);
     return path.resolve(stateDir, configured ?? path.join("memory", `${agentId}.sqlite`));
   };
-  const indexFor = (ctx: ToolContext, config: MemoryConfig) => {
-    const workspaceDir = workspaceOf(ctx);
+  const backendOf = async (ctx: ToolContext, workspaceDir: string, dbPath: string, config: MemoryConfig) => {
+    const given = options.backend;
+    if (given === undefined) return undefined;
+    if (typeof given !== "function") return given;
+    const backend = await given({
+      workspaceDir,
+      agentId: ctx.agentId ?? "main",
+      embedder: embedderOf(config),
+      dbPath,
+    });
+    for (const method of ["files", "sync", "search", "status", "close"] as const)
+      if (typeof backend?.[method] !== "function")
+        throw new Error(`the memory backend factory returned no backend (missing ${method}())`);
+    return backend;
+  };
+  const openIndex = async (ctx: ToolContext, config: MemoryConfig, workspaceDir: string, dbPath: string) => {
     const search = config.search ?? {};
+    const walker = {
+      workspaceDir,
+      ...(search.extraPaths ? { extraPaths: search.extraPaths } : {}),
+      ...(search.chunking ? { chunking: search.chunking } : {}),
+    };
+    const backend = await backendOf(ctx, workspaceDir, dbPath, config);
+    if (backend)
+      return new MemoryIndex({ ...walker, backend, closeBackend: typeof options.backend === "function" });
+    const hybrid = search.query?.hybrid;
+    return new MemoryIndex({
+      ...walker,
+      dbPath,
+      embedder: embedderOf(config),
+      ...(search.store?.vector?.enabled === true ? { useSqliteVec: true } : {}),
+      ...(hybrid?.vectorWeight !== undefined ? { vectorWeight: hybrid.vectorWeight } : {}),
+      ...(hybrid?.textWeight !== undefined ? { textWeight: hybrid.textWeight } : {}),
+      ...(hybrid?.temporalDecay ? { temporalDecay: hybrid.temporalDecay } : {}),
+      ...(hybrid?.mmr ? { mmr: hybrid.mmr } : {}),
+    });
+  };
+  /** One index per agent and workspace (keyed by its default SQLite path, which names both). */
+  const indexFor = (ctx: ToolContext, config: MemoryConfig): Promise<MemoryIndex> => {
+    const workspaceDir = workspaceOf(ctx);
     const dbPath = dbPathOf(ctx, workspaceDir, config);
     let index = indexes.get(dbPath);
     if (!index) {
-      const hybrid = search.query?.hybrid;
-      index = new MemoryIndex({
-        workspaceDir,
-        dbPath,
-        embedder: embedderOf(config),
-        ...(search.extraPaths ? { extraPaths: search.extraPaths } : {}),
-        ...(search.chunking ? { chunking: search.chunking } : {}),
-        ...(search.store?.vector?.enabled === false ? { useSqliteVec: false } : {}),
-        ...(hybrid?.vectorWeight !== undefined ? { vectorWeight: hybrid.vectorWeight } : {}),
-        ...(hybrid?.textWeight !== undefined ? { textWeight: hybrid.textWeight } : {}),
-        ...(hybrid?.temporalDecay ? { temporalDecay: hybrid.temporalDecay } : {}),
-        ...(hybrid?.mmr ? { mmr: hybrid.mmr } : {}),
+      index = openIndex(ctx, config, workspaceDir, dbPath).then((opened) => {
+        const sync = config.search?.sync;
+        if (sync?.watch) closers.push(watchMemory(workspaceDir, opened, sync.watchDebounceMs ?? 1500));
+        return opened;
       });
       indexes.set(dbPath, index);
-      if (search.sync?.watch)
-        closers.push(watchMemory(workspaceDir, index, search.sync.watchDebounceMs ?? 1500));
+      // a failed opening is not cached: the next call tries again
+      const opening = index;
+      opening.catch(() => {
+        if (indexes.get(dbPath) === opening) indexes.delete(dbPath);
+      });
     }
     return index;
   };
-  const close = () => {
-    for (const stop of closers.splice(0)) stop();
-    for (const index of indexes.values()) index.close();
+  /** Closes every index, also those still opening (each waits for its opening, then closes). */
+  const close = async () => {
+    const opening = [...indexes.values()];
     indexes.clear();
+    await Promise.all(
+      opening.map((index) =>
+        index.then(
+          (opened) => opened.close(),
+          () => undefined,
+        ),
+      ),
+    );
+    // watchers start when an index opens: stop them after every opening settled
+    for (const stop of closers.splice(0)) stop();
   };
 
   const plugin = definePlugin({

@@ -1,86 +1,59 @@
+import { SqliteMemoryBackend, type SqliteMemoryBackendOptions } from "../backend/sqlite.js";
+import { isMemoryIndexResetError, type MemoryBackend, type MemoryBackendStatus } from "../backend/types.js";
 import type { ChunkOptions } from "../chunk.js";
-import type { EmbeddingProvider } from "../embed/types.js";
-import { type IndexRecovery, isCorruptionError, moveAside } from "../store/database.js";
-import { IndexStore } from "../store/index-store.js";
-import type { MmrOptions, TemporalDecayOptions } from "./post-process.js";
-import { type SearchOptions, type SearchOutcome, searchIndex } from "./search.js";
-import { type SyncReport, syncIndex } from "./sync.js";
+import type { IndexRecovery } from "../store/database.js";
+import { collectChanges } from "./changes.js";
+import type { SearchOptions, SearchOutcome } from "./search.js";
+import type { SyncReport } from "./sync.js";
 
-export interface MemoryIndexOptions {
+interface WalkerOptions {
   workspaceDir: string;
-  /** SQLite file (created with its directory). */
-  dbPath: string;
-  embedder: EmbeddingProvider;
   extraPaths?: string[];
   chunking?: ChunkOptions;
-  /** Weights of the hybrid score (normalised to sum 1); default 0.7 / 0.3. */
-  vectorWeight?: number;
-  textWeight?: number;
-  /** Use sqlite-vec for nearest neighbours when installed (default true); false scans vectors in memory. */
-  useSqliteVec?: boolean;
-  /** Default post-processing for searches (both off, as in OpenClaw). */
-  temporalDecay?: TemporalDecayOptions;
-  mmr?: MmrOptions;
-  /** Told when a corrupt index file was moved aside (default: a process warning on stderr). */
-  onRecovery?: (recovery: IndexRecovery) => void;
 }
 
-const defaultOnRecovery = (r: IndexRecovery) =>
-  process.emitWarning(
-    `memory index ${r.dbPath} was corrupt (${r.reason}); moved to ${r.movedTo}, rebuilding`,
-    {
-      code: "CLAWTOOLS_MEMORY_INDEX_REBUILT",
-    },
-  );
+/**
+ * The walker's options, and either `backend` or the default SQLite backend's options (`dbPath`
+ * and `embedder` at least). `closeBackend: false` leaves a given backend open on close.
+ */
+export interface MemoryIndexOptions extends WalkerOptions, Partial<SqliteMemoryBackendOptions> {
+  backend?: MemoryBackend;
+  closeBackend?: boolean;
+}
 
 /**
- * The persistent hybrid index of one agent's memory files: storage (IndexStore), sync
- * (syncIndex) and search (searchIndex) over one SQLite file. The file is derived data: when
- * SQLite finds it corrupt — on open or in the middle of a call — it is moved aside, rebuilt from
- * the memory files, and the call is answered.
+ * The memory of one agent's workspace: the file walker (list, read, chunk) on one side, a
+ * MemoryBackend (storage, embeddings, search) on the other; SQLite unless one is given. When the
+ * backend resets a corrupt store mid-call, the files are synced again and the call answered.
  */
 export class MemoryIndex {
-  private store: IndexStore;
-  private pendingRecovery: IndexRecovery | undefined;
-  /** Syncs and searches run one at a time per index: a sync's writes never interleave another's. */
+  readonly backend: MemoryBackend;
+  private readonly walker: WalkerOptions;
+  private readonly closeBackend: boolean;
+  /** Syncs and searches run one at a time: two syncs never compute changes from the same state. */
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly vectorWeight: number;
-  private readonly textWeight: number;
 
-  constructor(private readonly options: MemoryIndexOptions) {
-    const vw = options.vectorWeight ?? 0.7;
-    const tw = options.textWeight ?? 0.3;
-    this.vectorWeight = vw / (vw + tw);
-    this.textWeight = tw / (vw + tw);
-    this.store = this.openStore();
-  }
-
-  /** Opens the store; a file found corrupt while opening is moved aside once and replaced. */
-  private openStore(retry = true): IndexStore {
-    const { embedder } = this.options;
-    const store = new IndexStore(this.options.dbPath, embedder.dims, this.options.useSqliteVec ?? true);
-    try {
-      store.resetForModel(`${embedder.id}:${embedder.model}:${embedder.dims}`);
-    } catch (error) {
-      store.close();
-      if (!retry || !isCorruptionError(error)) throw error;
-      this.noteRecovery(moveAside(this.options.dbPath, (error as Error).message));
-      return this.openStore(false);
+  constructor(options: MemoryIndexOptions) {
+    this.walker = {
+      workspaceDir: options.workspaceDir,
+      ...(options.extraPaths ? { extraPaths: options.extraPaths } : {}),
+      ...(options.chunking ? { chunking: options.chunking } : {}),
+    };
+    if (options.backend) {
+      if (options.dbPath !== undefined || options.embedder !== undefined)
+        throw new Error("MemoryIndex takes a backend or the SQLite options (dbPath, embedder), not both");
+      this.backend = options.backend;
+      this.closeBackend = options.closeBackend ?? true;
+    } else {
+      if (!options.dbPath || !options.embedder)
+        throw new Error("MemoryIndex needs a backend, or a dbPath and an embedder for the SQLite one");
+      this.backend = new SqliteMemoryBackend({
+        ...options,
+        dbPath: options.dbPath,
+        embedder: options.embedder,
+      });
+      this.closeBackend = true;
     }
-    if (store.recovered) this.noteRecovery(store.recovered);
-    return store;
-  }
-
-  private noteRecovery(recovery: IndexRecovery): void {
-    this.pendingRecovery = recovery;
-    (this.options.onRecovery ?? defaultOnRecovery)(recovery);
-  }
-
-  /** The store was found corrupt mid-call: move the file aside and start a fresh one. */
-  private heal(error: unknown): void {
-    this.store.close();
-    this.noteRecovery(moveAside(this.options.dbPath, (error as Error).message));
-    this.store = this.openStore();
   }
 
   private exclusive<T>(op: () => Promise<T>): Promise<T> {
@@ -89,83 +62,59 @@ export class MemoryIndex {
     return run;
   }
 
-  /** Runs `op`; on corruption heals once and runs it again. */
-  private async healing<T>(op: () => Promise<T>): Promise<T> {
+  /** Runs `op`; when the backend reset its store, (re-syncs from the files and) runs it once more. */
+  private async resetting<T>(op: () => Promise<T>, resync: boolean, signal?: AbortSignal): Promise<T> {
     try {
       return await op();
     } catch (error) {
-      if (!isCorruptionError(error)) throw error;
-      this.heal(error);
+      if (!isMemoryIndexResetError(error)) throw error;
+      if (resync) await this.syncOnce(signal);
       return op();
     }
   }
 
-  /** Whether nearest neighbours come from sqlite-vec. */
-  get vec(): boolean {
-    return this.store.vec;
+  private async syncOnce(signal?: AbortSignal): Promise<SyncReport> {
+    const known = await this.backend.files();
+    const found = await collectChanges(known, { ...this.walker, signal });
+    signal?.throwIfAborted();
+    const result = await this.backend.sync(found.changes, signal);
+    return {
+      added: found.added,
+      updated: found.changes.changed.length - found.added,
+      removed: found.changes.removed.length,
+      unchanged: found.unchanged,
+      chunks: result.chunks,
+      pendingEmbeddings: result.pendingEmbeddings,
+      ...(result.embeddingError !== undefined ? { embeddingError: result.embeddingError } : {}),
+      skipped: found.skipped,
+    };
   }
 
-  /** The last recovery not yet reported by a sync, and forgets it. */
-  takeRecovery(): IndexRecovery | undefined {
-    const recovery = this.pendingRecovery;
-    this.pendingRecovery = undefined;
-    return recovery;
-  }
-
-  private syncStore(signal?: AbortSignal): Promise<SyncReport> {
-    return this.healing(() =>
-      syncIndex(this.store, {
-        workspaceDir: this.options.workspaceDir,
-        extraPaths: this.options.extraPaths,
-        embedder: this.options.embedder,
-        chunking: this.options.chunking,
-        signal,
-      }),
-    );
-  }
-
-  /** Brings the index up to date with the files on disk (`recovered` says when it was rebuilt). */
+  /** Brings the backend up to date with the files on disk (`recovered` says when it was rebuilt). */
   async sync(signal?: AbortSignal): Promise<SyncReport> {
-    const report = await this.exclusive(() => this.syncStore(signal));
+    const report = await this.exclusive(() => this.resetting(() => this.syncOnce(signal), false, signal));
     const recovered = this.takeRecovery();
     return recovered ? { ...report, recovered } : report;
   }
 
-  /**
-   * Hybrid search. When the index turns out corrupt it is rebuilt (synced) before answering;
-   * `takeRecovery()` then says so.
-   */
-  async search(query: string, options: SearchOptions = {}): Promise<SearchOutcome> {
-    const run = () =>
-      searchIndex(
-        this.store,
-        this.options.embedder,
-        {
-          vectorWeight: this.vectorWeight,
-          textWeight: this.textWeight,
-          temporalDecay: this.options.temporalDecay,
-          mmr: this.options.mmr,
-        },
-        query,
-        options,
-      );
-    return this.exclusive(async () => {
-      try {
-        return await run();
-      } catch (error) {
-        if (!isCorruptionError(error)) throw error;
-        this.heal(error);
-        await this.syncStore(options.signal);
-        return run();
-      }
-    });
+  /** Hybrid search; a store found corrupt is rebuilt before answering (`takeRecovery()` says so). */
+  search(query: string, options: SearchOptions = {}): Promise<SearchOutcome> {
+    return this.exclusive(() =>
+      this.resetting(() => this.backend.search(query, options), true, options.signal),
+    );
   }
 
-  get chunkCount(): number {
-    return this.store.chunkCount();
+  status(): Promise<MemoryBackendStatus> {
+    return this.backend.status();
   }
 
-  close(): void {
-    this.store.close();
+  /** The last recovery not yet reported, and forgets it. */
+  takeRecovery(): IndexRecovery | undefined {
+    return this.backend.takeRecovery?.();
+  }
+
+  /** Closes the backend (unless it was given with `closeBackend: false`). */
+  close(): Promise<void> | void {
+    if (this.closeBackend) return this.backend.close();
   }
 }

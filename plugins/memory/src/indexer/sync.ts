@@ -1,9 +1,8 @@
-import { createHash } from "node:crypto";
-import { type ChunkOptions, chunkMarkdown } from "../chunk.js";
+import type { BackendSyncResult, ChangedFile, MemoryChanges } from "../backend/types.js";
 import type { EmbeddingProvider } from "../embed/types.js";
 import type { IndexRecovery } from "../store/database.js";
-import type { FileUpdate, IndexStore } from "../store/index-store.js";
-import { listMemoryFiles, readMemoryFile, type SkippedFile } from "./files.js";
+import type { IndexStore } from "../store/index-store.js";
+import type { SkippedFile } from "./files.js";
 
 export interface SyncReport {
   added: number;
@@ -16,75 +15,31 @@ export interface SyncReport {
   embeddingError?: string;
   /** Memory files (or directories) left out: links, hardlinks, oversized files. */
   skipped: SkippedFile[];
-  /** Set when the index file was corrupt: it was moved aside and rebuilt. */
+  /** Set when the index was corrupt: it was moved aside and rebuilt. */
   recovered?: IndexRecovery;
-}
-
-export interface SyncOptions {
-  workspaceDir: string;
-  extraPaths?: string[] | undefined;
-  embedder: EmbeddingProvider;
-  chunking?: ChunkOptions | undefined;
-  signal?: AbortSignal | undefined;
 }
 
 const EMBED_BATCH = 256;
 const CHUNKS_PER_WRITE = 200;
-const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** Lets other calls (I/O, timers) run between bounded slices of CPU work. */
+export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Brings the store up to date with the memory files on disk: files whose size and mtime are
- * unchanged are skipped, changed files (by content hash) are re-chunked, deleted files leave,
- * then chunks without a vector are embedded (reusing cached vectors of identical texts).
+ * Writes one sync's changes into the SQLite store, in transactions of about CHUNKS_PER_WRITE
+ * chunks with a yield to the event loop between, then embeds the chunks that lack a vector.
  */
-export async function syncIndex(store: IndexStore, options: SyncOptions): Promise<SyncReport> {
-  const { signal } = options;
-  const listing = await listMemoryFiles(options.workspaceDir, options.extraPaths);
-  const report: SyncReport = {
-    added: 0,
-    updated: 0,
-    removed: 0,
-    unchanged: 0,
-    chunks: 0,
-    pendingEmbeddings: 0,
-    skipped: listing.skipped,
-  };
-  const known = store.files();
-  const changed: FileUpdate[] = [];
-  let added = 0;
-  for (const file of listing.files) {
-    const prior = known.get(file.rel);
-    known.delete(file.rel);
-    if (prior && prior.mtime === file.mtimeMs && prior.size === file.size) {
-      report.unchanged++;
-      continue;
-    }
-    signal?.throwIfAborted();
-    let read: Awaited<ReturnType<typeof readMemoryFile>>;
-    try {
-      read = await readMemoryFile(file);
-    } catch (error) {
-      if (prior) known.set(file.rel, prior); // no longer readable: it leaves the index
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue; // deleted meanwhile
-      report.skipped.push({ path: file.rel, reason: (error as Error).message });
-      continue;
-    }
-    const hash = sha(read.text);
-    if (prior && prior.hash === hash) {
-      store.touchFile({ path: file.rel, mtime: read.mtimeMs, size: read.size });
-      report.unchanged++;
-      continue;
-    }
-    if (!prior) added++;
-    const chunks = chunkMarkdown(read.text, options.chunking).map((c) => ({ ...c, hash: sha(c.text) }));
-    changed.push({ path: file.rel, hash, mtime: read.mtimeMs, size: read.size, chunks });
-  }
+export async function applyToStore(
+  store: IndexStore,
+  changes: MemoryChanges,
+  embedder: EmbeddingProvider,
+  signal?: AbortSignal,
+): Promise<BackendSyncResult> {
   signal?.throwIfAborted();
-  // a file refused this time (now a link, say) leaves the index like a deleted one; changes are
-  // written in transactions of about CHUNKS_PER_WRITE chunks, yielding to the event loop between
-  store.applyChanges(known.keys(), []);
+  store.applyChanges(changes.removed, [], changes.touched);
+  const { changed } = changes;
   for (let i = 0; i < changed.length; ) {
-    const group: FileUpdate[] = [];
+    const group: ChangedFile[] = [];
     let size = 0;
     while (
       i < changed.length &&
@@ -93,19 +48,14 @@ export async function syncIndex(store: IndexStore, options: SyncOptions): Promis
       size += changed[i]!.chunks.length;
       group.push(changed[i++]!);
     }
-    store.applyChanges([], group);
+    store.applyChanges([], group, []);
     await yieldToLoop();
   }
-  report.removed = known.size;
-  report.added = added;
-  report.updated = changed.length - added;
-  await embedMissing(store, options.embedder, report, signal);
-  report.chunks = store.chunkCount();
-  return report;
+  const result: BackendSyncResult = { chunks: 0, pendingEmbeddings: 0 };
+  await embedMissing(store, embedder, result, signal);
+  result.chunks = store.chunkCount();
+  return result;
 }
-
-/** Lets other calls (I/O, timers) run between bounded slices of CPU work. */
-export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Embeds chunks without a vector, a batch at a time (cached vectors of identical texts first),
@@ -115,7 +65,7 @@ export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(res
 async function embedMissing(
   store: IndexStore,
   embedder: EmbeddingProvider,
-  report: SyncReport,
+  result: BackendSyncResult,
   signal?: AbortSignal,
 ): Promise<void> {
   const missing = store.chunksWithoutVector();
@@ -145,8 +95,8 @@ async function embedMissing(
       }
     } catch (error) {
       if (signal?.aborted) throw error;
-      report.embeddingError = (error as Error).message;
-      report.pendingEmbeddings = missing.length - i - ready.length;
+      result.embeddingError = (error as Error).message;
+      result.pendingEmbeddings = missing.length - i - ready.length;
       store.storeVectors(ready);
       return;
     }

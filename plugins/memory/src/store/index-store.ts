@@ -1,6 +1,7 @@
 import type { Chunk } from "../chunk.js";
 import { type Db, fromBlob, type IndexRecovery, openIndexDatabase, toBlob } from "./database.js";
 import type { SqlStatement } from "./sqlite.js";
+import { VectorIndex } from "./vector-index.js";
 
 export interface FileRecord {
   path: string;
@@ -35,7 +36,8 @@ export class IndexStore {
   /** Set when the file was found corrupt on open and replaced by an empty index. */
   readonly recovered: IndexRecovery | undefined;
   private readonly db: Db;
-  private vectors: Map<number, Float32Array> | undefined;
+  /** Loaded on the first vector search when sqlite-vec is not used; kept current by writes. */
+  private vectors: VectorIndex | undefined;
   private readonly statements = new Map<string, SqlStatement>();
 
   constructor(
@@ -83,13 +85,6 @@ export class IndexStore {
     return new Map(rows.map((r) => [r.path, r]));
   }
 
-  /** Same content, new size/mtime: only the bookkeeping changes. */
-  touchFile(file: Omit<FileRecord, "hash">): void {
-    this.db
-      .prepare("UPDATE files SET mtime = ?, size = ? WHERE path = ?")
-      .run(file.mtime, file.size, file.path);
-  }
-
   private removeFile(path: string): void {
     const rows = this.sql("SELECT id, text FROM chunks WHERE path = ?").all(path) as Array<{
       id: number;
@@ -108,14 +103,23 @@ export class IndexStore {
     this.sql("DELETE FROM files WHERE path = ?").run(path);
   }
 
-  /** Removes files and replaces the chunks of changed ones, in one transaction. */
-  applyChanges(removed: Iterable<string>, changed: FileUpdate[]): void {
+  /**
+   * Removes files, replaces the chunks of changed ones and updates the size/mtime of touched
+   * ones (same content), in one transaction.
+   */
+  applyChanges(
+    removed: Iterable<string>,
+    changed: FileUpdate[],
+    touched: Array<Omit<FileRecord, "hash">> = [],
+  ): void {
+    const touch = this.sql("UPDATE files SET mtime = ?, size = ? WHERE path = ?");
     const insertChunk = this.sql(
       "INSERT INTO chunks(path, start_line, end_line, text, hash) VALUES (?, ?, ?, ?, ?)",
     );
     const insertFts = this.sql("INSERT INTO chunks_fts(rowid, text) VALUES (?, ?)");
     const upsertFile = this.sql("INSERT OR REPLACE INTO files(path, hash, mtime, size) VALUES (?, ?, ?, ?)");
     this.db.transaction(() => {
+      for (const file of touched) touch.run(file.mtime, file.size, file.path);
       for (const path of removed) this.removeFile(path);
       for (const file of changed) {
         this.removeFile(file.path);
@@ -168,14 +172,14 @@ export class IndexStore {
         const blob = toBlob(vector);
         insert.run(id, blob);
         insertVec?.run(BigInt(id), blob);
-        this.vectors?.set(id, fromBlob(blob));
+        this.vectors?.set(id, vector);
       }
     });
   }
 
-  private loadVectors(): Map<number, Float32Array> {
+  private loadVectors(): VectorIndex {
     if (!this.vectors) {
-      this.vectors = new Map();
+      this.vectors = new VectorIndex(this.dims);
       for (const row of this.sql("SELECT chunk_id, vector FROM embeddings").iterate() as Iterable<{
         chunk_id: number;
         vector: Uint8Array;
@@ -186,7 +190,10 @@ export class IndexStore {
     return this.vectors;
   }
 
-  /** Chunk ids by cosine similarity to the (unit-length) query vector, best first. */
+  /**
+   * Chunk ids by cosine similarity to the (unit-length) query vector, best first: sqlite-vec's
+   * KNN when enabled, else the in-memory quantized index (first pass) with an exact re-rank.
+   */
   vectorCandidates(queryVector: number[], k: number): Candidate[] {
     if (this.vec) {
       const rows = this.db
@@ -197,15 +204,7 @@ export class IndexStore {
       // vectors are unit length: cosine = 1 - L2² / 2
       return rows.map((r) => ({ id: Number(r.id), score: 1 - (r.distance * r.distance) / 2 }));
     }
-    const q = Float32Array.from(queryVector);
-    const scored: Candidate[] = [];
-    for (const [id, v] of this.loadVectors()) {
-      let dot = 0;
-      for (let i = 0; i < v.length; i++) dot += v[i]! * q[i]!;
-      scored.push({ id, score: dot });
-    }
-    scored.sort((a, b) => b.score - a.score);
-    return scored.slice(0, k);
+    return this.loadVectors().search(queryVector, k);
   }
 
   /** Chunk ids matching an FTS5 query, by BM25, with OpenClaw's rank → score mapping 1 / (1 + rank). */

@@ -65,9 +65,9 @@ function warningsOf(
   return out;
 }
 
-/** memory_search over a MemoryIndex: syncs incrementally, then hybrid search; never throws on provider failure. */
+/** memory_search over a MemoryIndex (any backend): syncs incrementally, then hybrid search; never throws on provider failure. */
 export function createMemorySearchTool(
-  getIndex: () => MemoryIndex,
+  getIndex: () => MemoryIndex | Promise<MemoryIndex>,
   options: MemorySearchOptions & { provider: string; model: string },
 ): AgentTool<typeof memorySearchSchema, unknown> {
   return {
@@ -99,7 +99,7 @@ export function createMemorySearchTool(
           corpora: [{ corpus: "wiki", outcome: "not-registered" }],
           warning: WIKI_NOT_REGISTERED,
         });
-      const index = getIndex();
+      const index = await getIndex();
       const sync = await index.sync(signal);
       const outcome = await index.search(params.query, {
         maxResults: params.maxResults ?? options.maxResults ?? 6,
