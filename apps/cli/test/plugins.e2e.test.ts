@@ -122,7 +122,14 @@ describe("clawtools serve --plugin / config plugins", () => {
     });
     expect(stderr()).toContain('[clawtools] MCP server "ghost" did not start and is skipped: ');
     expect(stderr()).toContain("plugin mcp:echoes (mcpServers.echoes): serving echoes__echo");
+    const serverProcesses = () =>
+      execFileSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" })
+        .split("\n")
+        .filter((l) => l.includes("echo-mcp-server.mjs") && !l.trim().startsWith("Z")).length;
+    expect(serverProcesses()).toBeGreaterThanOrEqual(1);
+    // serve ends at end of input, and the server it started ends with it
     await client.close();
+    await expect.poll(serverProcesses, { timeout: 10_000 }).toBe(0);
     const denied = await serve(["--workspace", workspace, "--config", file, "--deny", "echoes__echo"]);
     expect(denied.names).not.toContain("echoes__echo");
     await denied.client.close();
