@@ -59,6 +59,21 @@ export {
   supervisedProcessGroups,
 } from "./lifecycle/group-reaper.js";
 export {
+  abortableDelay,
+  backoffDelay,
+  checkJsonBody,
+  HttpError,
+  type HttpErrorDetails,
+  type HttpErrorKind,
+  type HttpJsonOptions,
+  httpJson,
+  httpRequest,
+  type HttpRequestOptions,
+  type HttpResponse,
+  isHttpError,
+  parseRetryAfter,
+} from "./http/index.js";
+export {
   type NumberParamOptions,
   readNumberParam,
   readParamRaw,
