@@ -9,9 +9,9 @@ import { afterEach, expect, it } from "vitest";
 import { gone, isAlive } from "./helpers.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
-// tsx runs the "server" from source; the sessions section already carries it as a dev dependency
+// tsx (a dev dependency of this package) runs the "server" from source
 const TSX = pathToFileURL(
-  createRequire(path.join(ROOT, "plugins/sessions/package.json")).resolve("tsx"),
+  createRequire(path.join(ROOT, "packages/runner-acp/package.json")).resolve("tsx"),
 ).href;
 const RUNNER = pathToFileURL(path.join(import.meta.dirname, "../src/index.ts")).href;
 

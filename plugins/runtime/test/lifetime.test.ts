@@ -8,9 +8,9 @@ import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
-// tsx runs the "server" from source; the sessions section already carries it as a dev dependency
+// tsx (a dev dependency of this package) runs the "server" from source
 const TSX = pathToFileURL(
-  createRequire(path.join(ROOT, "plugins/sessions/package.json")).resolve("tsx"),
+  createRequire(path.join(ROOT, "plugins/runtime/package.json")).resolve("tsx"),
 ).href;
 const RUNTIME = pathToFileURL(path.join(import.meta.dirname, "../src/index.ts")).href;
 

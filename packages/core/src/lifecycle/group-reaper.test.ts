@@ -8,8 +8,8 @@ import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../../../..");
-// tsx runs the "server" from source; the sessions section already carries it as a dev dependency
-const TSX = createRequire(path.join(ROOT, "plugins/sessions/package.json")).resolve("tsx");
+// tsx (a dev dependency of this package) runs the "server" from source
+const TSX = createRequire(path.join(ROOT, "packages/core/package.json")).resolve("tsx");
 const MODULE = pathToFileURL(path.join(import.meta.dirname, "group-reaper.ts")).href;
 
 /** Alive and not a zombie (a killed orphan may wait a moment to be reaped). */
