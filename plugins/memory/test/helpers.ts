@@ -50,4 +50,4 @@ export function memoryTools(
   return { search: find("memory_search"), get: find("memory_get"), stateDir, dispose: () => set.dispose() };
 }
 
-export const details = (r: { details: unknown }) => r.details as Record<string, any>;
+export const details = (r: { details?: unknown }) => r.details as Record<string, any>;
