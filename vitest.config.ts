@@ -6,7 +6,15 @@ const conditions = ["@clawtools/source", "node", "import", "module", "default"];
 
 export default defineConfig({
   resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: ["@clawtools/source"] } },
+  // vitest hands the SSR conditions to Node as --conditions, which applies to require() too:
+  // "import" there makes a CommonJS package (pg) require its dependency's ESM build. Vite adds
+  // import/require per import itself, so it is left out of this list only.
+  ssr: {
+    resolve: {
+      conditions: conditions.filter((c) => c !== "import"),
+      externalConditions: ["@clawtools/source"],
+    },
+  },
   test: {
     include: ["{packages,plugins,apps}/*/{src,test}/**/*.test.ts", "tooling/release/test/**/*.test.ts"],
     exclude: ["**/node_modules/**", "**/dist/**"],

@@ -1,0 +1,64 @@
+import type { Pool, PoolClient, QueryResultRow } from "pg";
+
+/** The channel every store of every schema notifies on; the payload names the schema. */
+export const NOTIFY_CHANNEL = "clawtools_store";
+
+export interface StoreEvent {
+  schema: string;
+  kind: "run" | "cron";
+  id: string;
+}
+
+/** A pool and the schema its tables live in; `t("runs")` is the qualified table name. */
+export class Db {
+  constructor(
+    readonly pool: Pool,
+    readonly schema: string,
+  ) {}
+
+  t(table: string): string {
+    return `${this.schema}.${table}`;
+  }
+
+  async query<R extends QueryResultRow = QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
+    return (await this.pool.query<R>(sql, params)).rows;
+  }
+
+  /** Runs `fn` in one transaction on one connection; rolls back when it throws. */
+  async tx<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const result = await fn(client);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Tells every listening process (LISTEN/NOTIFY) that a row changed; sent on commit when inside a transaction. */
+  async notify(client: PoolClient | Pool, kind: StoreEvent["kind"], id: string): Promise<void> {
+    const payload: StoreEvent = { schema: this.schema, kind, id };
+    await client.query("SELECT pg_notify($1, $2)", [NOTIFY_CHANNEL, JSON.stringify(payload)]);
+  }
+}
+
+/** `JSON.parse` of a stored row, naming the row when the text is not JSON. */
+export function parseRow<T>(text: string, what: string): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new Error(`PostgreSQL store: ${what} is not valid JSON`);
+  }
+}
+
+/** Drops the keys whose value is undefined (a patch's way of removing a field). */
+export function withoutUndefined<T extends object>(value: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = item;
+  return out as T;
+}

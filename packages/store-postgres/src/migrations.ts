@@ -1,0 +1,113 @@
+import type { PoolClient } from "pg";
+
+/**
+ * The schema, as ordered steps. A step is never edited once released: a change is a new step,
+ * so a database that ran the old ones is brought forward and never re-run.
+ * Ids compare byte-wise (`COLLATE "C"`) so ordering matches the embedded stores on every locale.
+ * Job and run JSON are `text`, not `jsonb`: jsonb reorders keys, and a job must read back as stored.
+ */
+export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+  {
+    version: 1,
+    name: "sessions, transcripts, runs, cron jobs, run logs, leases",
+    sql: `
+CREATE TABLE sessions (
+  key text COLLATE "C" PRIMARY KEY,
+  session_id text COLLATE "C" NOT NULL UNIQUE,
+  agent_id text COLLATE "C" NOT NULL,
+  label text,
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL,
+  entry text NOT NULL
+);
+CREATE INDEX sessions_agent_label ON sessions (agent_id, label);
+CREATE INDEX sessions_updated ON sessions (updated_at DESC);
+CREATE TABLE transcript (
+  session_key text COLLATE "C" NOT NULL REFERENCES sessions (key) ON DELETE CASCADE,
+  seq bigserial,
+  message text NOT NULL,
+  PRIMARY KEY (session_key, seq)
+);
+CREATE TABLE append_keys (
+  session_key text COLLATE "C" NOT NULL REFERENCES sessions (key) ON DELETE CASCADE,
+  idempotency_key text NOT NULL,
+  PRIMARY KEY (session_key, idempotency_key)
+);
+CREATE TABLE runs (
+  run_id text COLLATE "C" PRIMARY KEY,
+  requester text COLLATE "C" NOT NULL,
+  created_at bigint NOT NULL,
+  status text NOT NULL,
+  record text NOT NULL
+);
+CREATE INDEX runs_requester ON runs (requester, created_at);
+CREATE INDEX runs_status ON runs (status);
+CREATE TABLE cron_jobs (
+  id text COLLATE "C" PRIMARY KEY,
+  job text NOT NULL,
+  enabled boolean NOT NULL,
+  next_run_at bigint,
+  running_at bigint,
+  lease_owner text,
+  lease_until bigint
+);
+CREATE INDEX cron_jobs_due ON cron_jobs (next_run_at, id) WHERE enabled;
+CREATE INDEX cron_jobs_order ON cron_jobs (next_run_at NULLS LAST, id);
+CREATE TABLE cron_runs (
+  job_id text COLLATE "C" NOT NULL,
+  seq bigserial,
+  entry text NOT NULL,
+  PRIMARY KEY (job_id, seq)
+);
+CREATE TABLE leases (
+  name text COLLATE "C" PRIMARY KEY,
+  owner text NOT NULL,
+  expires_at timestamptz NOT NULL
+);`,
+  },
+];
+
+/** A schema name safe to splice into SQL (PostgreSQL refuses names starting with `pg_`). */
+export function checkSchemaName(schema: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema) || schema.startsWith("pg_"))
+    throw new Error(
+      `PostgreSQL store: schema name ${JSON.stringify(schema)} is not allowed (lower-case letters, digits and _, at most 63, not starting with a digit or pg_)`,
+    );
+  return schema;
+}
+
+/**
+ * Brings `schema` up to the newest step. Concurrent starters serialise on a transaction-scoped
+ * advisory lock, so two processes starting together apply each step once.
+ */
+export async function migrate(client: PoolClient, schema: string): Promise<number[]> {
+  const applied: number[] = [];
+  await client.query("BEGIN");
+  try {
+    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`clawtools-migrate:${schema}`]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${schema}.migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const done = new Set(
+      (await client.query<{ version: number }>(`SELECT version FROM ${schema}.migrations`)).rows.map(
+        (row) => row.version,
+      ),
+    );
+    await client.query(`SET LOCAL search_path TO ${schema}`);
+    for (const step of MIGRATIONS) {
+      if (done.has(step.version)) continue;
+      await client.query(step.sql);
+      await client.query(`INSERT INTO ${schema}.migrations (version, name) VALUES ($1, $2)`, [
+        step.version,
+        step.name,
+      ]);
+      applied.push(step.version);
+    }
+    await client.query("COMMIT");
+    return applied;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  }
+}

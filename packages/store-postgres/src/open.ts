@@ -1,0 +1,100 @@
+import pg from "pg";
+import { PgCronStore } from "./cron-store.js";
+import { Db } from "./db.js";
+import { StoreEvents } from "./events.js";
+import { PgLeaderLease } from "./leader-lease.js";
+import { checkSchemaName, migrate } from "./migrations.js";
+import { PgRunRegistry } from "./run-registry.js";
+import { PgSessionStore } from "./session-store.js";
+
+export interface PostgresStoreOptions {
+  /** `postgres://user[:password]@host:port/db`; or pass `pool`. */
+  connectionString?: string;
+  /** A pool the caller owns (not ended by `close`). */
+  pool?: pg.Pool;
+  /** The schema holding the tables (default `clawtools`); one database can host several. */
+  schema?: string;
+  /** How long a connection attempt may take before the store fails (default 5 s). */
+  connectTimeoutMs?: number;
+  /** Pool size when the store makes the pool (default 10). */
+  maxConnections?: number;
+}
+
+/** Sessions, runs, cron and the leader lease on one database, and how to let go of them. */
+export interface PostgresStore {
+  sessions: PgSessionStore;
+  runs: PgRunRegistry;
+  cron: PgCronStore;
+  lease: PgLeaderLease;
+  /** `postgres://user@host:port/db#schema`, password left out (for logs and `status`). */
+  readonly location: string;
+  close(): Promise<void>;
+}
+
+/** The connection string without its password, with the schema: what errors and `status` show. */
+export function describeLocation(
+  connectionString: string | undefined,
+  config: pg.PoolConfig,
+  schema: string,
+): string {
+  let base = "postgres (from PG* environment)";
+  if (connectionString) {
+    try {
+      const url = new URL(connectionString);
+      url.password = "";
+      base = url.toString();
+    } catch {
+      base = "postgres (unparsable connection string)";
+    }
+  } else if (config.host || config.database) {
+    base = `postgres://${config.user ?? ""}@${config.host ?? ""}:${config.port ?? 5432}/${config.database ?? ""}`;
+  }
+  return `${base}#${schema}`;
+}
+
+/**
+ * Connects, checks the database answers, and brings the schema up to date; fails fast, with an
+ * error naming the store and where it points, when the database cannot be reached.
+ */
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
+  const schema = checkSchemaName(options.schema ?? "clawtools");
+  if (!options.pool && !options.connectionString)
+    throw new Error("PostgreSQL store: give a connectionString (postgres://USER@HOST:PORT/DB) or a pool");
+  const config: pg.PoolConfig = {
+    connectionString: options.connectionString,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    max: options.maxConnections ?? 10,
+  };
+  const pool = options.pool ?? new pg.Pool(config);
+  const location = describeLocation(options.connectionString, options.pool?.options ?? config, schema);
+  // an idle client's error (a restarted server) must not crash the process; the next query reconnects
+  const onIdleError = () => {};
+  if (!options.pool) pool.on("error", onIdleError);
+  const ownPool = !options.pool;
+  try {
+    const client = await pool.connect();
+    try {
+      await migrate(client, schema);
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    if (ownPool) await pool.end().catch(() => {});
+    const reason =
+      error instanceof Error ? error.message || (error as NodeJS.ErrnoException).code : String(error);
+    throw new Error(`PostgreSQL store ${location}: cannot open it: ${reason}`, { cause: error });
+  }
+  const db = new Db(pool, schema);
+  const events = new StoreEvents({ ...(options.pool?.options ?? config) });
+  return {
+    sessions: new PgSessionStore(db),
+    runs: new PgRunRegistry(db, events),
+    cron: new PgCronStore(db, events, location),
+    lease: new PgLeaderLease(db),
+    location,
+    async close() {
+      await events.close();
+      if (ownPool) await pool.end();
+    },
+  };
+}

@@ -1,0 +1,166 @@
+import { randomUUID } from "node:crypto";
+import { redactValue } from "@clawtools/core";
+import type { SessionEntry, SessionStore, TranscriptMessage } from "@clawtools/sessions";
+import { type Db, parseRow, withoutUndefined } from "./db.js";
+
+type Row = { entry: string };
+const HISTORY_BATCH = 200;
+
+/**
+ * Sessions and transcripts in PostgreSQL. Every write is one transaction that locks the
+ * session's row, so any number of processes on one database lose no update and keep each
+ * transcript in append order.
+ */
+export class PgSessionStore implements SessionStore {
+  constructor(private readonly db: Db) {}
+
+  async list(filter: { agentId?: string; updatedSince?: number } = {}): Promise<SessionEntry[]> {
+    const rows = await this.db.query<Row>(
+      `SELECT entry FROM ${this.db.t("sessions")}
+       WHERE ($1::text IS NULL OR agent_id = $1) AND ($2::bigint IS NULL OR updated_at >= $2)
+       ORDER BY updated_at DESC, created_at DESC, key`,
+      [filter.agentId ?? null, filter.updatedSince ?? null],
+    );
+    return rows.map((row) => parseRow<SessionEntry>(row.entry, "a session entry"));
+  }
+
+  async get(key: string): Promise<SessionEntry | undefined> {
+    const [row] = await this.db.query<Row>(`SELECT entry FROM ${this.db.t("sessions")} WHERE key = $1`, [
+      key,
+    ]);
+    return row ? parseRow<SessionEntry>(row.entry, `session ${key}`) : undefined;
+  }
+
+  async resolve(ref: {
+    key?: string;
+    sessionId?: string;
+    label?: string;
+    agentId?: string;
+  }): Promise<SessionEntry | undefined> {
+    if (ref.key) return this.get(ref.key);
+    let row: Row | undefined;
+    if (ref.sessionId)
+      [row] = await this.db.query<Row>(`SELECT entry FROM ${this.db.t("sessions")} WHERE session_id = $1`, [
+        ref.sessionId,
+      ]);
+    else if (ref.label)
+      [row] = await this.db.query<Row>(
+        `SELECT entry FROM ${this.db.t("sessions")} WHERE label = $1 AND ($2::text IS NULL OR agent_id = $2)
+         ORDER BY updated_at DESC, key LIMIT 1`,
+        [ref.label, ref.agentId ?? null],
+      );
+    return row ? parseRow<SessionEntry>(row.entry, "a session entry") : undefined;
+  }
+
+  async create(
+    entry: Omit<SessionEntry, "sessionId" | "createdAt" | "updatedAt"> & { sessionId?: string },
+  ): Promise<SessionEntry> {
+    const now = Date.now();
+    const created: SessionEntry = withoutUndefined({
+      ...entry,
+      sessionId: entry.sessionId ?? randomUUID(),
+      createdAt: now,
+      updatedAt: now,
+    });
+    const [row] = await this.db.query<Row>(
+      `INSERT INTO ${this.db.t("sessions")} (key, session_id, agent_id, label, created_at, updated_at, entry)
+       VALUES ($1, $2, $3, $4, $5, $5, $6) ON CONFLICT (key) DO NOTHING RETURNING entry`,
+      [created.key, created.sessionId, created.agentId, created.label ?? null, now, JSON.stringify(created)],
+    );
+    if (row) return created;
+    // the key exists (possibly created by another process a moment ago): that one stands
+    const existing = await this.get(entry.key);
+    if (!existing) throw new Error(`Session ${entry.key} was deleted while being created`);
+    return existing;
+  }
+
+  async patch(key: string, patch: Partial<Omit<SessionEntry, "key" | "sessionId">>): Promise<SessionEntry> {
+    return this.db.tx(async (client) => {
+      const { rows } = await client.query<Row>(
+        `SELECT entry FROM ${this.db.t("sessions")} WHERE key = $1 FOR UPDATE`,
+        [key],
+      );
+      if (!rows[0]) throw new Error(`Session not found: ${key}`);
+      const current = parseRow<SessionEntry>(rows[0].entry, `session ${key}`);
+      // updatedAt always moves forward, even when two writes land in one millisecond
+      const next: SessionEntry = withoutUndefined({
+        ...current,
+        ...patch,
+        key: current.key,
+        sessionId: current.sessionId,
+        updatedAt: Math.max(Date.now(), current.updatedAt + 1),
+      });
+      await client.query(
+        `UPDATE ${this.db.t("sessions")} SET agent_id = $2, label = $3, updated_at = $4, entry = $5 WHERE key = $1`,
+        [key, next.agentId, next.label ?? null, next.updatedAt, JSON.stringify(next)],
+      );
+      return next;
+    });
+  }
+
+  async delete(key: string): Promise<boolean> {
+    const rows = await this.db.query(`DELETE FROM ${this.db.t("sessions")} WHERE key = $1 RETURNING key`, [
+      key,
+    ]);
+    return rows.length > 0;
+  }
+
+  async append(
+    key: string,
+    messages: TranscriptMessage[],
+    options: { idempotencyKey?: string } = {},
+  ): Promise<boolean> {
+    return this.db.tx(async (client) => {
+      // the row lock orders appends to one session and keeps a concurrent delete out
+      const { rows } = await client.query(
+        `SELECT 1 FROM ${this.db.t("sessions")} WHERE key = $1 FOR UPDATE`,
+        [key],
+      );
+      if (!rows[0]) throw new Error(`Session not found: ${key}`);
+      if (options.idempotencyKey) {
+        const claimed = await client.query(
+          `INSERT INTO ${this.db.t("append_keys")} (session_key, idempotency_key) VALUES ($1, $2)
+           ON CONFLICT DO NOTHING RETURNING 1`,
+          [key, options.idempotencyKey],
+        );
+        if (claimed.rowCount === 0) return false;
+      }
+      // the secrets the process knows never land in a transcript
+      const texts = messages.map((message) => JSON.stringify(redactValue(message)));
+      if (texts.length > 0)
+        await client.query(
+          `INSERT INTO ${this.db.t("transcript")} (session_key, message) SELECT $1, unnest($2::text[])`,
+          [key, texts],
+        );
+      return true;
+    });
+  }
+
+  async history(
+    key: string,
+    options: { limit?: number; maxBytes?: number } = {},
+  ): Promise<TranscriptMessage[]> {
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    const out: TranscriptMessage[] = [];
+    let bytes = 0;
+    let before: string | null = null;
+    // read from the newest backwards in batches: a long transcript costs what its tail costs
+    for (;;) {
+      if (out.length >= limit || (options.maxBytes !== undefined && bytes > options.maxBytes)) break;
+      const batch = Math.min(HISTORY_BATCH, limit - out.length);
+      const rows: Array<{ seq: string; message: string }> = await this.db.query(
+        `SELECT seq, message FROM ${this.db.t("transcript")}
+         WHERE session_key = $1 AND ($2::bigint IS NULL OR seq < $2) ORDER BY seq DESC LIMIT $3`,
+        [key, before, batch],
+      );
+      for (const row of rows) {
+        if (out.length >= limit || (options.maxBytes !== undefined && bytes > options.maxBytes)) break;
+        bytes += row.message.length;
+        out.push(parseRow<TranscriptMessage>(row.message, `a message of session ${key}`));
+      }
+      if (rows.length < batch) break;
+      before = rows[rows.length - 1]?.seq ?? null;
+    }
+    return out.reverse();
+  }
+}

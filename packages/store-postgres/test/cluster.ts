@@ -1,0 +1,132 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chownSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+
+/**
+ * A throwaway PostgreSQL cluster for the tests: initdb in a temp dir, the server on a free
+ * loopback port with its socket in that dir, stopped and deleted by `stop()`. PostgreSQL will not
+ * run as root, so as root both run as `nobody`.
+ */
+export const PG_BIN = process.env.CLAWTOOLS_PG_BIN ?? "/usr/lib/postgresql/15/bin";
+export const HAVE_POSTGRES =
+  existsSync(path.join(PG_BIN, "initdb")) && existsSync(path.join(PG_BIN, "postgres"));
+export const SKIP_REASON = `no PostgreSQL server binaries in ${PG_BIN} (install Debian's postgresql, or set CLAWTOOLS_PG_BIN)`;
+
+const NOBODY = 65534;
+
+export interface Cluster {
+  url: string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+function asUser() {
+  return process.getuid?.() === 0 ? { uid: NOBODY, gid: NOBODY } : {};
+}
+
+function run(cmd: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, {
+      ...asUser(),
+      stdio: ["ignore", "ignore", "pipe"],
+      env: { PATH: process.env.PATH, LANG: "C" },
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`${cmd} exited ${code}: ${stderr}`)),
+    );
+  });
+}
+
+async function waitReady(url: string, server: ChildProcess, log: () => string): Promise<void> {
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`postgres exited ${server.exitCode}: ${log()}`);
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch {
+      await client.end().catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+export async function startCluster(): Promise<Cluster> {
+  const dir = mkdtempSync(path.join(tmpdir(), "clawtools-pg-"));
+  const data = path.join(dir, "data");
+  if (process.getuid?.() === 0) chownSync(dir, NOBODY, NOBODY);
+  await run(path.join(PG_BIN, "initdb"), [
+    "-D",
+    data,
+    "-U",
+    "postgres",
+    "--auth=trust",
+    "-E",
+    "UTF8",
+    "--no-sync",
+  ]);
+  const port = await freePort();
+  const server = spawn(
+    path.join(PG_BIN, "postgres"),
+    // fsync off: a test cluster is thrown away, and the disk is shared with seven other jobs
+    [
+      "-D",
+      data,
+      "-p",
+      String(port),
+      "-k",
+      dir,
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "fsync=off",
+      "-c",
+      "max_connections=200",
+    ],
+    { ...asUser(), stdio: ["ignore", "ignore", "pipe"], env: { PATH: process.env.PATH, LANG: "C" } },
+  );
+  let log = "";
+  server.stderr?.on("data", (chunk) => {
+    log = (log + chunk).slice(-4_000);
+  });
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
+  try {
+    await waitReady(url, server, () => log);
+  } catch (error) {
+    server.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    url,
+    async stop() {
+      // SIGINT: PostgreSQL's fast shutdown (ends sessions, no waiting for clients)
+      if (server.exitCode === null) server.kill("SIGINT");
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { createServer } from "node:net";
+import { describe, expect, it } from "vitest";
+import { openPostgresStore } from "../src/index.js";
+
+/** A loopback port nothing listens on (taken, then closed). */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 1));
+    });
+  });
+}
+
+describe("openPostgresStore without a database", () => {
+  it("a database that cannot be reached fails at once with an error naming the store, without the password", async () => {
+    const port = await closedPort();
+    const error = await openPostgresStore({
+      connectionString: `postgres://app:s3cret@127.0.0.1:${port}/clawtools`,
+    }).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^PostgreSQL store postgres://app@127\\.0\\.0\\.1:${port}/clawtools#clawtools: cannot open it: .*ECONNREFUSED`,
+      ),
+    );
+    expect((error as Error).message).not.toContain("s3cret");
+  });
+
+  it("refuses a schema name it cannot splice safely, and a call with nowhere to connect", async () => {
+    await expect(
+      openPostgresStore({ connectionString: "postgres://x@127.0.0.1:1/db", schema: "a; DROP TABLE x" }),
+    ).rejects.toThrow('PostgreSQL store: schema name "a; DROP TABLE x" is not allowed');
+    await expect(
+      openPostgresStore({ connectionString: "postgres://x@127.0.0.1:1/db", schema: "pg_mine" }),
+    ).rejects.toThrow("is not allowed");
+    await expect(openPostgresStore({})).rejects.toThrow(
+      "PostgreSQL store: give a connectionString (postgres://USER@HOST:PORT/DB) or a pool",
+    );
+  });
+});
