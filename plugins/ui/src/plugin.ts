@@ -8,45 +8,66 @@ import {
   type ToolContext,
   ToolUnavailableError,
 } from "@clawtools/core";
-import { BrowserHost } from "./browser/host.js";
-import { DEFAULT_PROFILE } from "./browser/runtime.js";
-import { ChromiumCanvasHost, type CanvasHost } from "./canvas/host.js";
+import { PlaywrightBrowserDriver } from "./browser/host.js";
+import type { CanvasHost } from "./canvas/host-types.js";
 import { type UiConfig, UiConfigSchema } from "./config.js";
+import type { BrowserDriver, BrowserDriverFactory } from "./driver/types.js";
 import { createBrowserTool } from "./tools/browser.js";
 import { createCanvasTool } from "./tools/canvas.js";
+import { browserPolicy } from "./url-check.js";
 
 const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
 export interface UiPluginOptions extends UiConfig {
-  /** A canvas host of your own (a Gateway node); default: a page of the toolset's Chromium. */
+  /**
+   * The browser behind the `browser` tool (and the canvas, when it offers one): a factory called
+   * once per toolset, or one driver for every toolset. Default: playwright-core on Debian's
+   * Chromium behind the egress proxy (`PlaywrightBrowserDriver`).
+   */
+  driver?: BrowserDriver | BrowserDriverFactory;
+  /** A canvas host of your own (a Gateway node); default: the driver's canvas page. */
   canvasHost?: (ctx: ToolContext) => CanvasHost;
   /** DNS resolver of the browser's URL policy (tests answer names; default: the system's). */
   lookup?: Lookup;
 }
 
-/** One browser host per toolset (per context object), shared by browser and canvas, closed on dispose. */
-export function createUiPlugin(options: UiPluginOptions = {}): ClawtoolsPlugin {
-  const { canvasHost, lookup, ...inCode } = options;
-  parseSectionConfig("ui", UiConfigSchema, inCode);
-  const hosts = new WeakMap<ToolContext, BrowserHost>();
-  const live = new Set<BrowserHost>();
+const defaultDriver: BrowserDriverFactory = (init) => new PlaywrightBrowserDriver(init);
 
-  const hostFor = (ctx: ToolContext): BrowserHost => {
-    let host = hosts.get(ctx);
-    if (!host) {
+/** One browser driver per toolset (per context object), shared by browser and canvas, disposed with it. */
+export function createUiPlugin(options: UiPluginOptions = {}): ClawtoolsPlugin {
+  const { canvasHost, lookup, driver, ...inCode } = options;
+  parseSectionConfig("ui", UiConfigSchema, inCode);
+  if (driver !== undefined && typeof driver !== "function" && typeof driver?.session !== "function")
+    throw new TypeError("ui: driver must be a BrowserDriver or a function returning one");
+  const factory: BrowserDriverFactory = typeof driver === "function" ? driver : defaultDriver;
+  const shared = typeof driver === "object" ? driver : undefined;
+  const drivers = new WeakMap<ToolContext, BrowserDriver>();
+  const live = new Set<BrowserDriver>();
+
+  const driverFor = (ctx: ToolContext): BrowserDriver => {
+    if (shared) return shared;
+    let made = drivers.get(ctx);
+    if (!made) {
       if (!ctx.stateDir)
         throw new ToolUnavailableError("no state directory (set context.stateDir or context.workspaceDir)");
-      const config = readSectionConfig(ctx, "ui", UiConfigSchema, inCode);
-      const created = new BrowserHost(config.browser ?? {}, ctx.stateDir, lookup);
-      host = created;
-      hosts.set(ctx, created);
+      const config = readSectionConfig(ctx, "ui", UiConfigSchema, inCode).browser ?? {};
+      const created = factory({
+        config,
+        stateDir: ctx.stateDir,
+        policy: browserPolicy(config),
+        ...(lookup ? { lookup } : {}),
+      });
+      if (typeof created?.session !== "function")
+        throw new ToolUnavailableError("ui: the driver factory returned no BrowserDriver");
+      made = created;
+      drivers.set(ctx, created);
       live.add(created);
       ctx.onDispose?.(async () => {
         live.delete(created);
         await created.dispose();
       });
     }
-    return host;
+    return made;
   };
 
   return definePlugin({
@@ -58,23 +79,30 @@ export function createUiPlugin(options: UiPluginOptions = {}): ClawtoolsPlugin {
     tools: [
       {
         name: "browser",
-        factory: (ctx) =>
-          createBrowserTool(ctx, {
-            host: hostFor(ctx),
+        factory: (ctx) => {
+          const config = readSectionConfig(ctx, "ui", UiConfigSchema, inCode).browser ?? {};
+          if (!ctx.stateDir)
+            throw new ToolUnavailableError(
+              "no state directory (set context.stateDir or context.workspaceDir)",
+            );
+          return createBrowserTool(ctx, {
+            driver: driverFor(ctx),
+            config,
+            stateDir: ctx.stateDir,
+            ...(lookup ? { lookup } : {}),
             ...(ctx.workspaceDir ? { workspaceDir: ctx.workspaceDir } : {}),
-          }),
+          });
+        },
       },
       {
         name: "canvas",
         factory: (ctx) => {
           const config = readSectionConfig(ctx, "ui", UiConfigSchema, inCode);
           if (config.canvas?.enabled === false) return null;
-          const host =
-            canvasHost?.(ctx) ??
-            new ChromiumCanvasHost(hostFor(ctx).runtime(DEFAULT_PROFILE), {
-              width: config.canvas?.width ?? 1280,
-              height: config.canvas?.height ?? 720,
-            });
+          const size = { width: config.canvas?.width ?? 1280, height: config.canvas?.height ?? 720 };
+          const host = canvasHost?.(ctx) ?? driverFor(ctx).canvas?.(size);
+          // a driver without a canvas page and no canvasHost: no canvas tool rather than a broken one
+          if (!host) return null;
           return createCanvasTool(ctx, {
             host,
             ...(ctx.workspaceDir ? { workspaceDir: ctx.workspaceDir } : {}),
@@ -83,7 +111,7 @@ export function createUiPlugin(options: UiPluginOptions = {}): ClawtoolsPlugin {
       },
     ],
     dispose: async () => {
-      await Promise.all([...live].map((h) => h.dispose()));
+      await Promise.all([...live, ...(shared ? [shared] : [])].map((d) => d.dispose()));
       live.clear();
     },
   });

@@ -3,18 +3,19 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AgentToolResult, AnyAgentTool } from "@clawtools/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BrowserHost } from "../src/browser/host.js";
+import { PlaywrightBrowserDriver } from "../src/browser/host.js";
 import type { BrowserRuntime } from "../src/browser/runtime.js";
 import { ChromiumCanvasHost } from "../src/canvas/host.js";
 import { createBrowserTool } from "../src/tools/browser.js";
 import { createCanvasTool } from "../src/tools/canvas.js";
+import { browserPolicy } from "../src/url-check.js";
 import { startAttackPages, startPrivateListener, testLookup } from "./egress-servers.js";
 
 // One Chromium for the file. public.test is the allowed origin (an allowed hostname the test
 // resolver maps to loopback); 127.0.0.1:<priv>, localhost and rebind.test must stay unreachable.
 let priv: Awaited<ReturnType<typeof startPrivateListener>>;
 let site: Awaited<ReturnType<typeof startAttackPages>>;
-let host: BrowserHost;
+let host: PlaywrightBrowserDriver;
 let runtime: BrowserRuntime;
 let browser: AnyAgentTool;
 let canvas: AnyAgentTool;
@@ -47,9 +48,10 @@ beforeAll(async () => {
   priv = await startPrivateListener();
   site = await startAttackPages(priv);
   const stateDir = mkdtempSync(path.join(tmpdir(), "ui-egress-"));
-  host = new BrowserHost({ allowedHostnames: ["public.test"], actionTimeoutMs: 5_000 }, stateDir, lookup);
+  const config = { allowedHostnames: ["public.test"], actionTimeoutMs: 5_000 };
+  host = new PlaywrightBrowserDriver({ config, stateDir, policy: browserPolicy(config), lookup });
   runtime = host.runtime();
-  browser = createBrowserTool({ stateDir }, { host }) as AnyAgentTool;
+  browser = createBrowserTool({ stateDir }, { driver: host, config, stateDir, lookup }) as AnyAgentTool;
   canvas = createCanvasTool(
     { stateDir },
     { host: new ChromiumCanvasHost(runtime, { width: 400, height: 300 }) },

@@ -2,109 +2,8 @@
 // page functions handed to Playwright run in the browser, so this file sees the DOM types
 import { ToolInputError } from "@clawtools/core";
 import type { Locator, Page } from "playwright-core";
+import { type ActRequest, EVALUATE_DISABLED, staleRef, validateAct } from "../driver/act-request.js";
 import type { Tab } from "./tab.js";
-
-export const ACT_KINDS = [
-  "click",
-  "type",
-  "press",
-  "hover",
-  "drag",
-  "select",
-  "fill",
-  "resize",
-  "wait",
-  "evaluate",
-  "close",
-] as const;
-export type ActKind = (typeof ACT_KINDS)[number];
-
-export interface FillField {
-  ref?: string;
-  selector?: string;
-  type?: string;
-  value?: unknown;
-}
-
-/** An act request, as `request:{kind,…}` or flattened at the top level (OpenClaw's legacy form). */
-export interface ActRequest {
-  kind?: string;
-  targetId?: string;
-  ref?: string;
-  selector?: string;
-  doubleClick?: boolean;
-  button?: string;
-  modifiers?: string[];
-  text?: string;
-  submit?: boolean;
-  slowly?: boolean;
-  key?: string;
-  delayMs?: number;
-  startRef?: string;
-  endRef?: string;
-  startSelector?: string;
-  endSelector?: string;
-  values?: string[];
-  fields?: FillField[];
-  width?: number;
-  height?: number;
-  timeMs?: number;
-  url?: string;
-  loadState?: string;
-  textGone?: string;
-  timeoutMs?: number;
-  fn?: string;
-}
-
-export const staleRef = (ref: string) =>
-  `Unknown or stale ref "${ref.slice(0, 40)}": refs belong to the latest snapshot of this tab. Take a new snapshot (action=snapshot) and use a ref from it.`;
-
-const fail = (message: string): never => {
-  throw new ToolInputError(message);
-};
-
-/** OpenClaw's act validation (`routes/agent.act.normalize.ts`), word for word. */
-export function validateAct(req: ActRequest): ActKind {
-  if (!req.kind) fail("kind is required");
-  const kind = req.kind as ActKind;
-  if (!ACT_KINDS.includes(kind)) fail("Unsupported browser act kind");
-  const target = req.ref || req.selector;
-  switch (kind) {
-    case "click":
-      if (!target) fail("click requires ref or selector");
-      if (req.button && !["left", "right", "middle"].includes(req.button))
-        fail("click button must be left|right|middle");
-      break;
-    case "type":
-      if (!target) fail("type requires ref or selector");
-      if (typeof req.text !== "string") fail("type requires text");
-      break;
-    case "press":
-      if (!req.key) fail("press requires key");
-      break;
-    case "hover":
-      if (!target) fail(`${kind} requires ref or selector`);
-      break;
-    case "drag":
-      if (!req.startRef && !req.startSelector) fail("drag requires startRef or startSelector");
-      if (!req.endRef && !req.endSelector) fail("drag requires endRef or endSelector");
-      break;
-    case "select":
-      if (!target || !req.values?.length) fail("select requires ref/selector and values");
-      break;
-    case "fill":
-      if (!req.fields?.length) fail("fill requires fields");
-      break;
-    case "resize":
-      if (!(Number(req.width) > 0 && Number(req.height) > 0))
-        fail("resize requires positive width and height");
-      break;
-    case "evaluate":
-      if (!req.fn) fail("evaluate requires fn");
-      break;
-  }
-  return kind;
-}
 
 /**
  * The element a ref or selector names. A ref must come from the tab's latest snapshot and still
@@ -193,7 +92,6 @@ export async function runAct(
     }
     case "fill":
       for (const field of req.fields!) {
-        if (!field.ref && !field.selector) throw new ToolInputError("fill field requires ref or selector");
         const el = await locate(tab, field.ref, field.selector);
         const type = field.type?.toLowerCase();
         if (type === "checkbox" || type === "radio" || typeof field.value === "boolean")
@@ -243,9 +141,6 @@ export async function runAct(
   }
   return { ...base, url: page.url() };
 }
-
-export const EVALUATE_DISABLED =
-  "evaluate is disabled (browser.evaluateEnabled=false in the ui configuration).";
 
 const FUNCTION_SOURCE = /^(async\s+)?(function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)/;
 

@@ -1,26 +1,12 @@
 import { ToolInputError, wrapExternalContent } from "@clawtools/core";
 import type { Dialog } from "playwright-core";
-
-/** A dialog as the model is told about it; `message` and `defaultValue` are page text. */
-export interface DialogReport {
-  kind: string;
-  message: string;
-  defaultValue?: string;
-  /** How it was answered; absent while it waits for the model. */
-  answer?: "accepted" | "dismissed";
-  promptText?: string;
-  /** Answered by an earlier `dialog` call (arming), or automatically (an alert has one button). */
-  by?: "armed" | "auto" | "model";
-  pending?: true;
-}
+import type { DialogReport, Outcome } from "../driver/types.js";
 
 export const dialogOpen = (kind: string, message: string) =>
   `A ${kind} dialog is open on this tab and the page waits for it. Answer it first with action=dialog (accept=true or accept=false; promptText for a prompt). Its text:\n${wrapExternalContent(message, { source: "Browser", includeWarning: false })}`;
 
 /** Either the action's own outcome, or the dialog that stopped it halfway. */
-export type Guarded<T> =
-  | { done: true; value: T; dialogs: DialogReport[] }
-  | { done: false; dialogs: DialogReport[] };
+export type Guarded<T> = Outcome<T>;
 
 /**
  * The dialogs of one tab. An armed answer (action=dialog ahead of time) answers the next

@@ -1,38 +1,56 @@
 import { type Lookup, ToolInputError, type UrlPolicy } from "@clawtools/core";
 import type { BrowserConfig } from "../config.js";
+import type { BrowserDriver, BrowserDriverInit, ProfileInfo } from "../driver/types.js";
+import { ChromiumCanvasHost } from "../canvas/host.js";
+import type { CanvasHost } from "../canvas/host-types.js";
+import { PlaywrightSession } from "./playwright-session.js";
 import { BrowserRuntime, DEFAULT_PROFILE, USER_PROFILE } from "./runtime.js";
 
-/** The browsers of one toolset, one per profile, each started on first use and closed on dispose. */
-export class BrowserHost {
+/**
+ * The default browser driver: playwright-core on Debian's Chromium, one browser per profile,
+ * each started on first use behind the egress proxy and closed on dispose.
+ */
+export class PlaywrightBrowserDriver implements BrowserDriver {
   private readonly runtimes = new Map<string, BrowserRuntime>();
+  private readonly sessions = new Map<string, PlaywrightSession>();
+  readonly config: BrowserConfig;
+  readonly stateDir: string;
+  readonly policy: UrlPolicy;
+  /** The resolver the URL policy checks with (default: the system's). */
+  readonly lookup: Lookup | undefined;
 
-  constructor(
-    readonly config: BrowserConfig,
-    readonly stateDir: string,
-    /** The resolver the URL policy checks with (default: the system's). */
-    readonly lookup?: Lookup,
-  ) {}
-
-  get policy(): UrlPolicy {
-    return {
-      ...(this.config.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}),
-      ...(this.config.allowedHostnames ? { allowedHostnames: this.config.allowedHostnames } : {}),
-    };
+  constructor(init: BrowserDriverInit) {
+    this.config = init.config;
+    this.stateDir = init.stateDir;
+    this.policy = init.policy;
+    this.lookup = init.lookup;
   }
 
-  profiles(): Array<Record<string, unknown>> {
-    return [DEFAULT_PROFILE, USER_PROFILE].map((name) => {
-      const runtime = this.runtimes.get(name);
-      return {
-        name,
-        running: runtime?.running ?? false,
-        ...(name === USER_PROFILE
-          ? { attachOnly: true, configured: Boolean(this.config.cdpUrl) }
-          : { managed: true, userDataDir: this.runtime(name).userDataDir }),
-      };
-    });
+  async profiles(): Promise<ProfileInfo[]> {
+    return [DEFAULT_PROFILE, USER_PROFILE].map((name) => ({
+      name,
+      running: this.runtimes.get(name)?.running ?? false,
+      ...(name === USER_PROFILE
+        ? { attachOnly: true, configured: Boolean(this.config.cdpUrl) }
+        : { managed: true, userDataDir: this.runtime(name).userDataDir }),
+    }));
   }
 
+  session(profile: string = DEFAULT_PROFILE): PlaywrightSession {
+    let session = this.sessions.get(profile);
+    if (!session) {
+      session = new PlaywrightSession(this.runtime(profile), this.config.evaluateEnabled !== false);
+      this.sessions.set(profile, session);
+    }
+    return session;
+  }
+
+  /** The canvas: a page of the managed profile's Chromium, never listed as a tab. */
+  canvas(size: { width: number; height: number }): CanvasHost {
+    return new ChromiumCanvasHost(this.runtime(DEFAULT_PROFILE), size);
+  }
+
+  /** One profile's browser (tests reach the pages through it; the tools never do). */
   runtime(profile: string = DEFAULT_PROFILE): BrowserRuntime {
     if (profile !== DEFAULT_PROFILE && profile !== USER_PROFILE)
       throw new ToolInputError(
@@ -49,5 +67,6 @@ export class BrowserHost {
   async dispose(): Promise<void> {
     await Promise.all([...this.runtimes.values()].map((r) => r.stop()));
     this.runtimes.clear();
+    this.sessions.clear();
   }
 }

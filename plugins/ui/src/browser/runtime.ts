@@ -4,7 +4,7 @@ import { type Lookup, ToolInputError, type UrlPolicy } from "@clawtools/core";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { BrowserConfig } from "../config.js";
 import { findChromium } from "./chromium-path.js";
-import { sweepStaleUploads } from "./files.js";
+import { sweepStaleUploads } from "../files.js";
 import { BLOCKED_HEADER, EgressProxy } from "./egress-proxy.js";
 import { Tab } from "./tab.js";
 import { guardContext } from "./url-guard.js";

@@ -1,14 +1,8 @@
 import { rm } from "node:fs/promises";
 import type { FileChooser, Page } from "playwright-core";
+import type { ConsoleEntry } from "../driver/types.js";
 import { DialogKeeper } from "./dialogs.js";
 import type { RoleRef } from "./snapshot.js";
-
-export interface ConsoleEntry {
-  type: string;
-  text: string;
-  timestamp: string;
-  location?: { url: string; lineNumber: number; columnNumber: number };
-}
 
 /** Refs of the latest snapshot of a tab: only these resolve; anything else is stale. */
 export type SnapshotRefs = (

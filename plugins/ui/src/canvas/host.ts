@@ -2,39 +2,11 @@
 // page functions handed to Playwright run in the browser, so this file sees the DOM types
 import type { Page } from "playwright-core";
 import type { BrowserRuntime } from "../browser/runtime.js";
-import { checkNavigation } from "../browser/url-guard.js";
+import { checkNavigation } from "../url-check.js";
 import { A2uiState, CANVAS_PAGE_STYLE } from "./a2ui.js";
+import type { CanvasHost, CanvasPlacement, CanvasSnapshot } from "./host-types.js";
 
-export interface CanvasPlacement {
-  x?: number;
-  y?: number;
-  width?: number;
-  height?: number;
-}
-
-export interface CanvasSnapshot {
-  format: "png" | "jpeg";
-  base64: string;
-}
-
-/**
- * Where a canvas is shown. The embedded host is a page in this toolset's Chromium; a Gateway-backed
- * host would `node.invoke canvas.*` on a paired node. Messages are already parsed A2UI lines.
- */
-export interface CanvasHost {
-  present(options: { url?: string; placement?: CanvasPlacement }): Promise<void>;
-  hide(): Promise<void>;
-  navigate(url: string): Promise<void>;
-  eval(javaScript: string): Promise<unknown>;
-  snapshot(options: {
-    format: "png" | "jpeg";
-    maxWidth?: number;
-    quality?: number;
-    delayMs?: number;
-  }): Promise<CanvasSnapshot>;
-  a2uiPush(messages: Array<Record<string, unknown>>): Promise<void>;
-  a2uiReset(): Promise<void>;
-}
+export type { CanvasHost, CanvasPlacement, CanvasSnapshot };
 
 const pageHtml = (body: string) =>
   `<!doctype html><html><head><meta charset="utf-8"><title>Canvas</title><style>${CANVAS_PAGE_STYLE}</style></head><body>${body}</body></html>`;

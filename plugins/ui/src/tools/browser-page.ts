@@ -1,14 +1,13 @@
-import { type AgentToolResult, ToolInputError, wrapExternalContent } from "@clawtools/core";
-import { type ActRequest, runAct } from "../browser/act.js";
-import type { DialogReport, Guarded } from "../browser/dialogs.js";
-import type { BrowserRuntime } from "../browser/runtime.js";
-import { EFFICIENT_MAX_CHARS, takeSnapshot } from "../browser/snapshot.js";
-import type { Tab } from "../browser/tab.js";
+import { type AgentToolResult, wrapExternalContent } from "@clawtools/core";
+import type { ActRequest } from "../driver/act-request.js";
+import { EFFICIENT_MAX_CHARS } from "../driver/limits.js";
+import type { ActionResult, BrowserSession, DialogReport, PageLoad } from "../driver/types.js";
 
 /**
  * The calls that change or read a page through an action (open, navigate, back, forward, act,
- * dialog). Everything the page controls (titles, evaluate results, dialog texts, snapshots) is
- * in the wrapped text; details carry only what this section decided.
+ * dialog), turned from the driver's plain values into tool results. Everything the page
+ * controls (titles, evaluate results, dialog texts, snapshots) is in the wrapped text; details
+ * carry only what this section decided.
  */
 
 export const DIALOG_WAITING =
@@ -18,7 +17,7 @@ const external = (kind: string) => ({ untrusted: true, source: "browser", kind, 
 
 function pageResult(
   kind: string,
-  tab: Tab,
+  at: { targetId: string; url: string },
   payload: Record<string, unknown>,
   details: Record<string, unknown> = {},
 ): AgentToolResult<unknown> {
@@ -28,13 +27,7 @@ function pageResult(
   });
   return {
     content: [{ type: "text", text }],
-    details: {
-      ok: true,
-      targetId: tab.targetId,
-      url: tab.page.url(),
-      externalContent: external(kind),
-      ...details,
-    },
+    details: { ok: true, targetId: at.targetId, url: at.url, externalContent: external(kind), ...details },
   };
 }
 
@@ -55,152 +48,94 @@ const dialogPayload = (dialogs: DialogReport[]) =>
     ? {}
     : { dialogs, ...(dialogs.some((d) => d.pending) ? { next: DIALOG_WAITING } : {}) };
 
-/** The page as the model continues from it: title, URL and its interactive elements with refs. */
-async function landed(kind: string, tab: Tab, outcome: Guarded<unknown>): Promise<AgentToolResult<unknown>> {
-  if (!outcome.done)
-    return pageResult(
-      kind,
-      tab,
-      { ok: true, targetId: tab.targetId, ...dialogPayload(outcome.dialogs) },
-      {
-        ...dialogFacts(outcome.dialogs),
-        blockedByDialog: true,
-      },
-    );
-  const title = await tab.page.title().catch(() => "");
-  const snap = await takeSnapshot(tab.page, {
+/** An action a dialog stopped halfway: the model is told to answer it. */
+const blocked = (kind: string, result: ActionResult<unknown>, extra: Record<string, unknown> = {}) =>
+  pageResult(
+    kind,
+    result,
+    { ok: true, ...extra, targetId: result.targetId, ...dialogPayload(result.dialogs) },
+    { ...(extra.kind ? { kind: extra.kind } : {}), ...dialogFacts(result.dialogs), blockedByDialog: true },
+  );
+
+/** `open`: the new tab's id, URL and title. */
+export async function openResult(
+  session: BrowserSession,
+  result: ActionResult<PageLoad>,
+): Promise<AgentToolResult<unknown>> {
+  if (!result.done) return blocked("open", result);
+  const { title, url } = await session.page(result.targetId);
+  return pageResult(
+    "open",
+    { targetId: result.targetId, url },
+    { ok: true, targetId: result.targetId, url, title, ...dialogPayload(result.dialogs) },
+    dialogFacts(result.dialogs),
+  );
+}
+
+/** `navigate`, `back`, `forward`: the page as the model continues from it (title, URL, interactive refs). */
+export async function landedResult(
+  kind: string,
+  session: BrowserSession,
+  result: ActionResult<PageLoad>,
+): Promise<AgentToolResult<unknown>> {
+  if (!result.done) return blocked(kind, result);
+  const { title, url } = await session.page(result.targetId);
+  const snap = await session.snapshot(result.targetId, {
     refs: "role",
     interactive: true,
     compact: true,
     maxChars: EFFICIENT_MAX_CHARS,
   });
-  tab.refs = snap.refs;
-  const dialogs = outcome.dialogs.length > 0 ? `\n\nDialogs: ${JSON.stringify(outcome.dialogs)}` : "";
-  const body = `Page: ${title}\nURL: ${tab.page.url()}${dialogs}\n\nInteractive elements (action=snapshot for the whole page):\n${snap.text}`;
+  const dialogs = result.dialogs.length > 0 ? `\n\nDialogs: ${JSON.stringify(result.dialogs)}` : "";
+  const body = `Page: ${title}\nURL: ${url}${dialogs}\n\nInteractive elements (action=snapshot for the whole page):\n${snap.text}`;
   return {
     content: [{ type: "text", text: wrapExternalContent(body, { source: "Browser", includeWarning: true }) }],
     details: {
       ok: true,
-      targetId: tab.targetId,
-      url: tab.page.url(),
+      targetId: result.targetId,
+      url,
       format: "ai",
       interactive: true,
       truncated: snap.truncated,
       refs: snap.refCount,
       externalContent: external(kind),
-      ...dialogFacts(outcome.dialogs),
+      ...dialogFacts(result.dialogs),
     },
   };
 }
 
-/** A navigation's outcome as plain data (a dialog answer later reports it as JSON). */
-const loaded = (tab: Tab, navigation: Promise<unknown>) =>
-  navigation.then(() => ({ ok: true, targetId: tab.targetId, url: tab.page.url() }));
-
-export async function openPage(runtime: BrowserRuntime, url: string): Promise<AgentToolResult<unknown>> {
-  const tab = await runtime.newTab();
-  const outcome = await tab.dialogs.guard(() => loaded(tab, runtime.goto(tab.page, url)));
-  if (!outcome.done)
-    return pageResult(
-      "open",
-      tab,
-      { ok: true, targetId: tab.targetId, ...dialogPayload(outcome.dialogs) },
-      {
-        ...dialogFacts(outcome.dialogs),
-        blockedByDialog: true,
-      },
-    );
-  const title = await tab.page.title().catch(() => "");
-  return pageResult(
-    "open",
-    tab,
-    { ok: true, targetId: tab.targetId, url: tab.page.url(), title, ...dialogPayload(outcome.dialogs) },
-    dialogFacts(outcome.dialogs),
-  );
-}
-
-export async function navigatePage(
-  runtime: BrowserRuntime,
-  tab: Tab,
-  url: string,
-): Promise<AgentToolResult<unknown>> {
-  return landed("navigate", tab, await tab.dialogs.guard(() => loaded(tab, runtime.goto(tab.page, url))));
-}
-
-/** History steps: `back` / `forward`; at either end of the history it says so instead of pretending. */
-export async function stepHistory(
-  tab: Tab,
-  direction: "back" | "forward",
-): Promise<AgentToolResult<unknown>> {
-  tab.dialogs.assertFree();
-  const session = await tab.page.context().newCDPSession(tab.page);
-  let history: { currentIndex: number; entries: unknown[] };
-  try {
-    history = (await session.send("Page.getNavigationHistory")) as typeof history;
-  } finally {
-    await session.detach().catch(() => {});
-  }
-  const possible =
-    direction === "back" ? history.currentIndex > 0 : history.currentIndex < history.entries.length - 1;
-  if (!possible)
-    throw new ToolInputError(
-      `Cannot go ${direction}: no ${direction === "back" ? "earlier" : "later"} page in this tab's history.`,
-    );
-  const outcome = await tab.dialogs.guard(() =>
-    loaded(
-      tab,
-      direction === "back"
-        ? tab.page.goBack({ waitUntil: "domcontentloaded" })
-        : tab.page.goForward({ waitUntil: "domcontentloaded" }),
-    ),
-  );
-  return landed(direction, tab, outcome);
-}
-
-export async function actOnPage(
-  tab: Tab,
+export function actResult(
   req: ActRequest,
-  options: { evaluateEnabled: boolean },
-): Promise<AgentToolResult<unknown>> {
-  const outcome = await tab.dialogs.guard(() => runAct(tab, req, options));
-  await tab.cleanup(); // act kind close: its staged uploads go with it
+  result: ActionResult<Record<string, unknown>>,
+): AgentToolResult<unknown> {
   const kind = req.kind ?? "act";
-  if (!outcome.done)
-    return pageResult(
-      "act",
-      tab,
-      { ok: true, kind, targetId: tab.targetId, ...dialogPayload(outcome.dialogs) },
-      {
-        kind,
-        ...dialogFacts(outcome.dialogs),
-        blockedByDialog: true,
-      },
-    );
+  if (!result.done) return blocked("act", result, { kind });
   return pageResult(
     "act",
-    tab,
-    { ...outcome.value, ...dialogPayload(outcome.dialogs) },
-    {
-      kind,
-      ...dialogFacts(outcome.dialogs),
-    },
+    result,
+    { ...result.value, ...dialogPayload(result.dialogs) },
+    { kind, ...dialogFacts(result.dialogs) },
   );
 }
 
 /** Answers the open dialog (then reports how the interrupted action ended), or arms the next one. */
-export async function answerDialog(
-  tab: Tab,
+export async function dialogResult(
+  session: BrowserSession,
+  targetId: string | undefined,
   accept: boolean,
   promptText: string | undefined,
 ): Promise<AgentToolResult<unknown>> {
-  const { answered, resumed } = await tab.dialogs.answer(accept, promptText);
+  const { answered, resumed, ...at } = await session.dialog(targetId, {
+    accept,
+    ...(promptText !== undefined ? { promptText } : {}),
+  });
   if (!answered)
     return pageResult(
       "dialog",
-      tab,
+      at,
       {
         ok: true,
-        targetId: tab.targetId,
+        targetId: at.targetId,
         armed: { accept, ...(promptText !== undefined ? { promptText } : {}) },
       },
       { armed: true },
@@ -217,8 +152,8 @@ export async function answerDialog(
       : { action: { waiting: true } };
   return pageResult(
     "dialog",
-    tab,
-    { ok: true, targetId: tab.targetId, answered, ...after, ...dialogPayload(later) },
+    at,
+    { ok: true, targetId: at.targetId, answered, ...after, ...dialogPayload(later) },
     { answered: answered.answer, ...dialogFacts(later) },
   );
 }

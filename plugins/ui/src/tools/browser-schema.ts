@@ -1,5 +1,5 @@
 import { optionalStringEnum, stringEnum, Type } from "@clawtools/core";
-import { ACT_KINDS } from "../browser/act.js";
+import { ACT_KINDS } from "../driver/act-request.js";
 
 export const BROWSER_ACTIONS = [
   "status",

@@ -1,32 +1,29 @@
-/// <reference lib="dom" />
-// page functions handed to Playwright run in the browser, so this file sees the DOM types
 import { writeFile } from "node:fs/promises";
 import {
   type AgentTool,
   type AgentToolResult,
   imageResult,
   jsonResult,
+  type Lookup,
   type Static,
   textResult,
   type ToolContext,
   ToolInputError,
   wrapExternalContent,
 } from "@clawtools/core";
-import { type ActRequest, locate } from "../browser/act.js";
-import { mediaPath, stageUploads } from "../browser/files.js";
-import type { BrowserHost } from "../browser/host.js";
-import { labelledScreenshot } from "../browser/labels.js";
+import type { BrowserConfig } from "../config.js";
+import { type ActRequest, EVALUATE_DISABLED, runsScript, validateAct } from "../driver/act-request.js";
 import {
   ARIA_LIMIT_DEFAULT,
   ARIA_LIMIT_MAX,
   EFFICIENT_DEPTH,
   EFFICIENT_MAX_CHARS,
   SNAPSHOT_MAX_CHARS,
-  takeAriaNodes,
-  takeSnapshot,
-} from "../browser/snapshot.js";
-import { checkNavigation } from "../browser/url-guard.js";
-import { actOnPage, answerDialog, navigatePage, openPage, stepHistory } from "./browser-page.js";
+} from "../driver/limits.js";
+import type { BrowserDriver, BrowserSession } from "../driver/types.js";
+import { mediaPath, stageUploads } from "../files.js";
+import { browserPolicy, checkNavigation } from "../url-check.js";
+import { actResult, dialogResult, landedResult, openResult } from "./browser-page.js";
 import { BROWSER_ACTIONS, browserSchema } from "./browser-schema.js";
 
 type BrowserParams = Static<typeof browserSchema>;
@@ -41,7 +38,14 @@ const DESCRIPTION = [
 ].join(" ");
 
 export interface BrowserToolOptions {
-  host: BrowserHost;
+  /** The browser the tool drives (the plugin's default: playwright-core on Debian's Chromium). */
+  driver: BrowserDriver;
+  /** `config.ui.browser`: enabled, evaluateEnabled and the URL policy are applied here, before any driver. */
+  config: BrowserConfig;
+  /** Where screenshots, PDFs and staged uploads go. */
+  stateDir: string;
+  /** The resolver the URL policy checks with (default: the system's). */
+  lookup?: Lookup;
   /** The workspace uploads are read from. */
   workspaceDir?: string;
 }
@@ -55,141 +59,132 @@ function actRequest(params: BrowserParams): ActRequest {
   return { ...(flat as ActRequest), ...(request as ActRequest | undefined) };
 }
 
+const mime = (type: "png" | "jpeg") => (type === "jpeg" ? "image/jpeg" : "image/png");
+const ext = (type: "png" | "jpeg") => (type === "jpeg" ? "jpg" : "png");
+
+/** Page text of a listing (tabs, console): wrapped, with only this section's facts in details. */
+const listing = (kind: string, payload: unknown, details: Record<string, unknown>) => ({
+  content: [{ type: "text" as const, text: wrapped(JSON.stringify(payload, null, 2), false) }],
+  details: {
+    ok: true,
+    ...details,
+    externalContent: { untrusted: true, source: "browser", kind, wrapped: true },
+  },
+});
+
 export function createBrowserTool(
   _ctx: ToolContext,
   options: BrowserToolOptions,
 ): AgentTool<typeof browserSchema> {
-  const { host } = options;
-  const evaluateEnabled = host.config.evaluateEnabled !== false;
+  const { driver, config, stateDir, lookup } = options;
+  const policy = browserPolicy(config);
+  const evaluateEnabled = config.evaluateEnabled !== false;
+  /** The URL the model named, through core's URL policy before any driver sees it. */
+  const checked = (url: string | undefined) => {
+    if (!url) throw new ToolInputError("targetUrl required");
+    return checkNavigation(url, policy, lookup);
+  };
 
   async function run(params: BrowserParams): Promise<AgentToolResult<unknown>> {
-    if (host.config.enabled === false) throw new ToolInputError(BROWSER_DISABLED);
+    if (config.enabled === false) throw new ToolInputError(BROWSER_DISABLED);
     if (params.node && params.target !== "node")
       throw new ToolInputError('node is only supported with target="node".');
     if (params.target === "node") throw new ToolInputError("No connected browser-capable nodes.");
     if (params.target === "sandbox")
       throw new ToolInputError("Sandbox browser is unavailable. Use target=host (this machine's Chromium).");
-    const runtime = host.runtime(params.profile);
+    const session = driver.session(params.profile);
     const url = params.targetUrl ?? params.url;
     const targetId = params.request?.targetId ?? params.targetId;
 
     switch (params.action) {
       case "status":
-        return jsonResult(runtime.status());
+        return jsonResult({ enabled: true, ...(await session.status()) });
       case "start":
-        await runtime.start();
-        return jsonResult(runtime.status());
+        await session.start();
+        return jsonResult({ enabled: true, ...(await session.status()) });
       case "stop":
-        await runtime.stop();
-        return jsonResult(runtime.status());
+        await session.stop();
+        return jsonResult({ enabled: true, ...(await session.status()) });
       case "profiles":
-        return jsonResult({ profiles: host.profiles() });
+        return jsonResult({ profiles: await driver.profiles() });
       case "tabs": {
-        const tabs = await runtime.listTabs();
-        return {
-          content: [{ type: "text", text: wrapped(JSON.stringify({ tabs }, null, 2), false) }],
-          details: {
-            ok: true,
-            externalContent: { untrusted: true, source: "browser", kind: "tabs", wrapped: true },
-            tabCount: tabs.length,
-          },
-        };
+        const tabs = await session.tabs();
+        return listing("tabs", { tabs }, { tabCount: tabs.length });
       }
       case "open":
-        if (!url) throw new ToolInputError("targetUrl required");
-        return openPage(runtime, await checkNavigation(url, host.policy, host.lookup));
+        return openResult(session, await session.open(await checked(url)));
       case "focus":
         if (!targetId) throw new ToolInputError("targetId required");
-        await runtime.focus(targetId);
+        await session.focus(targetId);
         return jsonResult({ ok: true });
       case "close":
-        await runtime.close(targetId);
+        await session.close(targetId);
         return jsonResult({ ok: true });
       case "navigate": {
-        if (!url) throw new ToolInputError("targetUrl required");
-        const checked = await checkNavigation(url, host.policy, host.lookup);
-        return navigatePage(runtime, await runtime.tab(targetId), checked);
+        const to = await checked(url);
+        return landedResult("navigate", session, await session.navigate(targetId, to));
       }
       case "back":
       case "forward":
-        return stepHistory(await runtime.tab(targetId), params.action);
+        return landedResult(params.action, session, await session.history(targetId, params.action));
       case "snapshot":
-        return snapshot(params, targetId);
+        return snapshotResult(session, params, targetId, stateDir);
       case "screenshot": {
-        const tab = await runtime.tab(targetId);
-        tab.dialogs.assertFree();
         const type = params.type ?? "png";
         const selector = params.element ?? params.selector;
-        const buffer = params.ref
-          ? await (await locate(tab, params.ref, undefined)).screenshot({ type })
-          : selector
-            ? await tab.page.locator(selector).first().screenshot({ type })
-            : // capturing is not waiting for an element: a busy machine gets longer than an action
-              await tab.page.screenshot({ type, fullPage: params.fullPage === true, timeout: 30_000 });
-        const file = await mediaPath(host.stateDir, "screenshot", type === "jpeg" ? "jpg" : "png");
-        await writeFile(file, buffer);
+        const shot = await session.screenshot(targetId, {
+          type,
+          ...(params.fullPage ? { fullPage: true } : {}),
+          ...(params.ref ? { ref: params.ref } : selector ? { selector } : {}),
+        });
+        const file = await mediaPath(stateDir, "screenshot", ext(type));
+        await writeFile(file, shot.bytes);
         return imageResult({
           label: "browser:screenshot",
           path: file,
-          base64: buffer.toString("base64"),
-          mimeType: type === "jpeg" ? "image/jpeg" : "image/png",
-          details: { targetId: tab.targetId, url: tab.page.url(), path: file },
+          base64: Buffer.from(shot.bytes).toString("base64"),
+          mimeType: mime(type),
+          details: { targetId: shot.targetId, url: shot.url, path: file },
         });
       }
       case "pdf": {
-        const tab = await runtime.tab(targetId);
-        tab.dialogs.assertFree();
-        const file = await mediaPath(host.stateDir, "page", "pdf");
-        await tab.page.pdf({ path: file, printBackground: true });
-        return textResult(`FILE:${file}`, { ok: true, path: file, targetId: tab.targetId });
+        const pdf = await session.pdf(targetId);
+        const file = await mediaPath(stateDir, "page", "pdf");
+        await writeFile(file, pdf.bytes);
+        return textResult(`FILE:${file}`, { ok: true, path: file, targetId: pdf.targetId });
       }
       case "console": {
-        const tab = await runtime.tab(targetId);
+        const log = await session.console(targetId);
         const level = params.level?.toLowerCase();
         const same = (type: string) => type === level || (level === "warn" && type === "warning");
-        const messages = level ? tab.console.filter((m) => same(m.type)) : [...tab.console];
-        return {
-          content: [
-            {
-              type: "text",
-              text: wrapped(JSON.stringify({ targetId: tab.targetId, messages }, null, 2), false),
-            },
-          ],
-          details: {
-            ok: true,
-            targetId: tab.targetId,
-            count: messages.length,
-            externalContent: { untrusted: true, source: "browser", kind: "console", wrapped: true },
-          },
-        };
+        const messages = level ? log.messages.filter((m) => same(m.type)) : log.messages;
+        return listing(
+          "console",
+          { targetId: log.targetId, messages },
+          { targetId: log.targetId, count: messages.length },
+        );
       }
       case "upload": {
         if (!params.paths?.length) throw new ToolInputError("paths required");
-        const tab = await runtime.tab(targetId);
-        tab.dialogs.assertFree();
-        const { dir, files } = await stageUploads(options.workspaceDir, host.stateDir, params.paths);
-        tab.addStaged(dir);
+        // read through core's containment here, whatever the driver: it only sees the copies
+        const { dir, files } = await stageUploads(options.workspaceDir, stateDir, params.paths);
         const ref = params.inputRef ?? params.ref;
         const selector = params.element ?? params.selector;
-        if (ref || selector) {
-          const el = await locate(tab, ref, selector);
-          const isFileInput = await el.evaluate(
-            (node) => node instanceof HTMLInputElement && node.type === "file",
-          );
-          if (isFileInput) await el.setInputFiles(files);
-          else {
-            tab.armUpload(files);
-            await el.click();
-          }
-        } else tab.armUpload(files);
-        return jsonResult({ ok: true, targetId: tab.targetId, files: files.length });
+        const done = await session.upload(targetId, {
+          files,
+          dir,
+          ...(ref ? { ref } : selector ? { selector } : {}),
+        });
+        return jsonResult({ ok: true, targetId: done.targetId, files: files.length });
       }
       case "dialog":
-        return answerDialog(await runtime.tab(targetId), params.accept !== false, params.promptText);
+        return dialogResult(session, targetId, params.accept !== false, params.promptText);
       case "act": {
-        const req = actRequest(params);
         if (!params.request && !params.kind) throw new ToolInputError("request required");
-        return actOnPage(await runtime.tab(req.targetId ?? targetId), req, { evaluateEnabled });
+        const req = actRequest(params);
+        validateAct(req);
+        if (!evaluateEnabled && runsScript(req)) throw new ToolInputError(EVALUATE_DISABLED);
+        return actResult(req, await session.act(req.targetId ?? targetId, req));
       }
       default:
         throw new ToolInputError(
@@ -198,90 +193,86 @@ export function createBrowserTool(
     }
   }
 
-  async function snapshot(
-    params: BrowserParams,
-    targetId: string | undefined,
-  ): Promise<AgentToolResult<unknown>> {
-    const format = params.snapshotFormat ?? "ai";
-    const efficient = params.mode === "efficient";
-    if (format !== "ai" && (params.labels || efficient))
-      throw new ToolInputError("labels/mode=efficient require format=ai");
-    const tab = await host.runtime(params.profile).tab(targetId);
-    tab.dialogs.assertFree();
-    const externalContent = { untrusted: true, source: "browser", kind: "snapshot", wrapped: true };
-    if (format === "aria") {
-      const limit = Math.min(Math.max(1, Math.floor(params.limit ?? ARIA_LIMIT_DEFAULT)), ARIA_LIMIT_MAX);
-      const nodes = await takeAriaNodes(tab.page, limit);
-      return {
-        content: [{ type: "text", text: wrapped(JSON.stringify({ nodes }, null, 2), true) }],
-        details: {
-          ok: true,
-          format,
-          targetId: tab.targetId,
-          url: tab.page.url(),
-          nodeCount: nodes.length,
-          externalContent,
-        },
-      };
-    }
-    const maxChars = Math.max(
-      1,
-      Math.floor(params.maxChars ?? (efficient ? EFFICIENT_MAX_CHARS : SNAPSHOT_MAX_CHARS)),
-    );
-    const depth = params.depth ?? (efficient ? EFFICIENT_DEPTH : undefined);
-    const result = await takeSnapshot(tab.page, {
-      refs: params.refs ?? "role",
-      interactive: params.interactive ?? efficient,
-      compact: params.compact ?? efficient,
-      ...(depth !== undefined ? { depth: Math.max(0, Math.floor(depth)) } : {}),
-      ...(params.selector ? { selector: params.selector } : {}),
-      ...(params.frame ? { frame: params.frame } : {}),
-      maxChars,
-      boxes: params.labels === true,
-    });
-    tab.refs = result.refs;
-    const details: Record<string, unknown> = {
-      ok: true,
-      format,
-      targetId: tab.targetId,
-      url: tab.page.url(),
-      truncated: result.truncated,
-      stats: { lines: result.lines, chars: result.text.length, refs: result.refCount },
-      refs: result.refCount,
-      labels: params.labels === true,
-      externalContent,
-    };
-    const text = wrapped(result.text, true);
-    if (!params.labels) return { content: [{ type: "text", text }], details };
-    const type = params.type ?? "png";
-    const shot = await labelledScreenshot(tab.page, result.boxes, type);
-    const file = await mediaPath(host.stateDir, "labels", type === "jpeg" ? "jpg" : "png");
-    await writeFile(file, shot.buffer);
-    return {
-      content: [
-        { type: "text", text },
-        {
-          type: "image",
-          data: shot.buffer.toString("base64"),
-          mimeType: type === "jpeg" ? "image/jpeg" : "image/png",
-        },
-      ],
-      details: {
-        ...details,
-        labelsCount: shot.count,
-        labelsSkipped: shot.skipped,
-        imagePath: file,
-        imageType: type,
-      },
-    };
-  }
-
   return {
     name: "browser",
     label: "Browser",
     description: DESCRIPTION,
     parameters: browserSchema,
     execute: async (_id, params) => run(params),
+  };
+}
+
+/** `snapshot`: the ai format (refs to act on, optionally labelled) or the aria node list. */
+async function snapshotResult(
+  session: BrowserSession,
+  params: BrowserParams,
+  targetId: string | undefined,
+  stateDir: string,
+): Promise<AgentToolResult<unknown>> {
+  const format = params.snapshotFormat ?? "ai";
+  const efficient = params.mode === "efficient";
+  if (format !== "ai" && (params.labels || efficient))
+    throw new ToolInputError("labels/mode=efficient require format=ai");
+  const externalContent = { untrusted: true, source: "browser", kind: "snapshot", wrapped: true };
+  if (format === "aria") {
+    const limit = Math.min(Math.max(1, Math.floor(params.limit ?? ARIA_LIMIT_DEFAULT)), ARIA_LIMIT_MAX);
+    const aria = await session.aria(targetId, limit);
+    return {
+      content: [{ type: "text", text: wrapped(JSON.stringify({ nodes: aria.nodes }, null, 2), true) }],
+      details: {
+        ok: true,
+        format,
+        targetId: aria.targetId,
+        url: aria.url,
+        nodeCount: aria.nodes.length,
+        externalContent,
+      },
+    };
+  }
+  const maxChars = Math.max(
+    1,
+    Math.floor(params.maxChars ?? (efficient ? EFFICIENT_MAX_CHARS : SNAPSHOT_MAX_CHARS)),
+  );
+  const depth = params.depth ?? (efficient ? EFFICIENT_DEPTH : undefined);
+  const type = params.type ?? "png";
+  const snap = await session.snapshot(targetId, {
+    refs: params.refs ?? "role",
+    interactive: params.interactive ?? efficient,
+    compact: params.compact ?? efficient,
+    ...(depth !== undefined ? { depth: Math.max(0, Math.floor(depth)) } : {}),
+    ...(params.selector ? { selector: params.selector } : {}),
+    ...(params.frame ? { frame: params.frame } : {}),
+    maxChars,
+    ...(params.labels === true ? { labels: { type } } : {}),
+  });
+  const details: Record<string, unknown> = {
+    ok: true,
+    format,
+    targetId: snap.targetId,
+    url: snap.url,
+    truncated: snap.truncated,
+    stats: { lines: snap.lines, chars: snap.text.length, refs: snap.refCount },
+    refs: snap.refCount,
+    labels: params.labels === true,
+    externalContent,
+  };
+  const text = wrapped(snap.text, true);
+  if (!params.labels) return { content: [{ type: "text", text }], details };
+  if (!snap.labels) throw new Error("the browser driver returned no labelled screenshot");
+  const file = await mediaPath(stateDir, "labels", ext(type));
+  await writeFile(file, snap.labels.image);
+  return {
+    content: [
+      { type: "text", text },
+      { type: "image", data: Buffer.from(snap.labels.image).toString("base64"), mimeType: mime(type) },
+    ],
+    details: {
+      ...details,
+      labelsCount: snap.labels.count,
+      labelsSkipped: snap.labels.skipped,
+      imagePath: file,
+      imageType: type,
+    },
   };
 }
 

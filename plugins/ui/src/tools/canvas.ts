@@ -12,7 +12,7 @@ import {
   Type,
 } from "@clawtools/core";
 import { MAX_A2UI_BYTES, parseA2uiJsonl } from "../canvas/a2ui.js";
-import type { CanvasHost } from "../canvas/host.js";
+import type { CanvasHost } from "../canvas/host-types.js";
 
 export const CANVAS_ACTIONS = [
   "present",
