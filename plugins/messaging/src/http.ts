@@ -1,5 +1,4 @@
-import { redactError, redactSecrets } from "@clawtools/core";
-import type { FormData } from "undici";
+import { httpRequest, redactError, redactSecrets } from "@clawtools/core";
 import type { MediaAttachment, PreparedRequest } from "./channel.js";
 
 /** A request a channel makes to its own configured API (not model-controlled: no URL policy). */
@@ -47,10 +46,12 @@ export interface HttpAnswer {
   text: string;
 }
 
-/** Sends one request with undici and reads the answer (JSON when it parses). */
+/**
+ * Sends one request through core's HTTP client and reads the answer (JSON when it parses). A
+ * GET is retried on network errors, 429 and 5xx (honouring `Retry-After`); a POST is not, since
+ * a channel API could act on it twice. Error statuses come back as answers for the channel to word.
+ */
 export async function send(out: Outgoing, signal?: AbortSignal, timeoutMs = 30_000): Promise<HttpAnswer> {
-  // undici loads with the first request, not with the section (issue 29: cold import)
-  const { FormData: Form, request } = await import("undici");
   let body: string | FormData | Buffer | undefined;
   const headers: Record<string, string> = { ...out.headers };
   if (out.json !== undefined) {
@@ -63,7 +64,7 @@ export async function send(out: Outgoing, signal?: AbortSignal, timeoutMs = 30_0
     body = out.raw.data;
     headers["content-type"] = out.raw.contentType;
   } else if (out.multipart) {
-    const form = new Form();
+    const form = new FormData();
     for (const [k, v] of Object.entries(out.multipart)) {
       if (typeof v === "string") form.append(k, v);
       else form.append(k, new Blob([Uint8Array.from(v.data)], { type: v.contentType }), v.filename);
@@ -71,24 +72,24 @@ export async function send(out: Outgoing, signal?: AbortSignal, timeoutMs = 30_0
     body = form;
   }
   // a network error can name the URL (a token in its path): the registered secrets come out
-  const response = await request(out.url, {
+  const response = await httpRequest(out.url, {
     method: out.method,
     headers,
     ...(body !== undefined ? { body } : {}),
     ...(signal ? { signal } : {}),
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
+    timeoutMs,
+    throwOnStatus: false,
   }).catch((error: unknown) => {
     throw redactError(error);
   });
-  const text = await response.body.text();
+  const text = response.text();
   let parsed: unknown = text;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {
     // not JSON: keep the text
   }
-  return { status: response.statusCode, body: parsed, text };
+  return { status: response.status, body: parsed, text };
 }
 
 /**

@@ -1,7 +1,9 @@
 import { createHmac } from "node:crypto";
 import {
-  guardedFetch,
+  type HttpResponse,
+  httpRequest,
   isCredentialUrl,
+  isHttpError,
   isSsrfBlockedError,
   type Lookup,
   registerSecret,
@@ -36,11 +38,14 @@ export function signWebhook(secret: string, timestamp: string, body: string): st
 }
 
 const RETRYABLE = (status: number) => status === 408 || status === 425 || status === 429 || status >= 500;
+/** The longest single wait, backoff or a receiver's `Retry-After`. */
+const MAX_WAIT_MS = 60_000;
 
 /**
  * A signed JSON POST to one configured URL, through core's URL policy (a loopback or private
- * URL is refused unless allowed), retried with exponential backoff on network errors, 408, 425,
- * 429 and 5xx, always with the same idempotency key; a key already delivered is not sent again.
+ * URL is refused unless allowed), retried by core's HTTP client on network errors, 408, 425, 429
+ * and 5xx (exponential backoff with jitter, or the receiver's `Retry-After`, each wait at most a
+ * minute), always with the same idempotency key; a key already delivered is not sent again.
  */
 export function createWebhookChannel(options: WebhookOptions): Channel {
   const policy: UrlPolicy = options.allowPrivateNetwork ? { allowPrivateNetwork: true } : {};
@@ -102,64 +107,58 @@ export function createWebhookChannel(options: WebhookOptions): Channel {
       if (already) return { ...already, deduplicated: true };
       const payload = body(req);
       const retries = options.retries ?? 3;
-      let lastError = "";
-      for (let attempt = 0; attempt <= retries; attempt++) {
-        if (attempt > 0) {
-          const delay = (options.retryDelayMs ?? 500) * 2 ** (attempt - 1);
-          await new Promise((resolve) => setTimeout(resolve, delay));
-          if (signal?.aborted) throw signal.reason ?? new Error("Message send aborted");
-        }
-        const timestamp = String(Math.floor(Date.now() / 1000));
-        try {
-          const response = await guardedFetch(options.url, {
-            method: "POST",
-            policy,
-            headers: headers(req, payload, timestamp),
-            body: payload,
-            maxRedirects: 0,
-            timeoutMs: options.timeoutMs ?? 15_000,
-            maxBytes: 64 * 1024,
-            ...(signal ? { signal } : {}),
-            ...(options.lookup ? { lookup: options.lookup } : {}),
-          });
-          if (response.status >= 200 && response.status < 300) {
-            let id: string | undefined;
-            try {
-              const parsed = JSON.parse(response.body.toString("utf8")) as {
-                id?: unknown;
-                messageId?: unknown;
-              };
-              id =
-                parsed.messageId !== undefined
-                  ? String(parsed.messageId)
-                  : parsed.id !== undefined
-                    ? String(parsed.id)
-                    : undefined;
-            } catch {
-              // a receiver may answer with no body
-            }
-            const result = {
-              messageId: id ?? req.idempotencyKey,
-              attempts: attempt + 1,
-              status: response.status,
-            };
-            delivered.set(req.idempotencyKey, result);
-            if (delivered.size > 1000) delivered.delete(delivered.keys().next().value!);
-            return result;
-          }
-          lastError = `HTTP ${response.status}: ${response.body.toString("utf8").slice(0, 200)}`;
-          if (!RETRYABLE(response.status)) throw new ChannelApiError("webhook", response.status, lastError);
-        } catch (error) {
-          if (error instanceof ChannelApiError) throw error;
-          if (isSsrfBlockedError(error))
-            throw new ToolInputError(
-              `webhook URL refused: ${(error as Error).message} (set channels.webhook.allowPrivateNetwork to allow it).`,
-            );
-          if (signal?.aborted) throw error;
-          lastError = (error as Error).message;
-        }
+      let response: HttpResponse;
+      try {
+        response = await httpRequest(options.url, {
+          method: "POST",
+          // every attempt carries the same idempotency key: the receiver can drop a repeat
+          idempotent: true,
+          policy,
+          // signed afresh each attempt, so the timestamp is the time of that send
+          headers: () => headers(req, payload, String(Math.floor(Date.now() / 1000))),
+          body: payload,
+          maxRedirects: 0,
+          timeoutMs: options.timeoutMs ?? 15_000,
+          maxBytes: 64 * 1024,
+          retries,
+          retryDelayMs: options.retryDelayMs ?? 500,
+          maxRetryDelayMs: MAX_WAIT_MS,
+          retryOn: RETRYABLE,
+          throwOnStatus: false,
+          label: "webhook",
+          ...(signal ? { signal } : {}),
+          ...(options.lookup ? { lookup: options.lookup } : {}),
+        });
+      } catch (error) {
+        if (isSsrfBlockedError(error))
+          throw new ToolInputError(
+            `webhook URL refused: ${(error as Error).message} (set channels.webhook.allowPrivateNetwork to allow it).`,
+          );
+        if (signal?.aborted || !isHttpError(error)) throw error;
+        throw new ChannelApiError("webhook", 0, `gave up after ${error.attempts} attempts: ${error.message}`);
       }
-      throw new ChannelApiError("webhook", 0, `gave up after ${retries + 1} attempts: ${lastError}`);
+      const status = response.status;
+      if (status < 200 || status >= 300) {
+        const detail = `HTTP ${status}: ${response.text().slice(0, 200)}`;
+        if (!RETRYABLE(status)) throw new ChannelApiError("webhook", status, detail);
+        throw new ChannelApiError("webhook", 0, `gave up after ${response.attempts} attempts: ${detail}`);
+      }
+      let id: string | undefined;
+      try {
+        const parsed = JSON.parse(response.text()) as { id?: unknown; messageId?: unknown };
+        id =
+          parsed.messageId !== undefined
+            ? String(parsed.messageId)
+            : parsed.id !== undefined
+              ? String(parsed.id)
+              : undefined;
+      } catch {
+        // a receiver may answer with no body
+      }
+      const result = { messageId: id ?? req.idempotencyKey, attempts: response.attempts, status };
+      delivered.set(req.idempotencyKey, result);
+      if (delivered.size > 1000) delivered.delete(delivered.keys().next().value!);
+      return result;
     },
   };
 }
