@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { chownSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,7 +10,19 @@ import pg from "pg";
  * loopback port with its socket in that dir, stopped and deleted by `stop()`. PostgreSQL will not
  * run as root, so as root both run as `nobody`.
  */
-export const PG_BIN = process.env.CLAWTOOLS_PG_BIN ?? "/usr/lib/postgresql/15/bin";
+/** Debian's server binaries: 15 (bookworm) if there, else the newest installed version. */
+function findBin(): string {
+  const root = "/usr/lib/postgresql";
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  const pick = versions.includes("15") ? "15" : versions[0];
+  return pick ? path.join(root, pick, "bin") : path.join(root, "15", "bin");
+}
+
+export const PG_BIN = process.env.CLAWTOOLS_PG_BIN ?? findBin();
 export const HAVE_POSTGRES =
   existsSync(path.join(PG_BIN, "initdb")) && existsSync(path.join(PG_BIN, "postgres"));
 export const SKIP_REASON = `no PostgreSQL server binaries in ${PG_BIN} (install Debian's postgresql, or set CLAWTOOLS_PG_BIN)`;
