@@ -222,8 +222,11 @@ export class FileCronStore implements CronStore {
     });
     this.leases.delete(id);
     if (removed && SAFE_ID.test(id)) {
-      this.runLogBytes.delete(this.runFile(id));
-      await rm(this.runFile(id), { force: true });
+      const file = this.runFile(id);
+      await withWriteLock(file, async () => {
+        this.runLogBytes.delete(file);
+        await rm(file, { force: true });
+      });
     }
     return removed;
   }
