@@ -27,6 +27,12 @@ const STATUS: Record<RunOutcome["status"], RunStatus> = {
   running: "running",
 };
 const ANNOUNCE_ATTEMPTS = 4;
+/** A recorded end as the runner's outcome (to announce it again). */
+const ENDED: Partial<Record<RunStatus, RunOutcome["status"]>> = {
+  done: "ok",
+  failed: "error",
+  timeout: "timeout",
+};
 
 /** The message a yielded session's next turn starts with (the completion event is just above it). */
 export const YIELD_RESUMED =
@@ -103,7 +109,10 @@ export class SessionsService {
     const ended: RunRecord[] = [];
     const now = Date.now();
     for (const run of await this.runs.list()) {
-      if (run.status !== "running") continue;
+      if (run.status !== "running") {
+        await this.redeliver(run, now);
+        continue;
+      }
       const reason = lostReason(run, this.owner, now, this.staleMs);
       if (!reason) continue;
       // another process may be ending it too: only the one that sees it still running goes on
@@ -144,6 +153,26 @@ export class SessionsService {
     if (!resolve || this.active.get(sessionKey)) return;
     this.wakers.delete(sessionKey);
     resolve(await this.start(sessionKey, YIELD_RESUMED));
+  }
+
+  /**
+   * An announce a crashed process left pending (the run ended, the delivery did not finish) is
+   * delivered by whichever process finds it; the idempotency key keeps it to one message.
+   */
+  private async redeliver(run: RunRecord, now: number): Promise<void> {
+    if (run.announce.status !== "pending" || run.status === "killed" || run.status === "lost") return;
+    if (lostReason({ ...run, status: "running" }, this.owner, now, this.staleMs) === undefined) return;
+    const status = ENDED[run.status];
+    if (!status) return;
+    await this.announce(
+      run,
+      {
+        status,
+        ...(run.outcome?.reply ? { reply: run.outcome.reply } : {}),
+        ...(run.outcome?.error ? { error: run.outcome.error } : {}),
+      },
+      (run.endedAt ?? now) - (run.startedAt ?? run.createdAt),
+    );
   }
 
   /** Stops the heartbeat (the plugin's dispose). */

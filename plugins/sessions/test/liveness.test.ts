@@ -140,6 +140,46 @@ describe("run liveness across processes", () => {
   });
 });
 
+describe("an announce a crash left pending", () => {
+  it("is delivered once by the next process that finds it", async () => {
+    const [stateDir, workspaceDir] = dirs();
+    // a pid that surely ran and is gone: a process that has exited
+    const gone = spawn(process.execPath, ["-e", ""]);
+    await new Promise((r) => gone.on("exit", r));
+    const s = server(stateDir, workspaceDir);
+    try {
+      await s.service.store.create({ key: "agent:main:subagent:done", agentId: "main", depth: 1 });
+      await s.service.ensure("agent:main:main");
+      await s.service.runs.record({
+        runId: "crashed-mid-announce",
+        childSessionKey: "agent:main:subagent:done",
+        requesterSessionKey: "agent:main:main",
+        task: "finished before the crash",
+        cleanup: "keep",
+        depth: 1,
+        createdAt: Date.now() - 5_000,
+        startedAt: Date.now() - 5_000,
+        endedAt: Date.now() - 1_000,
+        status: "done",
+        outcome: { reply: "the answer" },
+        announce: { status: "pending", attempts: 1, idempotencyKey: "announce:crashed", lastError: "EIO" },
+        owner: { pid: gone.pid!, instance: "dead", host: hostname() },
+        heartbeatAt: Date.now() - 1_000,
+      });
+      await Promise.all([s.service.reapLost(), server(stateDir, workspaceDir).service.reapLost()]);
+      expect((await s.service.runs.get("crashed-mid-announce"))?.announce.status).toBe("delivered");
+      const events = (await s.service.store.history("agent:main:main"))
+        .map((m) => String(m.content))
+        .filter((c) => c.includes("[Internal task completion event]"));
+      expect(events).toHaveLength(1);
+      expect(events[0]).toContain("status: completed successfully");
+      expect(events[0]).toContain("the answer");
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe("lostReason", () => {
   const self = { pid: process.pid, instance: "me", host: hostname() };
   const run = (fields: Partial<RunRecord>): RunRecord => ({
