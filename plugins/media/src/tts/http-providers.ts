@@ -1,24 +1,30 @@
+import { httpRequest, isHttpError, redactSecrets } from "@clawtools/core";
 import { EXT, type SpeechAudio, type SpeechProvider, type SpeechRequest } from "./provider.js";
 
+/**
+ * One POST through core's HTTP client. Not retried: the tool's provider chain is the fallback,
+ * and a retry would hold it up. An error status comes back for the provider to word.
+ */
 async function post(url: string, headers: Record<string, string>, body: unknown, req: SpeechRequest) {
-  // undici loads with the first HTTP speech call, not with the section (issue 29: cold import)
-  const { request: httpRequest } = await import("undici");
   try {
     return await httpRequest(url, {
       method: "POST",
-      headers: { "content-type": "application/json", ...headers },
-      body: JSON.stringify(body),
-      headersTimeout: req.timeoutMs,
-      bodyTimeout: req.timeoutMs,
+      headers,
+      json: body,
+      timeoutMs: req.timeoutMs,
+      maxBytes: 50_000_000,
+      throwOnStatus: false,
       ...(req.signal ? { signal: req.signal } : {}),
     });
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT")
-      throw new Error("request timed out");
+    if (isHttpError(error) && error.kind === "timeout") throw new Error("request timed out");
     throw error;
   }
 }
+
+/** The start of an error body, the provider's key (and every registered secret) taken out. */
+const excerpt = (data: Buffer, apiKey: string) =>
+  redactSecrets(data.toString("utf8"), [apiKey]).slice(0, 300);
 
 export interface OpenAiSpeechOptions {
   apiKey?: string;
@@ -51,11 +57,11 @@ export function createOpenAiSpeechProvider(
         },
         req,
       );
-      const data = Buffer.from(await response.body.arrayBuffer());
-      if (response.statusCode >= 400) {
+      const data = response.body;
+      if (response.status >= 400) {
         const requestId = response.headers["x-request-id"];
         throw new Error(
-          `OpenAI TTS API error (${response.statusCode}): ${data.toString("utf8").slice(0, 300)}${requestId ? ` [request_id=${requestId}]` : ""}`,
+          `OpenAI TTS API error (${response.status}): ${excerpt(data, apiKey)}${requestId ? ` [request_id=${requestId}]` : ""}`,
         );
       }
       return { data, format, ext: EXT[format] };
@@ -100,11 +106,9 @@ export function createElevenLabsProvider(
         },
         req,
       );
-      const data = Buffer.from(await response.body.arrayBuffer());
-      if (response.statusCode >= 400)
-        throw new Error(
-          `ElevenLabs API error (${response.statusCode}): ${data.toString("utf8").slice(0, 300)}`,
-        );
+      const data = response.body;
+      if (response.status >= 400)
+        throw new Error(`ElevenLabs API error (${response.status}): ${excerpt(data, apiKey)}`);
       return { data, format: opus ? "opus" : "mp3", ext: opus ? EXT.opus : EXT.mp3 };
     },
   };
