@@ -4,6 +4,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore, type PostgresStore } from "../src/index.js";
 import { type Cluster, HAVE_POSTGRES, SKIP_REASON, startCluster } from "./cluster.js";
+import { livenessSuite } from "./liveness.js";
 import { twoInstanceSuite } from "./two-instances.js";
 
 if (!HAVE_POSTGRES) console.warn(`@clawtools/store-postgres tests skipped: ${SKIP_REASON}`);
@@ -82,5 +83,6 @@ describe.skipIf(!HAVE_POSTGRES)(
     });
 
     twoInstanceSuite(() => ctx.cluster?.url as string);
+    livenessSuite(() => ctx.cluster?.url as string);
   },
 );
