@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore, type PostgresStore } from "../src/index.js";
 import { type Cluster, HAVE_POSTGRES, SKIP_REASON, startCluster } from "./cluster.js";
 import { livenessSuite } from "./liveness.js";
+import { schedulerSuite } from "./schedulers.js";
 import { twoInstanceSuite } from "./two-instances.js";
 
 if (!HAVE_POSTGRES) console.warn(`@clawtools/store-postgres tests skipped: ${SKIP_REASON}`);
@@ -84,5 +85,6 @@ describe.skipIf(!HAVE_POSTGRES)(
 
     twoInstanceSuite(() => ctx.cluster?.url as string);
     livenessSuite(() => ctx.cluster?.url as string);
+    schedulerSuite(() => ctx.cluster?.url as string);
   },
 );
