@@ -15,15 +15,27 @@ function tokens(text: string): string[] {
   ).filter((t) => !STOP.has(t));
 }
 
-/** FNV-1a over UTF-16 units: a cheap stable hash of a feature into [0, dims) with a sign (the hashing trick). */
-function bucket(feature: string, dims: number): [number, number] {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < feature.length; i++) {
-    h ^= feature.charCodeAt(i);
+const FNV_OFFSET = 0x811c9dc5;
+
+/** FNV-1a over UTF-16 units, continued from state `h` (so a feature's prefix is hashed once). */
+function fnv(h: number, text: string, start = 0, end = text.length): number {
+  for (let i = start; i < end; i++) {
+    h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  h >>>= 0;
-  return [h % dims, (h >>> 31) & 1 ? 1 : -1];
+  return h;
+}
+
+const W = fnv(FNV_OFFSET, "w:");
+const B = fnv(FNV_OFFSET, "b:");
+const C = fnv(FNV_OFFSET, "c:");
+
+/** A word's features, hashed once per word: its own bucket, its trigrams', and the state a word pair starting with it continues from. */
+interface WordFeatures {
+  word: number;
+  /** Bucket and sign of each trigram, interleaved. */
+  trigrams: Int32Array;
+  pairPrefix: number;
 }
 
 /**
@@ -32,28 +44,39 @@ function bucket(feature: string, dims: number): [number, number] {
  */
 export function createLocalEmbedder(options: { dims?: number } = {}): EmbeddingProvider {
   const dims = options.dims ?? 256;
-  const cache = new Map<string, [number, number]>();
-  const hashed = (feature: string) => {
-    let hit = cache.get(feature);
+  // the hashing trick: a feature's FNV-1a hash picks the dimension and, by its top bit, the sign
+  const slot = (h: number) => (h >>> 0) % dims;
+  const sign = (h: number) => ((h >>> 0) >>> 31 ? 1 : -1);
+  const cache = new Map<string, WordFeatures>();
+  const featuresOf = (w: string): WordFeatures => {
+    let hit = cache.get(w);
     if (!hit) {
-      hit = bucket(feature, dims);
-      if (cache.size < 200_000) cache.set(feature, hit);
+      const padded = ` ${w} `;
+      const trigrams = new Int32Array(2 * Math.max(0, padded.length - 2));
+      for (let c = 0; c + 3 <= padded.length; c++) {
+        const h = fnv(C, padded, c, c + 3);
+        trigrams[2 * c] = slot(h);
+        trigrams[2 * c + 1] = sign(h);
+      }
+      hit = { word: fnv(W, w), trigrams, pairPrefix: fnv(fnv(B, w), " ") };
+      if (cache.size < 200_000) cache.set(w, hit);
     }
     return hit;
   };
+  // the same features, weights and order of additions as hashing each feature string
   const embedOne = (text: string): number[] => {
     const v = new Array<number>(dims).fill(0);
-    const words = tokens(text);
-    const add = (feature: string, weight: number) => {
-      const [i, sign] = hashed(feature);
-      v[i]! += sign * weight;
-    };
-    words.forEach((w, k) => {
-      add(`w:${w}`, 1);
-      if (k > 0) add(`b:${words[k - 1]} ${w}`, 0.5);
-      const padded = ` ${w} `;
-      for (let c = 0; c + 3 <= padded.length; c++) add(`c:${padded.slice(c, c + 3)}`, 0.35);
-    });
+    let prev: WordFeatures | undefined;
+    for (const w of tokens(text)) {
+      const f = featuresOf(w);
+      v[slot(f.word)]! += sign(f.word) * 1;
+      if (prev) {
+        const pair = fnv(prev.pairPrefix, w);
+        v[slot(pair)]! += sign(pair) * 0.5;
+      }
+      for (let t = 0; t < f.trigrams.length; t += 2) v[f.trigrams[t]!]! += f.trigrams[t + 1]! * 0.35;
+      prev = f;
+    }
     return normalize(v);
   };
   return {

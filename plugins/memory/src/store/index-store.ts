@@ -149,9 +149,10 @@ export class IndexStore {
   }
 
   cachedVector(hash: string, model: string): Float32Array | undefined {
-    const hit = this.db
-      .prepare("SELECT vector FROM embedding_cache WHERE hash = ? AND model = ?")
-      .get(hash, model) as { vector: Uint8Array } | undefined;
+    const hit = this.sql("SELECT vector FROM embedding_cache WHERE hash = ? AND model = ?").get(
+      hash,
+      model,
+    ) as { vector: Uint8Array } | undefined;
     return hit ? fromBlob(hit.vector) : undefined;
   }
 
@@ -196,11 +197,9 @@ export class IndexStore {
    */
   vectorCandidates(queryVector: number[], k: number): Candidate[] {
     if (this.vec) {
-      const rows = this.db
-        .prepare(
-          "SELECT rowid AS id, distance FROM chunks_vec WHERE embedding MATCH ? AND k = ? ORDER BY distance",
-        )
-        .all(toBlob(queryVector), k) as Array<{ id: number | bigint; distance: number }>;
+      const rows = this.sql(
+        "SELECT rowid AS id, distance FROM chunks_vec WHERE embedding MATCH ? AND k = ? ORDER BY distance",
+      ).all(toBlob(queryVector), k) as Array<{ id: number | bigint; distance: number }>;
       // vectors are unit length: cosine = 1 - L2² / 2
       return rows.map((r) => ({ id: Number(r.id), score: 1 - (r.distance * r.distance) / 2 }));
     }
@@ -209,11 +208,9 @@ export class IndexStore {
 
   /** Chunk ids matching an FTS5 query, by BM25, with OpenClaw's rank → score mapping 1 / (1 + rank). */
   keywordCandidates(match: string, k: number): Candidate[] {
-    const rows = this.db
-      .prepare(
-        "SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts) LIMIT ?",
-      )
-      .all(match, k) as Array<{ id: number }>;
+    const rows = this.sql(
+      "SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts) LIMIT ?",
+    ).all(match, k) as Array<{ id: number }>;
     return rows.map((r, rank) => ({ id: r.id, score: 1 / (1 + rank) }));
   }
 
