@@ -1,4 +1,4 @@
-import { schemaIssues, type Static, type TSchema } from "@clawtools/core";
+import { redactSecrets, schemaIssues, type Static, type TSchema } from "@clawtools/core";
 
 export interface SearchRequest {
   query: string;
@@ -31,7 +31,7 @@ export interface ProviderCall {
   apiKey?: string;
   baseUrl: string;
   signal?: AbortSignal;
-  /** JSON over the guarded fetcher (trusted policy, 30 s timeout). */
+  /** Core's HTTP client (trusted policy, the configured timeout for the whole call, retries for 429 / 5xx). */
   http(
     url: string,
     init: { method?: "GET" | "POST"; headers?: Record<string, string>; body?: unknown },
@@ -65,7 +65,9 @@ export async function json<S extends TSchema>(
 ): Promise<Static<S>> {
   const res = await call.http(url, init);
   if (res.status < 200 || res.status >= 300) {
-    throw new Error(`${provider} search failed (${res.status}): ${res.text.slice(0, 500)}`);
+    // some APIs echo the key back: it (and every registered secret) comes out
+    const excerpt = redactSecrets(res.text, call.apiKey ? [call.apiKey] : []).slice(0, 500);
+    throw new Error(`${provider} search failed (${res.status}): ${excerpt}`);
   }
   let data: unknown;
   try {

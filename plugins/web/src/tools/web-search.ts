@@ -1,6 +1,6 @@
 import {
   type AgentTool,
-  guardedFetch,
+  httpRequest,
   jsonResult,
   type Lookup,
   optionalStringEnum,
@@ -144,18 +144,26 @@ export function createWebSearchTool(
               : typeof init.body === "string"
                 ? init.body
                 : JSON.stringify(init.body);
-          // provider endpoints are trusted destinations (self-hosted SearXNG may be private)
-          const res = await guardedFetch(url, {
+          const timeoutMs = (config.timeoutSeconds ?? 30) * 1000;
+          // provider endpoints are trusted destinations (self-hosted SearXNG may be private); a
+          // search is a read, so 429 / 5xx / network errors are retried (Retry-After honoured)
+          // within the configured timeout, which bounds the whole call
+          const res = await httpRequest(url, {
             policy: { allowPrivateNetwork: true },
             method: init.method ?? "GET",
             headers: init.headers ?? {},
             ...(body !== undefined ? { body } : {}),
-            timeoutMs: (config.timeoutSeconds ?? 30) * 1000,
+            idempotent: true,
+            timeoutMs,
+            deadlineMs: timeoutMs,
+            throwOnStatus: false,
             maxBytes: 5_000_000,
+            label: `${provider.id} search`,
+            ...(apiKey ? { secrets: [apiKey] } : {}),
             ...(signal ? { signal } : {}),
             ...(lookup ? { lookup } : {}),
           });
-          return { status: res.status, text: res.body.toString("utf8") };
+          return { status: res.status, text: res.text() };
         },
       });
       const externalContent = { untrusted: true, source: "web_search", provider: provider.id, wrapped: true };
