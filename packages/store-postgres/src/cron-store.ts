@@ -1,11 +1,9 @@
 import type { CronJob, CronJobState, CronRunLogEntry, CronStore, Page } from "@clawtools/automation";
-import { type Db, parseRow } from "./db.js";
+import { type Db, finite, millis, parseRow } from "./db.js";
 import type { StoreEvents } from "./events.js";
 
 type Row = { job: string; running_at: string | null };
 const ORDER = "ORDER BY next_run_at NULLS LAST, id";
-const nullableNumber = (value: unknown) =>
-  typeof value === "number" && Number.isFinite(value) ? value : null;
 
 /** The job as stored, its `state.runningAtMs` taken from the claim columns (the lease's truth). */
 function toJob(row: Row): CronJob {
@@ -79,8 +77,8 @@ export class PgCronStore implements CronStore {
         job.id,
         JSON.stringify({ ...job, state }),
         job.enabled,
-        nullableNumber(state.nextRunAtMs),
-        nullableNumber(runningAtMs),
+        millis(state.nextRunAtMs),
+        millis(runningAtMs),
       ],
     );
     await this.db.notify(this.db.pool, "cron", job.id);
@@ -97,14 +95,15 @@ export class PgCronStore implements CronStore {
   }
 
   async claimDue(nowMs: number, owner: string, leaseMs: number, max: number): Promise<CronJob[]> {
-    if (max <= 0) return [];
+    const limit = Math.floor(max);
+    if (!(limit > 0)) return [];
     const rows = await this.db.query<Row & { next_run_at: string }>(
       `UPDATE ${this.db.t("cron_jobs")} AS c SET lease_owner = $2, lease_until = $1::bigint + $3::bigint, running_at = $1
        FROM (SELECT id FROM ${this.db.t("cron_jobs")}
              WHERE enabled AND next_run_at <= $1 AND (lease_owner IS NULL OR lease_until <= $1)
              ORDER BY next_run_at, id LIMIT $4 FOR UPDATE SKIP LOCKED) AS due
        WHERE c.id = due.id RETURNING c.job, c.running_at, c.next_run_at`,
-      [nowMs, owner, leaseMs, max],
+      [finite("nowMs", nowMs), owner, finite("leaseMs", leaseMs), limit],
     );
     // RETURNING keeps no order: due order is next run, then id (byte-wise, as the column's collation)
     const jobs = rows.map(toJob);
@@ -119,7 +118,7 @@ export class PgCronStore implements CronStore {
       `UPDATE ${this.db.t("cron_jobs")} SET lease_owner = $3, lease_until = $2::bigint + $4::bigint, running_at = $2
        WHERE id = $1 AND (lease_owner IS NULL OR lease_owner = $3 OR lease_until <= $2)
        RETURNING job, running_at`,
-      [id, nowMs, owner, leaseMs],
+      [id, finite("nowMs", nowMs), owner, finite("leaseMs", leaseMs)],
     );
     return row ? toJob(row) : undefined;
   }
@@ -147,7 +146,7 @@ export class PgCronStore implements CronStore {
         await client.query(
           `UPDATE ${this.db.t("cron_jobs")} SET job = $2, enabled = $3, next_run_at = $4,
              running_at = NULL, lease_owner = NULL, lease_until = NULL WHERE id = $1`,
-          [id, JSON.stringify(updated), updated.enabled, nullableNumber(state.nextRunAtMs)],
+          [id, JSON.stringify(updated), updated.enabled, millis(state.nextRunAtMs)],
         );
       }
       await this.db.notify(client, "cron", id);
@@ -159,7 +158,7 @@ export class PgCronStore implements CronStore {
     const [row] = await this.db.query<{ at: string | null }>(
       `SELECT min(next_run_at) AS at FROM ${this.db.t("cron_jobs")}
        WHERE enabled AND (lease_owner IS NULL OR lease_until <= $1)`,
-      [nowMs],
+      [finite("nowMs", nowMs)],
     );
     return row?.at == null ? undefined : Number(row.at);
   }

@@ -62,3 +62,18 @@ export function withoutUndefined<T extends object>(value: T): T {
   for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = item;
   return out as T;
 }
+
+/**
+ * A time or count for a `bigint` column: finite numbers rounded with `round` (PostgreSQL refuses
+ * `1.5` as a bigint), anything else null.
+ */
+export function millis(value: unknown, round: (n: number) => number = Math.floor): number | null {
+  return typeof value === "number" && Number.isFinite(value) ? round(value) : null;
+}
+
+/** A caller's time or duration, refused with a clear error unless it is a finite number. */
+export function finite(what: string, value: number): number {
+  if (typeof value !== "number" || !Number.isFinite(value))
+    throw new Error(`PostgreSQL store: ${what} must be a finite number (got ${String(value)})`);
+  return Math.floor(value);
+}

@@ -1,5 +1,5 @@
 import type { LeaderLease } from "@clawtools/automation";
-import type { Db } from "./db.js";
+import { type Db, finite } from "./db.js";
 
 /**
  * A named lease in a table, timed by the database's clock (one clock for every machine, so
@@ -16,7 +16,7 @@ export class PgLeaderLease implements LeaderLease {
        ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
        WHERE l.owner = excluded.owner OR l.expires_at <= clock_timestamp()
        RETURNING owner`,
-      [name, owner, ttlMs],
+      [name, owner, finite("ttlMs", ttlMs)],
     );
     return rows.length > 0;
   }
@@ -25,7 +25,7 @@ export class PgLeaderLease implements LeaderLease {
     const rows = await this.db.query(
       `UPDATE ${this.db.t("leases")} SET expires_at = clock_timestamp() + $3::double precision * interval '1 millisecond'
        WHERE name = $1 AND owner = $2 RETURNING owner`,
-      [name, owner, ttlMs],
+      [name, owner, finite("ttlMs", ttlMs)],
     );
     return rows.length > 0;
   }

@@ -1,5 +1,5 @@
 import type { RunRecord, RunRegistry } from "@clawtools/sessions";
-import { type Db, parseRow, withoutUndefined } from "./db.js";
+import { type Db, millis, parseRow, withoutUndefined } from "./db.js";
 import type { StoreEvents } from "./events.js";
 
 type Row = { record: string };
@@ -23,7 +23,13 @@ export class PgRunRegistry implements RunRegistry {
         `INSERT INTO ${this.db.t("runs")} (run_id, requester, created_at, status, record) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (run_id) DO UPDATE SET requester = excluded.requester, created_at = excluded.created_at,
            status = excluded.status, record = excluded.record`,
-        [clean.runId, clean.requesterSessionKey, clean.createdAt, clean.status, JSON.stringify(clean)],
+        [
+          clean.runId,
+          clean.requesterSessionKey,
+          millis(clean.createdAt) ?? 0,
+          clean.status,
+          JSON.stringify(clean),
+        ],
       );
       await this.db.notify(client, "run", clean.runId);
     });
@@ -43,7 +49,7 @@ export class PgRunRegistry implements RunRegistry {
       });
       await client.query(
         `UPDATE ${this.db.t("runs")} SET requester = $2, created_at = $3, status = $4, record = $5 WHERE run_id = $1`,
-        [runId, next.requesterSessionKey, next.createdAt, next.status, JSON.stringify(next)],
+        [runId, next.requesterSessionKey, millis(next.createdAt) ?? 0, next.status, JSON.stringify(next)],
       );
       await this.db.notify(client, "run", runId);
       return next;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { redactValue } from "@clawtools/core";
 import type { SessionEntry, SessionStore, TranscriptMessage } from "@clawtools/sessions";
-import { type Db, parseRow, withoutUndefined } from "./db.js";
+import { type Db, millis, parseRow, withoutUndefined } from "./db.js";
 
 type Row = { entry: string };
 const HISTORY_BATCH = 200;
@@ -19,7 +19,7 @@ export class PgSessionStore implements SessionStore {
       `SELECT entry FROM ${this.db.t("sessions")}
        WHERE ($1::text IS NULL OR agent_id = $1) AND ($2::bigint IS NULL OR updated_at >= $2)
        ORDER BY updated_at DESC, created_at DESC, key`,
-      [filter.agentId ?? null, filter.updatedSince ?? null],
+      [filter.agentId ?? null, millis(filter.updatedSince, Math.ceil)],
     );
     return rows.map((row) => parseRow<SessionEntry>(row.entry, "a session entry"));
   }
@@ -140,7 +140,7 @@ export class PgSessionStore implements SessionStore {
     key: string,
     options: { limit?: number; maxBytes?: number } = {},
   ): Promise<TranscriptMessage[]> {
-    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    const limit = options.limit === undefined ? Number.POSITIVE_INFINITY : Math.floor(options.limit);
     const out: TranscriptMessage[] = [];
     let bytes = 0;
     let before: string | null = null;

@@ -83,6 +83,30 @@ describe.skipIf(!HAVE_POSTGRES)(
       expect(JSON.stringify(await cron.get("keys"))).toBe(JSON.stringify(job));
     });
 
+    it("hostile or odd input: values never reach the SQL text, bad numbers are refused by name, a corrupt row is named", async () => {
+      const store = await fresh();
+      const key = "agent:main:x'); DROP TABLE sessions; --";
+      await store.sessions.create({ key, agentId: "main", label: "$1 \\ '" });
+      await store.sessions.append(
+        key,
+        [1, 2, 3].map((i) => ({ role: "user" as const, content: `m${i}`, timestamp: i })),
+      );
+      expect((await store.sessions.resolve({ label: "$1 \\ '", agentId: "main" }))?.key).toBe(key);
+      expect((await store.sessions.history(key, { limit: 2.5 })).map((m) => m.content)).toEqual(["m2", "m3"]);
+      expect((await store.sessions.list({ updatedSince: 1.5 })).map((e) => e.key)).toEqual([key]);
+      await expect(store.cron.claimDue(Number.NaN, "A", 1_000, 5)).rejects.toThrow(
+        "PostgreSQL store: nowMs must be a finite number (got NaN)",
+      );
+      await expect(store.lease.acquire("cron", "A", Number.POSITIVE_INFINITY)).rejects.toThrow(
+        "PostgreSQL store: ttlMs must be a finite number (got Infinity)",
+      );
+      const schema = `conf_${schemas}`;
+      await ctx.pool?.query(`UPDATE ${schema}.sessions SET entry = '{torn' WHERE key = $1`, [key]);
+      await expect(store.sessions.get(key)).rejects.toThrow(
+        `PostgreSQL store: session ${key} is not valid JSON`,
+      );
+    });
+
     twoInstanceSuite(() => ctx.cluster?.url as string);
     livenessSuite(() => ctx.cluster?.url as string);
     schedulerSuite(() => ctx.cluster?.url as string);
