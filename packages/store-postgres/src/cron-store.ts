@@ -192,8 +192,9 @@ export class PgCronStore implements CronStore {
 
   /**
    * Calls `listener` with the job id whenever any process adds, changes, claims back or removes a
-   * job, so a scheduler can re-arm at once instead of at its next capped wake-up. Resolves to
-   * the unsubscribe once listening.
+   * job, so a scheduler can re-arm at once instead of at its next capped wake-up; with `"*"`
+   * after the listening connection was re-opened (anything may have changed). Resolves to the
+   * unsubscribe once listening.
    */
   async onChange(listener: (jobId: string) => void): Promise<() => void> {
     const off = this.events.on(this.db.schema, "cron", "*", (event) => listener(event.id));

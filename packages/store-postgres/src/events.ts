@@ -6,12 +6,18 @@ type Listener = (event: StoreEvent) => void;
 /**
  * One LISTEN connection per store bundle, opened on first use, fanning the notifications of
  * every process on the database out to this process's listeners. A dropped connection is
- * reopened on the next `ready()`; listeners stay registered.
+ * reopened at once while anyone listens (then each listener is called, since notices sent
+ * meanwhile are lost), or on the next `ready()`; listeners stay registered.
  */
 export class StoreEvents {
   private client: pg.Client | undefined;
   private connecting: Promise<void> | undefined;
-  private readonly listeners = new Set<{ key: string; fn: Listener }>();
+  private readonly listeners = new Set<{
+    schema: string;
+    kind: StoreEvent["kind"];
+    id: string;
+    fn: Listener;
+  }>();
   private closed = false;
 
   constructor(private readonly config: pg.ClientConfig) {}
@@ -28,7 +34,7 @@ export class StoreEvents {
 
   /** Calls `fn` for each change of `kind` in `schema` (`id` "*" for every row); returns the unsubscribe. */
   on(schema: string, kind: StoreEvent["kind"], id: string, fn: Listener): () => void {
-    const entry = { key: `${schema}\u0000${kind}\u0000${id}`, fn };
+    const entry = { schema, kind, id, fn };
     this.listeners.add(entry);
     return () => {
       this.listeners.delete(entry);
@@ -45,13 +51,23 @@ export class StoreEvents {
 
   private async open(): Promise<void> {
     const client = new pg.Client(this.config);
-    client.on("error", () => {
-      // the next ready() opens a new connection
-      if (this.client === client) {
-        this.client = undefined;
-        this.connecting = undefined;
-      }
-    });
+    const lost = () => {
+      if (this.client !== client) return;
+      this.client = undefined;
+      this.connecting = undefined;
+      client.end().catch(() => {});
+      // notifications sent while the connection was down are gone: once listening again, every
+      // listener is told to look (with its own id, or "*"), and re-reads what it follows
+      if (!this.closed && this.listeners.size > 0)
+        this.ready().then(
+          () => {
+            for (const { schema, kind, id, fn } of [...this.listeners]) fn({ schema, kind, id });
+          },
+          () => {},
+        );
+    };
+    client.on("error", lost);
+    client.on("end", lost);
     client.on("notification", (message) => {
       if (message.channel !== NOTIFY_CHANNEL || !message.payload) return;
       let event: StoreEvent;
@@ -60,9 +76,13 @@ export class StoreEvents {
       } catch {
         return;
       }
-      const exact = `${event.schema}\u0000${event.kind}\u0000${event.id}`;
-      const any = `${event.schema}\u0000${event.kind}\u0000*`;
-      for (const entry of [...this.listeners]) if (entry.key === exact || entry.key === any) entry.fn(event);
+      for (const entry of [...this.listeners])
+        if (
+          entry.schema === event.schema &&
+          entry.kind === event.kind &&
+          (entry.id === event.id || entry.id === "*")
+        )
+          entry.fn(event);
     });
     await client.connect();
     await client.query(`LISTEN ${NOTIFY_CHANNEL}`);

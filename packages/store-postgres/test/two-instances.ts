@@ -1,5 +1,6 @@
 import type { CronJob } from "@clawtools/automation";
 import type { RunRecord } from "@clawtools/sessions";
+import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { openPostgresStore, type PostgresStore } from "../src/index.js";
 
@@ -128,6 +129,29 @@ export function twoInstanceSuite(url: () => string): void {
       await a.runs.record(run("r2"));
       expect((await b.runs.waitForEnd("r2", 50))?.status).toBe("running");
       expect(await b.runs.waitForEnd("nope", 60_000)).toBeUndefined();
+    });
+
+    it("runs: a wait survives its listening connection being killed (it listens again and re-reads)", async () => {
+      const [a, b] = await pair();
+      await a.runs.record(run("r1"));
+      const waiting = b.runs.waitForEnd("r1", 120_000);
+      const admin = new pg.Client({ connectionString: url() });
+      await admin.connect();
+      try {
+        const listeners = async () =>
+          (
+            await admin.query<{ pid: number }>(
+              "SELECT pid FROM pg_stat_activity WHERE query = 'LISTEN clawtools_store' AND pid <> pg_backend_pid()",
+            )
+          ).rows.map((row) => row.pid);
+        let pids = await listeners();
+        while (pids.length === 0) pids = await listeners();
+        await admin.query("SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid", [pids]);
+        await a.runs.update("r1", { status: "done", endedAt: 5 });
+        expect(await waiting).toMatchObject({ runId: "r1", status: "done" });
+      } finally {
+        await admin.end();
+      }
     });
 
     it("cron: 2 concurrent claimers on 2 processes claim each of 300 due jobs exactly once", async () => {
