@@ -218,7 +218,7 @@ describe("sessions_send and label resolution", () => {
 describe("session_status", () => {
   it("shows the session's own model override, and model=default resets it", async () => {
     const t = setup({ defaultModel: "openai/gpt-default", visibility: "agent" });
-    const card = (r: { details: unknown }) => (r.details as { statusText: string }).statusText;
+    const card = (r: { details?: unknown }) => (r.details as { statusText: string }).statusText;
     const first = await t.call("session_status");
     expect(card(first)).toContain("🧠 Model: openai/gpt-default\n");
     const set = await t.call("session_status", { model: "anthropic/claude-x" });
