@@ -11,3 +11,8 @@ export {
   type SessionStoreUnderTest,
   sessionStoreConformance,
 } from "./sessions-conformance.js";
+export {
+  type FsBridgeContainment,
+  type FsBridgeUnderTest,
+  fsBridgeConformance,
+} from "./fs-bridge-conformance.js";
