@@ -66,7 +66,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     max: options.maxConnections ?? 10,
   };
   const pool = options.pool ?? new pg.Pool(config);
-  const location = describeLocation(options.connectionString, options.pool?.options ?? config, schema);
+  const location = describeLocation(
+    options.connectionString ?? options.pool?.options.connectionString,
+    options.pool?.options ?? config,
+    schema,
+  );
   // an idle client's error (a restarted server) must not crash the process; the next query reconnects
   const onIdleError = () => {};
   if (!options.pool) pool.on("error", onIdleError);

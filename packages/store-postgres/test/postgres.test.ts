@@ -66,7 +66,9 @@ describe.skipIf(!HAVE_POSTGRES)(
     });
 
     it("a job reads back byte for byte as stored (text, not jsonb)", async () => {
-      const { cron } = await fresh();
+      const { cron, location } = await fresh();
+      // a pool the caller made still names where it points
+      expect(location).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres#conf_\d+$/);
       const job = {
         id: "keys",
         name: "n",
