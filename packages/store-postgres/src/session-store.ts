@@ -62,11 +62,24 @@ export class PgSessionStore implements SessionStore {
       createdAt: now,
       updatedAt: now,
     });
-    const [row] = await this.db.query<Row>(
-      `INSERT INTO ${this.db.t("sessions")} (key, session_id, agent_id, label, created_at, updated_at, entry)
-       VALUES ($1, $2, $3, $4, $5, $5, $6) ON CONFLICT (key) DO NOTHING RETURNING entry`,
-      [created.key, created.sessionId, created.agentId, created.label ?? null, now, JSON.stringify(created)],
-    );
+    const [row] = await this.db
+      .query<Row>(
+        `INSERT INTO ${this.db.t("sessions")} (key, session_id, agent_id, label, created_at, updated_at, entry)
+         VALUES ($1, $2, $3, $4, $5, $5, $6) ON CONFLICT (key) DO NOTHING RETURNING entry`,
+        [
+          created.key,
+          created.sessionId,
+          created.agentId,
+          created.label ?? null,
+          now,
+          JSON.stringify(created),
+        ],
+      )
+      .catch((error: { code?: string; constraint?: string }) => {
+        if (error.code === "23505" && error.constraint === "sessions_session_id_key")
+          throw new Error(`Session id ${created.sessionId} is already used by another session`);
+        throw error;
+      });
     if (row) return created;
     // the key exists (possibly created by another process a moment ago): that one stands
     const existing = await this.get(entry.key);
@@ -88,6 +101,8 @@ export class PgSessionStore implements SessionStore {
         ...patch,
         key: current.key,
         sessionId: current.sessionId,
+        // a session always belongs to an agent: a patch cannot take that away
+        agentId: patch.agentId ?? current.agentId,
         updatedAt: Math.max(Date.now(), current.updatedAt + 1),
       });
       await client.query(

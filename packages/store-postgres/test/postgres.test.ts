@@ -102,6 +102,11 @@ describe.skipIf(!HAVE_POSTGRES)(
       await expect(store.lease.acquire("cron", "A", Number.POSITIVE_INFINITY)).rejects.toThrow(
         "PostgreSQL store: ttlMs must be a finite number (got Infinity)",
       );
+      const other = await store.sessions.create({ key: "agent:main:other", agentId: "main" });
+      await expect(
+        store.sessions.create({ key: "agent:main:third", agentId: "main", sessionId: other.sessionId }),
+      ).rejects.toThrow(`Session id ${other.sessionId} is already used by another session`);
+      expect((await store.sessions.patch("agent:main:other", { agentId: undefined })).agentId).toBe("main");
       const schema = `conf_${schemas}`;
       await ctx.pool?.query(`UPDATE ${schema}.sessions SET entry = '{torn' WHERE key = $1`, [key]);
       await expect(store.sessions.get(key)).rejects.toThrow(
