@@ -16,3 +16,11 @@ export {
   type FsBridgeUnderTest,
   fsBridgeConformance,
 } from "./fs-bridge-conformance.js";
+export {
+  type BackgroundProcessUnderTest,
+  type ConformanceExit,
+  type ConformanceSpawnOptions,
+  localPidAlive,
+  type ProcessHostUnderTest,
+  processHostConformance,
+} from "./process-host-conformance.js";
