@@ -6,6 +6,11 @@ import { IndexStore } from "../src/store/index-store.js";
 import { openSqlite, sqliteDriver } from "../src/store/sqlite.js";
 import { tempDir } from "./helpers.js";
 
+const unit = (v: number[]) => {
+  const n = Math.hypot(...v);
+  return v.map((x) => x / n);
+};
+
 const hasBuiltin = process.getBuiltinModule?.("node:sqlite") !== undefined;
 
 describe("the SQLite under the index", () => {
@@ -63,10 +68,6 @@ describe("the SQLite under the index", () => {
 
   it("finds nearest neighbours the same with sqlite-vec and with the in-memory scan", () => {
     const dir = tempDir();
-    const unit = (v: number[]) => {
-      const n = Math.hypot(...v);
-      return v.map((x) => x / n);
-    };
     const rows = [
       { id: 1, vector: unit([1, 0, 0]) },
       { id: 2, vector: unit([0.9, 0.1, 0]) },
@@ -101,6 +102,32 @@ describe("the SQLite under the index", () => {
     expect(results[0]!.map((c) => c.id)).toEqual([1, 2]);
     expect(results[1]!.map((c) => c.id)).toEqual([1, 2]);
     for (const [i, c] of results[0]!.entries()) expect(c.score).toBeCloseTo(results[1]![i]!.score, 5);
+  });
+
+  it("an index written without sqlite-vec gets its vec0 table filled when reopened with it", () => {
+    const dir = tempDir();
+    const file = path.join(dir, "index.sqlite");
+    const plain = new IndexStore(file, 3, false);
+    const ids = Array.from({ length: 2500 }, (_, i) => i + 1);
+    plain.applyChanges(
+      [],
+      [
+        {
+          path: "MEMORY.md",
+          hash: "h",
+          mtime: 1,
+          size: 1,
+          chunks: ids.map((id) => ({ startLine: id, endLine: id, text: `chunk ${id}`, hash: `${id}` })),
+        },
+      ],
+    );
+    plain.storeVectors(ids.map((id) => ({ id, vector: unit([1, id / 1000, 0]) })));
+    plain.close();
+    const vec = new IndexStore(file, 3, true);
+    expect(vec.vec).toBe(true);
+    expect(vec.vectorCandidates(unit([1, 2.5, 0]), 1)[0]!.id).toBe(2500);
+    expect(vec.vectorCandidates(unit([1, 0, 0]), 1)[0]!.id).toBe(1);
+    vec.close();
   });
 
   it("refuses SQL's load_extension() once sqlite-vec is in", () => {

@@ -93,12 +93,16 @@ function loadVec(db: Db, dims: number): boolean {
   if (count("SELECT count(*) AS n FROM chunks_vec") !== count("SELECT count(*) AS n FROM embeddings")) {
     db.exec("DELETE FROM chunks_vec");
     const insert = db.prepare("INSERT INTO chunks_vec(rowid, embedding) VALUES (?, ?)");
+    // pages, not one iterator: a connection cannot write while one of its reads is open
+    const page = db.prepare(
+      "SELECT chunk_id, vector FROM embeddings WHERE chunk_id > ? ORDER BY chunk_id LIMIT 1000",
+    );
     db.transaction(() => {
-      for (const row of db.prepare("SELECT chunk_id, vector FROM embeddings").iterate() as Iterable<{
-        chunk_id: number;
-        vector: Uint8Array;
-      }>) {
-        insert.run(BigInt(row.chunk_id), row.vector);
+      for (let after = -1; ; ) {
+        const rows = page.all(after) as Array<{ chunk_id: number; vector: Uint8Array }>;
+        if (rows.length === 0) break;
+        for (const row of rows) insert.run(BigInt(row.chunk_id), row.vector);
+        after = rows[rows.length - 1]!.chunk_id;
       }
     });
   }
