@@ -1,6 +1,17 @@
+const USAGE_ERROR = Symbol.for("clawtools.error.UsageError");
+
 /** A mistake in how the command was invoked: one line on stderr, exit code 2. */
 export class UsageError extends Error {
+  static readonly marker: symbol = USAGE_ERROR;
+  readonly [USAGE_ERROR] = true;
   override name = "UsageError";
+}
+
+/** Whether `error` is a UsageError from any copy of this package (its brand, not `instanceof`). */
+export function isUsageError(error: unknown): error is UsageError {
+  return (
+    typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[USAGE_ERROR] === true
+  );
 }
 
 export const COMMANDS = ["list", "describe", "schema", "call", "serve"] as const;

@@ -1,3 +1,9 @@
 export { toModelMessages, stepMessages } from "./messages.js";
 export { type AiSdkRunnerOptions, createAiSdkRunner, type RunTools } from "./runner.js";
-export { ClawtoolsToolError, type ToAiSdkToolsOptions, toAiSdkTools, toModelOutput } from "./tools.js";
+export {
+  ClawtoolsToolError,
+  isClawtoolsToolError,
+  type ToAiSdkToolsOptions,
+  toAiSdkTools,
+  toModelOutput,
+} from "./tools.js";

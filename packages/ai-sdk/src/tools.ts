@@ -15,8 +15,12 @@ const textOf = (result: AgentToolResult<unknown>) =>
     .filter(Boolean)
     .join("\n");
 
+const TOOL_ERROR = Symbol.for("clawtools.error.ClawtoolsToolError");
+
 /** Thrown into the AI SDK for a clawtools error result: the model sees its text as the tool error. */
 export class ClawtoolsToolError extends Error {
+  static readonly marker: symbol = TOOL_ERROR;
+  readonly [TOOL_ERROR] = true;
   constructor(
     readonly toolName: string,
     readonly result: AgentToolResult<unknown>,
@@ -24,6 +28,13 @@ export class ClawtoolsToolError extends Error {
     super(textOf(result) || `${toolName} failed`);
     this.name = "ClawtoolsToolError";
   }
+}
+
+/** Whether `error` is a ClawtoolsToolError from any copy of this package (its brand, not `instanceof`). */
+export function isClawtoolsToolError(error: unknown): error is ClawtoolsToolError {
+  return (
+    typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[TOOL_ERROR] === true
+  );
 }
 
 /**

@@ -6,6 +6,7 @@ const CONFIG = Symbol.for("clawtools.error.ConfigError");
 
 /** A section's configuration does not match its schema; the message names every bad key. */
 export class ConfigError extends Error {
+  static readonly marker: symbol = CONFIG;
   readonly [CONFIG] = true;
   readonly section: string;
   readonly issues: string[];

@@ -285,6 +285,14 @@ export {
   withWriteLocks,
   writeFileAtomic,
 } from "./safety/index.js";
+// the cross-process lock beside a file (state shared by several processes on one state directory)
+export {
+  acquireFileLock,
+  FILE_LOCK_STALE_MS,
+  type FileLockOptions,
+  processAlive,
+  withFileLock,
+} from "./safety/file-lock.js";
 export { isCredentialUrl, maskCredentialUrls, secretsInDocument } from "./safety/credential-url.js";
 // the one redaction path: secrets the server knows never reach a result, an error, a log
 export {
@@ -324,6 +332,7 @@ export {
   type GuardedResponse,
   guardedFetch,
   type IpPolicy,
+  isFetchTimeoutError,
   isLegacyIpLike,
   isSsrfBlockedError,
   type Lookup,

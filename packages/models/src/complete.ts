@@ -10,9 +10,22 @@ export interface CompleteTextOptions {
   signal?: AbortSignal;
 }
 
+const MODEL_CALL_ERROR = Symbol.for("clawtools.error.ModelCallError");
+
 /** The provider answered with an error (or was aborted); the message is the provider's, secrets redacted. */
 export class ModelCallError extends Error {
+  static readonly marker: symbol = MODEL_CALL_ERROR;
+  readonly [MODEL_CALL_ERROR] = true;
   override name = "ModelCallError";
+}
+
+/** Whether `error` is a ModelCallError from any copy of this package (its brand, not `instanceof`). */
+export function isModelCallError(error: unknown): error is ModelCallError {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[MODEL_CALL_ERROR] === true
+  );
 }
 
 /** One non-tool completion: the model's text answer (thinking left out). */

@@ -1,4 +1,4 @@
-export { type CompleteTextOptions, completeText, ModelCallError } from "./complete.js";
+export { type CompleteTextOptions, completeText, isModelCallError, ModelCallError } from "./complete.js";
 export {
   envStem,
   KNOWN_PROVIDERS,
@@ -7,6 +7,7 @@ export {
   providerKeyVariables,
 } from "./providers.js";
 export {
+  isModelConfigError,
   ModelConfigError,
   type ModelSpec,
   parseModelName,

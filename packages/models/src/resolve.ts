@@ -32,9 +32,22 @@ export interface ResolvedModel {
   label: string;
 }
 
+const MODEL_CONFIG_ERROR = Symbol.for("clawtools.error.ModelConfigError");
+
 /** A spec that cannot be used; the message names what to set. */
 export class ModelConfigError extends Error {
+  static readonly marker: symbol = MODEL_CONFIG_ERROR;
+  readonly [MODEL_CONFIG_ERROR] = true;
   override name = "ModelConfigError";
+}
+
+/** Whether `error` is a ModelConfigError from any copy of this package (its brand, not `instanceof`). */
+export function isModelConfigError(error: unknown): error is ModelConfigError {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[MODEL_CONFIG_ERROR] === true
+  );
 }
 
 /** `provider/model` split at the first slash; throws ModelConfigError for anything else. */

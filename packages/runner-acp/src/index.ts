@@ -7,7 +7,13 @@ export {
   type PermissionPolicy,
   type PermissionRequest,
 } from "./client-side.js";
-export { AcpConnection, AcpConnectionError, AcpRpcError } from "./connection.js";
+export {
+  AcpConnection,
+  AcpConnectionError,
+  AcpRpcError,
+  isAcpConnectionError,
+  isAcpRpcError,
+} from "./connection.js";
 export {
   ACP_PROTOCOL_VERSION,
   MAX_REPLY_CHARS,

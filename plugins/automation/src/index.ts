@@ -22,6 +22,7 @@ export {
   applyPatch,
   buildJob,
   CronValidationError,
+  isCronValidationError,
   MAX_INTERVAL_MS,
   MAX_STAGGER_MS,
   MAX_TIMEOUT_SECONDS,
@@ -41,6 +42,7 @@ export {
   CronService,
   type CronServiceOptions,
   INTERRUPTED_ERROR,
+  LEADER_LEASE_MS,
   LIST_DEFAULT_LIMIT,
   LIST_MAX_LIMIT,
   MAX_TIMER_MS,
@@ -49,6 +51,7 @@ export {
   type RunEnd,
   type RunReply,
   STUCK_RUN_MS,
+  isUnknownJobError,
   UnknownJobError,
 } from "./cron/service.js";
 export type {
@@ -79,6 +82,7 @@ export {
   RUN_LOG_KEEP_LINES,
   RUN_LOG_MAX_BYTES,
 } from "./store/file-store.js";
+export { FileLeaderLease } from "./store/file-lease.js";
 export { InProcessLeaderLease } from "./store/memory-lease.js";
 export {
   CRON_ACTIONS,

@@ -92,11 +92,15 @@ export async function send(out: Outgoing, signal?: AbortSignal, timeoutMs = 30_0
   return { status: response.status, body: parsed, text };
 }
 
+const CHANNEL_API_ERROR = Symbol.for("clawtools.error.ChannelApiError");
+
 /**
  * An API answered with an error; the message names the channel and what it said, with every
  * registered secret (the channel's token, a webhook URL) taken out: some APIs echo them back.
  */
 export class ChannelApiError extends Error {
+  static readonly marker: symbol = CHANNEL_API_ERROR;
+  readonly [CHANNEL_API_ERROR] = true;
   constructor(
     readonly channel: string,
     readonly status: number,
@@ -105,6 +109,15 @@ export class ChannelApiError extends Error {
     super(`${channel} API error (${status}): ${redactSecrets(detail).slice(0, 300)}`);
     this.name = "ChannelApiError";
   }
+}
+
+/** Whether `error` is a ChannelApiError from any copy of this package (its brand, not `instanceof`). */
+export function isChannelApiError(error: unknown): error is ChannelApiError {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[CHANNEL_API_ERROR] === true
+  );
 }
 
 export const trimSlash = (url: string) => url.replace(/\/+$/, "");

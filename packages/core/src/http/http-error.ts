@@ -25,6 +25,7 @@ export interface HttpErrorDetails {
  * Recognise it with {@link isHttpError} (works across copies of core).
  */
 export class HttpError extends Error {
+  static readonly marker: symbol = HTTP_ERROR;
   readonly [HTTP_ERROR] = true;
   readonly kind: HttpErrorKind;
   readonly status: number;

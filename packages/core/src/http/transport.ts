@@ -1,5 +1,5 @@
 import type { Dispatcher } from "undici";
-import { FetchTimeoutError, guardedFetch } from "../safety/url/guarded-fetch.js";
+import { guardedFetch, isFetchTimeoutError } from "../safety/url/guarded-fetch.js";
 import type { Lookup, UrlPolicy } from "../safety/url/policy.js";
 
 /** One request, one answer: what the retry loop sends each attempt. */
@@ -29,7 +29,7 @@ export interface RawAnswer {
 export const isTimeout = (error: unknown) => {
   const e = error as { name?: string; code?: string } | null;
   return (
-    error instanceof FetchTimeoutError ||
+    isFetchTimeoutError(error) ||
     e?.code === "UND_ERR_HEADERS_TIMEOUT" ||
     e?.code === "UND_ERR_BODY_TIMEOUT" ||
     e?.name === "TimeoutError"

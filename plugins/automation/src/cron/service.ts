@@ -9,7 +9,7 @@ import type { CronJob, CronRunLogEntry, Page } from "./types.js";
 
 export { ONE_SHOT_RETRIES } from "./outcome.js";
 export { INTERRUPTED_ERROR, MISSED_ERROR } from "./recover.js";
-export { MAX_TIMER_MS, type RunEnd } from "./scheduler.js";
+export { LEADER_LEASE_MS, MAX_TIMER_MS, type RunEnd } from "./scheduler.js";
 
 /** A run holding its lease longer than this is treated as stuck, and the job may be claimed again. */
 export const STUCK_RUN_MS = 2 * 60 * 60_000;
@@ -29,6 +29,8 @@ export interface CronServiceOptions {
   catchUp?: "off" | "once";
   /** One scheduler per cluster; without one this process is the only scheduler of its store. */
   lease?: LeaderLease;
+  /** How long a leader lease lasts unless renewed (default 30 s; renewed every third of it). */
+  leaderTtlMs?: number;
   /** This scheduler's name in leases (default a random id). */
   owner?: string;
   leaseMs?: number;
@@ -41,10 +43,23 @@ export type RunReply =
   | { ok: true; enqueued: true; runId: string }
   | { ok: true; ran: false; reason: "not-due" | "already-running" };
 
+const UNKNOWN_JOB_ERROR = Symbol.for("clawtools.error.UnknownJobError");
+
 export class UnknownJobError extends CronValidationError {
+  static override readonly marker: symbol = UNKNOWN_JOB_ERROR;
+  readonly [UNKNOWN_JOB_ERROR] = true;
   constructor(readonly jobId: string) {
     super(`unknown cron job id: ${jobId}`);
   }
+}
+
+/** Whether `error` is an UnknownJobError from any copy of this package (its brand, not `instanceof`). */
+export function isUnknownJobError(error: unknown): error is UnknownJobError {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[UNKNOWN_JOB_ERROR] === true
+  );
 }
 
 /** The cron tool's actions over a store, with the scheduler (see scheduler.ts) that fires jobs by time. */
@@ -80,6 +95,7 @@ export class CronService {
       catchUp: options.catchUp ?? "once",
       timer: this.schedulerEnabled,
       ...(options.lease ? { lease: options.lease } : {}),
+      ...(options.leaderTtlMs !== undefined ? { leaderTtlMs: options.leaderTtlMs } : {}),
     });
   }
 

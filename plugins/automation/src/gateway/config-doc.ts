@@ -99,8 +99,21 @@ export function lookupSchema(schema: unknown, path: string): unknown {
   return node;
 }
 
+const CONFIG_CONFLICT_ERROR = Symbol.for("clawtools.error.ConfigConflictError");
+
 export class ConfigConflictError extends Error {
+  static readonly marker: symbol = CONFIG_CONFLICT_ERROR;
+  readonly [CONFIG_CONFLICT_ERROR] = true;
   override name = "ConfigConflictError";
+}
+
+/** Whether `error` is a ConfigConflictError from any copy of this package (its brand, not `instanceof`). */
+export function isConfigConflictError(error: unknown): error is ConfigConflictError {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[CONFIG_CONFLICT_ERROR] === true
+  );
 }
 
 /**

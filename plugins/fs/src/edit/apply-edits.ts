@@ -40,12 +40,25 @@ const notFound = (path: string, i: number, n: number, content: string, oldText: 
       : `Could not find edits[${i}] in ${path}. The oldText must match exactly including all whitespace and newlines.`
   }${closestLinesHint(content, oldText)}${currentContentsHint(content)}`;
 
+const EDIT_NO_CHANGE_ERROR = Symbol.for("clawtools.error.EditNoChangeError");
+
 /** The edits would leave the file as it is: a normal answer for the tool, not a failure. */
 export class EditNoChangeError extends ToolInputError {
+  static override readonly marker: symbol = EDIT_NO_CHANGE_ERROR;
+  readonly [EDIT_NO_CHANGE_ERROR] = true;
   constructor(message: string) {
     super(message);
     this.name = "EditNoChangeError";
   }
+}
+
+/** Whether `error` is an EditNoChangeError from any copy of this package (its brand, not `instanceof`). */
+export function isEditNoChangeError(error: unknown): error is EditNoChangeError {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[EDIT_NO_CHANGE_ERROR] === true
+  );
 }
 
 const duplicate = (path: string, i: number, n: number, count: number) =>

@@ -24,13 +24,26 @@ export interface LoadEnv {
   signal?: AbortSignal;
 }
 
+const UNSUPPORTED_REFERENCE = Symbol.for("clawtools.error.UnsupportedReference");
+
 /** A reference the tool cannot read; the tool answers it as a normal result, as OpenClaw does. */
 export class UnsupportedReference extends Error {
+  static readonly marker: symbol = UNSUPPORTED_REFERENCE;
+  readonly [UNSUPPORTED_REFERENCE] = true;
   constructor(readonly image: string) {
     super(
       `Unsupported image reference: ${image.slice(0, 200)}. Use a file path, a file:// URL, a data: URL, or an http(s) URL.`,
     );
   }
+}
+
+/** Whether `error` is an UnsupportedReference from any copy of this package (its brand, not `instanceof`). */
+export function isUnsupportedReference(error: unknown): error is UnsupportedReference {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[UNSUPPORTED_REFERENCE] === true
+  );
 }
 
 /** The image type from its first bytes (never from a name or a header someone else chose). */

@@ -36,12 +36,25 @@ export interface GuardedResponse {
   truncated: boolean;
 }
 
+const FETCH_TIMEOUT_ERROR = Symbol.for("clawtools.error.FetchTimeoutError");
+
 /** The whole exchange, redirects included, took longer than `timeoutMs`. */
 export class FetchTimeoutError extends Error {
+  static readonly marker: symbol = FETCH_TIMEOUT_ERROR;
+  readonly [FETCH_TIMEOUT_ERROR] = true;
   override name = "TimeoutError";
   constructor(ms: number) {
     super(`Request timed out after ${ms} ms`);
   }
+}
+
+/** Whether `error` is a FetchTimeoutError from any copy of this package (its brand, not `instanceof`). */
+export function isFetchTimeoutError(error: unknown): error is FetchTimeoutError {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[FETCH_TIMEOUT_ERROR] === true
+  );
 }
 
 // undici loads on the first request, so importing core costs nothing for it

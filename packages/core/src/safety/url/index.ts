@@ -3,6 +3,7 @@ export {
   type GuardedFetchOptions,
   type GuardedResponse,
   guardedFetch,
+  isFetchTimeoutError,
 } from "./guarded-fetch.js";
 export {
   blockedReason,

@@ -22,6 +22,7 @@ const SSRF_BLOCKED = Symbol.for("clawtools.ssrf-blocked");
 
 /** A destination the policy refuses. Recognise it with {@link isSsrfBlockedError} (works across copies of core). */
 export class SsrfBlockedError extends Error {
+  static readonly marker: symbol = SSRF_BLOCKED;
   override name = "SsrfBlockedError";
   readonly [SSRF_BLOCKED] = true;
 }
