@@ -14,6 +14,7 @@ import type { AgentTurnRunner, Clock, CronStore, LeaderLease } from "./cron/inte
 import { systemClock } from "./cron/interfaces.js";
 import { CronService } from "./cron/service.js";
 import { ConfigDocument } from "./gateway/config-doc.js";
+import { FileLeaderLease } from "./store/file-lease.js";
 import { FileCronStore } from "./store/file-store.js";
 import { createCronTool } from "./tools/cron.js";
 import { createGatewayTool } from "./tools/gateway.js";
@@ -54,7 +55,11 @@ export interface AutomationPluginOptions extends AutomationConfig {
   announcer?: ChannelAnnouncer;
   /** A job store of your own (PostgreSQL, Redis); default `<stateDir>/cron/jobs.json`. */
   store?: CronStore;
-  /** One scheduler per cluster when several processes share a store. */
+  /**
+   * One scheduler per cluster when several processes share a store. Default with the embedded
+   * store: a lease file beside jobs.json (`<stateDir>/cron/leader.cron.json`); with a store of
+   * your own, none unless given.
+   */
   lease?: LeaderLease;
   clock?: Clock;
   /** The configuration the gateway tool reads (default: the toolset's `config`, in memory). */
@@ -109,7 +114,8 @@ export function createAutomationPlugin(options: AutomationPluginOptions = {}): A
         ...(config.cron?.maxConcurrentRuns ? { maxConcurrentRuns: config.cron.maxConcurrentRuns } : {}),
         ...(config.cron?.catchUp ? { catchUp: config.cron.catchUp } : {}),
         ...(config.cron?.defaultAgentId ? { defaultAgentId: config.cron.defaultAgentId } : {}),
-        ...(lease ? { lease } : {}),
+        // processes sharing the state directory elect one scheduler through a file there
+        ...(lease ? { lease } : store ? {} : { lease: new FileLeaderLease(dir, effectiveClock) }),
       });
       service = created.start().then(() => created);
       services.set(dir, service);

@@ -1,4 +1,5 @@
-import { mkdtempSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { FileSessionStore } from "@clawtools/sessions";
@@ -87,4 +88,24 @@ export async function harness(
     fireTimes: async (jobId) =>
       (await store.readRuns(jobId, { limit: 200 })).entries.map((e) => e.runAtMs ?? -1).reverse(),
   };
+}
+
+/** The pid of a process that has exited (for claims left by a process that is gone). */
+export function deadPid(): number {
+  const child = spawnSync(process.execPath, ["-e", ""]);
+  return child.pid as number;
+}
+
+/**
+ * Makes every claim in `<dir>/cron/jobs.json` a claim of a process that is gone, as a `kill -9`
+ * of the process that made them would: for tests that stand a crash in for a second process in
+ * this one (the real thing, with child processes, is in test/processes.test.ts).
+ */
+export function orphanClaims(dir: string): void {
+  const file = path.join(dir, "cron", "jobs.json");
+  const doc = JSON.parse(readFileSync(file, "utf8"));
+  const pid = deadPid();
+  for (const lease of Object.values(doc.leases ?? {})) (lease as { pid: number }).pid = pid;
+  doc.generation += 1;
+  writeFileSync(file, JSON.stringify(doc, null, 2));
 }

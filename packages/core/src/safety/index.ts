@@ -1,5 +1,12 @@
 export { STALE_TEMP_MS, TEMP_FILE_PATTERN } from "./temp-files.js";
 export { heldWriteLocks, withWriteLock, withWriteLocks } from "./write-lock.js";
+export {
+  acquireFileLock,
+  FILE_LOCK_STALE_MS,
+  type FileLockOptions,
+  processAlive,
+  withFileLock,
+} from "./file-lock.js";
 export { quotePath } from "./workspace-errors.js";
 export {
   listDirInWorkspace,

@@ -25,56 +25,78 @@ function restoreFromLog(state: CronJobState, last: CronRunLogEntry): { disable: 
 /**
  * What a scheduler does when it takes over a store (start, or a new leader): runs cut off by a
  * crash are restored from their log line or recorded as interrupted, jobs without a next run get
- * one, and with `catchUp: "off"` a run missed while nobody scheduled is logged as skipped.
+ * one, and with `catchUp: "off"` a run missed while nobody scheduled is logged as skipped. Each
+ * change is made under a claim of the job, so a run another live process holds is left alone
+ * (its claim is live), and the change merges into the job as it stands, losing no concurrent edit.
  */
-export async function recoverJobs(store: CronStore, clock: Clock, catchUp: "off" | "once"): Promise<void> {
+export async function recoverJobs(
+  store: CronStore,
+  clock: Clock,
+  catchUp: "off" | "once",
+  claimer: { owner: string; leaseMs: number },
+): Promise<void> {
   const now = clock.now();
-  for (const job of await store.list()) {
+  for (const listed of await store.list()) {
+    const crashed = listed.state.runningAtMs;
+    const missed =
+      listed.enabled &&
+      listed.state.nextRunAtMs !== undefined &&
+      listed.state.nextRunAtMs <= now &&
+      catchUp === "off";
+    const unscheduled =
+      listed.enabled && listed.state.nextRunAtMs === undefined && listed.state.lastRunAtMs === undefined;
+    if (crashed === undefined && !missed && !unscheduled) continue;
+    const job = await store.claim(listed.id, now, claimer.owner, claimer.leaseMs);
+    if (!job) continue; // gone, or held by a live owner: its run is not interrupted
+    const before = { ...job.state };
     const state: CronJobState = { ...job.state };
-    let changed = false;
+    delete state.runningAtMs;
     let disable = false;
-    if (state.runningAtMs !== undefined) {
-      const last = (await store.readRuns(job.id, { limit: 1 })).entries[0];
-      if (last && last.runAtMs === state.runningAtMs && last.status !== "interrupted") {
-        disable = restoreFromLog(state, last).disable;
-      } else {
+    try {
+      if (crashed !== undefined) {
+        const last = (await store.readRuns(job.id, { limit: 1 })).entries[0];
+        if (last && last.runAtMs === crashed && last.status !== "interrupted") {
+          disable = restoreFromLog(state, last).disable;
+        } else {
+          await store.appendRun({
+            ts: now,
+            jobId: job.id,
+            action: "finished",
+            status: "interrupted",
+            error: INTERRUPTED_ERROR,
+            runAtMs: crashed,
+            ...(job.sessionKey ? { sessionKey: job.sessionKey } : {}),
+          });
+          state.lastRunAtMs = crashed;
+          state.lastRunStatus = "interrupted";
+          state.lastError = INTERRUPTED_ERROR;
+        }
+      }
+      if (job.enabled && state.nextRunAtMs === undefined && state.lastRunAtMs === undefined) {
+        const next = safeNextRun(job, now);
+        if (next !== undefined) state.nextRunAtMs = next;
+      }
+      if (job.enabled && state.nextRunAtMs !== undefined && state.nextRunAtMs <= now && catchUp === "off") {
         await store.appendRun({
           ts: now,
           jobId: job.id,
           action: "finished",
-          status: "interrupted",
-          error: INTERRUPTED_ERROR,
-          runAtMs: state.runningAtMs,
-          ...(job.sessionKey ? { sessionKey: job.sessionKey } : {}),
+          status: "skipped",
+          error: MISSED_ERROR,
+          runAtMs: state.nextRunAtMs,
         });
-        state.lastRunAtMs = state.runningAtMs;
-        state.lastRunStatus = "interrupted";
-        state.lastError = INTERRUPTED_ERROR;
+        const next = safeNextRun(job, now);
+        if (next === undefined) {
+          delete state.nextRunAtMs;
+          disable = true;
+        } else state.nextRunAtMs = next;
       }
-      delete state.runningAtMs;
-      changed = true;
+    } finally {
+      // keys that recovery dropped are released as undefined, which removes them
+      const next: Partial<CronJobState> = { ...state };
+      for (const key of Object.keys(before) as Array<keyof CronJobState>)
+        if (!(key in state)) next[key] = undefined as never;
+      await store.release(job.id, claimer.owner, next, { disable });
     }
-    if (job.enabled && state.nextRunAtMs === undefined && state.lastRunAtMs === undefined) {
-      const next = safeNextRun(job, now);
-      if (next !== undefined) state.nextRunAtMs = next;
-      changed = true;
-    }
-    if (job.enabled && state.nextRunAtMs !== undefined && state.nextRunAtMs <= now && catchUp === "off") {
-      await store.appendRun({
-        ts: now,
-        jobId: job.id,
-        action: "finished",
-        status: "skipped",
-        error: MISSED_ERROR,
-        runAtMs: state.nextRunAtMs,
-      });
-      const next = safeNextRun(job, now);
-      if (next === undefined) {
-        delete state.nextRunAtMs;
-        disable = true;
-      } else state.nextRunAtMs = next;
-      changed = true;
-    }
-    if (changed) await store.upsert({ ...job, enabled: disable ? false : job.enabled, state });
   }
 }

@@ -7,6 +7,11 @@ import type { CronJob, CronRunStatus } from "./types.js";
 
 /** The timer never sleeps longer than this, so edits made by another process are picked up. */
 export const MAX_TIMER_MS = 60_000;
+/**
+ * A leader lease lasts this long unless renewed; the scheduler renews it (and a follower tries to
+ * take it) every third of that, so a leader that dies is replaced within about this long.
+ */
+export const LEADER_LEASE_MS = 30_000;
 
 /** How a run ended, as the scheduler reports it to whoever waits on it. */
 export interface RunEnd {
@@ -27,6 +32,8 @@ export interface SchedulerOptions {
   /** False: jobs are stored and run on request, never by time. */
   timer: boolean;
   lease?: LeaderLease;
+  /** How long the leader lease lasts unless renewed (default LEADER_LEASE_MS). */
+  leaderTtlMs?: number;
 }
 
 /**
@@ -76,8 +83,8 @@ export class CronScheduler {
     this.started = true;
     this.stopped = false;
     const lease = this.o.lease;
-    if (!lease || (await lease.acquire("cron", this.o.owner, this.o.leaseMs)))
-      await this.track(recoverJobs(this.o.store, this.o.clock, this.o.catchUp));
+    if (!lease || (await lease.acquire("cron", this.o.owner, this.leaderTtl)))
+      await this.track(this.recover());
     await this.track(this.arm());
   }
 
@@ -94,12 +101,22 @@ export class CronScheduler {
     await this.o.lease?.release("cron", this.o.owner);
   }
 
+  private get leaderTtl(): number {
+    return this.o.leaderTtlMs ?? LEADER_LEASE_MS;
+  }
+
+  private recover(): Promise<void> {
+    const { store, clock, catchUp, owner, leaseMs } = this.o;
+    return recoverJobs(store, clock, catchUp, { owner, leaseMs });
+  }
+
   /** Sets the one timer to the nearest due job (or 60 s from now); a nearer timer already set stays. */
   async arm(): Promise<void> {
     if (this.stopped || !this.started || !this.o.timer) return;
     const clock = this.o.clock;
     const now = clock.now();
-    let nearest = now + MAX_TIMER_MS;
+    // with a leader lease, the timer also wakes to renew it (or to try to take it over)
+    let nearest = now + (this.o.lease ? Math.min(MAX_TIMER_MS, Math.ceil(this.leaderTtl / 3)) : MAX_TIMER_MS);
     if (this.running.size < this.o.maxConcurrentRuns) {
       const next = await this.o.store.nextWakeAtMs(now);
       if (next !== undefined && next < nearest) nearest = next;
@@ -136,10 +153,10 @@ export class CronScheduler {
   private async claimAndLaunch(): Promise<void> {
     if (this.stopped || !this.started) return;
     const { lease, owner, leaseMs } = this.o;
-    if (lease && !(await lease.renew("cron", owner, leaseMs))) {
+    if (lease && !(await lease.renew("cron", owner, this.leaderTtl))) {
       // a new leader first recovers what the last one left (interrupted and missed runs)
-      if (!(await lease.acquire("cron", owner, leaseMs))) return;
-      await recoverJobs(this.o.store, this.o.clock, this.o.catchUp);
+      if (!(await lease.acquire("cron", owner, this.leaderTtl))) return;
+      await this.recover();
     }
     const capacity = this.o.maxConcurrentRuns - this.running.size;
     if (capacity <= 0) return;

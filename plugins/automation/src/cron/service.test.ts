@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { FileSessionStore } from "@clawtools/sessions";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { gate, harness, ScriptedRunner, tempDir } from "../../test/helpers.js";
+import { gate, harness, orphanClaims, ScriptedRunner, tempDir } from "../../test/helpers.js";
 import { CronExecutor } from "./executor.js";
 import { systemClock } from "./interfaces.js";
 import { staggerOffsetMs } from "./schedule.js";
@@ -287,7 +287,10 @@ describe("restarts", () => {
     // the claim reaches the disk with the store's next group commit
     const onDisk = () => JSON.parse(readFileSync(path.join(dir, "cron", "jobs.json"), "utf8")).jobs[0].state;
     await vi.waitFor(() => expect(onDisk().runningAtMs).toBe(start + 3_600_000));
-    // the process dies here (nothing more is written by it); a new one starts on the same files
+    // the process dies here (nothing more is written by it; its claim is a dead process's); a
+    // new one starts on the same files
+    await first.service.stop().catch(() => {});
+    orphanClaims(dir);
     const second = await make({ dir, nowMs: start + 3_700_000, service: { catchUp: "off" } });
     const entries = (await second.store.readRuns(job.id)).entries;
     expect(entries[entries.length - 1]).toEqual({

@@ -88,6 +88,13 @@ export class DueIndex {
     this.current.delete(id);
   }
 
+  /** Forgets every job (before a re-read of the store rebuilds the index). */
+  clear(): void {
+    this.current.clear();
+    this.due.clear();
+    this.leased.clear();
+  }
+
   /** The job due first at `nowMs` (its next run ≤ now, no live lease), without taking it out. */
   peekDue(nowMs: number): { id: string; next: number } | undefined {
     const top = this.top(nowMs);

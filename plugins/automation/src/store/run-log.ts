@@ -1,0 +1,93 @@
+import { appendFile, mkdir, readFile, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import { withFileLock, withWriteLock } from "@clawtools/core";
+import type { CronRunLogEntry, Page } from "../cron/types.js";
+import { writeAtomic } from "./atomic.js";
+
+/**
+ * Run logs are pruned once they pass 2 MB, to their newest 2,000 lines (OpenClaw's `run-log.ts`),
+ * and to no more than 1 MB of them, so long lines do not cause a rewrite per append.
+ */
+export const RUN_LOG_MAX_BYTES = 2_000_000;
+export const RUN_LOG_KEEP_LINES = 2_000;
+
+/**
+ * `<dir>/<jobId>.jsonl`, one line per run. Appends and prunes hold the file's lock in this
+ * process and across processes, so a prune by one process never drops a line another appends.
+ */
+export class RunLogs {
+  constructor(
+    private readonly dir: string,
+    private readonly maxBytes: number,
+    private readonly keepLines: number,
+  ) {}
+
+  file(jobId: string): string {
+    return path.join(this.dir, `${jobId}.jsonl`);
+  }
+
+  private locked<T>(file: string, run: () => Promise<T>): Promise<T> {
+    return withWriteLock(file, () => withFileLock(file, run));
+  }
+
+  async append(entry: CronRunLogEntry): Promise<void> {
+    const file = this.file(entry.jobId);
+    await mkdir(this.dir, { recursive: true });
+    await this.locked(file, async () => {
+      const line = `${JSON.stringify(entry)}\n`;
+      await appendFile(file, line);
+      if ((await stat(file)).size <= this.maxBytes) return;
+      // newest lines first: at most keepLines, and at most half the byte bound
+      const lines = (await readFile(file, "utf8")).split("\n").filter(Boolean);
+      const kept: string[] = [];
+      let bytes = 0;
+      for (let i = lines.length - 1; i >= 0 && kept.length < this.keepLines; i--) {
+        bytes += Buffer.byteLength(lines[i] as string) + 1;
+        if (bytes > this.maxBytes / 2 && kept.length > 0) break;
+        kept.push(lines[i] as string);
+      }
+      await writeAtomic(file, `${kept.reverse().join("\n")}\n`);
+    });
+  }
+
+  async remove(jobId: string): Promise<void> {
+    const file = this.file(jobId);
+    try {
+      await this.locked(file, () => rm(file, { force: true }));
+    } catch (error) {
+      // no runs directory: no log to remove
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+  }
+
+  async read(jobId: string, page: { offset?: number; limit?: number }): Promise<Page<CronRunLogEntry>> {
+    const offset = Math.max(0, Math.floor(page.offset ?? 0));
+    const limit = Math.max(1, Math.min(200, Math.floor(page.limit ?? 50)));
+    let text = "";
+    try {
+      text = await readFile(this.file(jobId), "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+    const all: CronRunLogEntry[] = [];
+    for (const line of text.split("\n")) {
+      if (!line.trim()) continue;
+      try {
+        all.push(JSON.parse(line) as CronRunLogEntry);
+      } catch {
+        // a torn last line (a crash mid-append) is skipped
+      }
+    }
+    all.reverse();
+    const entries = all.slice(offset, offset + limit);
+    const hasMore = offset + entries.length < all.length;
+    return {
+      entries,
+      total: all.length,
+      offset,
+      limit,
+      hasMore,
+      nextOffset: hasMore ? offset + entries.length : null,
+    };
+  }
+}
