@@ -147,6 +147,15 @@ describe("httpRequest retries", () => {
     expect(s.requests).toHaveLength(1);
   });
 
+  it("gives up on a silent endpoint as a timeout once the deadline leaves no room", async () => {
+    const s = await serve(() => {}); // never answers
+    const error = (await httpRequest(s.url, { timeoutMs: 200, deadlineMs: 300, retryDelayMs: 1 }).catch(
+      (e) => e,
+    )) as HttpError;
+    expect(error).toMatchObject({ kind: "timeout", status: 0 });
+    expect(error.message).toMatch(/no answer within \d+ ms/);
+  });
+
   it("returns the answer instead of throwing when throwOnStatus is false", async () => {
     const s = await serve((_r, res) => answer(res, 404, "none"));
     const res = await httpRequest(s.url, { throwOnStatus: false });
