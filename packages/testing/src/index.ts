@@ -24,3 +24,11 @@ export {
   type ProcessHostUnderTest,
   processHostConformance,
 } from "./process-host-conformance.js";
+export {
+  CONFORMANCE_MESSAGE_ACTIONS,
+  type ChannelUnderTest,
+  type ChannelUnderTestSetup,
+  type ConformanceMessageRequest,
+  channelConformance,
+  type DeliveredMessage,
+} from "./channel-conformance.js";
