@@ -12,7 +12,14 @@ import {
   type ToolContext,
   ToolRegistry,
 } from "@clawtools/core";
-import { type Clawtools, createClawtools } from "clawtools";
+import {
+  type Clawtools,
+  createClawtools,
+  isLazySectionPlugin,
+  lazySectionPlugin,
+  SECTION_MANIFESTS,
+  SECTIONS_WITH_STATE,
+} from "clawtools";
 import { type AcpHarness, type CliConfig, loadConfig } from "./config.js";
 import { cliConfigSchema } from "./config-schema.js";
 import { type CommonOptions, invocationDir } from "./options.js";
@@ -21,8 +28,25 @@ import { type NamedPlugin, registerNamedPlugins } from "./plugins.js";
 import { automationOnSessions, sessionsWithRunner } from "./subagents.js";
 import { UsageError } from "./usage.js";
 
+/**
+ * The installed sections, listed from their manifests: a section's code is imported when one of
+ * its tools is first called (or, for sections with state, once serve is serving).
+ */
 export async function loadClawtools(): Promise<Clawtools> {
-  return createClawtools();
+  return createClawtools({ lazy: true });
+}
+
+/**
+ * A section the configuration names may build other tools from it than its manifest lists (the
+ * message tool's schema follows the configured channels): those are imported before listing.
+ */
+async function loadConfiguredSections(clawtools: Clawtools, context: ToolContext): Promise<void> {
+  await Promise.all(
+    clawtools.tools
+      .plugins()
+      .filter((p) => isLazySectionPlugin(p) && p.section && context.config?.[p.section] !== undefined)
+      .map((p) => (isLazySectionPlugin(p) ? p.load() : undefined)),
+  );
 }
 
 const warn = (message: string) => process.stderr.write(redactSecrets(`${message}\n`));
@@ -92,6 +116,8 @@ export type CliToolset = Toolset & {
    * are its alone and die when it is disposed.
    */
   forSession(sessionKey: string): Promise<Toolset>;
+  /** Starts the state of the sections that have some (see SECTIONS_WITH_STATE); errors go to stderr. */
+  startState(): Promise<void>;
 };
 
 /** The toolset a command works with: installed sections, the context, and the policy flags. */
@@ -105,6 +131,7 @@ export async function buildToolset(
   let config: CliConfig;
   try {
     ({ context, config } = contextAndConfig(options, clawtools));
+    await loadConfiguredSections(clawtools, context);
   } catch (error) {
     await clawtools.tools.dispose();
     throw error;
@@ -163,12 +190,34 @@ export async function buildToolset(
       sessions = wired;
     }
   }
-  if (clawtools.tools.plugins().some((p) => p.section === "automation")) {
+  const discoveredAutomation = clawtools.tools.plugins().find((p) => p.section === "automation");
+  if (discoveredAutomation) {
     // cron runs on the sessions' store and runner: one of each, shared
     // the gateway tool answers config.schema.lookup from the CLI's own configuration schema
     const appConfig = { config: context.config ?? {}, schema: cliConfigSchema(clawtools) };
-    const automation = await automationOnSessions({ sessions, context, appConfig });
-    if (automation) replace("automation", automation);
+    const manifest = SECTION_MANIFESTS.automation;
+    if (
+      manifest &&
+      isLazySectionPlugin(discoveredAutomation) &&
+      (!sessions || isLazySectionPlugin(sessions))
+    ) {
+      // neither section is imported until cron is called or serve starts its scheduler
+      const lazySessions = sessions;
+      const wire = async (): Promise<ClawtoolsPlugin> => {
+        const real =
+          lazySessions && isLazySectionPlugin(lazySessions) ? await lazySessions.load() : lazySessions;
+        const wired = await automationOnSessions({ sessions: real, context, appConfig });
+        return wired ?? discoveredAutomation.load();
+      };
+      replace("automation", lazySectionPlugin(manifest, wire));
+    } else {
+      const automation = await automationOnSessions({
+        sessions: sessions && isLazySectionPlugin(sessions) ? await sessions.load() : sessions,
+        context,
+        appConfig,
+      });
+      if (automation) replace("automation", automation);
+    }
   }
   // `minimal` admits no plugin tool through its profile (core keeps it to session_status), so
   // with named plugins it is applied as an allowlist layer that adds their tools
@@ -209,6 +258,20 @@ export async function buildToolset(
       ...assembly,
     });
   };
+  // sections whose tools start state (cron's scheduler, the sessions' reaper) start it once the
+  // server is up, as creating the toolset did before sections loaded lazily
+  const startState = async (): Promise<void> => {
+    const served = clawtools.tools.plugins().filter((p) => !replaced.has(p));
+    await Promise.all(
+      served
+        .filter((p) => isLazySectionPlugin(p) && p.section && SECTIONS_WITH_STATE.includes(p.section))
+        .map((p) =>
+          (isLazySectionPlugin(p) ? p.start() : Promise.resolve()).catch((error: Error) =>
+            warn(`clawtools: ${p.section} did not start: ${error.message}`),
+          ),
+        ),
+    );
+  };
   return {
     ...toolset,
     clawtools,
@@ -216,6 +279,7 @@ export async function buildToolset(
     config,
     namedPlugins,
     forSession,
+    startState,
     // what the toolset holds, then the plugins the registry loaded (processes, databases…)
     close: async () => {
       await toolset.dispose();

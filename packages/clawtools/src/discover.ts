@@ -8,6 +8,9 @@ import {
   type ToolDiagnostic,
   ToolRegistry,
 } from "@clawtools/core";
+import { lazySectionPlugin } from "./lazy.js";
+import { installedVersion } from "./installed.js";
+import { SECTION_MANIFESTS } from "./manifests/index.js";
 
 /** The package that implements each section. */
 export const SECTION_PACKAGES: Readonly<Partial<Record<SectionId, string>>> = {
@@ -36,6 +39,12 @@ export interface DiscoverOptions {
   onLoadWarning?: (message: string) => void;
   /** Resolves a package name to its module (tests, bundlers); default is dynamic import. */
   importer?: (specifier: string) => Promise<unknown>;
+  /**
+   * List a section's tools from its manifest and import the section on the first call of one of
+   * them (`clawtools serve` starts without loading sections it does not use). Only for sections
+   * with a manifest whose installed version matches it; the others are imported as usual.
+   */
+  lazy?: boolean;
 }
 
 export interface DiscoveredSection {
@@ -110,6 +119,8 @@ export async function discoverSections(options: DiscoverOptions = {}): Promise<D
   const importer = options.importer ?? ((specifier: string) => import(specifier));
   const found = await Promise.all(
     wantedSections(options).map(async ([section, packageName]): Promise<DiscoveredSection> => {
+      const lazy = options.lazy ? lazyFromManifest(section, packageName, importer) : undefined;
+      if (lazy) return lazy;
       let mod: unknown;
       try {
         mod = await importer(packageName);
@@ -128,6 +139,32 @@ export async function discoverSections(options: DiscoverOptions = {}): Promise<D
     if (entry.missing) options.onLoadWarning?.(`${entry.section}: ${entry.packageName} ${entry.missing}`);
   }
   return found;
+}
+
+/**
+ * The section as a lazy plugin when its manifest matches the installed version; "not installed"
+ * when the package cannot be resolved; undefined (import it) otherwise.
+ */
+function lazyFromManifest(
+  section: SectionId,
+  packageName: string,
+  importer: (specifier: string) => Promise<unknown>,
+): DiscoveredSection | undefined {
+  const manifest = SECTION_MANIFESTS[section];
+  if (!manifest) return undefined;
+  let version: string;
+  try {
+    version = installedVersion(packageName);
+  } catch {
+    return { section, packageName, missing: "not installed" };
+  }
+  if (version !== manifest.version) return undefined;
+  const plugin = lazySectionPlugin(manifest, async () => {
+    const candidate = ((await importer(packageName)) as { default?: unknown }).default;
+    if (!isPlugin(candidate)) throw new Error(`${packageName} installed but exports no plugin`);
+    return candidate;
+  });
+  return { section, packageName, plugin };
 }
 
 /** Registers a section's plugin, then drops the tools include / exclude leave out. */

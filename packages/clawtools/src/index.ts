@@ -12,3 +12,6 @@ export {
   discoverSections,
   SECTION_PACKAGES,
 } from "./discover.js";
+export { isLazySectionPlugin, type LazySectionPlugin, lazySectionPlugin } from "./lazy.js";
+export type { RegistrationManifest, SectionManifest } from "./manifest.js";
+export { SECTION_MANIFESTS, SECTIONS_WITH_STATE } from "./manifests/index.js";

@@ -60,6 +60,7 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
       throw error;
     });
     log(`MCP over Streamable HTTP at ${serving.url}${token ? " (bearer token required)" : ""}`);
+    void set.startState();
     log(
       `each HTTP client gets its own agent session (${HTTP_SESSION_PREFIX}<session id>)` +
         (origins?.length ? `; browser origins allowed: ${origins.join(", ")}` : ""),
@@ -68,6 +69,8 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
     return 0;
   }
   const serving = await serveStdio(set, common);
+  // the sections with state (cron's scheduler) start once the server answers: listing never waits
+  setImmediate(() => void set.startState());
   await serving.done;
   return 0;
 }

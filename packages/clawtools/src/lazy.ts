@@ -1,0 +1,125 @@
+import {
+  type AnyAgentTool,
+  type ClawtoolsPlugin,
+  type PluginToolRegistration,
+  type ToolContext,
+  ToolUnavailableError,
+} from "@clawtools/core";
+import type { RegistrationManifest, SectionManifest } from "./manifest.js";
+
+/** A section plugin that lists its tools from a manifest and imports its code on first use. */
+export interface LazySectionPlugin extends ClawtoolsPlugin {
+  /** Imports the section (once); from then on every factory is the section's own. */
+  load(): Promise<ClawtoolsPlugin>;
+  /** The section's own plugin once loaded. */
+  readonly loaded: ClawtoolsPlugin | undefined;
+  /**
+   * Loads the section and builds its real tools in every context its listing was built in, as
+   * creating the toolset would have: a section whose tools start state (cron's scheduler) starts
+   * it without waiting for a call.
+   */
+  start(): Promise<void>;
+}
+
+export function isLazySectionPlugin(plugin: ClawtoolsPlugin): plugin is LazySectionPlugin {
+  return typeof (plugin as Partial<LazySectionPlugin>).load === "function";
+}
+
+/** The loaded plugin must have the registrations the manifest promised, in the same order. */
+function checkShape(manifest: SectionManifest, real: ClawtoolsPlugin): void {
+  const want = manifest.registrations.map((r) => r.names.join(",")).join(" | ");
+  const got = real.tools.map((r) => r.names.join(",")).join(" | ");
+  if (real.section !== manifest.section || want !== got)
+    throw new Error(
+      `${manifest.packageName}: its tools (${got}) do not match the clawtools manifest (${want}); reinstall matching versions`,
+    );
+}
+
+export function lazySectionPlugin(
+  manifest: SectionManifest,
+  importPlugin: () => Promise<ClawtoolsPlugin>,
+): LazySectionPlugin {
+  let real: ClawtoolsPlugin | undefined;
+  let loading: Promise<ClawtoolsPlugin> | undefined;
+  const load = (): Promise<ClawtoolsPlugin> => {
+    loading ??= importPlugin().then((plugin) => {
+      checkShape(manifest, plugin);
+      real = plugin;
+      if (plugin.configSchema) self.configSchema = plugin.configSchema;
+      return plugin;
+    });
+    return loading;
+  };
+  // the real tools of one registration in one context: its factory runs once, on the first call
+  const built = new WeakMap<ToolContext, Map<number, Promise<Map<string, AnyAgentTool>>>>();
+  const realTool = async (index: number, name: string, ctx: ToolContext): Promise<AnyAgentTool> => {
+    let perCtx = built.get(ctx);
+    if (!perCtx) built.set(ctx, (perCtx = new Map()));
+    let tools = perCtx.get(index);
+    if (!tools) {
+      tools = load().then((plugin) => {
+        const out = (plugin.tools[index] as PluginToolRegistration).factory(ctx);
+        const list = out == null ? [] : Array.isArray(out) ? out : [out];
+        return new Map(list.map((tool) => [tool.name, tool]));
+      });
+      perCtx.set(index, tools);
+    }
+    const tool = (await tools).get(name);
+    if (!tool) throw new Error(`${name}: ${manifest.packageName} did not build this tool in this context`);
+    return tool;
+  };
+  // the contexts listings were built in, per registration, for start()
+  const listed = new Map<number, Set<ToolContext>>();
+  const proxy = (index: number, data: Record<string, unknown>, ctx: ToolContext): AnyAgentTool => {
+    const name = data.name as string;
+    return {
+      ...(structuredClone(data) as Omit<AnyAgentTool, "execute">),
+      execute: async (toolCallId, params, signal, onUpdate) =>
+        (await realTool(index, name, ctx)).execute(toolCallId, params, signal, onUpdate),
+    };
+  };
+  const registration = (r: RegistrationManifest, index: number): PluginToolRegistration => ({
+    pluginId: manifest.pluginId,
+    names: [...r.names],
+    optional: r.optional,
+    source: r.source,
+    ...(r.meta ? { meta: structuredClone(r.meta) } : {}),
+    factory: (ctx) => {
+      if (real) return (real.tools[index] as PluginToolRegistration).factory(ctx);
+      if (r.unavailable !== undefined) throw new ToolUnavailableError(r.unavailable);
+      let contexts = listed.get(index);
+      if (!contexts) listed.set(index, (contexts = new Set()));
+      contexts.add(ctx);
+      return (r.tools ?? []).map((data) => proxy(index, data, ctx));
+    },
+  });
+  const self: LazySectionPlugin = {
+    id: manifest.pluginId,
+    version: manifest.version,
+    ...(manifest.description ? { description: manifest.description } : {}),
+    section: manifest.section,
+    tools: manifest.registrations.map(registration),
+    ...(manifest.configSchema
+      ? { configSchema: structuredClone(manifest.configSchema) as unknown as ClawtoolsPlugin["configSchema"] }
+      : {}),
+    load,
+    get loaded() {
+      return real;
+    },
+    start: async () => {
+      await load();
+      const builds: Array<Promise<unknown>> = [];
+      for (const [index, contexts] of listed) {
+        const names = manifest.registrations[index]?.tools?.map((t) => t.name as string) ?? [];
+        for (const ctx of contexts) for (const name of names) builds.push(realTool(index, name, ctx));
+      }
+      await Promise.all(builds);
+    },
+    // nothing to release unless the section was loaded
+    dispose: async () => {
+      const plugin = loading ? await loading.catch(() => undefined) : undefined;
+      await plugin?.dispose?.();
+    },
+  };
+  return self;
+}
