@@ -32,3 +32,4 @@ export {
   channelConformance,
   type DeliveredMessage,
 } from "./channel-conformance.js";
+export { type NodeHostUnderTest, nodeHostConformance } from "./node-host-conformance.js";
