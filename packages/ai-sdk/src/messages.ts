@@ -1,4 +1,4 @@
-import type { MessageBlock, TranscriptMessage } from "@clawtools/sessions";
+import type { MessageBlock, TranscriptMessage } from "@clawtools/core/contracts";
 import type { AssistantContent, ModelMessage, StepResult, ToolSet } from "ai";
 
 type AssistantPart = Exclude<AssistantContent, string>[number];

@@ -8,7 +8,7 @@ import {
   type StartRunRequest,
   type TrackedRun,
   type TranscriptMessage,
-} from "@clawtools/sessions";
+} from "@clawtools/core/contracts";
 import { generateText, type LanguageModel, type ModelMessage, stepCountIs } from "ai";
 import { stepMessages, toModelMessages } from "./messages.js";
 import { toAiSdkTools } from "./tools.js";

@@ -1,4 +1,4 @@
-import type { AgentRunner, RunOutcome, StartRunRequest } from "@clawtools/sessions";
+import type { AgentRunner, RunOutcome, StartRunRequest } from "@clawtools/core/contracts";
 import type { AcpRunner } from "./runner.js";
 
 /** OpenClaw's key for an ACP session: `agent:<agentId>:acp:<uuid>` (sub-agents are `…:subagent:…`). */

@@ -9,7 +9,7 @@ import {
   type SessionStore,
   type StartRunRequest,
   waitForRun,
-} from "@clawtools/sessions";
+} from "@clawtools/core/contracts";
 import { AgentProcess } from "./agent-process.js";
 import {
   decidePermission,

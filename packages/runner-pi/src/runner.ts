@@ -9,7 +9,7 @@ import {
   type StartRunRequest,
   type TrackedRun,
   type TranscriptMessage,
-} from "@clawtools/sessions";
+} from "@clawtools/core/contracts";
 import { Agent, type AgentMessage } from "@mariozechner/pi-agent-core";
 import type { AssistantMessage } from "@mariozechner/pi-ai";
 import { toPiTool } from "./tools.js";

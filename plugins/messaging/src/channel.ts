@@ -1,11 +1,17 @@
-/**
- * The channel contract of the messaging section. A channel says which actions it supports and
- * what it can carry; the `message` tool builds its action enum, parameters and description from
- * the configured channels, as OpenClaw does. Every send is first *prepared* (the exact request
- * that would go out), so `dryRun` answers with what would be sent and nothing is sent.
- */
+import type { MessageAction } from "@clawtools/core/contracts";
 
-/** The actions this section implements (a subset of OpenClaw's CHANNEL_MESSAGE_ACTION_NAMES). */
+// The channel contract lives in core so a Gateway backend implements it without this section.
+export type {
+  Channel,
+  ChannelCapabilities,
+  ChannelResult,
+  MediaAttachment,
+  MessageAction,
+  MessageRequest,
+  PreparedRequest,
+} from "@clawtools/core/contracts";
+
+/** The actions this section implements (the `message` tool's enum), each one of core's `MessageAction`. */
 export const MESSAGE_ACTIONS = [
   "send",
   "reply",
@@ -15,75 +21,12 @@ export const MESSAGE_ACTIONS = [
   "read",
   "search",
   "broadcast",
-] as const;
-export type MessageAction = (typeof MESSAGE_ACTIONS)[number];
+] as const satisfies readonly MessageAction[];
 
-export interface ChannelCapabilities {
-  /** Attachments at all, and the largest one the channel takes. */
-  media?: { maxBytes: number; voice?: boolean; document?: boolean };
-  polls?: boolean;
-  threads?: boolean;
-  reactions?: boolean;
-  interactive?: boolean;
-}
-
-/** An attachment, resolved and read (a workspace file, a downloaded URL or a decoded buffer). */
-export interface MediaAttachment {
-  filename: string;
-  contentType: string;
-  data: Buffer;
-  /** Where it came from, for the result (`mediaUrl`). */
-  source: string;
-}
-
-export interface MessageRequest {
-  action: MessageAction;
-  to: string;
-  text?: string;
-  media?: MediaAttachment;
-  caption?: string;
-  replyTo?: string;
-  threadId?: string;
-  silent?: boolean;
-  asVoice?: boolean;
-  asDocument?: boolean;
-  poll?: { question: string; options: string[]; multiple?: boolean };
-  messageId?: string;
-  emoji?: string;
-  remove?: boolean;
-  query?: string;
-  limit?: number;
-  idempotencyKey: string;
-}
-
-/** One HTTP request as it would go out; secrets are replaced by `<redacted>` in `dryRun` answers. */
-export interface PreparedRequest {
-  method: "GET" | "POST" | "PUT" | "DELETE";
-  url: string;
-  headers: Record<string, string>;
-  /** JSON body, or multipart fields (files as {filename, contentType, bytes}). */
-  json?: unknown;
-  multipart?: Record<string, string | { filename: string; contentType: string; bytes: number }>;
-}
-
-export interface ChannelResult {
-  messageId?: string;
-  chatId?: string;
-  [key: string]: unknown;
-}
-
-export interface Channel {
-  id: string;
-  actions: ReadonlySet<MessageAction>;
-  capabilities: ChannelCapabilities;
-  /** A target used when a call names none (configured per channel). */
-  defaultTarget?: string;
-  /** What would be sent, without sending (dryRun). */
-  prepare(request: MessageRequest): Promise<PreparedRequest[]> | PreparedRequest[];
-  /** Sends (or reads) for real; the result carries the channel's message id. */
-  execute(request: MessageRequest, signal?: AbortSignal): Promise<ChannelResult>;
-  dispose?(): Promise<void>;
-}
+// Fails to compile when core's MessageAction gains an action this list does not name.
+type Missing = Exclude<MessageAction, (typeof MESSAGE_ACTIONS)[number]>;
+const everyAction: [Missing] extends [never] ? true : Missing = true;
+void everyAction;
 
 export const unsupported = (action: string, channel: string) =>
   `Message action ${action} not supported for channel ${channel}.`;

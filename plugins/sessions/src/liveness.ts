@@ -1,14 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
+import type { RunOwner } from "@clawtools/core/contracts";
 import type { RunRecord } from "./types.js";
 
-/** Who holds a run: the process (pid, host) and the service instance inside it. */
-export interface RunOwner {
-  pid: number;
-  /** One per `SessionsService`: a restarted process (or a reused pid) is another owner. */
-  instance: string;
-  host: string;
-}
+export type { RunOwner };
 
 export interface LivenessOptions {
   /** How often a service records that its runs are alive and looks for lost ones (default 10 s). */

@@ -1,0 +1,67 @@
+import type { CronJob, CronJobState, CronRunLogEntry, Page } from "./cron-job.js";
+
+/**
+ * Where jobs and their run logs live. Every method is async and addresses jobs by id, so a
+ * PostgreSQL store (`UPDATE … FOR UPDATE SKIP LOCKED … RETURNING` for `claimDue`) or a Redis one
+ * (a ZSET scored by next run plus `SET lock:<id> NX PX`) satisfies it without touching the tools.
+ */
+export interface CronStore {
+  /** Every job, ordered by next run (jobs without one last), then by id. */
+  list(): Promise<CronJob[]>;
+  /**
+   * One page of `list()` (disabled jobs left out unless asked for) and how many jobs the full
+   * listing has, at a cost that does not grow with the store (`ORDER BY … OFFSET … LIMIT`, or an
+   * ordered index). Optional: without it the scheduler pages `list()` itself.
+   */
+  listPage?(page: {
+    offset: number;
+    limit: number;
+    includeDisabled?: boolean;
+  }): Promise<{ jobs: CronJob[]; total: number }>;
+  /** How many jobs are stored (`status`); optional, `list().length` otherwise. */
+  count?(): Promise<number>;
+  get(id: string): Promise<CronJob | undefined>;
+  /** Inserts or replaces the job with this id. */
+  upsert(job: CronJob): Promise<void>;
+  /** False when there was no such job. Its run log is removed with it. */
+  remove(id: string): Promise<boolean>;
+  /**
+   * Claims up to `max` enabled jobs due at `nowMs` (`state.nextRunAtMs <= nowMs`) that no other
+   * owner holds a live lease on, for `leaseMs`; marks them running (`state.runningAtMs = nowMs`).
+   * Two owners never both claim the same job while a lease lasts.
+   */
+  claimDue(nowMs: number, owner: string, leaseMs: number, max: number): Promise<CronJob[]>;
+  /**
+   * Claims one job whatever its next run (a forced `run`); undefined when it does not exist or
+   * another owner holds its lease.
+   */
+  claim(id: string, nowMs: number, owner: string, leaseMs: number): Promise<CronJob | undefined>;
+  /**
+   * Ends `owner`'s lease on the job and merges `next` into its state (`runningAtMs` cleared).
+   * `remove: true` deletes the job (deleteAfterRun); `disable: true` turns it off (a finished
+   * one-shot). False when the lease was not held.
+   */
+  release(
+    id: string,
+    owner: string,
+    next: Partial<CronJobState>,
+    options?: { remove?: boolean; disable?: boolean },
+  ): Promise<boolean>;
+  /**
+   * The earliest `state.nextRunAtMs` of an enabled job not held under a live lease at `nowMs`
+   * (`SELECT min(next_run_at) …`, or the head of a Redis ZSET); what the timer is armed to.
+   */
+  nextWakeAtMs(nowMs: number): Promise<number | undefined>;
+  /**
+   * Appends a run's line to its job's log; durable when it resolves. The scheduler appends it
+   * before `release`, so a store may write the released state lazily: after a crash, a job
+   * still marked running whose last line has the same `runAtMs` is restored from that line.
+   */
+  appendRun(entry: CronRunLogEntry): Promise<void>;
+  /** Newest first. */
+  readRuns(jobId: string, page?: { offset?: number; limit?: number }): Promise<Page<CronRunLogEntry>>;
+  /** Writes whatever is still held in memory (called when the scheduler stops). */
+  flush?(): Promise<void>;
+  /** Where the jobs are kept (reported by `status`). */
+  readonly location: string;
+}

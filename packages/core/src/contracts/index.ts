@@ -1,0 +1,35 @@
+/**
+ * The contracts more than one package implements or consumes: sections implement them, adapters
+ * (runners) and backends (PostgreSQL, a Gateway) depend on these alone, never on a section.
+ */
+export type { AgentRunner, RunOutcome, StartRunRequest } from "./agent-runner.js";
+export type {
+  ChannelCapabilities,
+  Channel,
+  ChannelResult,
+  MediaAttachment,
+  MessageAction,
+  MessageRequest,
+  PreparedRequest,
+} from "./channel.js";
+export type {
+  CronDelivery,
+  CronFailureDestination,
+  CronJob,
+  CronJobState,
+  CronPayload,
+  CronRunLogEntry,
+  CronRunStatus,
+  CronSchedule,
+  CronSessionTarget,
+  CronWakeMode,
+  Page,
+} from "./cron-job.js";
+export type { CronStore } from "./cron-store.js";
+export type { LeaderLease } from "./leader-lease.js";
+export type { NodeHost, NodeInfo, PairingRequest } from "./node-host.js";
+export type { AnnounceState, RunOwner, RunRecord, RunRegistry, RunStatus } from "./run-registry.js";
+export { RECENT_OUTCOMES, RunTable } from "./run-table.js";
+export { type TrackedRun, waitForRun } from "./run-wait.js";
+export type { SessionEntry, SessionStore } from "./session-store.js";
+export type { MessageBlock, TranscriptMessage } from "./transcript.js";

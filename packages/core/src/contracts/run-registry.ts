@@ -1,0 +1,49 @@
+/** `lost`: the process that held the run went away before it ended (see `RunRecord.owner`). */
+export type RunStatus = "running" | "done" | "failed" | "killed" | "timeout" | "lost";
+
+/** Who holds a run: the process (pid, host) and the service instance inside it. */
+export interface RunOwner {
+  pid: number;
+  /** One per sessions service: a restarted process (or a reused pid) is another owner. */
+  instance: string;
+  host: string;
+}
+
+export interface AnnounceState {
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
+  idempotencyKey: string;
+  deliveredAt?: number;
+  lastError?: string;
+}
+
+/** A sub-agent run (OpenClaw's SubagentRunRecord). */
+export interface RunRecord {
+  runId: string;
+  childSessionKey: string;
+  requesterSessionKey: string;
+  task: string;
+  label?: string;
+  model?: string;
+  cleanup: "delete" | "keep";
+  depth: number;
+  createdAt: number;
+  startedAt?: number;
+  endedAt?: number;
+  status: RunStatus;
+  outcome?: { reply?: string; error?: string };
+  announce: AnnounceState;
+  /** The process holding the run while it runs (liveness is kept in the store, not in a process). */
+  owner?: RunOwner;
+  /** When the owner last said the run is alive. */
+  heartbeatAt?: number;
+}
+
+/** Sub-agent runs. */
+export interface RunRegistry {
+  record(run: RunRecord): Promise<void>;
+  update(runId: string, patch: Partial<Omit<RunRecord, "runId">>): Promise<RunRecord>;
+  get(runId: string): Promise<RunRecord | undefined>;
+  listByRequester(requesterSessionKey: string): Promise<RunRecord[]>;
+  list(): Promise<RunRecord[]>;
+}
