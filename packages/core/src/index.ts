@@ -238,6 +238,7 @@ export {
   type ToolErrorPayload,
   toolErrorResult,
 } from "./wrap/error-result.js";
+export * from "./approvals/index.js";
 export type {
   AfterToolCallEvent,
   AfterToolCallHook,

@@ -1,3 +1,4 @@
+import { askApproval } from "../approvals/ask.js";
 import {
   type ApprovalHandler,
   type BeforeToolCallEvent,
@@ -46,7 +47,7 @@ export async function runBeforeToolCall(
   }
   if (!approvalRequest) return { blocked: false, params };
   if (!approval.handler) return { blocked: true, reason: APPROVAL_UNAVAILABLE };
-  const decision = await askApproval(
+  const decision = await askHookApproval(
     approval.handler,
     { ...approvalRequest, toolName: event.toolName, toolCallId: event.toolCallId, params },
     approval.timeoutMs,
@@ -56,36 +57,22 @@ export async function runBeforeToolCall(
   return { blocked: true, reason: decision };
 }
 
-async function askApproval(
+const OUTCOME_REASONS = {
+  deny: APPROVAL_DENIED,
+  timeout: APPROVAL_TIMED_OUT,
+  cancelled: APPROVAL_CANCELLED,
+} as const;
+
+/** Core's one timeout policy (`askApproval`), its outcomes in this module's words. */
+async function askHookApproval(
   handler: ApprovalHandler,
   request: Parameters<ApprovalHandler>[0],
   timeoutMs: number,
   runSignal: AbortSignal | undefined,
 ): Promise<"allow-once" | "allow-always" | string> {
-  if (runSignal?.aborted) return APPROVAL_CANCELLED;
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  const timeout = new Promise<string>((resolve) => {
-    timer = setTimeout(() => resolve(APPROVAL_TIMED_OUT), timeoutMs);
+  const outcome = await askApproval(handler, request, {
+    timeoutMs,
+    ...(runSignal ? { signal: runSignal } : {}),
   });
-  const aborted = new Promise<string>((resolve) => {
-    onAbort = () => resolve(APPROVAL_CANCELLED);
-    runSignal?.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    const decision = await Promise.race([
-      handler(request, controller.signal).then(
-        (d) => (d === "allow-once" || d === "allow-always" ? d : APPROVAL_DENIED),
-        () => APPROVAL_DENIED,
-      ),
-      timeout,
-      aborted,
-    ]);
-    return decision;
-  } finally {
-    clearTimeout(timer);
-    if (onAbort) runSignal?.removeEventListener("abort", onAbort);
-    controller.abort();
-  }
+  return outcome === "allow-once" || outcome === "allow-always" ? outcome : OUTCOME_REASONS[outcome];
 }

@@ -1,0 +1,11 @@
+export { ambientApprovalHandler, runWithApprovalHandler } from "./ambient.js";
+export {
+  type ApprovalOutcome,
+  type AskApprovalOptions,
+  askApproval,
+  DEFAULT_APPROVAL_TIMEOUT_MS,
+  type ToolApprovalHandler,
+  type ToolApprovalRequest,
+} from "./ask.js";
+export { ApprovalGate, type ApprovalGateOptions, type ApprovalGateOutcome } from "./gate.js";
+export { APPROVALS_FILE, ApprovalMemory } from "./memory.js";
