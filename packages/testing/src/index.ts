@@ -33,3 +33,11 @@ export {
   type DeliveredMessage,
 } from "./channel-conformance.js";
 export { type NodeHostUnderTest, nodeHostConformance } from "./node-host-conformance.js";
+export {
+  BROWSER_CONFORMANCE_SITE,
+  type BrowserDriverUnderTest,
+  type BrowserDriverUnderTestSetup,
+  browserConformanceHtml,
+  browserDriverConformance,
+  type ConformancePage,
+} from "./browser-driver-conformance.js";
