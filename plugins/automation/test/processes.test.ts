@@ -1,0 +1,154 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { pathToFileURL } from "node:url";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { CronJob } from "../src/cron/types.js";
+import { FileCronStore } from "../src/store/file-store.js";
+import { tempDir } from "./helpers.js";
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+// tsx runs the worker from source (core declares it; this package reaches it through core)
+const TSX = pathToFileURL(createRequire(path.join(ROOT, "packages/core/package.json")).resolve("tsx")).href;
+const WORKER = path.join(import.meta.dirname, "fixtures", "cron-worker.ts");
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+});
+
+function worker(...args: string[]): ChildProcess {
+  const child = spawn(
+    process.execPath,
+    ["--conditions=@clawtools/source", "--import", TSX, WORKER, ...args],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let stderr = "";
+  child.stderr?.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  child.on("exit", (code, signal) => {
+    if (code && code !== 0) console.error(`worker ${args[0]} exited ${code} ${signal}: ${stderr}`);
+  });
+  children.push(child);
+  return child;
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+}
+
+function firstLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`worker exited ${code} before it was ready`)));
+  });
+}
+
+const lines = (file: string) =>
+  existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
+
+function dueJob(id: string, atMs: number, kind: "at" | "every" = "at"): CronJob {
+  return {
+    id,
+    name: id,
+    enabled: true,
+    createdAtMs: atMs,
+    updatedAtMs: atMs,
+    schedule:
+      kind === "at" ? { kind: "at", at: new Date(atMs).toISOString() } : { kind: "every", everyMs: 1_000 },
+    sessionTarget: "main",
+    wakeMode: "now",
+    payload: { kind: "systemEvent", text: id },
+    ...(kind === "at" ? { deleteAfterRun: true } : {}),
+    state: { nextRunAtMs: atMs },
+  } as CronJob;
+}
+
+describe("several processes on one cron directory", () => {
+  it("concurrent adds from three processes: every job is there, none lost", async () => {
+    const dir = path.join(tempDir(), "cron");
+    const adders = ["a", "b", "c"].map((prefix) => worker("add", dir, prefix, "40"));
+    expect(await Promise.all(adders.map(exited))).toEqual([0, 0, 0]);
+    const ids = (await new FileCronStore(dir).list()).map((job) => job.id);
+    expect(ids).toHaveLength(120);
+    for (const prefix of ["a", "b", "c"]) for (let i = 0; i < 40; i++) expect(ids).toContain(`${prefix}${i}`);
+  }, 120_000);
+
+  it("three claiming processes claim each of 90 due jobs exactly once", async () => {
+    const dir = path.join(tempDir(), "cron");
+    const log = path.join(dir, "..", "fired.log");
+    const store = new FileCronStore(dir);
+    for (let i = 0; i < 90; i++) await store.upsert(dueJob(`j${i}`, Date.now() - 1_000 + i, "every"));
+    const claimers = ["A", "B", "C"].map((owner) => worker("claim", dir, log, owner));
+    expect(await Promise.all(claimers.map(exited))).toEqual([0, 0, 0]);
+    const fired = lines(log);
+    expect(fired).toHaveLength(90);
+    expect(new Set(fired).size).toBe(90);
+    // every job released, none left marked running or claimed
+    const jobs = await store.list();
+    expect(jobs.filter((job) => job.state.runningAtMs !== undefined)).toEqual([]);
+    expect(JSON.parse(readFileSync(path.join(dir, "jobs.json"), "utf8")).leases).toBeUndefined();
+  }, 120_000);
+
+  it("two schedulers without a leader lease fire each of 40 due jobs exactly once", async () => {
+    const dir = path.join(tempDir(), "cron");
+    const log = path.join(dir, "..", "fired.log");
+    const store = new FileCronStore(dir);
+    // due as both start: their first ticks race for the same jobs
+    const at = Date.now() + 200;
+    for (let i = 0; i < 40; i++) await store.upsert(dueJob(`once${i}`, at + i));
+    const a = worker("serve", dir, log, "none");
+    const b = worker("serve", dir, log, "none");
+    await Promise.all([firstLine(a), firstLine(b)]);
+    await vi.waitFor(() => expect(lines(log)).toHaveLength(40), { timeout: 90_000, interval: 200 });
+    a.kill("SIGTERM");
+    b.kill("SIGTERM");
+    await Promise.all([exited(a), exited(b)]);
+    const texts = lines(log).map((line) => line.split(" ").slice(1).join(" "));
+    expect(new Set(texts).size).toBe(40);
+    expect(texts).toHaveLength(40);
+    // one-shot jobs are deleted after their run: nothing is left to fire again
+    expect(await store.count()).toBe(0);
+  }, 150_000);
+
+  it("kill -9 of the leader: the follower takes the lease and the due jobs over", async () => {
+    const dir = path.join(tempDir(), "cron");
+    const log = path.join(dir, "..", "fired.log");
+    const store = new FileCronStore(dir);
+    const leader = worker("serve", dir, log, "lease");
+    expect(await firstLine(leader)).toBe("ready leader");
+    const follower = worker("serve", dir, log, "lease");
+    expect(await firstLine(follower)).toBe("ready follower");
+    await store.upsert(dueJob("tick", Date.now(), "every"));
+    // the leader fires it (every second); the follower does not
+    await vi.waitFor(() => expect(lines(log).length).toBeGreaterThanOrEqual(2), { timeout: 60_000 });
+    const pids = new Set(lines(log).map((line) => line.split(" ")[0]));
+    expect([...pids]).toEqual([String(leader.pid)]);
+    leader.kill("SIGKILL");
+    await exited(leader);
+    const before = lines(log).length;
+    await vi.waitFor(
+      () =>
+        expect(
+          lines(log)
+            .slice(before)
+            .some((line) => line.startsWith(`${follower.pid} `)),
+        ).toBe(true),
+      { timeout: 60_000, interval: 100 },
+    );
+    const lease = JSON.parse(readFileSync(path.join(dir, "leader.cron.json"), "utf8"));
+    expect(lease).toMatchObject({ owner: `p${follower.pid}`, pid: follower.pid });
+    // each run of the job is recorded once: no run time appears twice in its log
+    follower.kill("SIGTERM");
+    await exited(follower);
+    const runs = (await store.readRuns("tick", { limit: 200 })).entries;
+    const runTimes = runs.map((entry) => entry.runAtMs);
+    expect(new Set(runTimes).size).toBe(runTimes.length);
+  }, 150_000);
+});
