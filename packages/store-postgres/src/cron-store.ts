@@ -1,4 +1,4 @@
-import type { CronJob, CronJobState, CronRunLogEntry, CronStore, Page } from "@clawtools/automation";
+import type { CronJob, CronJobState, CronRunLogEntry, CronStore, Page } from "@clawtools/core/contracts";
 import { type Db, finite, millis, parseRow } from "./db.js";
 import type { StoreEvents } from "./events.js";
 

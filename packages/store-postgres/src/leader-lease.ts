@@ -1,4 +1,4 @@
-import type { LeaderLease } from "@clawtools/automation";
+import type { LeaderLease } from "@clawtools/core/contracts";
 import { type Db, finite } from "./db.js";
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { redactValue } from "@clawtools/core";
-import type { SessionEntry, SessionStore, TranscriptMessage } from "@clawtools/sessions";
+import type { SessionEntry, SessionStore, TranscriptMessage } from "@clawtools/core/contracts";
 import { type Db, millis, parseRow, withoutUndefined } from "./db.js";
 
 type Row = { entry: string };
