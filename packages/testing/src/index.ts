@@ -41,3 +41,9 @@ export {
   browserDriverConformance,
   type ConformancePage,
 } from "./browser-driver-conformance.js";
+export {
+  type SpeechProviderUnderTest,
+  type SpeechProviderUnderTestSetup,
+  speechProviderConformance,
+  sniffSpeechFormat,
+} from "./speech-provider-conformance.js";
