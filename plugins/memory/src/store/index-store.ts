@@ -185,7 +185,12 @@ export class IndexStore {
         chunk_id: number;
         vector: Uint8Array;
       }>) {
-        this.vectors.set(row.chunk_id, fromBlob(row.vector));
+        const b = row.vector;
+        // the index copies the floats: a view of the row's bytes will do when it is aligned
+        this.vectors.set(
+          row.chunk_id,
+          b.byteOffset % 4 === 0 ? new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4) : fromBlob(b),
+        );
       }
     }
     return this.vectors;

@@ -1,20 +1,20 @@
 /**
  * Nearest neighbours over unit vectors without a scan of full-precision floats: every vector is
- * kept twice, exactly (a contiguous Float32Array) and as 4-bit codes (−7..7, scaled per vector)
+ * kept twice, exactly (a contiguous Float32Array) and as 5-bit codes (−15..15, scaled per vector)
  * packed three vectors to a float64 lane word, so one multiply-add scores three vectors at once.
  * A query is scored against the codes, then the best few hundred are re-ranked exactly.
  *
- * Why three lanes are exact: a code is ≤ 7 and a query code ≤ 15 in magnitude, so one lane's dot
- * over d ≤ 256 dimensions stays below 2^15 and three lanes at 2^16 spacing stay below 2^53,
- * where doubles are still integers. Larger d splits the codes into blocks of 256 dimensions.
+ * Why three lanes are exact: codes and query codes are ≤ 15 in magnitude, so one lane's dot over
+ * a block of 128 dimensions stays below 2^15 (15·15·128 = 28,800) and three lanes at 2^16
+ * spacing stay below 2^53, where doubles are still integers; the lanes are split after each block.
  */
-const CODE_MAX = 7;
+const CODE_MAX = 15;
 const QUERY_MAX = 15;
 const LANES = 3;
 const LANE = 2 ** 16;
 const LANE2 = LANE * LANE;
 /** Dimensions summed before the lanes are split (keeps each lane below 2^15). */
-const BLOCK = 256;
+const BLOCK = 128;
 /** Candidates re-ranked exactly (recall@10 ≥ 0.95 of the exact scan needs far fewer). */
 export const RERANK = 256;
 
@@ -59,12 +59,11 @@ export class VectorIndex {
     const d = this.dims;
     const base = slot * d;
     const scale = this.scales[slot]!;
+    if (scale === 0) return; // a zero vector has all-zero codes
+    const inverse = 1 / scale;
     const weight = sign * (slot % LANES === 0 ? 1 : slot % LANES === 1 ? LANE : LANE2);
     const row = Math.floor(slot / LANES) * d;
-    for (let j = 0; j < d; j++) {
-      const code = scale > 0 ? Math.round(this.exact[base + j]! / scale) : 0;
-      this.codes[row + j]! += code * weight;
-    }
+    for (let j = 0; j < d; j++) this.codes[row + j]! += Math.round(this.exact[base + j]! * inverse) * weight;
   }
 
   set(id: number, vector: ArrayLike<number>): void {
