@@ -17,7 +17,9 @@ export function effectiveAsk(configured: ExecAsk, requested?: ExecAsk): ExecAsk 
 
 export type ExecApprovalDecision = "allow-once" | "allow-always" | "deny";
 
+/** Core's `ToolApprovalRequest` (tool, command, cwd, reason) with exec's own details. */
 export interface ExecApprovalRequest {
+  tool: "exec";
   command: string;
   cwd: string;
   /** Why approval is needed: `ask=always`, an allowlist miss, or a command we could not analyse. */

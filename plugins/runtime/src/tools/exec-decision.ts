@@ -1,4 +1,4 @@
-import { ToolInputError } from "@clawtools/core";
+import { ApprovalGate, type ToolApprovalHandler, ToolInputError } from "@clawtools/core";
 import { type AllowlistEntry, evaluateAllowlist } from "../security/allowlist.js";
 import { DEFAULT_SAFE_BINS, DEFAULT_TRUSTED_DIRS } from "../security/safe-bin-profiles.js";
 import {
@@ -17,6 +17,8 @@ export interface ExecGateOptions {
   safeBinTrustedDirs?: readonly string[];
   allowRedirections?: boolean;
   approval?: ExecApprovalHandler;
+  /** Where "allow always" answers are kept (`<stateDir>/approvals.json`); absent ⇒ this gate's lifetime. */
+  stateDir?: string;
   /** Milliseconds an approval may take before it counts as a deny (default 30 min). */
   approvalTimeoutMs?: number;
 }
@@ -47,8 +49,14 @@ function describeMisses(misses: string[]): string {
  * checked; after an approval, the command the user saw.
  */
 export class ExecGate {
-  private readonly alwaysAllowed = new Set<string>();
-  constructor(private readonly options: ExecGateOptions) {}
+  private readonly approvals: ApprovalGate<ExecApprovalRequest>;
+  constructor(private readonly options: ExecGateOptions) {
+    this.approvals = new ApprovalGate<ExecApprovalRequest>({
+      ...(options.approval ? { handler: options.approval as ToolApprovalHandler<ExecApprovalRequest> } : {}),
+      timeoutMs: options.approvalTimeoutMs ?? 30 * 60_000,
+      ...(options.stateDir ? { stateDir: options.stateDir } : {}),
+    });
+  }
 
   async decide(request: ExecGateRequest, signal?: AbortSignal): Promise<string> {
     const { command, security, ask, host } = request;
@@ -79,11 +87,11 @@ export class ExecGate {
     }
     if (ask === "always") reason ??= "ask=always";
     if (!reason) return toRun;
-    const key = `${command}\u0000${JSON.stringify(request.envOverrides)}`;
-    if (this.alwaysAllowed.has(key)) return command;
-    if (!this.options.approval) throw new ToolInputError(`${NO_APPROVAL_ROUTE} (${reason})`);
-    const decision = await this.ask(
+    // "allow always" covers this exact command line, host and call variables, nothing broader
+    const key = `${host}\u0000${command}\u0000${JSON.stringify(request.envOverrides)}`;
+    const outcome = await this.approvals.decide(
       {
+        tool: "exec",
         command,
         cwd: request.cwd,
         reason,
@@ -92,36 +100,13 @@ export class ExecGate {
         env: request.env,
         envOverrides: request.envOverrides,
       },
+      key,
       signal,
     );
-    if (decision === "allow-always") this.alwaysAllowed.add(key);
+    if (outcome === "unavailable") throw new ToolInputError(`${NO_APPROVAL_ROUTE} (${reason})`);
+    if (outcome === "timeout") throw new ToolInputError("exec denied: approval timed out");
+    if (outcome === "cancelled") throw new ToolInputError("exec denied: Approval cancelled (run aborted)");
+    if (outcome === "deny") throw new ToolInputError("exec denied: Denied by user");
     return command;
-  }
-
-  private async ask(
-    request: ExecApprovalRequest,
-    signal?: AbortSignal,
-  ): Promise<"allow-once" | "allow-always"> {
-    const timeoutMs = this.options.approvalTimeoutMs ?? 30 * 60_000;
-    let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
-    const decision = await Promise.race([
-      this.options.approval!(request, signal).catch(() => "deny" as const),
-      new Promise<"timeout">((resolve) => {
-        timer = setTimeout(() => resolve("timeout"), timeoutMs);
-      }),
-      new Promise<"aborted">((resolve) => {
-        onAbort = () => resolve("aborted");
-        if (signal?.aborted) onAbort();
-        else signal?.addEventListener("abort", onAbort, { once: true });
-      }),
-    ]).finally(() => {
-      clearTimeout(timer);
-      if (onAbort) signal?.removeEventListener("abort", onAbort);
-    });
-    if (decision === "timeout") throw new ToolInputError("exec denied: approval timed out");
-    if (decision === "aborted") throw new ToolInputError("exec denied: Approval cancelled (run aborted)");
-    if (decision === "allow-once" || decision === "allow-always") return decision;
-    throw new ToolInputError("exec denied: Denied by user");
   }
 }

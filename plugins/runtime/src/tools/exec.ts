@@ -142,7 +142,7 @@ export function createExecTool(
 ): AgentTool<typeof execSchema, ExecDetails> {
   const scopeKey = ctx.sessionKey ?? `agent:${ctx.agentId ?? "main"}`;
   const defaultYieldMs = resolveYieldMs(options.backgroundMs);
-  const gate = new ExecGate(options);
+  const gate = new ExecGate({ ...(ctx.stateDir ? { stateDir: ctx.stateDir } : {}), ...options });
 
   return {
     name: "exec",
