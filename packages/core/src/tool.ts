@@ -22,12 +22,16 @@ export interface AudioContent {
 
 export type ToolContent = TextContent | ImageContent | AudioContent;
 
-/** What a tool returns. `isError` marks a result the model should treat as a failure. */
-export interface AgentToolResult<TDetails = unknown> {
+/**
+ * What a tool returns. `isError` marks a result the model should treat as a failure.
+ * `details` (structured data for UIs and loops) may be left out unless the tool declares a
+ * details type: a hand-written tool can return `{ content }` alone, while a section typed
+ * `AgentToolResult<ExecDetails>` must still fill it.
+ */
+export type AgentToolResult<TDetails = unknown> = {
   content: ToolContent[];
-  details: TDetails;
   isError?: boolean;
-}
+} & (unknown extends TDetails ? { details?: TDetails } : { details: TDetails });
 
 /** Streaming progress from a long-running tool; the final result is authoritative. */
 export type AgentToolUpdateCallback<TDetails = unknown> = (partial: {
@@ -47,8 +51,8 @@ export type ToolParams<TParams> = TParams extends TSchema ? Static<TParams> : Re
 export interface AgentTool<TParams extends object = JsonSchema, TDetails = unknown> {
   /** Canonical tool name sent to the model (lowercase, `[a-z][a-z0-9_]*`). */
   name: string;
-  /** Human-readable label for UIs. */
-  label: string;
+  /** Human-readable label for UIs; the registry falls back to the catalog label or the name. */
+  label?: string;
   description: string;
   parameters: TParams;
   execute: (

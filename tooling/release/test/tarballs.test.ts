@@ -4,46 +4,28 @@
  * workspace with npm, running the README's library example under Node and tsc.
  * Needs `pnpm build` first (the tarballs ship dist/).
  */
-import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { npm, packAll, Scratch } from "../src/tarballs.js";
 import {
   hasKey,
   manifestTargets,
   type PackageManifest,
-  pack,
   publishablePackages,
   root,
+  run,
   tarballFiles,
   tarballManifest,
 } from "../src/workspace.js";
 
-const run = promisify(execFile);
 const REPOSITORY = "https://github.com/clawtools/clawtools";
 const packages = publishablePackages();
 const tsc = path.join(root, "node_modules", "typescript", "bin", "tsc");
 
-let destination: string;
-const tarballs = new Map<string, string>();
-const scratch: string[] = [];
-
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  scratch.push(dir);
-  return dir;
-}
-
-async function npm(args: string[], cwd: string): Promise<void> {
-  await run("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], {
-    cwd,
-    maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, npm_config_update_notifier: "false" },
-  });
-}
+let tarballs = new Map<string, string>();
+const scratch = new Scratch();
+const tempDir = (prefix: string) => scratch.dir(prefix);
 
 /** The ```ts block that follows the README's "Use it as a library" heading. */
 function readmeLibraryExample(): string {
@@ -55,22 +37,11 @@ function readmeLibraryExample(): string {
 }
 
 beforeAll(async () => {
-  destination = tempDir("clawtools-tarballs-");
-  // three at a time: each pack is a pnpm process
-  const queue = [...packages];
-  await Promise.all(
-    Array.from({ length: 3 }, async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) {
-        tarballs.set(next.manifest.name, await pack(next.dir, destination));
-      }
-    }),
-  );
+  tarballs = await packAll(packages, tempDir("clawtools-tarballs-"));
 }, 300_000);
 
 // the fresh projects hold full node_modules trees: removing them takes a while on a busy machine
-afterAll(async () => {
-  await Promise.all(scratch.map((dir) => rm(dir, { recursive: true, force: true })));
-}, 300_000);
+afterAll(() => scratch.removeAll(), 300_000);
 
 describe("every publishable package", () => {
   it("is built, so its tarball has something to ship", () => {

@@ -135,9 +135,11 @@ export async function runLocally(
     session.backgrounded = true;
     return runningResult(session);
   }
-  const stopUpdates = session.onData(() => {
+  // content is the new output only, so a caller appending partials prints everything once;
+  // details.tail is the recent output as a whole, for a UI that redraws instead
+  const stopUpdates = session.onData((chunk) => {
     onUpdate?.({
-      content: [{ type: "text", text: session.tail }],
+      content: [{ type: "text", text: chunk }],
       details: { status: "running", cwd: options.cwd, sessionId: session.id, tail: session.tail },
     });
   });

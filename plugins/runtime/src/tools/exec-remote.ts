@@ -40,9 +40,10 @@ export async function runOnHost(
       ...(node ? { node } : {}),
       onData: (chunk) => {
         output.append(chunk);
+        // the new output only (appended by the caller), the recent whole in details.tail
         onUpdate?.({
-          content: [{ type: "text", text: output.tail.tail(2000) }],
-          details: { status: "running", cwd },
+          content: [{ type: "text", text: chunk }],
+          details: { status: "running", cwd, tail: output.tail.tail(2000) },
         });
       },
     });
