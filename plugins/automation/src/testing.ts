@@ -1,5 +1,8 @@
 import type { Clock, CronStore } from "./cron/interfaces.js";
 import type { CronJob } from "./cron/types.js";
+import { type TwoInstanceOptions, twoInstanceSteps } from "./two-instances.js";
+
+export type { TwoInstanceOptions } from "./two-instances.js";
 
 /**
  * A clock whose time moves only when told. `advance` fires due timers in time order, setting
@@ -72,10 +75,13 @@ function sampleJob(id: string, nextRunAtMs: number | undefined, enabled = true):
 /**
  * The behaviour every `CronStore` must have (the embedded file store, PostgreSQL, Redis): CRUD,
  * ordering, lease-exclusive claiming (two owners never hold the same job), release rules and the
- * run log. `makeStore` returns a new, empty store each time it is called.
+ * run log. `makeStore` returns a new, empty store each time it is called. With `twoInstances`,
+ * also the steps with two stores on one backend (no lost update, exclusive claims, claim and
+ * leader-lease expiry and takeover), as two processes sharing it would see them.
  */
 export async function runCronStoreConformance(
   makeStore: () => Promise<CronStore>,
+  options: { twoInstances?: TwoInstanceOptions } = {},
 ): Promise<ConformanceReport> {
   const problems: string[] = [];
   const check = (condition: boolean, what: string) => {
@@ -247,6 +253,8 @@ export async function runCronStoreConformance(
     await store.remove("x");
     check((await store.readRuns("x")).total === 0, "runs: the run log outlived its job");
   });
+
+  if (options.twoInstances) await twoInstanceSteps(options.twoInstances, problems);
 
   return { ok: problems.length === 0, problems };
 }

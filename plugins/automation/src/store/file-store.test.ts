@@ -4,14 +4,52 @@ import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers.js";
 import { runCronStoreConformance } from "../testing.js";
 import { FileCronStore, RUN_LOG_KEEP_LINES, RUN_LOG_MAX_BYTES } from "./file-store.js";
+import { FileLeaderLease } from "./file-lease.js";
 import { InProcessLeaderLease } from "./memory-lease.js";
 import { FakeClock } from "../testing.js";
 
 describe("FileCronStore", () => {
   it("passes the CronStore conformance suite", async () => {
-    const report = await runCronStoreConformance(async () => new FileCronStore(path.join(tempDir(), "cron")));
+    const report = await runCronStoreConformance(
+      async () => new FileCronStore(path.join(tempDir(), "cron")),
+      {
+        twoInstances: {
+          makePair: async () => {
+            const dir = path.join(tempDir(), "cron");
+            return [new FileCronStore(dir), new FileCronStore(dir)];
+          },
+          makeLeasePair: async () => {
+            const dir = path.join(tempDir(), "cron");
+            return [new FileLeaderLease(dir), new FileLeaderLease(dir)];
+          },
+        },
+      },
+    );
     expect(report.problems).toEqual([]);
     expect(report.ok).toBe(true);
+  });
+
+  it("the two-instance steps catch a store that keeps its claims in the process", async () => {
+    // each instance remembers only its own claims, as the store did before it shared them
+    class Forgetful extends FileCronStore {
+      private readonly mine = new Set<string>();
+      override async claimDue(nowMs: number, _owner: string, _leaseMs: number, max: number) {
+        const due = (await this.list()).filter(
+          (j) => j.enabled && !this.mine.has(j.id) && (j.state.nextRunAtMs ?? Infinity) <= nowMs,
+        );
+        for (const j of due.slice(0, max)) this.mine.add(j.id);
+        return due.slice(0, max).map((j) => ({ ...j, state: { ...j.state, runningAtMs: nowMs } }));
+      }
+    }
+    const report = await runCronStoreConformance(async () => new Forgetful(path.join(tempDir(), "cron")), {
+      twoInstances: {
+        makePair: async () => {
+          const dir = path.join(tempDir(), "cron");
+          return [new Forgetful(dir), new Forgetful(dir)];
+        },
+      },
+    });
+    expect(report.problems).toContain("two instances: both claimed the same job");
   });
 
   it("the conformance suite catches a store that lets two owners claim one job", async () => {
