@@ -261,7 +261,11 @@ export async function buildToolset(
   // sections whose tools start state (cron's scheduler, the sessions' reaper) start it once the
   // server is up, as creating the toolset did before sections loaded lazily
   const startState = async (): Promise<void> => {
-    const served = clawtools.tools.plugins().filter((p) => !replaced.has(p));
+    // only the sections the toolset serves a tool of: a profile without cron starts no scheduler
+    const names = new Set(toolset.tools.map((t) => t.name));
+    const served = clawtools.tools
+      .plugins()
+      .filter((p) => !replaced.has(p) && p.tools.some((r) => r.names.some((n) => names.has(n))));
     await Promise.all(
       served
         .filter((p) => isLazySectionPlugin(p) && p.section && SECTIONS_WITH_STATE.includes(p.section))
