@@ -47,3 +47,10 @@ export {
   speechProviderConformance,
   sniffSpeechFormat,
 } from "./speech-provider-conformance.js";
+export {
+  SEARCH_CONFORMANCE_HITS,
+  type SearchFarSideMode,
+  type SearchProviderUnderTest,
+  type SearchProviderUnderTestSetup,
+  searchProviderConformance,
+} from "./search-provider-conformance.js";
