@@ -4,6 +4,12 @@ export {
   type McpServerConfig,
   mcpServerConfigProblem,
 } from "./connect.js";
+export {
+  APPROVAL_CHOICES,
+  approvalMessage,
+  elicitationApprovalHandler,
+  supportsFormElicitation,
+} from "./elicit-approval.js";
 export { type ImportMcpToolsOptions, importMcpTools, type McpClientLike } from "./import.js";
 export {
   DEFAULT_STOP_SIGNALS,

@@ -1,7 +1,8 @@
 import type { AgentToolResult, AnyAgentTool, JsonSchema, ToolMeta } from "@clawtools/core";
-import { isAbortError, toolErrorResult } from "@clawtools/core";
+import { isAbortError, runWithApprovalHandler, toolErrorResult } from "@clawtools/core";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { elicitationApprovalHandler, supportsFormElicitation } from "./elicit-approval.js";
 import { type ResultLimits, toCallToolResult } from "./result.js";
 import { checkStructured } from "./structured-check.js";
 import { toMcpTool } from "./tool-listing.js";
@@ -26,6 +27,11 @@ export interface CreateMcpServerOptions extends ResultLimits {
   instructions?: string;
   /** Where the server reports its own problems (a result that breaks its outputSchema). */
   log?: (message: string) => void;
+  /**
+   * Ask the client to approve commands through MCP elicitation when it supports it (default
+   * true). Off, or with a client without elicitation, such commands get the tool's own refusal.
+   */
+  elicitApprovals?: boolean;
 }
 
 /** The error a request other than initialize or ping gets before the client has initialised. */
@@ -88,12 +94,13 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
               .catch(() => {});
           };
     try {
-      const result = await tool.execute(
-        String(extra.requestId),
-        request.params.arguments ?? {},
-        extra.signal,
-        onUpdate,
-      );
+      const run = () =>
+        tool.execute(String(extra.requestId), request.params.arguments ?? {}, extra.signal, onUpdate);
+      // approvals of this call go to the client that made it, when it can show a form
+      const result =
+        options.elicitApprovals !== false && supportsFormElicitation(server.getClientCapabilities())
+          ? await runWithApprovalHandler(elicitationApprovalHandler(extra.sendRequest), run)
+          : await run();
       return checkStructured(tool.name, toCallToolResult(result, limits), outputSchemas.get(tool.name), log);
     } catch (error) {
       // an aborted call's answer is never read (the client cancelled); anything else is a tool error
