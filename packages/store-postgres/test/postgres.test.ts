@@ -41,8 +41,28 @@ describe.skipIf(!HAVE_POSTGRES)(
     sessionStoreConformance(async () => (await fresh()).sessions, { name: "PgSessionStore conformance" });
     runRegistryConformance(async () => (await fresh()).runs, { name: "PgRunRegistry conformance" });
 
-    it("PgCronStore passes the CronStore conformance suite", async () => {
-      const report = await runCronStoreConformance(async () => (await fresh()).cron);
+    it("PgCronStore and PgLeaderLease pass the CronStore conformance suite, two-instance steps included", async () => {
+      // two bundles on one new schema, each with its own pool: two processes on one database
+      const pair = async () => {
+        const schema = `pair_${++schemas}`;
+        const url = ctx.cluster?.url as string;
+        const a = await openPostgresStore({ connectionString: url, schema, maxConnections: 3 });
+        const b = await openPostgresStore({ connectionString: url, schema, maxConnections: 3 });
+        opened.push(a, b);
+        return [a, b] as const;
+      };
+      const report = await runCronStoreConformance(async () => (await fresh()).cron, {
+        twoInstances: {
+          makePair: async () => {
+            const [a, b] = await pair();
+            return [a.cron, b.cron];
+          },
+          makeLeasePair: async () => {
+            const [a, b] = await pair();
+            return [a.lease, b.lease];
+          },
+        },
+      });
       expect(report.problems).toEqual([]);
     });
 
