@@ -1,0 +1,100 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const cliDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const bin = path.join(cliDir, "dist", "bin.js");
+const repo = path.resolve(cliDir, "../..");
+const clients: Client[] = [];
+
+type Decision = "allow-once" | "allow-always" | "deny";
+
+/** `clawtools serve` with exec set to ask for every command (a JSON config, no code). */
+async function serve(
+  workspace: string,
+  answer?: () => { action: "accept" | "decline"; decision?: Decision },
+) {
+  const config = path.join(workspace, "clawtools.json");
+  writeFileSync(config, JSON.stringify({ runtime: { exec: { ask: "always" } } }));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [
+      bin,
+      "serve",
+      "--workspace",
+      workspace,
+      "--state-dir",
+      path.join(workspace, ".state"),
+      "--config",
+      config,
+    ],
+    env: getDefaultEnvironment(),
+    stderr: "ignore",
+  });
+  const client = new Client(
+    { name: "e2e-approvals", version: "1" },
+    { capabilities: answer ? { elicitation: {} } : {} },
+  );
+  const messages: string[] = [];
+  if (answer)
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      messages.push(request.params.message);
+      const { action, decision } = answer();
+      return action === "accept" ? { action, content: { decision: decision ?? "deny" } } : { action };
+    });
+  await client.connect(transport);
+  clients.push(client);
+  const exec = async (command: string) => {
+    const result = await client.callTool({ name: "exec", arguments: { command } });
+    return {
+      text: (result.content as Array<{ text: string }>)[0]?.text ?? "",
+      isError: result.isError === true,
+    };
+  };
+  return { exec, messages };
+}
+
+describe("clawtools serve: exec approvals reach the client through elicitation", () => {
+  beforeAll(() => {
+    if (!existsSync(bin))
+      execFileSync("pnpm", ["turbo", "run", "build", "--filter=@clawtools/cli..."], {
+        cwd: repo,
+        stdio: "ignore",
+      });
+  }, 400_000);
+  afterAll(async () => {
+    for (const client of clients) await client.close();
+  });
+
+  it("allow once, allow always (remembered by the next serve on the state directory), decline, and no elicitation", async () => {
+    const workspace = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-approvals-"));
+    const answers: Array<{ action: "accept" | "decline"; decision?: Decision }> = [
+      { action: "accept", decision: "allow-once" },
+      { action: "accept", decision: "allow-always" },
+      { action: "decline" },
+    ];
+    const asking = await serve(workspace, () => answers.shift()!);
+    expect(await asking.exec("echo once")).toEqual({ text: expect.stringContaining("once"), isError: false });
+    expect(asking.messages[0]).toContain("Command: echo once");
+    expect(asking.messages[0]).toContain(`Working directory: ${workspace}`);
+    expect((await asking.exec("echo always")).text).toContain("always");
+    expect(readFileSync(path.join(workspace, ".state", "approvals.json"), "utf8")).toContain("echo always");
+    const declined = await asking.exec("echo nope");
+    expect(declined.isError).toBe(true);
+    expect(declined.text).toContain("exec denied: Denied by user");
+    expect(asking.messages).toHaveLength(3);
+
+    // a client without elicitation: the remembered command runs, anything else gets the refusal
+    const plain = await serve(workspace);
+    expect((await plain.exec("echo always")).text).toContain("always");
+    const refused = await plain.exec("echo once");
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain("needs approval but no approval handler is configured");
+  }, 120_000);
+});
