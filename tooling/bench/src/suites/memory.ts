@@ -1,11 +1,13 @@
 /**
  * Memory: retrieval quality on a kept corpus (recall@5 and MRR for keyword-only, vector-only
- * and hybrid), then speed over 10,000 chunks: full build, query latency p50/p95, and an
- * incremental re-index after one file of 1,000 changes against a full rebuild.
+ * and hybrid), then speed over 50,000 chunks: full build rate, query latency p50/p95 of the
+ * default (quantized KNN) beside sqlite-vec's exact KNN on the same file, taking turns, the
+ * quantized search's recall@10 against that exact search, and an incremental re-index after one
+ * file of 5,000 changes against a full rebuild.
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createLocalEmbedder, MemoryIndex } from "@clawtools/memory";
@@ -58,6 +60,7 @@ export default {
   name: "memory",
   async run() {
     const rows: BenchRow[] = [];
+    const loadAtStart = loadavg()[0] ?? 0;
     const corpus = JSON.parse(readFileSync(corpusFile, "utf8")) as {
       notes: Array<{ path: string; content: string }>;
       queries: Array<{ query: string; answers: string[] }>;
@@ -108,8 +111,9 @@ export default {
       rmSync(ws, { recursive: true, force: true });
     }
 
+    const FILES = 5000;
     const big = writeWorkspace(
-      Array.from({ length: 1000 }, (_, i) => ({ path: `memory/n${i}.md`, content: syntheticFile(i) })),
+      Array.from({ length: FILES }, (_, i) => ({ path: `memory/n${i}.md`, content: syntheticFile(i) })),
     );
     try {
       const dbPath = path.join(big, ".db", "big.sqlite");
@@ -118,28 +122,82 @@ export default {
       const index = new MemoryIndex({ workspaceDir: big, dbPath, embedder });
       const report = await index.sync();
       const fullMs = performance.now() - start;
-      rows.push({ name: `full build, ${report.chunks} chunks from 1,000 files`, value: fullMs, unit: "ms" });
+      const fullName = `full build, ${report.chunks} chunks from ${FILES} files`;
+      rows.push({ name: fullName, value: fullMs, unit: "ms" });
+      const rate = report.chunks / (fullMs / 1000);
+      rows.push({
+        name: "index build rate (list, chunk, embed locally, write)",
+        value: rate,
+        unit: "chunks/s",
+        target: "≥ 2,000 chunks/s",
+        met: rate >= 2000,
+      });
+      // the same file opened with sqlite-vec (exact KNN in C): the floor the default is held to
+      start = performance.now();
+      const exact = new MemoryIndex({ workspaceDir: big, dbPath, embedder, useSqliteVec: true });
+      await exact.search("warm up");
+      const vecFill = performance.now() - start;
+      start = performance.now();
+      await index.search("warm up");
+      rows.push({
+        name: `first search after opening: load ${report.chunks} vectors into the quantized index`,
+        value: performance.now() - start,
+        unit: "ms",
+      });
+      rows.push({
+        name: "(for comparison) fill sqlite-vec's table and search once",
+        value: vecFill,
+        unit: "ms",
+      });
       const latencies: number[] = [];
+      const vecLatencies: number[] = [];
+      let found = 0;
+      const RECALL_QUERIES = 50;
       for (let i = 0; i < 200; i++) {
-        const t = performance.now();
-        await index.search(`${VOCAB[(i * 37) % 400]} ${VOCAB[(i * 11) % 2000]} marker${i}x3`, {
-          maxResults: 6,
-        });
-        latencies.push(performance.now() - t);
+        const query = `${VOCAB[(i * 37) % 400]} ${VOCAB[(i * 11) % 2000]} marker${i}x3`;
+        // take turns, the sides in alternating order, so load shifts hit both alike
+        const sides = i % 2 ? ([index, exact] as const) : ([exact, index] as const);
+        for (const side of sides) {
+          const t = performance.now();
+          await side.search(query, { maxResults: 6 });
+          (side === index ? latencies : vecLatencies).push(performance.now() - t);
+        }
+        if (i < RECALL_QUERIES) {
+          const top = async (side: MemoryIndex) =>
+            (await side.search(query, { maxResults: 10, minScore: 0, mode: "vector" })).hits.map(
+              (h) => `${h.path}#${h.startLine}`,
+            );
+          const truth = new Set(await top(exact));
+          found += (await top(index)).filter((k) => truth.has(k)).length;
+        }
       }
+      const vecP50 = percentile(vecLatencies, 50);
+      const vecName = `hybrid query p50 over ${report.chunks} chunks, sqlite-vec KNN (same file)`;
+      rows.push({ name: vecName, value: vecP50, unit: "ms" });
       const p50 = percentile(latencies, 50);
       rows.push({
-        name: `hybrid query p50 over ${report.chunks} chunks (sqlite-vec: ${index.vec})`,
+        name: `hybrid query p50 over ${report.chunks} chunks, default (5-bit first pass, exact re-rank)`,
         value: p50,
         unit: "ms",
+        baseline: vecName,
         target: "< 10 ms",
         met: p50 < 10,
       });
-      rows.push({ name: "hybrid query p95", value: percentile(latencies, 95), unit: "ms" });
+      rows.push({ name: "hybrid query p95, sqlite-vec", value: percentile(vecLatencies, 95), unit: "ms" });
+      rows.push({ name: "hybrid query p95, default", value: percentile(latencies, 95), unit: "ms" });
+      const recall = found / (RECALL_QUERIES * 10);
+      rows.push({
+        name: `recall@10 of the default vector search against sqlite-vec's exact KNN (${RECALL_QUERIES} queries)`,
+        value: recall,
+        unit: "",
+        target: "≥ 0.95",
+        met: recall >= 0.95,
+      });
+      exact.close();
       start = performance.now();
       await index.sync();
       rows.push({
-        name: "sync check with nothing changed (1,000 files)",
+        name: `sync check with nothing changed (${FILES} files)`,
         value: performance.now() - start,
         unit: "ms",
       });
@@ -150,10 +208,10 @@ export default {
       const incremental = await index.sync();
       const incMs = performance.now() - start;
       rows.push({
-        name: `incremental re-index after 1 of 1,000 files changed (${incremental.updated} updated)`,
+        name: `incremental re-index after 1 of ${FILES} files changed (${incremental.updated} updated)`,
         value: incMs,
         unit: "ms",
-        baseline: `full build, ${report.chunks} chunks from 1,000 files`,
+        baseline: fullName,
         target: "< 5% of full",
         met: incMs < 0.05 * fullMs,
       });
@@ -176,7 +234,7 @@ export default {
         name: `rebuild after a corrupt index (random bytes), ${rebuilt.chunks} chunks`,
         value: performance.now() - start,
         unit: "ms",
-        baseline: `full build, ${report.chunks} chunks from 1,000 files`,
+        baseline: fullName,
       });
       healed.close();
     } finally {
@@ -187,7 +245,8 @@ export default {
       rows,
       notes: [
         "Quality uses the kept corpus tooling/bench/fixtures/memory-eval/corpus.json (generated by generate.py next to it) with the default local embedder; queries use other word forms than the notes.",
-        "Query latency is index.search (embedding the query, KNN, FTS5, merge); the tool also runs a sync check first, reported separately.",
+        "Query latency is index.search (embedding the query, KNN, FTS5, merge); the tool also runs a sync check first, reported separately. The default finds nearest neighbours with a 5-bit first pass over packed codes (three vectors per multiply-add) and an exact re-rank of the best 256; sqlite-vec is measured on the same file in the same loop, the two taking turns.",
+        `Load average (1 min) when the suite started: ${loadAtStart.toFixed(1)}, on ${cpus().length} cores; at its end: ${(loadavg()[0] ?? 0).toFixed(1)}. Under load the absolute times grow; the ratio to sqlite-vec, measured in turns, is what carries over.`,
         "Since the containment work, the sync check lists memory/ from a directory descriptor opened by core's containment walk and reads changed files through it; opening an index checks its header only, and corrupt pages met later are healed in the call.",
       ],
     };
