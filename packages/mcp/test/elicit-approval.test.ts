@@ -23,7 +23,7 @@ const NO_ROUTE = "needs approval but no approval handler is configured";
  * A tool that, like exec under ask=always, runs its "command" only once approved through core's
  * approval path (no handler given in code: the one serve installs around the call is used).
  */
-function gatedToolset(stateDir: string, ran: string[]) {
+function gatedToolset(stateDir: string, ran: string[], timeoutMs?: number) {
   const plugin = definePlugin({
     id: "gated",
     version: "1.0.0",
@@ -31,7 +31,10 @@ function gatedToolset(stateDir: string, ran: string[]) {
       {
         name: "gated_run",
         factory: (ctx) => {
-          const gate = new ApprovalGate({ ...(ctx.stateDir ? { stateDir: ctx.stateDir } : {}) });
+          const gate = new ApprovalGate({
+            ...(ctx.stateDir ? { stateDir: ctx.stateDir } : {}),
+            ...(timeoutMs ? { timeoutMs } : {}),
+          });
           return {
             name: "gated_run",
             label: "Gated run",
@@ -64,18 +67,22 @@ function gatedToolset(stateDir: string, ran: string[]) {
 
 type Answer = { action: "accept" | "decline" | "cancel"; content?: Record<string, string> };
 
-async function connect(stateDir: string, answer?: () => Answer) {
+async function connect(
+  stateDir: string,
+  answer?: (signal: AbortSignal) => Answer | Promise<Answer>,
+  timeoutMs?: number,
+) {
   const ran: string[] = [];
-  const server = createMcpServer(gatedToolset(stateDir, ran));
+  const server = createMcpServer(gatedToolset(stateDir, ran, timeoutMs));
   const client = new Client(
     { name: "test", version: "1.0.0" },
     { capabilities: answer ? { elicitation: { form: {} } } : {} },
   );
   const asked: Array<{ message: string; requestedSchema: unknown }> = [];
   if (answer)
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
       asked.push(request.params as (typeof asked)[number]);
-      return answer();
+      return answer(extra.signal);
     });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(a), client.connect(b)]);
@@ -154,6 +161,31 @@ describe("approvals asked of the MCP client through elicitation", () => {
     expect(result.isError).toBe(true);
     expect(result.text).toContain(NO_ROUTE);
     expect(session.ran).toEqual([]);
+    await session.close();
+  });
+
+  it("an unanswered approval times out: denied, and the client's elicitation request is cancelled", async () => {
+    let cancelled: () => void = () => {};
+    const cancelledSeen = new Promise<void>((resolve) => {
+      cancelled = resolve;
+    });
+    let asked = 0;
+    const session = await connect(
+      mkdtempSync(path.join(tmpdir(), "state-")),
+      (signal) =>
+        // the first is answered: the SDK ignores a cancellation of request id 0 (falsy check)
+        asked++ === 0
+          ? { action: "accept", content: { decision: "allow-once" } }
+          : new Promise<Answer>(() => {
+              signal.addEventListener("abort", () => cancelled());
+            }),
+      1000,
+    );
+    expect((await session.call("first")).text).toBe("ran first");
+    const result = await session.call("sleep-forever");
+    expect(result).toEqual({ text: expect.stringContaining("denied: timeout"), isError: true });
+    await cancelledSeen;
+    expect(session.ran).toEqual(["first"]);
     await session.close();
   });
 });
