@@ -54,7 +54,10 @@ export function lazySectionPlugin(
   const built = new WeakMap<ToolContext, Map<number, Promise<Map<string, AnyAgentTool>>>>();
   const realTool = async (index: number, name: string, ctx: ToolContext): Promise<AnyAgentTool> => {
     let perCtx = built.get(ctx);
-    if (!perCtx) built.set(ctx, (perCtx = new Map()));
+    if (!perCtx) {
+      perCtx = new Map();
+      built.set(ctx, perCtx);
+    }
     let tools = perCtx.get(index);
     if (!tools) {
       tools = load().then((plugin) => {
@@ -88,7 +91,10 @@ export function lazySectionPlugin(
       if (real) return (real.tools[index] as PluginToolRegistration).factory(ctx);
       if (r.unavailable !== undefined) throw new ToolUnavailableError(r.unavailable);
       let contexts = listed.get(index);
-      if (!contexts) listed.set(index, (contexts = new Set()));
+      if (!contexts) {
+        contexts = new Set();
+        listed.set(index, contexts);
+      }
       contexts.add(ctx);
       return (r.tools ?? []).map((data) => proxy(index, data, ctx));
     },
