@@ -10,10 +10,14 @@ const bin = path.join(cliDir, "dist", "bin.js");
 const recorder = path.join(cliDir, "test", "fixtures", "record-modules.mjs");
 
 /** Runs the built CLI and returns every module URL it loaded. */
-function modulesLoadedBy(args: string[]): { status: number | null; stdout: string; modules: string[] } {
+function modulesLoadedBy(
+  args: string[],
+  input?: string,
+): { status: number | null; stdout: string; modules: string[] } {
   const file = path.join(mkdtempSync(path.join(tmpdir(), "clawtools-modules-")), "loaded.txt");
   const run = spawnSync(process.execPath, ["--import", recorder, bin, ...args], {
     encoding: "utf8",
+    ...(input !== undefined ? { input } : {}),
     env: { ...process.env, RECORD_MODULES: file },
   });
   return { status: run.status, stdout: run.stdout, modules: readFileSync(file, "utf8").split("\n") };
@@ -47,5 +51,36 @@ describe("clawtools --version / --help start light", () => {
     expect(
       modules.filter((url) => /modelcontextprotocol|\/packages\/mcp\/dist\/index\.js/.test(url)),
     ).toEqual([]);
+  });
+
+  it("serve answers tools/list without importing the sections it lists (they load on a call)", () => {
+    const workspace = mkdtempSync(path.join(tmpdir(), "clawtools-lazy-serve-"));
+    const hello = [
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+    ];
+    const { status, stdout, modules } = modulesLoadedBy(
+      ["serve", "--profile", "full", "--workspace", workspace],
+      hello.map((m) => `${JSON.stringify(m)}\n`).join(""),
+    );
+    expect(status).toBe(0);
+    const listed = stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+      .find((m) => m.id === 2);
+    const names = listed.result.tools.map((t: { name: string }) => t.name);
+    expect(names).toEqual(
+      expect.arrayContaining(["exec", "memory_search", "browser", "message", "agents_list"]),
+    );
+    // sections without state are listed from their manifests: none of their code ran
+    for (const section of ["runtime", "memory", "ui", "messaging", "nodes", "agents"])
+      expect(modules.filter((url) => url.includes(`/plugins/${section}/dist/`))).toEqual([]);
   });
 });
