@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createWebPlugin, createWebSearchTool, resolveSearchProvider } from "../src/index.js";
 import { serve } from "./server.js";
 
-const details = (r: { details: unknown }) => r.details as Record<string, any>;
+const details = (r: { details?: unknown }) => r.details as Record<string, any>;
 const json = (body: unknown) => (_req: unknown, res: import("node:http").ServerResponse) =>
   res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
 
