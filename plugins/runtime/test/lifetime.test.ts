@@ -9,9 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 // tsx (a dev dependency of this package) runs the "server" from source
-const TSX = pathToFileURL(
-  createRequire(path.join(ROOT, "plugins/runtime/package.json")).resolve("tsx"),
-).href;
+const TSX = pathToFileURL(createRequire(path.join(ROOT, "plugins/runtime/package.json")).resolve("tsx")).href;
 const RUNTIME = pathToFileURL(path.join(import.meta.dirname, "../src/index.ts")).href;
 
 /** Alive and not a zombie (a killed orphan may wait a moment to be reaped). */
