@@ -134,9 +134,13 @@ export async function startCluster(): Promise<Cluster> {
   return {
     url,
     async stop() {
-      // SIGINT: PostgreSQL's fast shutdown (ends sessions, no waiting for clients)
-      if (server.exitCode === null) server.kill("SIGINT");
+      // SIGTERM first: PostgreSQL's smart shutdown waits for the sessions still closing (a pool's
+      // end() resolves before its sockets are gone; a fast shutdown would hand those clients an
+      // admin-shutdown error with no listener left); SIGINT (fast) if one never ends.
+      if (server.exitCode === null) server.kill("SIGTERM");
+      const fast = setTimeout(() => server.exitCode === null && server.kill("SIGINT"), 10_000);
       await exited;
+      clearTimeout(fast);
       rmSync(dir, { recursive: true, force: true });
     },
   };
