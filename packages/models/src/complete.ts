@@ -28,6 +28,16 @@ export function isModelCallError(error: unknown): error is ModelCallError {
   );
 }
 
+/**
+ * A failed model call's text for results and logs: which provider, endpoint and model answered,
+ * so the reader knows what to fix; the provider's own text follows with the key taken out.
+ */
+export function modelFailure(resolved: ResolvedModel, reason: string): string {
+  const { provider, baseUrl, id } = resolved.model;
+  const where = `provider ${provider}, base URL ${baseUrl || "(the provider's default)"}, model ${id}`;
+  return `Model call failed (${where}): ${redactSecrets(reason, [resolved.apiKey])}`;
+}
+
 /** One non-tool completion: the model's text answer (thinking left out). */
 export async function completeText(
   resolved: ResolvedModel,
@@ -46,9 +56,7 @@ export async function completeText(
     },
   );
   if (message.stopReason === "error" || message.stopReason === "aborted")
-    throw new ModelCallError(
-      redactSecrets(message.errorMessage ?? `model call ${message.stopReason}`, [resolved.apiKey]),
-    );
+    throw new ModelCallError(modelFailure(resolved, message.errorMessage ?? `model call ${message.stopReason}`));
   const text = message.content
     .filter((c): c is TextContent => c.type === "text")
     .map((c) => c.text)

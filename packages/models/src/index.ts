@@ -1,4 +1,10 @@
-export { type CompleteTextOptions, completeText, isModelCallError, ModelCallError } from "./complete.js";
+export {
+  type CompleteTextOptions,
+  completeText,
+  isModelCallError,
+  ModelCallError,
+  modelFailure,
+} from "./complete.js";
 export {
   envStem,
   KNOWN_PROVIDERS,

@@ -118,6 +118,10 @@ describe("a provider's key goes only to that provider", () => {
     expect(echo.wire()).toContain("sk-echoed-back-5555555"); // the provider did get (and echo) it
     expect((error as Error).message).not.toContain("sk-echoed-back-5555555");
     expect((error as Error).message).toContain(REDACTED_MARKER);
+    // the failure names what answered, so the reader knows what to fix
+    expect((error as Error).message).toMatch(
+      new RegExp(`^Model call failed \\(provider openai, base URL ${echo.base}/v1, model gpt-4o-mini\\): `),
+    );
     // and the key is now a secret of the process: redacted wherever it would surface
     expect(redactSecrets("key sk-echoed-back-5555555")).toBe(`key ${REDACTED_MARKER}`);
   });

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type AnyAgentTool, redactSecrets } from "@clawtools/core";
-import { type ModelSpec, resolveModel, withModel } from "@clawtools/models";
+import { type ModelSpec, modelFailure, resolveModel, withModel } from "@clawtools/models";
 import {
   type AgentRunner,
   type RunOutcome,
@@ -131,7 +131,7 @@ export function createPiRunner(options: PiRunnerOptions): AgentRunner & {
         if (last.stopReason === "error")
           return {
             status: "error",
-            error: redactSecrets(last.errorMessage ?? "model error", [resolved.apiKey]),
+            error: modelFailure(resolved, last.errorMessage ?? "model error"),
           };
         if (active.yielded !== undefined)
           return { status: "ok", reply: textOf(last) || active.yielded, yielded: true };

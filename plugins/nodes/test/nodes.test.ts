@@ -82,13 +82,16 @@ describe("this machine as a node", () => {
       ["device_permissions", "device.permissions"],
       ["photos_latest", "photos.latest"],
       ["screen_record", "screen.record"],
-      ["screen_snapshot", "screen.snapshot"],
       ["camera_clip", "camera.clip"],
     ] as const) {
       expect(error(await call({ action }))).toBe(
         `${where(action)}node command not allowed: node local does not support "${command}"`,
       );
     }
+    // without a display, OpenClaw's refusal says what is missing and how to provide it
+    expect(error(await call({ action: "screen_snapshot" }))).toBe(
+      `${where("screen_snapshot")}node command not allowed: node local does not support "screen.snapshot" (no display: DISPLAY is not set (start Xvfb or a desktop session and set DISPLAY; ImageMagick's \`import\` captures it))`,
+    );
     expect(error(await call({ action: "camera_snap", facing: "up" }))).toBe(
       `${where("camera_snap")}invalid facing (front|back|both)`,
     );

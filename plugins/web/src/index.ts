@@ -28,6 +28,7 @@ export {
 export type { SearchHit, SearchPayload, SearchProvider, SearchRequest } from "./search/types.js";
 export {
   createWebFetchTool,
+  PRIVATE_NETWORK_HINT,
   type WebFetchOptions,
   type WebFetchResult,
   webFetchSchema,

@@ -8,6 +8,7 @@ import {
   createWebPlugin,
   extractHtml,
   HIDDEN_CLASS_NAMES,
+  PRIVATE_NETWORK_HINT,
   type WebFetchResult,
 } from "../src/index.js";
 import { serve } from "./server.js";
@@ -282,6 +283,11 @@ describe("web_fetch arguments and configuration", () => {
     const refused = await strict.tools[0]!.execute("c", { url: `${server.url}/` });
     expect(refused.isError).toBe(true);
     expect(JSON.stringify(refused.content)).toContain(BLOCKED_HOST);
+    // the refusal says how to lift it
+    expect(JSON.stringify(refused.content)).toContain(
+      `${BLOCKED_HOST}. To fetch loopback or private addresses, start clawtools serve with --allow-private-network, or set web.fetch.allowPrivateNetwork: true in the configuration.`,
+    );
+    expect(PRIVATE_NETWORK_HINT).toContain("--allow-private-network");
     const allowed = createToolset({
       plugins: [createWebPlugin({ search: { env: {} } })],
       context: { config: { web: { fetch: { allowPrivateNetwork: true, maxChars: 5000 } } } },

@@ -86,7 +86,12 @@ export class LocalNodeHost implements NodeHost {
     options: { timeoutMs: number; signal?: AbortSignal },
   ) {
     this.check(nodeId);
-    if (!this.commands().includes(command)) throw new ToolInputError(notSupported(nodeId, command));
+    if (!this.commands().includes(command)) {
+      // OpenClaw's refusal; for the screen, also what this machine lacks and how to provide it
+      const screen = command === "screen.snapshot" ? screenAvailable(this.env) : undefined;
+      const why = screen && !screen.ok ? ` (${screen.why})` : "";
+      throw new ToolInputError(`${notSupported(nodeId, command)}${why}`);
+    }
     switch (command) {
       case "device.info":
         return deviceInfo();
@@ -98,7 +103,7 @@ export class LocalNodeHost implements NodeHost {
         return this.notify(params);
       case "screen.snapshot": {
         const screen = screenAvailable(this.env);
-        if (!screen.ok) throw new ToolInputError(notSupported(nodeId, command));
+        if (!screen.ok) throw new ToolInputError(`${notSupported(nodeId, command)} (${screen.why})`);
         const png = await captureScreen(screen.tool, {
           timeoutMs: options.timeoutMs,
           env: this.env,

@@ -22,7 +22,10 @@ export function screenAvailable(
   env: NodeJS.ProcessEnv = process.env,
 ): { ok: true; tool: string } | { ok: false; why: string } {
   if (!env.DISPLAY)
-    return { ok: false, why: "no display (DISPLAY is not set; start Xvfb or a desktop session)" };
+    return {
+      ok: false,
+      why: "no display: DISPLAY is not set (start Xvfb or a desktop session and set DISPLAY; ImageMagick's `import` captures it)",
+    };
   const tool = which("import", env);
   if (!tool) return { ok: false, why: "no screen capture tool (install Debian's imagemagick for `import`)" };
   return { ok: true, tool };

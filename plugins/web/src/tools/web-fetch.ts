@@ -6,6 +6,7 @@ import path from "node:path";
 import {
   type AgentTool,
   guardedFetch,
+  isSsrfBlockedError,
   jsonResult,
   type Lookup,
   optionalStringEnum,
@@ -21,6 +22,17 @@ import { readWebConfig, urlPolicyOf, type WebFetchConfig } from "../config.js";
 import { decodeBody } from "../extract/charset.js";
 import { type ExtractMode, extractHtml } from "../extract/html.js";
 import { stripInvisibleUnicode } from "../extract/visibility.js";
+
+/** How to let web_fetch reach private addresses, added to the URL policy's refusal. */
+export const PRIVATE_NETWORK_HINT =
+  "To fetch loopback or private addresses, start clawtools serve with --allow-private-network, or set web.fetch.allowPrivateNetwork: true in the configuration.";
+
+/** A refusal by the URL policy says how to lift it; other errors pass unchanged. */
+function explainRefusal(error: unknown): never {
+  if (isSsrfBlockedError(error))
+    throw new Error(`${(error as Error).message}. ${PRIVATE_NETWORK_HINT}`, { cause: error });
+  throw error;
+}
 
 export const webFetchSchema = Type.Object(
   {
@@ -199,7 +211,7 @@ export function createWebFetchTool(
           "accept-language": "en-US,en;q=0.9",
           "user-agent": config.userAgent ?? DEFAULT_UA,
         },
-      });
+      }).catch(explainRefusal);
       const contentType = response.headers["content-type"] ?? "application/octet-stream";
       if (response.status < 200 || response.status >= 300) {
         const raw = decodeBody(response.body.subarray(0, ERROR_MAX_BYTES), contentType);
