@@ -56,7 +56,9 @@ export async function completeText(
     },
   );
   if (message.stopReason === "error" || message.stopReason === "aborted")
-    throw new ModelCallError(modelFailure(resolved, message.errorMessage ?? `model call ${message.stopReason}`));
+    throw new ModelCallError(
+      modelFailure(resolved, message.errorMessage ?? `model call ${message.stopReason}`),
+    );
   const text = message.content
     .filter((c): c is TextContent => c.type === "text")
     .map((c) => c.text)
