@@ -88,6 +88,12 @@ describe("this machine as a node", () => {
         `${where(action)}node command not allowed: node local does not support "${command}"`,
       );
     }
+    // out-of-range values are refused, not clamped
+    for (const bad of [{ timeoutMs: -1 }, { limit: -1 }]) {
+      const refused = await call({ action: "photos_latest", ...bad });
+      expect(refused.isError).toBe(true);
+      expect(body(refused).error).toContain(`  - ${Object.keys(bad)[0]}: must be >= 1`);
+    }
     // without a display, OpenClaw's refusal says what is missing and how to provide it
     expect(error(await call({ action: "screen_snapshot" }))).toBe(
       `${where("screen_snapshot")}node command not allowed: node local does not support "screen.snapshot" (no display: DISPLAY is not set (start Xvfb or a desktop session and set DISPLAY; ImageMagick's \`import\` captures it))`,
