@@ -283,6 +283,10 @@ describe("web_fetch arguments and configuration", () => {
     const refused = await strict.tools[0]!.execute("c", { url: `${server.url}/` });
     expect(refused.isError).toBe(true);
     expect(JSON.stringify(refused.content)).toContain(BLOCKED_HOST);
+    // an out-of-range maxChars is refused before anything is fetched
+    const negative = await strict.tools[0]!.execute("c", { url: `${server.url}/`, maxChars: -1 });
+    expect(negative.isError).toBe(true);
+    expect(JSON.stringify(negative.content)).toContain("maxChars: must be >= 100");
     // the refusal says how to lift it
     expect(JSON.stringify(refused.content)).toContain(
       `${BLOCKED_HOST}. To fetch loopback or private addresses, start clawtools serve with --allow-private-network, or set web.fetch.allowPrivateNetwork: true in the configuration.`,
