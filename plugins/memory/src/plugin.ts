@@ -76,13 +76,19 @@ function configFromOptions(o: MemoryPluginOptions): MemoryConfig {
   return config;
 }
 
+const OPENAI_EMBEDDINGS_BASE = "https://api.openai.com/v1";
+
 function embedderFor(config: MemoryConfig): EmbeddingProvider {
   const search = config.search ?? {};
   if ((search.provider ?? "local") === "local")
     return createLocalEmbedder(search.outputDimensionality ? { dims: search.outputDimensionality } : {});
-  const apiKey = search.remote?.apiKey ?? process.env.OPENAI_API_KEY;
+  const baseUrl = search.remote?.baseUrl ?? OPENAI_EMBEDDINGS_BASE;
+  // the environment's OpenAI key goes only to OpenAI (or to the base URL the user set for it);
+  // another endpoint gets a key only when the configuration names one
+  const openai = baseUrl === OPENAI_EMBEDDINGS_BASE || baseUrl === process.env.OPENAI_BASE_URL;
+  const apiKey = search.remote?.apiKey ?? (openai ? process.env.OPENAI_API_KEY : undefined);
   return createOpenAICompatibleEmbedder({
-    baseUrl: search.remote?.baseUrl ?? "https://api.openai.com/v1",
+    baseUrl,
     ...(apiKey ? { apiKey } : {}),
     ...(search.remote?.headers ? { headers: search.remote.headers } : {}),
     ...(search.model ? { model: search.model } : {}),

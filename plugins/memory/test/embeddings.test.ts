@@ -117,3 +117,41 @@ describe("OpenAI-compatible embeddings", () => {
     expect(fell.results[0].path).toBe("memory/a.md");
   });
 });
+
+describe("the environment's OpenAI key", () => {
+  it("goes only to OpenAI's endpoint: another configured base URL gets no key unless the config names one", async () => {
+    const seen: Array<string | undefined> = [];
+    const srv = await embeddingsServer((input, res, req) => {
+      seen.push(req.headers.authorization);
+      ok(res, { data: vectors(input) });
+    });
+    const saved = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = "sk-env-key-for-openai-only";
+    try {
+      const ws = workspace({ "memory/a.md": "Grace maintains the invoicing exporter.\n" });
+      const { search } = memoryTools(
+        ws,
+        {},
+        {
+          config: {
+            memory: {
+              search: {
+                provider: "openai",
+                model: "tiny-embed",
+                outputDimensionality: 8,
+                remote: { baseUrl: srv.baseUrl },
+              },
+            },
+          },
+        },
+      );
+      const result = details(await search.execute("1", { query: "invoicing exporter", minScore: 0 }));
+      expect(result.mode).toBe("hybrid");
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.every((header) => header === undefined)).toBe(true);
+    } finally {
+      if (saved === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = saved;
+    }
+  });
+});
