@@ -26,7 +26,9 @@ function script(request: ChatRequest): Reply {
   const users = userTexts(request);
   const text = contentText(last.content);
   if (users.some((u) => u.includes("[Subagent Task]: GRANDCHILD"))) return { text: "grandchild-result-42" };
-  if (last.role === "user" && text.startsWith(YIELD_RESUMED)) {
+  // the child's result arrives as the resume message, or (when the child ends before the yield
+  // does) as its completion event steered into the same turn: either way the model answers with it
+  if (last.role === "user" && (text.startsWith(YIELD_RESUMED) || text.includes("grandchild-result-42"))) {
     const event = users.find((u) => u.includes("grandchild-result-42"));
     return { text: event ? "final: saw grandchild-result-42" : "final: nothing arrived" };
   }
@@ -88,13 +90,21 @@ describe("sessions_yield on the pi runner", () => {
     const service = sessions.serviceFor(ctx);
     await service.idle();
 
-    // the sub-agent was offered yield, called it, and made no model call after it in that turn
+    // the sub-agent was offered yield and called it; after it, the model is called only once a
+    // child's result is there (the resume message, or the completion event when the child ended first)
     const parentFirst = model.requests.find((r) => userTexts(r).at(-1)?.includes("[Subagent Task]: PARENT"));
     expect(parentFirst?.tools?.map((t) => t.function.name)).toContain("sessions_yield");
     const afterYield = model.requests.filter((r) =>
       r.messages.some((m) => m.role === "tool" && contentText(m.content).includes('"yielded"')),
     );
-    expect(afterYield.every((r) => userTexts(r).at(-1)?.startsWith(YIELD_RESUMED))).toBe(true);
+    expect(afterYield.length).toBeGreaterThan(0);
+    for (const request of afterYield) {
+      expect(request.messages.at(-1)?.role).toBe("user");
+      const resumedWith = userTexts(request).at(-1) ?? "";
+      expect(resumedWith.startsWith(YIELD_RESUMED) || resumedWith.includes("grandchild-result-42")).toBe(
+        true,
+      );
+    }
 
     // the top-level session got one completion event: the resumed turn's answer
     const events = (await service.store.history("agent:main:main"))
