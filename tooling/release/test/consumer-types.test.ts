@@ -72,8 +72,13 @@ beforeAll(async () => {
   const tarballs = await packAll(packages, scratch.dir("clawtools-types-tarballs-"));
   project = scratch.project("clawtools-types-", "types-consumer");
   // every tarball, so npm takes the workspace's packages from them and not the registry; the
-  // native addons' build scripts are skipped (nothing here loads them)
-  await npm(["install", "--ignore-scripts", ...tarballs.values(), "@types/node@^20.19.0"], project);
+  // native addons' build scripts are skipped (nothing here loads them). vitest (the testing kit's
+  // peer) is pinned to the project's major: npm's newest wants @types/node 22+, which clashes with
+  // a Node 20 consumer's types under the Node 24 npm
+  await npm(
+    ["install", "--ignore-scripts", ...tarballs.values(), "@types/node@^20.19.0", "vitest@^4.1.12"],
+    project,
+  );
 
   const specifiers = entryPoints();
   writeFileSync(
