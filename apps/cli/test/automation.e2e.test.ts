@@ -10,7 +10,7 @@ import {
   contentText,
   type Reply,
   startModelServer,
-} from "../../../packages/runner-pi/test/model-server.js";
+} from "../../../adapters/runner-pi/test/model-server.js";
 
 // cron through `clawtools serve`, driven by the MCP SDK's own client: agentTurn jobs run on the same
 // runner and session store as the sessions section, and jobs persist under the state directory.

@@ -174,7 +174,7 @@ describe("serve --model with a loopback model server", () => {
 
 describe("serve with an ACP harness in the config file", () => {
   // runner-acp's test agent: a real process speaking ACP over stdio, answering from the prompt
-  const agent = path.resolve(bin, "../../../../packages/runner-acp/test/fixtures/acp-agent.mjs");
+  const agent = path.resolve(bin, "../../../../adapters/runner-acp/test/fixtures/acp-agent.mjs");
 
   it("runs a runtime=acp spawn in the harness and announces it in the caller's session; no model needed", async () => {
     const configDir = mkdtempSync(path.join(tmpdir(), "cli-acp-"));

@@ -9,7 +9,7 @@ import {
   contentText,
   type Reply,
   startModelServer,
-} from "../../../packages/runner-pi/test/model-server.js";
+} from "../../../adapters/runner-pi/test/model-server.js";
 import { parseCommonOptions } from "../src/options.js";
 import { runPolicy, runToolset } from "../src/subagents.js";
 import { buildToolset, type CliToolset } from "../src/toolset.js";

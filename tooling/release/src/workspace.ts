@@ -15,7 +15,7 @@ export const run = promisify(execFile);
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 
 /** The folders pnpm-workspace.yaml lists, each holding one package per subfolder. */
-const WORKSPACE_FOLDERS = ["packages", "plugins", "apps", "tooling"];
+const WORKSPACE_FOLDERS = ["packages", "plugins", "adapters", "backends", "apps", "tooling"];
 
 export interface PackageManifest {
   name: string;

@@ -11,7 +11,7 @@ import { gone, isAlive } from "./helpers.js";
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 // tsx (a dev dependency of this package) runs the "server" from source
 const TSX = pathToFileURL(
-  createRequire(path.join(ROOT, "packages/runner-acp/package.json")).resolve("tsx"),
+  createRequire(path.join(ROOT, "adapters/runner-acp/package.json")).resolve("tsx"),
 ).href;
 const RUNNER = pathToFileURL(path.join(import.meta.dirname, "../src/index.ts")).href;
 
