@@ -37,6 +37,12 @@ export interface RunRecord {
   owner?: RunOwner;
   /** When the owner last said the run is alive. */
   heartbeatAt?: number;
+  /**
+   * A kill asked for by a process that does not hold the run (`subagents kill` elsewhere). It is
+   * written with `update`, which every registry merges without losing a field; the owner reads it
+   * on its next check and aborts the run, which then ends `killed`.
+   */
+  abortRequest?: { at: number; by: RunOwner };
 }
 
 /** Sub-agent runs. */
