@@ -1,7 +1,7 @@
 import { defineConfig } from "tsdown";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/providers/index.ts", "src/contracts/index.ts"],
+  entry: ["src/index.ts", "src/providers/index.ts", "src/contracts/index.ts", "src/testing/index.ts"],
   format: "esm",
   dts: true,
   clean: true,

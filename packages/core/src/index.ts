@@ -73,6 +73,19 @@ export {
   isHttpError,
   parseRetryAfter,
 } from "./http/index.js";
+// time: every timer goes through a Clock, so tests drive it with FakeClock (@clawtools/core/testing)
+export {
+  backgroundClock,
+  type Clock,
+  type DelayOptions,
+  delay,
+  isTimeoutError,
+  MAX_TIMER_MS,
+  systemClock,
+  TimeoutError,
+  withTimeout,
+  type WithTimeoutOptions,
+} from "./time/index.js";
 export {
   type NumberParamOptions,
   readNumberParam,

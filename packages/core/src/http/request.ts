@@ -1,6 +1,8 @@
 import { isSsrfBlockedError } from "../safety/url/policy.js";
 import type { Lookup, UrlPolicy } from "../safety/url/policy.js";
-import { abortableDelay, backoffDelay } from "./backoff.js";
+import { type Clock, systemClock } from "../time/clock.js";
+import { delay } from "../time/delay.js";
+import { backoffDelay } from "./backoff.js";
 import { HttpError, type HttpErrorKind } from "./http-error.js";
 import { excerptOf, secretsOf, targetOf } from "./redaction.js";
 import { parseRetryAfter } from "./retry-after.js";
@@ -40,6 +42,8 @@ export interface HttpRequestOptions {
   throwOnStatus?: boolean;
   /** Names the endpoint in errors (default the URL's origin). */
   label?: string;
+  /** Times the deadline and the waits between attempts (default `systemClock`; tests pass a FakeClock). */
+  clock?: Clock;
   /** Values to take out of errors besides the registered secrets and the request's own credentials. */
   secrets?: string[];
 }
@@ -64,8 +68,9 @@ export async function httpRequest(url: string, options: HttpRequestOptions = {})
   const retryOn = options.retryOn ?? ((s: number) => RETRY_STATUSES.has(s));
   const timeoutMs = options.timeoutMs ?? 30_000;
   const maxWait = options.maxRetryDelayMs ?? 30_000;
+  const clock = options.clock ?? systemClock;
   const deadline =
-    options.deadlineMs !== undefined ? Date.now() + options.deadlineMs : Number.POSITIVE_INFINITY;
+    options.deadlineMs !== undefined ? clock.now() + options.deadlineMs : Number.POSITIVE_INFINITY;
   const target = options.label ?? targetOf(url);
   let body: string | Uint8Array | undefined;
   const extraHeaders: Record<string, string> = {};
@@ -83,7 +88,7 @@ export async function httpRequest(url: string, options: HttpRequestOptions = {})
 
   for (let attempt = 1; ; attempt++) {
     options.signal?.throwIfAborted();
-    const left = deadline - Date.now();
+    const left = deadline - clock.now();
     if (left <= 0) throw fail(`${target}: no answer within ${options.deadlineMs} ms`, "timeout", attempt - 1);
     const headers = {
       ...(typeof options.headers === "function" ? options.headers(attempt) : options.headers),
@@ -140,13 +145,13 @@ export async function httpRequest(url: string, options: HttpRequestOptions = {})
       wait = parseRetryAfter(answer.headers["retry-after"]);
     }
     if (attempt > retries) throw failure!;
-    const delay = Math.min(maxWait, wait ?? backoffDelay(attempt, options.retryDelayMs ?? 500, maxWait));
+    const pause = Math.min(maxWait, wait ?? backoffDelay(attempt, options.retryDelayMs ?? 500, maxWait));
     // a wait that would end past the deadline is not started: the last failure is the answer
-    if (Date.now() + delay >= deadline) {
+    if (clock.now() + pause >= deadline) {
       if (answer && options.throwOnStatus === false)
         return { ...answer, attempts: attempt, text: () => answer!.body.toString("utf8") };
       throw failure!;
     }
-    await abortableDelay(delay, options.signal);
+    await delay(pause, { clock, signal: options.signal });
   }
 }

@@ -38,19 +38,6 @@ export interface AgentTurnRunner {
   wait(runId: string, timeoutMs: number): Promise<AgentTurnOutcome>;
 }
 
-/** Time and timers; tests pass a fake one. */
-export interface Clock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => {
-    const handle = setTimeout(fn, ms);
-    handle.unref?.();
-    return handle;
-  },
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
+// Time and timers live in core (tests pass its FakeClock); cron's timers never hold the process open.
+export type { Clock } from "@clawtools/core";
+export { backgroundClock as systemClock } from "@clawtools/core";
