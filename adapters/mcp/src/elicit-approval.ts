@@ -1,5 +1,5 @@
 import type { ApprovalDecision, ToolApprovalHandler, ToolApprovalRequest } from "@clawtools/core";
-import { type ClientCapabilities, ElicitResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { ClientCapabilities } from "@modelcontextprotocol/server";
 
 /** The choices the client's form offers, in order; "deny" is the default. */
 export const APPROVAL_CHOICES: ReadonlyArray<{ const: ApprovalDecision; title: string }> = [
@@ -28,9 +28,9 @@ export function approvalMessage(request: ToolApprovalRequest): string {
   ].join("\n");
 }
 
+/** The call handler's `ctx.mcpReq.send` (SDK v2): for spec methods the result is parsed by method. */
 type SendRequest = (
   request: { method: "elicitation/create"; params: Record<string, unknown> },
-  resultSchema: typeof ElicitResultSchema,
   options: { signal: AbortSignal; timeout: number },
 ) => Promise<{ action: string; content?: Record<string, unknown> | undefined }>;
 
@@ -64,7 +64,6 @@ export function elicitationApprovalHandler(sendRequest: SendRequest): ToolApprov
           },
         },
       },
-      ElicitResultSchema,
       { signal, timeout: NO_SDK_TIMEOUT_MS },
     );
     if (result.action !== "accept") return "deny";

@@ -1,6 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { Server, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import type { McpToolsetLike } from "./server.js";
 
 /** 30 minutes without a request: long enough for a person to think, short enough not to pile up. */
@@ -30,7 +29,7 @@ export function sessionNotFoundMessage(idleMs: number): string {
 
 export interface SessionEntry {
   id: string;
-  transport: StreamableHTTPServerTransport;
+  transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
   /** Set when the session owns its toolset (one agent session per client): disposed on close. */
   toolset?: McpToolsetLike;

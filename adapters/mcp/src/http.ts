@@ -1,7 +1,8 @@
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ErrorCode, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolErrorCode as ErrorCode, isInitializeRequest } from "@modelcontextprotocol/server";
+import { sendWebResponse, toWebRequest } from "./http-bridge.js";
 import { OriginPolicy, originRefusedMessage } from "./http-origin.js";
 import {
   DEFAULT_MAX_SESSIONS,
@@ -145,10 +146,15 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
   checkLimit("sessionIdleMs", options.sessionIdleMs);
   checkLimit("maxSessions", options.maxSessions);
   const origins = new OriginPolicy(options.allowedOrigins);
-  // the HTTP stack (hono's node adapter) loads only for apps that serve over HTTP
-  const { StreamableHTTPServerTransport } = await import(
-    "@modelcontextprotocol/sdk/server/streamableHttp.js"
+  const { WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest } = await import(
+    "@modelcontextprotocol/server"
   );
+  // 2026-07-28 requests are stateless (no session): each is served by an instance over the shared
+  // toolset; 2025-era clients keep their sessions below
+  const modern = createMcpHandler(() => createMcpServer(toolset, options), {
+    legacy: "reject",
+    onerror: (error) => log(error.message),
+  });
   const endpoint = options.path ?? "/mcp";
   const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const log = options.log ?? (() => {});
@@ -184,7 +190,7 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
     }
     const entry: SessionEntry = {
       id: sessionId,
-      transport: new StreamableHTTPServerTransport({
+      transport: new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => sessionId,
         onsessioninitialized: () => sessions.activate(entry),
       }),
@@ -199,7 +205,10 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
     entry.server.onerror = (error) => log(error.message);
     await entry.server.connect(entry.transport);
     sessions.track(entry, res);
-    await entry.transport.handleRequest(req, res, body);
+    await sendWebResponse(
+      res,
+      await entry.transport.handleRequest(toWebRequest(req, res, body), { parsedBody: body }),
+    );
     // an initialize the transport refused (a bad protocol version…) leaves no session behind
     if (!entry.live) await sessions.close(entry, "not initialized");
   };
@@ -250,7 +259,13 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
       if (!entry) return sendJson(res, 404, rpcError(-32001, sessionNotFoundMessage(sessions.idleMs)));
       // the client's standalone event stream (GET) stays open while it listens: not activity
       if (req.method !== "GET") sessions.track(entry, res);
-      return entry.transport.handleRequest(req, res, body);
+      const request = toWebRequest(req, res, body);
+      return sendWebResponse(res, await entry.transport.handleRequest(request, { parsedBody: body }));
+    }
+    if (req.method === "POST" && !isInitializeRequest(body)) {
+      const request = toWebRequest(req, res, body);
+      if (!(await isLegacyRequest(request, body)))
+        return sendWebResponse(res, await modern.fetch(request, { parsedBody: body }));
     }
     if (req.method !== "POST" || !isInitializeRequest(body)) {
       const id = (body as { id?: unknown } | undefined)?.id;
@@ -277,6 +292,7 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
   const life = createLifecycle(toolset, options, async () => {
     stopping = true;
     await sessions.closeAll();
+    await modern.close();
     await new Promise<void>((resolve) => {
       http.close(() => resolve());
       http.closeAllConnections();

@@ -1,5 +1,5 @@
 import type { AgentToolResult } from "@clawtools/core";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 
 /** How much of one tool result goes back to the client. */
 export interface ResultLimits {

@@ -1,7 +1,12 @@
 import type { AgentToolResult, AnyAgentTool, JsonSchema, ToolMeta } from "@clawtools/core";
 import { isAbortError, runWithApprovalHandler, toolErrorResult } from "@clawtools/core";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
+  ProtocolErrorCode as ErrorCode,
+  Server,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import { elicitationApprovalHandler, supportsFormElicitation } from "./elicit-approval.js";
 import { type ResultLimits, toCallToolResult } from "./result.js";
 import { checkStructured } from "./structured-check.js";
@@ -64,18 +69,24 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
     ...(options.maxResultChars !== undefined ? { maxResultChars: options.maxResultChars } : {}),
     ...(options.maxResultBytes !== undefined ? { maxResultBytes: options.maxResultBytes } : {}),
   };
-  // the SDK records the client's version when it answers initialize
-  const requireInitialized = () => {
-    if (!server.getClientVersion()) throw rpcError(ErrorCode.InvalidRequest, NOT_INITIALIZED_MESSAGE);
+  // a 2025-era client initialises first (the SDK records its version); a 2026-07-28 request
+  // carries the client's identity in its own _meta envelope instead
+  const requireInitialized = (ctx: ServerContext) => {
+    if (!ctx.mcpReq.envelope && !server.getClientVersion())
+      throw rpcError(ErrorCode.InvalidRequest, NOT_INITIALIZED_MESSAGE);
   };
+  const capabilities = (ctx: ServerContext): ClientCapabilities | undefined =>
+    ctx.mcpReq.envelope
+      ? ((ctx.mcpReq.envelope as Record<string, unknown>)[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities)
+      : server.getClientCapabilities();
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    requireInitialized();
+  server.setRequestHandler("tools/list", async (_request, ctx) => {
+    requireInitialized(ctx);
     return { tools: listed };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    requireInitialized();
+  server.setRequestHandler("tools/call", async (request, ctx) => {
+    requireInitialized(ctx);
     const tool = byName.get(request.params.name);
     if (!tool) throw rpcError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const progressToken = request.params._meta?.progressToken;
@@ -86,8 +97,8 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
         : (partial: { content?: AgentToolResult<unknown>["content"] }) => {
             const text = partial.content?.map((c) => (c.type === "text" ? c.text : "")).join("") ?? "";
             progress += 1;
-            extra
-              .sendNotification({
+            ctx.mcpReq
+              .notify({
                 method: "notifications/progress",
                 params: { progressToken, progress, message: text.slice(-1000) },
               })
@@ -95,16 +106,20 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
           };
     try {
       const run = () =>
-        tool.execute(String(extra.requestId), request.params.arguments ?? {}, extra.signal, onUpdate);
-      // approvals of this call go to the client that made it, when it can show a form
+        tool.execute(String(ctx.mcpReq.id), request.params.arguments ?? {}, ctx.mcpReq.signal, onUpdate);
+      // approvals of this call go to the client that made it, when it can show a form: pushed as
+      // elicitation/create on a 2025-era connection (a 2026-07-28 request has no push channel, so
+      // the tool's own refusal stands there)
       const result =
-        options.elicitApprovals !== false && supportsFormElicitation(server.getClientCapabilities())
-          ? await runWithApprovalHandler(elicitationApprovalHandler(extra.sendRequest), run)
+        options.elicitApprovals !== false &&
+        !ctx.mcpReq.envelope &&
+        supportsFormElicitation(capabilities(ctx))
+          ? await runWithApprovalHandler(elicitationApprovalHandler(ctx.mcpReq.send), run)
           : await run();
       return checkStructured(tool.name, toCallToolResult(result, limits), outputSchemas.get(tool.name), log);
     } catch (error) {
       // an aborted call's answer is never read (the client cancelled); anything else is a tool error
-      if (isAbortError(error) || extra.signal.aborted)
+      if (isAbortError(error) || ctx.mcpReq.signal.aborted)
         return toCallToolResult(toolErrorResult(tool.name, "Aborted"), limits);
       return toCallToolResult(toolErrorResult(tool.name, error), limits);
     }

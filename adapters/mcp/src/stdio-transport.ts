@@ -1,5 +1,9 @@
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type JSONRPCMessage,
+  parseJSONRPCMessage,
+  ProtocolErrorCode as ErrorCode,
+  type Transport,
+} from "@modelcontextprotocol/server";
 import { MessageIdScanner } from "./message-scan.js";
 
 /** 64 MiB: room for a model writing a large file in one call (the SDK's own stdio limit is 10 MiB). */
@@ -52,6 +56,11 @@ export class LineTransport implements Transport {
   private drainTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private ended = false;
+  private whenClosed: () => void = () => {};
+  /** Resolves once the transport has closed, whoever owns its `onclose` (SDK v2's stdio entry does). */
+  readonly done = new Promise<void>((resolve) => {
+    this.whenClosed = resolve;
+  });
 
   constructor(
     private readonly input: NodeJS.ReadableStream,
@@ -148,8 +157,10 @@ export class LineTransport implements Transport {
       });
       return;
     }
-    const parsed = JSONRPCMessageSchema.safeParse(raw);
-    if (!parsed.success) {
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(raw);
+    } catch {
       const { id, method } = (typeof raw === "object" && raw !== null ? raw : {}) as Record<string, unknown>;
       // never answer what is not a request (an answer to an answer would ping-pong)
       if (typeof method !== "string" || id === undefined) {
@@ -163,7 +174,6 @@ export class LineTransport implements Transport {
       });
       return;
     }
-    const message = parsed.data;
     if ("method" in message && "id" in message) this.inFlight.add(key(message.id));
     if ("method" in message && message.method === "notifications/cancelled") {
       const requestId = (message.params as { requestId?: Id } | undefined)?.requestId;
@@ -232,5 +242,6 @@ export class LineTransport implements Transport {
     this.parts = [];
     this.oversized = undefined;
     this.onclose?.();
+    this.whenClosed();
   }
 }

@@ -1,3 +1,4 @@
+import { serveStdio as serveStdioEntry } from "@modelcontextprotocol/server/stdio";
 import { createLifecycle, type LifecycleOptions, type McpServing } from "./lifecycle.js";
 import { type CreateMcpServerOptions, createMcpServer, type McpToolsetLike } from "./server.js";
 import { LineTransport, type LineTransportOptions } from "./stdio-transport.js";
@@ -14,24 +15,27 @@ export interface ServeStdioOptions extends CreateMcpServerOptions, LifecycleOpti
  * SIGHUP), then disposes it: running calls are answered first at end of input (cancelled on a
  * signal), then `toolset.dispose()` and `onStop` run. Messages over `maxMessageBytes` (default
  * 64 MiB) get a JSON-RPC error naming the limit and the server keeps serving.
+ *
+ * Both protocol eras are served (SDK v2's stdio entry decides once per connection): a client that
+ * opens with `initialize` gets 2025-11-25 (or the older revision it asks for), one that opens with
+ * `server/discover` gets 2026-07-28.
  */
 export async function serveStdio(
   toolset: McpToolsetLike,
   options: ServeStdioOptions = {},
 ): Promise<McpServing> {
-  const server = createMcpServer(toolset, options);
-  const transport = new LineTransport(
-    options.input ?? process.stdin,
-    options.output ?? process.stdout,
-    options,
-  );
+  const input = options.input ?? process.stdin;
+  const transport = new LineTransport(input, options.output ?? process.stdout, options);
   let inputEnded = false;
-  (options.input ?? process.stdin).once("end", () => {
+  input.once("end", () => {
     inputEnded = true;
   });
-  const life = createLifecycle(toolset, options, () => server.close());
-  server.onclose = () => void life.stopWith(inputEnded ? "end of input" : "transport closed");
-  server.onerror = (error) => options.log?.(error.message);
-  await server.connect(transport);
+  const handle = serveStdioEntry(() => createMcpServer(toolset, options), {
+    transport,
+    onerror: (error) => options.log?.(error.message),
+  });
+  const life = createLifecycle(toolset, options, () => handle.close());
+  // the entry owns the transport's handlers: its close (end of input, a broken pipe) stops us
+  void transport.done.then(() => life.stopWith(inputEnded ? "end of input" : "transport closed"));
   return { done: life.done, stop: life.stop };
 }

@@ -1,5 +1,5 @@
 import { type JsonSchema, schemaIssues } from "@clawtools/core";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 
 /**
  * A tool that declares an outputSchema promises every successful result's `structuredContent`

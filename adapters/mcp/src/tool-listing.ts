@@ -1,6 +1,6 @@
 import type { AnyAgentTool, JsonSchema, ToolMeta } from "@clawtools/core";
 import { toolInputSchema } from "@clawtools/core";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/server";
 import { CORE_OUTPUT_SCHEMAS } from "./output-schemas.js";
 
 /** Reach beyond the machine (the web, a browser): MCP `openWorldHint: true`. */
