@@ -10,9 +10,30 @@ export interface LivenessOptions {
   heartbeatMs?: number;
   /** A run whose heartbeat is older than this is lost even if a process with its pid runs (default 6 heartbeats). */
   staleMs?: number;
+  /** How often a service looks for kills other processes asked of the runs it holds (default 1 s). */
+  abortCheckMs?: number;
+  /** How long a kill of a run another live process holds waits for that process to end it (default 10 s). */
+  killWaitMs?: number;
+  /**
+   * Who this service records as the holder of its runs (default: this process, a new instance
+   * id). Tests give a stand-in process's pid, whose SIGKILL then plays this holder's crash.
+   */
+  owner?: RunOwner;
 }
 
 export const DEFAULT_HEARTBEAT_MS = 10_000;
+export const DEFAULT_ABORT_CHECK_MS = 1_000;
+export const DEFAULT_KILL_WAIT_MS = 10_000;
+
+/** A liveness period as given, or the default; anything but a positive finite number is refused by name. */
+export function period(options: LivenessOptions, name: keyof LivenessOptions, fallback: number): number {
+  const value = options[name] ?? fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0)
+    throw new Error(
+      `sessions liveness: ${name} must be a positive number of milliseconds (got ${String(value)})`,
+    );
+  return value;
+}
 
 export function newOwner(): RunOwner {
   return { pid: process.pid, instance: randomUUID(), host: hostname() };

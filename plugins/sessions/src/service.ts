@@ -4,12 +4,16 @@ import { completionMessage } from "./announce.js";
 import type { AgentRunner, RunOutcome, RunRegistry, SessionStore, StartRunRequest } from "./interfaces.js";
 import { agentOf } from "./keys.js";
 import {
+  DEFAULT_ABORT_CHECK_MS,
   DEFAULT_HEARTBEAT_MS,
+  DEFAULT_KILL_WAIT_MS,
   type LivenessOptions,
   lostReason,
   newOwner,
+  period,
   type RunOwner,
 } from "./liveness.js";
+import { heldElsewhere, requestRemoteKill } from "./remote-kill.js";
 import type { RunRecord, RunStatus, SessionEntry, TranscriptMessage } from "./types.js";
 
 export interface SessionsEvents {
@@ -54,10 +58,12 @@ export class SessionsService {
   private readonly killed = new Set<string>();
   private readonly admissions = new Map<string, Promise<unknown>>();
   /** This service as the owner of the runs it starts (liveness lives in the run registry). */
-  readonly owner: RunOwner = newOwner();
+  readonly owner: RunOwner;
   private readonly heartbeatMs: number;
   private readonly staleMs: number;
+  private readonly killWaitMs: number;
   private timer: NodeJS.Timeout | undefined;
+  private abortTimer: NodeJS.Timeout | undefined;
   private reaping: Promise<RunRecord[]> | undefined;
   /** Sessions that yielded, waiting for an announce to start their next turn. */
   private readonly wakers = new Map<string, (runId: string | undefined) => void>();
@@ -71,12 +77,25 @@ export class SessionsService {
     private readonly retryDelayMs = 50,
     liveness: LivenessOptions = {},
   ) {
-    this.heartbeatMs = liveness.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
-    this.staleMs = liveness.staleMs ?? this.heartbeatMs * 6;
+    this.owner = liveness.owner ? { ...liveness.owner } : newOwner();
+    this.heartbeatMs = period(liveness, "heartbeatMs", DEFAULT_HEARTBEAT_MS);
+    this.staleMs = period(liveness, "staleMs", this.heartbeatMs * 6);
+    this.killWaitMs = period(liveness, "killWaitMs", DEFAULT_KILL_WAIT_MS);
+    const abortCheckMs = period(liveness, "abortCheckMs", DEFAULT_ABORT_CHECK_MS);
     // at start, and then every heartbeat: runs whose owner is gone are ended as lost
     void this.reapLost().catch(() => {});
     this.timer = setInterval(() => void this.beat().catch(() => {}), this.heartbeatMs);
     this.timer.unref();
+    this.abortTimer = setInterval(() => void this.answerAbortRequests().catch(() => {}), abortCheckMs);
+    this.abortTimer.unref();
+  }
+
+  /** Kills the runs it holds that another process asked to kill (their `abortRequest`). */
+  private async answerAbortRequests(): Promise<void> {
+    for (const runId of [...this.watching.keys()]) {
+      const run = await this.runs.get(runId);
+      if (run?.status === "running" && run.abortRequest && this.owns(run)) await this.kill(runId);
+    }
   }
 
   /** Whether this service holds the run (started it and follows it). */
@@ -178,7 +197,9 @@ export class SessionsService {
   /** Stops the heartbeat (the plugin's dispose). */
   close(): void {
     if (this.timer) clearInterval(this.timer);
+    if (this.abortTimer) clearInterval(this.abortTimer);
     this.timer = undefined;
+    this.abortTimer = undefined;
   }
 
   /** The caller's own session, created on first use (a top-level session has depth 0). */
@@ -320,13 +341,26 @@ export class SessionsService {
     await record({ ...run.announce, status: "failed", attempts: ANNOUNCE_ATTEMPTS, lastError });
   }
 
-  /** Kills a run and, first, every run it spawned (and theirs). Returns the runs killed. */
+  /**
+   * Kills a run and, first, every run it spawned (and theirs). Returns the runs killed, the run
+   * itself first. A run another live process holds is killed by that process, asked through the
+   * registry: then the first record is the run as it stands once that process ended it, or, if it
+   * did not within `killWaitMs`, still `running`.
+   */
   async kill(runId: string): Promise<RunRecord[]> {
     const run = await this.runs.get(runId);
     if (run?.status !== "running") return [];
     const killed: RunRecord[] = [];
     for (const childRun of await this.runs.listByRequester(run.childSessionKey))
       killed.push(...(await this.kill(childRun.runId)));
+    if (heldElsewhere(run, this.owner, Date.now(), this.staleMs)) {
+      const answer = await requestRemoteKill(this.runs, run, this.owner, {
+        waitMs: this.killWaitMs,
+        staleMs: this.staleMs,
+      });
+      // a holder that died meanwhile answers nothing: the run is ended here
+      if ("run" in answer) return [answer.run, ...killed];
+    }
     // only a run this service follows is marked (follow() reads and forgets the mark)
     if (this.watching.has(runId)) this.killed.add(runId);
     await this.runner?.abort(this.continued.get(runId) ?? runId).catch(() => {});

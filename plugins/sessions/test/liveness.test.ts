@@ -1,80 +1,13 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import path from "node:path";
-import { type AgentToolResult, createToolset } from "@clawtools/core";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  createScriptedRunner,
-  createSessionsPlugin,
-  lostReason,
-  type RunRecord,
-  type SessionsPluginOptions,
-} from "../src/index.js";
+import { describe, expect, it } from "vitest";
+import { lostReason, type RunRecord } from "../src/index.js";
+import { holder, server } from "./holder.js";
 
 // Run liveness belongs to the store (issue 26): a run has an owner and a heartbeat; runs whose
 // owner is gone are ended as lost and their requesters told; admission counts live runs only.
-
-// node itself runs the holder (tsx as a loader, not its CLI's wrapper process), so its pid is the holder's
-const SESSIONS = path.join(import.meta.dirname, "..");
-const HOLDER = path.join(import.meta.dirname, "fixtures", "run-holder.ts");
-const json = (r: AgentToolResult<unknown>) => JSON.parse((r.content[0] as { text: string }).text);
-const holders: ChildProcess[] = [];
-afterEach(() => {
-  for (const h of holders.splice(0)) if (h.exitCode === null && h.signalCode === null) h.kill("SIGKILL");
-});
-
-/** A real process that spawns `count` never-ending children of agent:main:main; resolves once they run. */
-async function holder(stateDir: string, workspaceDir: string, count: number) {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "--conditions=@clawtools/source", HOLDER, stateDir, workspaceDir, String(count)],
-    {
-      cwd: SESSIONS,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  holders.push(child);
-  let out = "";
-  let err = "";
-  child.stderr!.on("data", (d) => {
-    err += String(d);
-  });
-  const runIds = await new Promise<string[]>((resolve, reject) => {
-    child.stdout!.on("data", (d) => {
-      out += String(d);
-      const line = /^ready (.*)$/m.exec(out);
-      if (line) resolve(line[1]!.split(" "));
-    });
-    child.on("exit", (code) => reject(new Error(`holder exited ${code}: ${err}`)));
-  });
-  const killed = () =>
-    new Promise<void>((resolve) => {
-      child.on("exit", () => resolve());
-      child.kill("SIGKILL");
-    });
-  return { pid: child.pid!, runIds, killed };
-}
-
-/** This process's sessions on the same state directory (a restarted server). */
-function server(stateDir: string, workspaceDir: string, options: SessionsPluginOptions = {}) {
-  const plugin = createSessionsPlugin({
-    ...options,
-    runner: ({ store }) =>
-      createScriptedRunner({ store, script: () => "fresh", newRunId: () => `fresh-${randomUUID()}` }),
-  });
-  const set = createToolset({
-    plugins: [plugin],
-    context: { stateDir, workspaceDir, agentId: "main", sessionKey: "main" },
-    policy: { profile: "full" },
-    senderIsOwner: true,
-  });
-  const call = async (name: string, args: Record<string, unknown> = {}) =>
-    json(await set.tools.find((t) => t.name === name)!.execute("c", args));
-  const service = plugin.serviceFor({ stateDir, workspaceDir });
-  return { call, service, close: () => set.dispose() };
-}
 
 const dirs = () =>
   [mkdtempSync(path.join(tmpdir(), "live-state-")), mkdtempSync(path.join(tmpdir(), "live-ws-"))] as const;

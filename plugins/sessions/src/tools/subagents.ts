@@ -58,6 +58,9 @@ function resolveTarget(target: string, ordered: RunRecord[]): Resolved {
 }
 
 const name = (r: RunRecord) => r.label ?? r.task.slice(0, 40);
+/** The process holding a run, as a kill result names it. */
+const holder = (r: RunRecord) =>
+  r.owner ? `process ${r.owner.pid}${r.owner.host ? ` on ${r.owner.host}` : ""}` : "another process";
 
 export function createSubagentsTool(env: SessionsEnv): AgentTool<typeof subagentsSchema> {
   return {
@@ -131,13 +134,17 @@ export function createSubagentsTool(env: SessionsEnv): AgentTool<typeof subagent
         if (t === "all" || t === "*") {
           if (active.length === 0)
             return jsonResult({ status: "ok", ...base, target: t, text: "no running subagents to kill." });
-          const killed = (await Promise.all(active.map((r) => env.service.kill(r.runId)))).flat();
+          const results = (await Promise.all(active.map((r) => env.service.kill(r.runId)))).flat();
+          const killed = results.filter((r) => r.status === "killed");
+          // runs other processes hold and have not ended yet
+          const pending = results.filter((r) => r.status === "running");
           return jsonResult({
             status: "ok",
             ...base,
             target: t,
             killed: killed.map((r) => r.runId),
-            text: `killed ${killed.length} subagents.`,
+            ...(pending.length ? { pending: pending.map((r) => r.runId) } : {}),
+            text: `killed ${killed.length} subagents.${pending.length ? ` ${pending.length} held by other processes did not confirm yet.` : ""}`,
           });
         }
         const found = resolveTarget(t, ordered);
@@ -151,8 +158,25 @@ export function createSubagentsTool(env: SessionsEnv): AgentTool<typeof subagent
             runId: run.runId,
             text: `${name(run)} is already finished.`,
           });
-        const killed = await env.service.kill(run.runId);
-        const descendants = killed.filter((k) => k.runId !== run.runId);
+        const [self, ...descendants] = await env.service.kill(run.runId);
+        const elsewhere = run.owner !== undefined && !env.service.owns(run);
+        if (self?.status === "running")
+          return jsonResult({
+            status: "pending",
+            ...base,
+            target: t,
+            runId: run.runId,
+            sessionKey: run.childSessionKey,
+            text: `asked ${holder(run)}, which holds ${name(run)}, to kill it; it has not confirmed yet (subagents list shows when it ends).`,
+          });
+        if (self && self.status !== "killed")
+          return jsonResult({
+            status: "done",
+            ...base,
+            target: t,
+            runId: run.runId,
+            text: `${name(run)} is already finished.`,
+          });
         return jsonResult({
           status: "ok",
           ...base,
@@ -162,7 +186,8 @@ export function createSubagentsTool(env: SessionsEnv): AgentTool<typeof subagent
           ...(run.label ? { label: run.label } : {}),
           cascadeKilled: descendants.length,
           cascadeLabels: descendants.map(name),
-          text: `killed ${name(run)}${descendants.length ? ` (+ ${descendants.length} descendants)` : ""}.`,
+          ...(elsewhere ? { heldBy: holder(run) } : {}),
+          text: `killed ${name(run)}${descendants.length ? ` (+ ${descendants.length} descendants)` : ""}${elsewhere ? ` (held by ${holder(run)})` : ""}.`,
         });
       }
       if (action === "steer") {

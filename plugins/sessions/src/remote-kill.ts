@@ -1,0 +1,44 @@
+import type { RunRegistry } from "./interfaces.js";
+import { lostReason, type RunOwner } from "./liveness.js";
+import type { RunRecord } from "./types.js";
+
+/** Whether another live process holds this running run (then only that process can abort its runner). */
+export function heldElsewhere(run: RunRecord, self: RunOwner, now: number, staleMs: number): boolean {
+  return (
+    run.status === "running" &&
+    run.owner !== undefined &&
+    run.owner.instance !== self.instance &&
+    lostReason(run, self, now, staleMs) === undefined
+  );
+}
+
+/** What became of a kill asked of another process. */
+export type RemoteKill =
+  /** The run ended (`killed`, or finished on its own meanwhile) or still runs when `waitMs` ran out. */
+  | { run: RunRecord }
+  /** Its holder died while the request waited: nobody else will end the run. */
+  | { holderGone: true };
+
+/**
+ * Asks the process holding `run` to kill it (the run's `abortRequest`, which the holder reads on
+ * its next check) and waits, re-reading the run, until it ends, its holder dies, or `waitMs`
+ * passes. The holder ends the run itself, so its own follow-up (no announce for a killed run,
+ * the child's session marked) stays in one place.
+ */
+export async function requestRemoteKill(
+  runs: RunRegistry,
+  run: RunRecord,
+  self: RunOwner,
+  options: { waitMs: number; staleMs: number },
+): Promise<RemoteKill> {
+  await runs.update(run.runId, { abortRequest: { at: Date.now(), by: { ...self } } });
+  const deadline = Date.now() + options.waitMs;
+  for (let pause = 5; ; pause = Math.min(pause * 2, 200)) {
+    const current = await runs.get(run.runId);
+    if (!current) return { run };
+    if (current.status !== "running") return { run: current };
+    if (!heldElsewhere(current, self, Date.now(), options.staleMs)) return { holderGone: true };
+    if (Date.now() >= deadline) return { run: current };
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
