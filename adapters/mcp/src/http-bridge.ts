@@ -27,7 +27,7 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse, body: un
 export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
   const headers: Record<string, string[]> = {};
   response.headers.forEach((value, name) => {
-    (headers[name] ??= []).push(value);
+    headers[name] = [...(headers[name] ?? []), value];
   });
   res.writeHead(response.status, response.statusText, headers);
   if (!response.body) {
