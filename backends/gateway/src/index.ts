@@ -1,0 +1,10 @@
+export { DEFAULT_SCOPES, GatewayClient, type GatewayClientOptions, type HelloOk } from "./client.js";
+export {
+  createDeviceIdentity,
+  type DeviceIdentity,
+  deviceAuthPayloadV3,
+  loadOrCreateDeviceIdentity,
+  signDevice,
+} from "./device-identity.js";
+export { GatewayError, isGatewayError } from "./errors.js";
+export { type EventFrame, PROTOCOL_VERSION, parseFrame, type ResponseFrame } from "./frames.js";
