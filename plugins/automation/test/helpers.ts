@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { FileSessionStore } from "@clawtools/sessions";
@@ -97,15 +97,27 @@ export function deadPid(): number {
 }
 
 /**
- * Makes every claim in `<dir>/cron/jobs.json` a claim of a process that is gone, as a `kill -9`
- * of the process that made them would: for tests that stand a crash in for a second process in
- * this one (the real thing, with child processes, is in test/processes.test.ts).
+ * Makes every claim in `<dir>/cron` (jobs.json and its journal) a claim of a process that is gone,
+ * as a `kill -9` of the process that made them would: for tests that stand a crash in for a
+ * second process in this one (the real thing, with child processes, is in test/processes.test.ts).
+ * The generation moves on, so every store on the directory reads it again.
  */
 export function orphanClaims(dir: string): void {
   const file = path.join(dir, "cron", "jobs.json");
   const doc = JSON.parse(readFileSync(file, "utf8"));
   const pid = deadPid();
   for (const lease of Object.values(doc.leases ?? {})) (lease as { pid: number }).pid = pid;
+  const journal = (g: number) => path.join(dir, "cron", `jobs.journal.${g}.jsonl`);
+  if (existsSync(journal(doc.generation))) {
+    const lines = readFileSync(journal(doc.generation), "utf8").split("\n").filter(Boolean);
+    const moved = lines.map((line) => {
+      const record = JSON.parse(line);
+      if (record.lease) record.lease.pid = pid;
+      return JSON.stringify({ ...record, g: doc.generation + 1 });
+    });
+    writeFileSync(journal(doc.generation + 1), moved.map((line) => `${line}\n`).join(""));
+    rmSync(journal(doc.generation));
+  }
   doc.generation += 1;
   writeFileSync(file, JSON.stringify(doc, null, 2));
 }

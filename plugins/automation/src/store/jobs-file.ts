@@ -48,7 +48,7 @@ export function readJobsFile(
   file: string,
   known: Signature | undefined,
   options: { signatureOnly?: boolean } = {},
-): { sig: Signature; doc?: JobsDoc } {
+): { sig: Signature; doc?: JobsDoc; size: number } {
   let fd: number;
   try {
     fd = openSync(file, "r");
@@ -56,8 +56,8 @@ export function readJobsFile(
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     const sig = "missing";
     return sig === known || options.signatureOnly
-      ? { sig }
-      : { sig, doc: { generation: 0, jobs: new Map(), leases: new Map() } };
+      ? { sig, size: 0 }
+      : { sig, size: 0, doc: { generation: 0, jobs: new Map(), leases: new Map() } };
   }
   try {
     const st = fstatSync(fd, { bigint: true });
@@ -66,7 +66,7 @@ export function readJobsFile(
     readSync(fd, head, 0, head.length, 0);
     const generation = Number(GENERATION.exec(head.toString("utf8"))?.[1] ?? 0);
     const sig = `${st.ino}:${size}:${st.mtimeNs}:${st.ctimeNs}:${generation}`;
-    if (sig === known || options.signatureOnly) return { sig };
+    if (sig === known || options.signatureOnly) return { sig, size };
     const data = Buffer.alloc(size);
     let read = 0;
     while (read < size) {
@@ -74,7 +74,7 @@ export function readJobsFile(
       if (n === 0) break;
       read += n;
     }
-    return { sig, doc: parseJobs(file, data.subarray(0, read).toString("utf8"), generation) };
+    return { sig, size, doc: parseJobs(file, data.subarray(0, read).toString("utf8"), generation) };
   } finally {
     closeSync(fd);
   }
