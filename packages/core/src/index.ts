@@ -202,6 +202,14 @@ export {
   type TSchema,
   Type,
 } from "./schema.js";
+// state files: whole-or-nothing JSON writes, reads that fail closed on a torn file
+export {
+  type OnCorrupt,
+  type ReadJsonOptions,
+  readJsonFile,
+  type WriteJsonOptions,
+  writeJsonAtomic,
+} from "./state/index.js";
 export {
   resolveStateDir,
   type ResolveStateDirOptions,

@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { withFileLock } from "../safety/file-lock.js";
+import { readJsonFile, writeJsonAtomic } from "../state/atomic-json.js";
 
 /** The file under the state directory that keeps "allow always" answers. */
 export const APPROVALS_FILE = "approvals.json";
@@ -46,26 +46,18 @@ export class ApprovalMemory {
     await withFileLock(file, async () => {
       const stored = await this.read();
       stored.allowAlways[k] = new Date().toISOString();
-      const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
-      try {
-        await writeFile(temp, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
-        await rename(temp, file);
-      } catch (error) {
-        await rm(temp, { force: true });
-        throw error;
-      }
+      await writeJsonAtomic(file, stored);
     });
   }
 
   private async read(): Promise<StoredApprovals> {
-    try {
-      const parsed = JSON.parse(await readFile(this.file!, "utf8")) as Partial<StoredApprovals>;
-      const entries = parsed?.allowAlways;
-      if (parsed?.version === 1 && entries && typeof entries === "object" && !Array.isArray(entries))
-        return { version: 1, allowAlways: { ...entries } };
-    } catch {
-      // missing or unreadable: nothing remembered
-    }
+    // torn or unreadable: nothing remembered, so the command is asked again
+    const parsed = await readJsonFile<Partial<StoredApprovals> | null>(this.file!, {
+      onCorrupt: "ignore",
+    }).catch(() => undefined);
+    const entries = parsed?.allowAlways;
+    if (parsed?.version === 1 && entries && typeof entries === "object" && !Array.isArray(entries))
+      return { version: 1, allowAlways: { ...entries } };
     return { version: 1, allowAlways: {} };
   }
 }

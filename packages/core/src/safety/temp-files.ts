@@ -22,7 +22,10 @@ export function tempNameFor(name: string): string {
 }
 
 /** Removes this project's stale temp files from a verified directory (best effort). */
-export async function sweepStaleTemps(dir: DirRef, now = Date.now()): Promise<string[]> {
+export async function sweepStaleTemps(
+  dir: Pick<DirRef, "real" | "via">,
+  now = Date.now(),
+): Promise<string[]> {
   const key = dir.real;
   const last = swept.get(key);
   if (last !== undefined && now - last < SWEEP_EVERY_MS) return [];

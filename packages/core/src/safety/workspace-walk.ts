@@ -72,7 +72,7 @@ function below(ws: Workspace, abs: string): string[] | null {
   return rel.split(path.sep).filter((p) => p && p !== ".");
 }
 
-export const entryPath = (dir: DirRef, name: string) => `${dir.via}/${name}`;
+export const entryPath = (dir: Pick<DirRef, "via">, name: string) => `${dir.via}/${name}`;
 
 /** The system's own limits (PATH_MAX 4096, NAME_MAX 255 bytes), which a walk by descriptors would not meet. */
 const MAX_PATH_BYTES = 4096;

@@ -1,0 +1,7 @@
+export {
+  type OnCorrupt,
+  type ReadJsonOptions,
+  readJsonFile,
+  type WriteJsonOptions,
+  writeJsonAtomic,
+} from "./atomic-json.js";
