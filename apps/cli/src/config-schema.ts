@@ -50,6 +50,12 @@ export function cliConfigSchema(clawtools: Clawtools): Record<string, unknown> {
           'MCP servers whose tools are served as <name>__<tool>: {"command", "args", "env"} or {"url", "headers"}',
         additionalProperties: { type: "object" },
       },
+      store: {
+        type: "string",
+        pattern: "^postgres(ql)?://",
+        description:
+          "postgres://USER@HOST:PORT/DB: sessions, runs and cron jobs in PostgreSQL, shared by every serve on it (the --store flag wins; default: embedded files under stateDir)",
+      },
       allowOrigins: {
         type: "array",
         items: { type: "string" },

@@ -3,6 +3,7 @@ import path from "node:path";
 import { type ConfigError, getCoreSections, isConfigError, parseSectionConfig } from "@clawtools/core";
 import { normalizeOrigin } from "@clawtools/mcp/origin";
 import type { Clawtools } from "clawtools";
+import { checkStoreUrl } from "./store/url.js";
 import { UsageError } from "./usage.js";
 
 /** A `--config` file: `ctx.config` (one key per section) plus where derived state goes. */
@@ -21,6 +22,8 @@ export interface CliConfig {
   plugins: string[];
   /** `mcpServers` from the file (Claude Desktop's shape), checked in full when they are mounted. */
   mcpServers: Record<string, unknown>;
+  /** `store` from the file: `postgres://…` for sessions, runs and cron (the `--store` flag wins). */
+  store?: string;
   /** Keys accepted without a check (a section that is not installed, a plugin without a schema). */
   warnings: string[];
 }
@@ -116,6 +119,7 @@ export function loadConfig(
     maxSessions,
     plugins: named,
     mcpServers,
+    store,
     ...sections
   } = raw;
   if (mcpServers !== undefined && !isObject(mcpServers))
@@ -128,6 +132,7 @@ export function loadConfig(
       `${where}: plugins must be an array of package names or paths (["@acme/clawtools-tools", "./my-plugin.js"])`,
     );
   const http = readHttpConfig(where, { allowOrigins, sessionIdleMinutes, maxSessions });
+  if (store !== undefined) checkStoreUrl(store, `${where}: store`);
   if (stateDir !== undefined && typeof stateDir !== "string")
     throw new UsageError(`${where}: stateDir must be a string (a directory)`);
   if (model !== undefined && (typeof model !== "string" || !/^[^/\s]+\/\S+$/.test(model)))
@@ -162,7 +167,7 @@ export function loadConfig(
     if (!plugin) {
       if (!known.has(key))
         throw new UsageError(
-          `${where}: unknown key "${key}" (expected stateDir, model, acp, plugins, mcpServers, allowOrigins, sessionIdleMinutes, maxSessions or a section: ${[...known].join(", ")})`,
+          `${where}: unknown key "${key}" (expected stateDir, model, acp, plugins, mcpServers, allowOrigins, sessionIdleMinutes, maxSessions, store or a section: ${[...known].join(", ")})`,
         );
       warnings.push(`config: "${key}" is not used: its section is not installed`);
       validated[key] = value;
@@ -192,6 +197,7 @@ export function loadConfig(
     http,
     plugins: (named as string[] | undefined) ?? [],
     mcpServers: (mcpServers as Record<string, unknown> | undefined) ?? {},
+    ...(store !== undefined ? { store: store as string } : {}),
     warnings,
   };
 }

@@ -1,6 +1,7 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { PROVIDER_IDS, TOOL_PROFILE_IDS } from "@clawtools/core";
 import { normalizeOrigin } from "@clawtools/mcp/origin";
+import { checkStoreUrl } from "./store/url.js";
 import { type CommandName, UsageError } from "./usage.js";
 
 export interface CommonOptions {
@@ -38,6 +39,8 @@ export interface CommonOptions {
   sessionIdleMinutes?: number;
   /** serve --http: live client sessions at most. */
   maxSessions?: number;
+  /** serve: `postgres://USER@HOST:PORT/DB` for sessions, runs and cron (default: embedded files). */
+  store?: string;
   positionals: string[];
 }
 
@@ -80,6 +83,7 @@ const PER_COMMAND: Record<CommandName, Options> = {
     "allow-origin": { type: "string", multiple: true },
     "session-idle-minutes": { type: "string" },
     "max-sessions": { type: "string" },
+    store: { type: "string" },
   },
 };
 
@@ -169,6 +173,7 @@ export function parseCommonOptions(argv: string[], command: CommandName = "list"
     false,
   );
   const maxSessions = positiveNumber("--max-sessions", v["max-sessions"] as string | undefined, true);
+  const store = v.store === undefined ? undefined : checkStoreUrl(v.store, "--store");
   const model = v.model as string | undefined;
   if (model !== undefined && !/^[^/\s]+\/\S+$/.test(model))
     throw new UsageError(`--model needs provider/model (for example openai/gpt-4o-mini), got "${model}"`);
@@ -209,6 +214,7 @@ export function parseCommonOptions(argv: string[], command: CommandName = "list"
     ...(allowOrigin ? { allowOrigin } : {}),
     ...(sessionIdleMinutes !== undefined ? { sessionIdleMinutes } : {}),
     ...(maxSessions !== undefined ? { maxSessions } : {}),
+    ...(store !== undefined ? { store } : {}),
     positionals: parsed.positionals,
   };
 }

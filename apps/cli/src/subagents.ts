@@ -32,6 +32,8 @@ export async function automationOnSessions(options: {
   context: ToolContext;
   /** The app's configuration and its schema, for the gateway tool (config.schema.lookup). */
   appConfig?: import("@clawtools/automation").AppConfigOptions;
+  /** `--store`: jobs and the leader lease there instead of `<stateDir>/cron`. */
+  cron?: Pick<import("@clawtools/automation").AutomationPluginOptions, "store" | "lease">;
 }): Promise<ClawtoolsPlugin | undefined> {
   const serviceFor = (options.sessions as Partial<SessionsPlugin> | undefined)?.serviceFor;
   if (!serviceFor) return undefined;
@@ -50,6 +52,8 @@ export async function automationOnSessions(options: {
     runner: service.runner ?? refusingRunner,
     cron: { ...(options.context.agentId ? { defaultAgentId: options.context.agentId } : {}), ...configured },
     ...(options.appConfig ? { appConfig: options.appConfig } : {}),
+    ...(options.cron?.store ? { store: options.cron.store } : {}),
+    ...(options.cron?.lease ? { lease: options.cron.lease } : {}),
   });
 }
 
@@ -126,6 +130,8 @@ export async function sessionsWithRunner(options: {
   /** The installed plugins sub-agents get (the shared registry's), the runtime excepted. */
   plugins: () => ClawtoolsPlugin[];
   context: () => ToolContext;
+  /** `--store`: sessions and runs there instead of under the state directory. */
+  stores?: Pick<import("@clawtools/sessions").SessionsPluginOptions, "store" | "runs">;
 }): Promise<SessionsPlugin | undefined> {
   let sessions: typeof import("@clawtools/sessions");
   let runnerPi: typeof import("@clawtools/runner-pi") | undefined;
@@ -147,6 +153,8 @@ export async function sessionsWithRunner(options: {
   const harnesses: Array<import("@clawtools/runner-acp").AcpRunner> = [];
   const plugin: SessionsPlugin = sessions.createSessionsPlugin({
     ...(model ? { defaultModel: model } : {}),
+    ...(options.stores?.store ? { store: options.stores.store } : {}),
+    ...(options.stores?.runs ? { runs: options.stores.runs } : {}),
     runner: ({ store }) => {
       const loop =
         model && runnerPi

@@ -25,6 +25,7 @@ import { cliConfigSchema } from "./config-schema.js";
 import { type CommonOptions, invocationDir } from "./options.js";
 import { mountMcpServers } from "./mcp-servers.js";
 import { type NamedPlugin, registerNamedPlugins } from "./plugins.js";
+import { type CliStore, describeState, openCliStore, sessionsOnStore, storeCloser } from "./store/open.js";
 import { automationOnSessions, sessionsWithRunner } from "./subagents.js";
 import { UsageError } from "./usage.js";
 
@@ -118,19 +119,30 @@ export type CliToolset = Toolset & {
   forSession(sessionKey: string): Promise<Toolset>;
   /** Starts the state of the sections that have some (see SECTIONS_WITH_STATE); errors go to stderr. */
   startState(): Promise<void>;
+  /** Where sessions, runs and cron jobs live (serve says it at start). */
+  state: string;
 };
 
 /** The toolset a command works with: installed sections, the context, and the policy flags. */
 export async function buildToolset(
   options: CommonOptions,
-  defaults: { profile?: string } = {},
+  /** `store`: open `--store` / the config's `store` (serve); other commands keep the embedded files. */
+  defaults: { profile?: string; store?: boolean } = {},
 ): Promise<CliToolset> {
   const profile = options.profile ?? defaults.profile;
   const clawtools = await loadClawtools();
   let context: ToolContext;
   let config: CliConfig;
+  let store: CliStore | undefined;
   try {
     ({ context, config } = contextAndConfig(options, clawtools));
+    // the database is reached (or the start fails, naming it) before anything is served
+    const storeUrl = defaults.store ? (options.store ?? config.store) : undefined;
+    if (storeUrl) {
+      store = await openCliStore(storeUrl);
+      // registered first, so disposed last: after the sections that write to it
+      clawtools.tools.registerPlugin(storeCloser(store));
+    }
     await loadConfiguredSections(clawtools, context);
   } catch (error) {
     await clawtools.tools.dispose();
@@ -184,12 +196,20 @@ export async function buildToolset(
       ...(options.deny ? { deny: options.deny } : {}),
       plugins: () => clawtools.tools.plugins().filter((p) => !replaced.has(p)),
       context: () => context,
+      ...(store ? { stores: { store: store.sessions, runs: store.runs } } : {}),
     });
     if (wired) {
       replace("sessions", wired);
       sessions = wired;
     }
+  } else if (store && sessions) {
+    const wired = sessionsOnStore(store);
+    if (wired) {
+      replace("sessions", wired);
+      sessions = wired;
+    }
   }
+  const cronStore = store ? { cron: { store: store.cron, lease: store.lease } } : {};
   const discoveredAutomation = clawtools.tools.plugins().find((p) => p.section === "automation");
   if (discoveredAutomation) {
     // cron runs on the sessions' store and runner: one of each, shared
@@ -206,7 +226,7 @@ export async function buildToolset(
       const wire = async (): Promise<ClawtoolsPlugin> => {
         const real =
           lazySessions && isLazySectionPlugin(lazySessions) ? await lazySessions.load() : lazySessions;
-        const wired = await automationOnSessions({ sessions: real, context, appConfig });
+        const wired = await automationOnSessions({ sessions: real, context, appConfig, ...cronStore });
         return wired ?? discoveredAutomation.load();
       };
       replace("automation", lazySectionPlugin(manifest, wire));
@@ -215,6 +235,7 @@ export async function buildToolset(
         sessions: sessions && isLazySectionPlugin(sessions) ? await sessions.load() : sessions,
         context,
         appConfig,
+        ...cronStore,
       });
       if (automation) replace("automation", automation);
     }
@@ -284,6 +305,7 @@ export async function buildToolset(
     namedPlugins,
     forSession,
     startState,
+    state: describeState(store, context.stateDir),
     // what the toolset holds, then the plugins the registry loaded (processes, databases…)
     close: async () => {
       await toolset.dispose();

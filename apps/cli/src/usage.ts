@@ -111,6 +111,10 @@ ${COMMON}
                           (default 30; config "sessionIdleMinutes")
   --max-sessions <n>      live client sessions at most (default 100; config "maxSessions"); a new
                           client past it gets 503 naming the limit
+  --store <url>           postgres://USER@HOST:PORT/DB: sessions, runs and cron jobs in PostgreSQL
+                          (config "store"; password from the URL or PGPASSWORD), shared by every
+                          serve on that database; default: embedded files under the state
+                          directory. A database that cannot be reached fails the start
 
 With --http each MCP client gets its own agent session: its own background processes
 (process list shows only its own), sub-agents and announces; its processes end with its session.`,

@@ -18,11 +18,12 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
   if (options.host !== undefined && !token && !isLoopbackHost(options.host))
     throw new UsageError(tokenRequiredMessage(options.host));
   registerSecret(token);
-  const set = await buildToolset(options, { profile: "coding" });
+  const set = await buildToolset(options, { profile: "coding", store: true });
   const log = (line: string) => process.stderr.write(redactSecrets(`[clawtools] ${line}\n`));
   log(
     `serving ${set.tools.length} tools from ${set.context.workspaceDir}: ${set.tools.map((t) => t.name).join(", ")}`,
   );
+  log(`state: ${set.state}`);
   for (const d of set.diagnostics) if (!d.reason.startsWith("not allowed by")) log(`left out ${d.message}`);
   const served = new Set(set.tools.map((t) => t.name));
   for (const named of set.namedPlugins) {
