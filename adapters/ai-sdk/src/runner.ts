@@ -1,9 +1,9 @@
-import { randomUUID } from "node:crypto";
 import type { AnyAgentTool } from "@clawtools/core";
 import {
   type AgentRunner,
   type RunOutcome,
   RunTable,
+  type SessionRun,
   type SessionStore,
   type StartRunRequest,
   type TrackedRun,
@@ -34,13 +34,10 @@ export interface AiSdkRunnerOptions {
   historyLimit?: number;
 }
 
-interface ActiveRun {
-  /** Set by sessions_yield: no further step once the tool calls in flight return. */
-  yielded?: string;
+/** A run's state; `yielded` (set by sessions_yield) means no further step once the tool calls in flight return. */
+interface ActiveRun extends SessionRun {
   controller: AbortController;
   steers: ModelMessage[];
-  done: Promise<RunOutcome>;
-  outcome?: RunOutcome;
   timedOut: boolean;
 }
 
@@ -64,11 +61,8 @@ export function createAiSdkRunner(options: AiSdkRunnerOptions): AgentRunner & {
   // a run's state is held while it runs and released when it ends (outcomes stay for a late wait)
   const runs = new RunTable<ActiveRun>();
 
-  // the live (or starting) run of each session: sessions_yield ends that run's turn
-  const bySession = new Map<string, string>();
-
-  /** Builds the run and starts it; the run is in `runs` once this returns. */
-  async function startRun(runId: string, request: StartRunRequest): Promise<void> {
+  /** Builds the run and starts it. */
+  async function startRun(request: StartRunRequest): Promise<ActiveRun> {
     const session = await options.store.get(request.sessionKey);
     const override = request.model ?? session?.model;
     const model = override && options.resolveModel ? options.resolveModel(override) : options.model;
@@ -122,51 +116,19 @@ export function createAiSdkRunner(options: AiSdkRunnerOptions): AgentRunner & {
         await runTools.dispose?.().catch(() => {});
       }
     })();
-    void active.done.then((outcome) => {
-      active.outcome = outcome;
-    });
-    runs.add(runId, active);
+    return active;
   }
 
   return {
     table: runs,
-    async start(request: StartRunRequest) {
-      const runId = randomUUID();
-      bySession.set(request.sessionKey, runId);
-      const forget = () => {
-        if (bySession.get(request.sessionKey) === runId) bySession.delete(request.sessionKey);
-      };
-      try {
-        await startRun(runId, request);
-      } catch (error) {
-        forget();
-        throw error;
-      }
-      void runs.get(runId)?.done.finally(forget);
-      return { runId };
-    },
-
-    canYield: (sessionKey: string) => bySession.has(sessionKey),
-
-    async onYield(sessionKey: string, message: string): Promise<void> {
-      const run = runs.get(bySession.get(sessionKey) ?? "");
-      if (!run || run.outcome) throw new Error(`No live run in session ${sessionKey} to yield`);
-      run.yielded = message;
-    },
-
+    start: (request: StartRunRequest) => runs.start(request.sessionKey, () => startRun(request)),
+    canYield: (sessionKey: string) => runs.canYield(sessionKey),
+    onYield: async (sessionKey: string, message: string) => void runs.yieldTurn(sessionKey, message),
     wait: (runId: string, timeoutMs: number) => runs.wait(runId, timeoutMs),
-
-    async abort(runId: string): Promise<void> {
-      const run = runs.get(runId);
-      if (!run || run.outcome) return;
-      run.controller.abort();
-      await run.done;
-    },
-
+    abort: (runId: string) => runs.abort(runId, (run) => run.controller.abort()),
     async steer(runId: string, message: string): Promise<boolean> {
-      const run = runs.get(runId);
-      // a run that yielded takes no more messages: they start its next turn instead
-      if (!run || run.outcome || run.yielded !== undefined) return false;
+      const run = runs.steerable(runId);
+      if (!run) return false;
       run.steers.push({ role: "user", content: message });
       return true;
     },

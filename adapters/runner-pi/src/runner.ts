@@ -1,10 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { type AnyAgentTool, redactSecrets } from "@clawtools/core";
 import { type ModelSpec, modelFailure, resolveModel, withModel } from "@clawtools/models";
 import {
   type AgentRunner,
   type RunOutcome,
   RunTable,
+  type SessionRun,
   type SessionStore,
   type StartRunRequest,
   type TrackedRun,
@@ -32,13 +32,10 @@ export interface PiRunnerOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-interface ActiveRun {
+/** A run's state; `yielded` (set by sessions_yield) ends the turn once the tool calls in flight return. */
+interface ActiveRun extends SessionRun {
   agent: Agent;
-  done: Promise<RunOutcome>;
-  outcome?: RunOutcome;
   timedOut: boolean;
-  /** Set by sessions_yield: the turn ends once the tool calls in flight return. */
-  yielded?: string;
 }
 
 const DEFAULT_PROMPT =
@@ -71,11 +68,8 @@ export function createPiRunner(options: PiRunnerOptions): AgentRunner & {
   const runs = new RunTable<ActiveRun>();
   const base: ModelSpec = typeof options.model === "string" ? { model: options.model } : options.model;
 
-  // the live (or starting) run of each session: sessions_yield ends that run's turn
-  const bySession = new Map<string, string>();
-
-  /** Builds the run's agent and starts its turn; the run is in `runs` once this returns. */
-  async function startRun(runId: string, request: StartRunRequest): Promise<void> {
+  /** Builds the run's agent and starts its turn. */
+  async function startRun(request: StartRunRequest): Promise<ActiveRun> {
     const session = await options.store.get(request.sessionKey);
     // a run's own model keeps the configured key and endpoint only for the same provider
     const named = request.model ?? session?.model;
@@ -146,51 +140,19 @@ export function createPiRunner(options: PiRunnerOptions): AgentRunner & {
         await runTools.dispose?.().catch(() => {});
       }
     })();
-    active.done.then((outcome) => {
-      active.outcome = outcome;
-    });
-    runs.add(runId, active);
+    return active;
   }
 
   return {
     table: runs,
-    async start(request: StartRunRequest) {
-      const runId = randomUUID();
-      bySession.set(request.sessionKey, runId);
-      const forget = () => {
-        if (bySession.get(request.sessionKey) === runId) bySession.delete(request.sessionKey);
-      };
-      try {
-        await startRun(runId, request);
-      } catch (error) {
-        forget();
-        throw error;
-      }
-      void runs.get(runId)?.done.finally(forget);
-      return { runId };
-    },
-
-    canYield: (sessionKey: string) => bySession.has(sessionKey),
-
-    async onYield(sessionKey: string, message: string): Promise<void> {
-      const run = runs.get(bySession.get(sessionKey) ?? "");
-      if (!run || run.outcome) throw new Error(`No live run in session ${sessionKey} to yield`);
-      run.yielded = message;
-    },
-
+    start: (request: StartRunRequest) => runs.start(request.sessionKey, () => startRun(request)),
+    canYield: (sessionKey: string) => runs.canYield(sessionKey),
+    onYield: async (sessionKey: string, message: string) => void runs.yieldTurn(sessionKey, message),
     wait: (runId: string, timeoutMs: number) => runs.wait(runId, timeoutMs),
-
-    async abort(runId: string): Promise<void> {
-      const run = runs.get(runId);
-      if (!run || run.outcome) return;
-      run.agent.abort();
-      await run.done;
-    },
-
+    abort: (runId: string) => runs.abort(runId, (run) => run.agent.abort()),
     async steer(runId: string, message: string): Promise<boolean> {
-      const run = runs.get(runId);
-      // a run that yielded takes no more messages: they start its next turn instead
-      if (!run || run.outcome || run.yielded !== undefined) return false;
+      const run = runs.steerable(runId);
+      if (!run) return false;
       run.agent.steer({ role: "user", content: message, timestamp: Date.now() });
       return true;
     },
