@@ -11,6 +11,11 @@ export {
   type SessionStoreUnderTest,
   sessionStoreConformance,
 } from "./sessions-conformance.js";
+export { type LivenessHostUnderTest, runLivenessConformance } from "./sessions-liveness.js";
+export {
+  runRegistryTwoInstanceConformance,
+  sessionStoreTwoInstanceConformance,
+} from "./sessions-two-instances.js";
 export {
   type FsBridgeContainment,
   type FsBridgeUnderTest,

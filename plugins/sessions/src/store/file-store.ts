@@ -1,15 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { appendFileSync, createReadStream } from "node:fs";
+import { appendFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { redactValue, withWriteLock } from "@clawtools/core";
 import type { SessionStore } from "../interfaces.js";
 import { agentOf } from "../keys.js";
 import type { SessionEntry, TranscriptMessage } from "../types.js";
+import { withFileLock } from "./file-lock.js";
 import { JsonFile, type JsonFileOptions } from "./json-file.js";
 import { checkAgentId, checkSessionId, validEntry } from "./ids.js";
 import { linesFromEnd } from "./tail.js";
+import { TranscriptKeys } from "./transcript-keys.js";
 
 type Index = Record<string, SessionEntry>;
 
@@ -23,7 +24,8 @@ const UPDATED_AT_GRANULARITY_MS = 1_000;
  * line is small; an asynchronous append is three trips through the thread pool).
  */
 export class FileSessionStore implements SessionStore {
-  private readonly seenKeys = new Map<string, Promise<Set<string>>>();
+  /** The idempotency keys in each transcript, re-read as other processes append. */
+  private readonly keys = new TranscriptKeys();
 
   constructor(
     readonly stateDir: string,
@@ -166,36 +168,6 @@ export class FileSessionStore implements SessionStore {
     return Boolean(removed);
   }
 
-  /** Idempotency keys already in a transcript (only announces carry one), read once per process. */
-  private keysOf(file: string): Promise<Set<string>> {
-    let keys = this.seenKeys.get(file);
-    if (!keys) {
-      keys = (async () => {
-        const found = new Set<string>();
-        try {
-          const rl = createInterface({
-            input: createReadStream(file, { encoding: "utf8" }),
-            crlfDelay: Number.POSITIVE_INFINITY,
-          });
-          for await (const line of rl) {
-            if (!line.includes('"idempotencyKey"')) continue;
-            try {
-              const k = (JSON.parse(line) as { idempotencyKey?: string }).idempotencyKey;
-              if (k) found.add(k);
-            } catch {
-              // a torn line from a crash
-            }
-          }
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-        }
-        return found;
-      })();
-      this.seenKeys.set(file, keys);
-    }
-    return keys;
-  }
-
   async append(
     key: string,
     messages: TranscriptMessage[],
@@ -205,28 +177,34 @@ export class FileSessionStore implements SessionStore {
     if (!entry) throw new Error(`Session not found: ${key}`);
     const file = this.transcriptPath(entry);
     const appended = await withWriteLock(file, async () => {
-      if (options.idempotencyKey) {
-        const keys = await this.keysOf(file);
-        if (keys.has(options.idempotencyKey)) return false;
-        keys.add(options.idempotencyKey);
-      }
-      const lines = messages.map((message) =>
-        JSON.stringify({
-          type: "message",
-          id: randomUUID().slice(0, 8),
-          timestamp: new Date(message.timestamp).toISOString(),
-          // the secrets the process knows never land in a transcript
-          message: redactValue(message),
-          ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
-        }),
+      const key = options.idempotencyKey;
+      if (!key) return this.write(file, messages);
+      // a retried delivery may come from another process: look and append under the file's lock
+      return withFileLock(
+        file,
+        async () => !this.keys.current(file).has(key) && this.write(file, messages, key),
       );
-      appendFileSync(file, `${lines.join("\n")}\n`);
-      return true;
     });
     // the index says when the session last changed, to the second: a run appending message
     // after message rewrites sessions.json once a second at most
     if (appended && Date.now() - entry.updatedAt >= UPDATED_AT_GRANULARITY_MS) await this.patch(key, {});
     return appended;
+  }
+
+  /** Appends the messages as lines, in one synchronous call (a line is small). */
+  private write(file: string, messages: TranscriptMessage[], idempotencyKey?: string): true {
+    const lines = messages.map((message) =>
+      JSON.stringify({
+        type: "message",
+        id: randomUUID().slice(0, 8),
+        timestamp: new Date(message.timestamp).toISOString(),
+        // the secrets the process knows never land in a transcript
+        message: redactValue(message),
+        ...(idempotencyKey ? { idempotencyKey } : {}),
+      }),
+    );
+    appendFileSync(file, `${lines.join("\n")}\n`);
+    return true;
   }
 
   async history(
