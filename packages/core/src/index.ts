@@ -106,6 +106,23 @@ export {
   type PluginToolRegistration,
   type ToolFactory,
 } from "./plugin.js";
+// what a plugin offers an app beside its tools, declared by key (no guessing at members)
+export {
+  capabilityOf,
+  type PluginCapability,
+  pluginCapability,
+  type ProvidedCapability,
+  provide,
+  SESSION_SERVICE,
+  type SessionServiceHandle,
+} from "./plugin-capability.js";
+// a section plugin's opening: id/version from package.json, config checked, tools wired
+export {
+  type DefineSectionPluginInput,
+  defineSectionPlugin,
+  packageInfo,
+  type SectionConfig,
+} from "./plugin-section.js";
 export {
   expandToolGroups,
   type PolicyToolMeta,

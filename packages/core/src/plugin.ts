@@ -1,5 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { SectionId, ToolMeta } from "./catalog.js";
+import type { ProvidedCapability } from "./plugin-capability.js";
 import type { AnyAgentTool, ToolContext } from "./tool.js";
 
 /** Builds a tool (or several) for a context; null when it does not apply. */
@@ -43,6 +44,11 @@ export interface ClawtoolsPlugin {
    * or `clawtools serve --config` can validate a whole config file up front.
    */
   configSchema?: TSchema;
+  /**
+   * What an app may ask of the plugin beside its tools, by capability key (read with
+   * `capabilityOf(plugin, KEY)`, never by guessing at members).
+   */
+  capabilities?: Readonly<Record<string, unknown>>;
 }
 
 export interface PluginToolInput {
@@ -65,6 +71,8 @@ export interface DefinePluginInput {
   /** Releases what the plugin owns; concurrent `dispose()` calls share one run. */
   dispose?: () => void | Promise<void>;
   configSchema?: TSchema;
+  /** Declared with `provide(KEY, value)`; a key given twice is an error. */
+  capabilities?: ProvidedCapability[];
 }
 
 function isTool(value: unknown): value is AnyAgentTool {
@@ -103,6 +111,7 @@ export function definePlugin(input: DefinePluginInput): ClawtoolsPlugin {
   });
   return {
     id: input.id,
+    ...(input.capabilities ? { capabilities: capabilityTable(input.id, input.capabilities) } : {}),
     version: input.version,
     ...(input.description ? { description: input.description } : {}),
     ...(input.section ? { section: input.section } : {}),
@@ -110,6 +119,15 @@ export function definePlugin(input: DefinePluginInput): ClawtoolsPlugin {
     ...(input.dispose ? { dispose: serialised(input.dispose) } : {}),
     ...(input.configSchema ? { configSchema: input.configSchema } : {}),
   };
+}
+
+function capabilityTable(id: string, entries: ProvidedCapability[]): Readonly<Record<string, unknown>> {
+  const table: Record<string, unknown> = {};
+  for (const { key, value } of entries) {
+    if (Object.hasOwn(table, key)) throw new Error(`definePlugin(${id}): capability ${key} given twice`);
+    table[key] = value;
+  }
+  return Object.freeze(table);
 }
 
 /**
