@@ -15,6 +15,9 @@ export interface ConnectedMcpServer {
   close(): Promise<void>;
 }
 
+/** How long a stdio server may stay silent on server/discover before it is taken as 2025-era. */
+export const DEFAULT_PROBE_TIMEOUT_MS = 5000;
+
 /** Why a server entry is not usable, or undefined when it is. */
 export function mcpServerConfigProblem(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value))
@@ -49,20 +52,33 @@ export function mcpServerConfigProblem(value: unknown): string | undefined {
 /**
  * Connects to one MCP server (stdio: started with the given command, a sanitised default
  * environment plus `env`; or Streamable HTTP) and imports its tools as `<name>__<tool>`.
- * The SDK's client loads only here, for apps that mount servers.
+ * The SDK's client (v2, both protocol eras) loads only here, for apps that mount servers. The
+ * protocol is found by probing with `server/discover` (2026-07-28), falling back to `initialize`
+ * (2025-11-25 and older). On stdio the SDK probes in a short-lived second process of the same
+ * command (its stderr discarded), and a server silent for `probeTimeoutMs` is taken as 2025-era.
  */
 export async function connectMcpServer(
   name: string,
   config: McpServerConfig,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; probeTimeoutMs?: number } = {},
 ): Promise<ConnectedMcpServer> {
   const problem = mcpServerConfigProblem(config);
   if (problem) throw new Error(`MCP server "${name}": ${problem}`);
-  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-  const client = new Client({ name: "clawtools", version: MCP_PACKAGE_VERSION });
+  const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+  // server/discover first: a 2026-07-28 server is used as one, a 2025-era server (no answer, or
+  // an error for the unknown method) gets the initialize handshake
+  const client = new Client(
+    { name: "clawtools", version: MCP_PACKAGE_VERSION },
+    {
+      versionNegotiation: {
+        mode: "auto",
+        probe: { timeoutMs: options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS },
+      },
+    },
+  );
   if ("command" in config) {
     const { StdioClientTransport, getDefaultEnvironment } = await import(
-      "@modelcontextprotocol/sdk/client/stdio.js"
+      "@modelcontextprotocol/client/stdio"
     );
     await client.connect(
       new StdioClientTransport({
@@ -73,9 +89,6 @@ export async function connectMcpServer(
       }),
     );
   } else {
-    const { StreamableHTTPClientTransport } = await import(
-      "@modelcontextprotocol/sdk/client/streamableHttp.js"
-    );
     await client.connect(
       new StreamableHTTPClientTransport(new URL(config.url), {
         ...(config.headers ? { requestInit: { headers: config.headers } } : {}),

@@ -7,9 +7,18 @@ export interface ImportMcpToolsOptions {
   timeoutMs?: number;
 }
 
+/** What a tool call is sent with: cancellation, a timeout, progress. */
+export interface McpCallOptions {
+  signal?: AbortSignal;
+  timeout?: number;
+  onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
 /**
- * What `importMcpTools` needs from an MCP client: the SDK's `Client` (any 1.x version) has this
- * shape, and so can any other client. Typed structurally, so an app's own SDK copy works.
+ * What `importMcpTools` needs from an MCP client. SDK v2's `Client` (`@modelcontextprotocol/client`,
+ * either protocol era) takes `callTool(params, options)`; the 1.x SDK's takes
+ * `callTool(params, resultSchema, options)`: both fit, told apart by v2's `getProtocolEra`.
+ * Typed structurally, so an app's own SDK copy works.
  */
 export interface McpClientLike {
   listTools(params?: { cursor?: string }): Promise<{
@@ -24,13 +33,23 @@ export interface McpClientLike {
   }>;
   callTool(
     params: { name: string; arguments?: Record<string, unknown> },
-    resultSchema?: undefined,
-    options?: {
-      signal?: AbortSignal;
-      timeout?: number;
-      onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
-    },
+    // v2 passes options here, 1.x a result schema
+    second?: any,
+    options?: McpCallOptions,
   ): Promise<{ content?: unknown; structuredContent?: unknown; isError?: unknown; [key: string]: unknown }>;
+  /** SDK v2's clients have it (1.x's do not). */
+  getProtocolEra?: () => string | undefined;
+}
+
+/** Calls a tool on either SDK's client with the same options. */
+function callOn(
+  client: McpClientLike,
+  params: { name: string; arguments?: Record<string, unknown> },
+  options: McpCallOptions,
+) {
+  return typeof client.getProtocolEra === "function"
+    ? client.callTool(params, options)
+    : client.callTool(params, undefined, options);
 }
 
 type McpContent = {
@@ -73,9 +92,9 @@ export async function importMcpTools(
         description: remote.description ?? "",
         parameters: remote.inputSchema as JsonSchema,
         async execute(_id, params, signal, onUpdate): Promise<AgentToolResult<unknown>> {
-          const result = await client.callTool(
+          const result = await callOn(
+            client,
             { name: remote.name, arguments: params as Record<string, unknown> },
-            undefined,
             {
               ...(signal ? { signal } : {}),
               ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),

@@ -1,6 +1,7 @@
 export {
   type ConnectedMcpServer,
   connectMcpServer,
+  DEFAULT_PROBE_TIMEOUT_MS,
   type McpServerConfig,
   mcpServerConfigProblem,
 } from "./connect.js";
@@ -10,7 +11,12 @@ export {
   elicitationApprovalHandler,
   supportsFormElicitation,
 } from "./elicit-approval.js";
-export { type ImportMcpToolsOptions, importMcpTools, type McpClientLike } from "./import.js";
+export {
+  type ImportMcpToolsOptions,
+  importMcpTools,
+  type McpCallOptions,
+  type McpClientLike,
+} from "./import.js";
 export {
   DEFAULT_STOP_SIGNALS,
   type LifecycleOptions,
