@@ -130,7 +130,9 @@ export class GatewayClient {
       const timer = this.#clock.setTimeout(
         () =>
           settle(() =>
-            reject(new GatewayError("TIMEOUT", `no answer within ${timeoutMs} ms`, { method, retryable: true })),
+            reject(
+              new GatewayError("TIMEOUT", `no answer within ${timeoutMs} ms`, { method, retryable: true }),
+            ),
           ),
         timeoutMs,
       );
@@ -144,7 +146,9 @@ export class GatewayClient {
       options.signal?.addEventListener("abort", onAbort, { once: true });
       socket.send(JSON.stringify({ type: "req", id, method, params }), (error) => {
         if (error)
-          this.#pending.get(id)?.reject(new GatewayError("CLOSED", error.message, { method, retryable: true }));
+          this.#pending
+            .get(id)
+            ?.reject(new GatewayError("CLOSED", error.message, { method, retryable: true }));
       });
     });
   }
@@ -178,10 +182,12 @@ export class GatewayClient {
 
   #failPending(error: GatewayError): void {
     for (const entry of [...this.#pending.values()])
-      entry.reject(new GatewayError(error.code, error.message.replace(/^gateway: [A-Z_]+: /, ""), {
-        method: entry.method,
-        retryable: error.retryable,
-      }));
+      entry.reject(
+        new GatewayError(error.code, error.message.replace(/^gateway: [A-Z_]+: /, ""), {
+          method: entry.method,
+          retryable: error.retryable,
+        }),
+      );
   }
 
   /** One connection attempt: socket open, challenge, connect, hello-ok. */
@@ -237,7 +243,14 @@ export class GatewayClient {
             const p = frame.payload as { nonce?: unknown; ts?: unknown } | undefined;
             if (typeof p?.nonce !== "string" || !Number.isInteger(p.ts) || (p.ts as number) < 0)
               return fail(new GatewayError("PROTOCOL", "connect.challenge without a nonce and ts"));
-            socket.send(JSON.stringify({ type: "req", id: "connect", method: "connect", params: this.#connectParams(p.nonce, p.ts as number) }));
+            socket.send(
+              JSON.stringify({
+                type: "req",
+                id: "connect",
+                method: "connect",
+                params: this.#connectParams(p.nonce, p.ts as number),
+              }),
+            );
             return;
           }
           if (frame.type === "res" && frame.id === "connect") {
@@ -256,7 +269,9 @@ export class GatewayClient {
             this.#clock.clearTimeout(timer);
             this.#hello = frame.payload as HelloOk;
             this.#retry = 0;
-            this.#log(`gateway: connected to ${o.url} (server ${this.#hello.server?.version ?? "?"}, protocol ${this.#hello.protocol})`);
+            this.#log(
+              `gateway: connected to ${o.url} (server ${this.#hello.server?.version ?? "?"}, protocol ${this.#hello.protocol})`,
+            );
             resolve(this.#hello);
           }
           return;
@@ -347,7 +362,9 @@ export class GatewayClient {
     this.#hello = undefined;
     this.#ready = undefined;
     this.#failPending(
-      new GatewayError("CLOSED", `the connection closed (${code}${reason ? ` ${reason}` : ""})`, { retryable: true }),
+      new GatewayError("CLOSED", `the connection closed (${code}${reason ? ` ${reason}` : ""})`, {
+        retryable: true,
+      }),
     );
     const policy = this.#options.reconnect;
     if (this.#closed || policy === false || this.#fatal) return;

@@ -8,3 +8,4 @@ export {
 } from "./device-identity.js";
 export { GatewayError, isGatewayError } from "./errors.js";
 export { type EventFrame, PROTOCOL_VERSION, parseFrame, type ResponseFrame } from "./frames.js";
+export { GatewayNodeHost, type GatewayNodeHostOptions } from "./node-host.js";

@@ -1,0 +1,2 @@
+export { findOpenclaw, OPENCLAW_VERSION, type OpenclawInstall } from "./openclaw-install.js";
+export { freePort, type OpenclawProcess, type RealGateway, startRealGateway } from "./real-gateway.js";
