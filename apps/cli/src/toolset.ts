@@ -126,7 +126,7 @@ export type CliToolset = Toolset & {
 /** The toolset a command works with: installed sections, the context, and the policy flags. */
 export async function buildToolset(
   options: CommonOptions,
-  /** `store`: open `--store` / the config's `store` (serve); other commands keep the embedded files. */
+  /** `store`: open `--store` / the config's `store` (serve, call); describe and schema touch no state. */
   defaults: { profile?: string; store?: boolean } = {},
 ): Promise<CliToolset> {
   const profile = options.profile ?? defaults.profile;

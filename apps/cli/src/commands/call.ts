@@ -26,7 +26,7 @@ function readArgs(options: CommonOptions): unknown {
 export async function callCommand(options: CommonOptions, out: (line: string) => void): Promise<number> {
   const name = options.positionals[0]!;
   const args = readArgs(options);
-  const set = await buildToolset(options);
+  const set = await buildToolset(options, { store: true });
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once("SIGINT", onSignal);

@@ -1,0 +1,146 @@
+import { type AnyAgentTool, type Clock, redactSecrets, systemClock } from "@clawtools/core";
+import {
+  type AgentRunner,
+  type RunOutcome,
+  RunTable,
+  type SessionRun,
+  type SessionStore,
+  type StartRunRequest,
+  type TranscriptMessage,
+} from "@clawtools/core/contracts";
+import { type ModelSpec, modelFailure, resolveModel, withModel } from "@clawtools/models";
+import { Agent } from "@earendil-works/pi-agent-core";
+import type { Api, Model } from "@earendil-works/pi-ai";
+import { streamSimple } from "@earendil-works/pi-ai/compat";
+import { lastAssistant, textOf, toAgentMessages } from "./messages.js";
+import { toPiCoreTool } from "./tools.js";
+
+/** The tools a run gets, built per run (so a run's processes die with it) and released after. */
+export interface RunTools {
+  tools: AnyAgentTool[];
+  dispose?(): Promise<void>;
+}
+
+export interface PiCoreRunnerOptions {
+  store: SessionStore;
+  /** The model runs use unless the run (or the session) names another: `provider/model` or a full spec. */
+  model: string | ModelSpec;
+  /** The tools of a run in `sessionKey` (a clawtools toolset whose ctx.sessionKey is that session). */
+  tools?: (sessionKey: string) => RunTools | Promise<RunTools>;
+  systemPrompt?: string;
+  /** How many stored messages a run starts from (default 200). */
+  historyLimit?: number;
+  env?: NodeJS.ProcessEnv;
+  /** The clock of runs' time limits (default: the system's). */
+  clock?: Clock;
+}
+
+/** A run's state; `yielded` (set by sessions_yield) ends the turn once the tool calls in flight return. */
+interface ActiveRun extends SessionRun {
+  agent: Agent;
+  timedOut: boolean;
+}
+
+const DEFAULT_PROMPT =
+  "You are an agent working on a task. Use the tools you have. When you are done, answer with the result in plain text.";
+
+/**
+ * An AgentRunner over @earendil-works/pi-agent-core 1.5 (pi's loop after its move; Node >= 22.19):
+ * each run loads the session's transcript from the store, runs the model with a clawtools toolset
+ * whose `details` travel as pi's structured results, and appends every message it produces back
+ * to the store as it is produced, in the same transcript format as `@clawtools/runner-pi`.
+ */
+export function createPiCoreRunner(options: PiCoreRunnerOptions): AgentRunner & {
+  /** The runs held while they run and the outcomes kept after (empty once every run has ended and aged out). */
+  readonly table: RunTable<SessionRun>;
+} {
+  const runs = new RunTable<ActiveRun>();
+  const base: ModelSpec = typeof options.model === "string" ? { model: options.model } : options.model;
+  const clock = options.clock ?? systemClock;
+
+  /** Builds the run's agent and starts its turn. */
+  async function startRun(request: StartRunRequest): Promise<ActiveRun> {
+    const session = await options.store.get(request.sessionKey);
+    // a run's own model keeps the configured key and endpoint only for the same provider
+    const named = request.model ?? session?.model;
+    const resolved = resolveModel(named ? withModel(base, named) : base, options.env);
+    const history = await options.store.history(request.sessionKey, { limit: options.historyLimit ?? 200 });
+    const runTools = (await options.tools?.(request.sessionKey)) ?? { tools: [] };
+    let active!: ActiveRun;
+    const agent = new Agent({
+      initialState: {
+        systemPrompt: [options.systemPrompt ?? DEFAULT_PROMPT, request.extraSystemPrompt]
+          .filter(Boolean)
+          .join("\n\n"),
+        // @clawtools/models describes the endpoint in the fields both pi-ai majors read
+        model: resolved.model as unknown as Model<Api>,
+        thinkingLevel: "off",
+        tools: runTools.tools.map(toPiCoreTool),
+        messages: toAgentMessages(history),
+      },
+      streamFn: streamSimple,
+      getApiKey: () => resolved.apiKey ?? "unset",
+      sessionId: session?.sessionId ?? request.sessionKey,
+      // a yield ends the turn after the tool calls in flight (pi's terminate: no further model call)
+      afterToolCall: async () => (active.yielded !== undefined ? { terminate: true } : undefined),
+    });
+    // every message lands in the session as it is produced (a crash loses at most the one in flight)
+    let writes = Promise.resolve();
+    agent.subscribe((event) => {
+      if (event.type !== "message_end") return;
+      const message = {
+        ...(event.message as object),
+        timestamp: (event.message as { timestamp?: number }).timestamp ?? Date.now(),
+      } as TranscriptMessage;
+      writes = writes.then(() => options.store.append(request.sessionKey, [message]).then(() => {}));
+      return writes;
+    });
+    active = { agent, timedOut: false, done: Promise.resolve({ status: "ok" }) };
+    const timer = request.timeoutMs
+      ? clock.setTimeout(() => {
+          active.timedOut = true;
+          agent.abort();
+        }, request.timeoutMs)
+      : undefined;
+    active.done = (async (): Promise<RunOutcome> => {
+      try {
+        await agent.prompt(request.message);
+        await writes;
+        const last = lastAssistant(agent.state.messages);
+        if (active.timedOut) return { status: "timeout", ...(last ? { reply: textOf(last) } : {}) };
+        if (!last) return { status: "error", error: "the run produced no answer" };
+        if (last.stopReason === "aborted") return { status: "aborted", error: "aborted" };
+        // the provider's error can echo the key: run logs and announces get it redacted
+        if (last.stopReason === "error")
+          return { status: "error", error: modelFailure(resolved, last.errorMessage ?? "model error") };
+        if (active.yielded !== undefined)
+          return { status: "ok", reply: textOf(last) || active.yielded, yielded: true };
+        return { status: "ok", reply: textOf(last) };
+      } catch (error) {
+        return {
+          status: active.timedOut ? "timeout" : "error",
+          error: redactSecrets((error as Error).message),
+        };
+      } finally {
+        if (timer !== undefined) clock.clearTimeout(timer);
+        await runTools.dispose?.().catch(() => {});
+      }
+    })();
+    return active;
+  }
+
+  return {
+    table: runs,
+    start: (request: StartRunRequest) => runs.start(request.sessionKey, () => startRun(request)),
+    canYield: (sessionKey: string) => runs.canYield(sessionKey),
+    onYield: async (sessionKey: string, message: string) => void runs.yieldTurn(sessionKey, message),
+    wait: (runId: string, timeoutMs: number) => runs.wait(runId, timeoutMs),
+    abort: (runId: string) => runs.abort(runId, (run) => run.agent.abort()),
+    async steer(runId: string, message: string): Promise<boolean> {
+      const run = runs.steerable(runId);
+      if (!run) return false;
+      run.agent.steer({ role: "user", content: message, timestamp: Date.now() });
+      return true;
+    },
+  };
+}
