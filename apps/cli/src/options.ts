@@ -2,6 +2,7 @@ import { type ParseArgsConfig, parseArgs } from "node:util";
 import { PROVIDER_IDS, TOOL_PROFILE_IDS } from "@clawtools/core";
 import { normalizeOrigin } from "@clawtools/mcp/origin";
 import { checkStoreUrl } from "./store/url.js";
+import { checkGatewayUrl } from "./gateway-options.js";
 import { type CommandName, UsageError } from "./usage.js";
 
 export interface CommonOptions {
@@ -27,6 +28,10 @@ export interface CommonOptions {
   nodes?: "local";
   /** `--plugin <package or path>`: clawtools plugins to load and serve (repeatable). */
   plugin?: string[];
+  /** serve: an OpenClaw Gateway (ws://HOST:PORT) that backs nodes. */
+  gateway?: string;
+  /** serve: the Gateway's token (else OPENCLAW_GATEWAY_TOKEN). */
+  gatewayToken?: string;
   /** serve: HTTP instead of stdio, on this port. */
   http?: number;
   host?: string;
@@ -83,6 +88,8 @@ const PER_COMMAND: Record<CommandName, Options> = {
     "allow-origin": { type: "string", multiple: true },
     "session-idle-minutes": { type: "string" },
     "max-sessions": { type: "string" },
+    gateway: { type: "string" },
+    "gateway-token": { type: "string" },
     store: { type: "string" },
   },
 };
@@ -173,6 +180,11 @@ export function parseCommonOptions(argv: string[], command: CommandName = "list"
     false,
   );
   const maxSessions = positiveNumber("--max-sessions", v["max-sessions"] as string | undefined, true);
+  const gateway = v.gateway === undefined ? undefined : checkGatewayUrl(v.gateway as string);
+  if (v["gateway-token"] !== undefined && gateway === undefined)
+    throw new UsageError("--gateway-token only applies with --gateway ws://HOST:PORT");
+  if (gateway !== undefined && v.nodes !== undefined)
+    throw new UsageError("--nodes and --gateway both choose the node host: give one of them");
   const store = v.store === undefined ? undefined : checkStoreUrl(v.store, "--store");
   const model = v.model as string | undefined;
   if (model !== undefined && !/^[^/\s]+\/\S+$/.test(model))
@@ -214,6 +226,8 @@ export function parseCommonOptions(argv: string[], command: CommandName = "list"
     ...(allowOrigin ? { allowOrigin } : {}),
     ...(sessionIdleMinutes !== undefined ? { sessionIdleMinutes } : {}),
     ...(maxSessions !== undefined ? { maxSessions } : {}),
+    ...(gateway !== undefined ? { gateway } : {}),
+    ...(v["gateway-token"] !== undefined ? { gatewayToken: v["gateway-token"] as string } : {}),
     ...(store !== undefined ? { store } : {}),
     positionals: parsed.positionals,
   };

@@ -111,6 +111,12 @@ ${COMMON}
                           (default 30; config "sessionIdleMinutes")
   --max-sessions <n>      live client sessions at most (default 100; config "maxSessions"); a new
                           client past it gets 503 naming the limit
+  --gateway <ws-url>      an OpenClaw Gateway (ws://HOST:PORT) that backs the nodes tool: its
+                          paired nodes, pairing and node.invoke; the other sections stay
+                          embedded, and serve says which at start. Unreachable or refused: the
+                          start fails with the Gateway's reason
+  --gateway-token <t>     the Gateway's token (or $OPENCLAW_GATEWAY_TOKEN); the device key that
+                          signs its challenge is kept in the state directory
   --store <url>           postgres://USER@HOST:PORT/DB: sessions, runs and cron jobs in PostgreSQL
                           (config "store"; password from the URL or PGPASSWORD), shared by every
                           serve on that database; default: embedded files under the state
