@@ -1,8 +1,10 @@
 import type { AgentTurnRunner } from "@clawtools/automation";
 import {
+  capabilityOf,
   type ClawtoolsPlugin,
   createToolset,
   resolveSubagentToolPolicy,
+  SESSION_SERVICE,
   type ToolContext,
   type ToolPolicy,
   type ToolsetPolicy,
@@ -35,7 +37,8 @@ export async function automationOnSessions(options: {
   /** `--store`: jobs and the leader lease there instead of `<stateDir>/cron`. */
   cron?: Pick<import("@clawtools/automation").AutomationPluginOptions, "store" | "lease">;
 }): Promise<ClawtoolsPlugin | undefined> {
-  const serviceFor = (options.sessions as Partial<SessionsPlugin> | undefined)?.serviceFor;
+  // the sessions section declares its service; nothing is guessed from the plugin's members
+  const serviceFor = capabilityOf(options.sessions, SESSION_SERVICE);
   if (!serviceFor) return undefined;
   let automation: typeof import("@clawtools/automation");
   try {

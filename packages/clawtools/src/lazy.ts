@@ -112,6 +112,10 @@ export function lazySectionPlugin(
     get loaded() {
       return real;
     },
+    // what the section declares for apps exists once its code is loaded
+    get capabilities() {
+      return real?.capabilities;
+    },
     start: async () => {
       await load();
       const builds: Array<Promise<unknown>> = [];

@@ -1,9 +1,9 @@
-import { createRequire } from "node:module";
 import {
   type ClawtoolsPlugin,
-  definePlugin,
-  parseSectionConfig,
-  readSectionConfig,
+  defineSectionPlugin,
+  packageInfo,
+  provide,
+  SESSION_SERVICE,
   type ToolContext,
   ToolUnavailableError,
 } from "@clawtools/core";
@@ -21,7 +21,7 @@ import { createSessionsSendTool } from "./tools/sessions-send.js";
 import { createSessionsSpawnTool } from "./tools/sessions-spawn.js";
 import { createSubagentsTool } from "./tools/subagents.js";
 
-const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
+const { version } = packageInfo(import.meta.url);
 
 export const NO_RUNNER =
   "no agent runner: set a model (clawtools serve --model <provider>/<id>, or OPENAI_BASE_URL/OPENAI_API_KEY with --model openai/<id>) or pass createSessionsPlugin({ runner })";
@@ -50,7 +50,6 @@ export type SessionsPlugin = ClawtoolsPlugin & {
 
 export function createSessionsPlugin(options: SessionsPluginOptions = {}): SessionsPlugin {
   const { store, runs, runner, defaultModel, liveness, ...inCode } = options;
-  parseSectionConfig("sessions", SessionsConfigSchema, inCode);
   const services = new Map<string, SessionsService>();
 
   const serviceFor = (ctx: ToolContext): SessionsService => {
@@ -67,50 +66,50 @@ export function createSessionsPlugin(options: SessionsPluginOptions = {}): Sessi
     }
     return service;
   };
-  const envFor = (ctx: ToolContext) =>
-    sessionsEnv(ctx, serviceFor(ctx), readSectionConfig(ctx, "sessions", SessionsConfigSchema, inCode));
-  const needsRunner = (ctx: ToolContext) => {
-    const env = envFor(ctx);
-    if (!env.service.runner) throw new ToolUnavailableError(NO_RUNNER);
-    return env;
-  };
-
-  const plugin = definePlugin({
-    id: "@clawtools/sessions",
-    version,
+  return defineSectionPlugin({
+    module: import.meta.url,
     description:
       "Sessions: sub-agents and cross-session messaging over a store, a run registry and an agent runner",
     section: "sessions",
     configSchema: SessionsConfigSchema,
-    tools: [
-      { name: "sessions_list", factory: (ctx) => createSessionsListTool(envFor(ctx)) },
-      { name: "sessions_history", factory: (ctx) => createSessionsHistoryTool(envFor(ctx)) },
-      { name: "sessions_send", factory: (ctx) => createSessionsSendTool(needsRunner(ctx)) },
-      { name: "sessions_spawn", factory: (ctx) => createSessionsSpawnTool(needsRunner(ctx)) },
-      {
-        name: "sessions_yield",
-        factory: (ctx) => {
-          const env = needsRunner(ctx);
-          const runner = env.service.runner!;
-          if (!runner.onYield) throw new ToolUnavailableError(NO_YIELD);
-          // offered only inside a run this runner can end (never to a client whose loop is its own)
-          if (runner.canYield && !runner.canYield(env.callerKey))
-            throw new ToolUnavailableError(noLiveRun(env.callerKey));
-          return createSessionsYieldTool(env);
+    config: inCode,
+    tools: (config) => {
+      const envFor = (ctx: ToolContext) => sessionsEnv(ctx, serviceFor(ctx), config.read(ctx));
+      const needsRunner = (ctx: ToolContext) => {
+        const env = envFor(ctx);
+        if (!env.service.runner) throw new ToolUnavailableError(NO_RUNNER);
+        return env;
+      };
+      return [
+        { name: "sessions_list", factory: (ctx) => createSessionsListTool(envFor(ctx)) },
+        { name: "sessions_history", factory: (ctx) => createSessionsHistoryTool(envFor(ctx)) },
+        { name: "sessions_send", factory: (ctx) => createSessionsSendTool(needsRunner(ctx)) },
+        { name: "sessions_spawn", factory: (ctx) => createSessionsSpawnTool(needsRunner(ctx)) },
+        {
+          name: "sessions_yield",
+          factory: (ctx) => {
+            const env = needsRunner(ctx);
+            const runner = env.service.runner!;
+            if (!runner.onYield) throw new ToolUnavailableError(NO_YIELD);
+            // offered only inside a run this runner can end (never to a client whose loop is its own)
+            if (runner.canYield && !runner.canYield(env.callerKey))
+              throw new ToolUnavailableError(noLiveRun(env.callerKey));
+            return createSessionsYieldTool(env);
+          },
+          meta: {
+            label: "Yield turn",
+            description: "End this turn and wait for sub-agent results",
+            sectionId: "sessions",
+          },
         },
-        meta: {
-          label: "Yield turn",
-          description: "End this turn and wait for sub-agent results",
-          sectionId: "sessions",
+        { name: "subagents", factory: (ctx) => createSubagentsTool(envFor(ctx)) },
+        {
+          name: "session_status",
+          factory: (ctx) =>
+            createSessionStatusTool(envFor(ctx), { version, ...(defaultModel ? { defaultModel } : {}) }),
         },
-      },
-      { name: "subagents", factory: (ctx) => createSubagentsTool(envFor(ctx)) },
-      {
-        name: "session_status",
-        factory: (ctx) =>
-          createSessionStatusTool(envFor(ctx), { version, ...(defaultModel ? { defaultModel } : {}) }),
-      },
-    ],
+      ];
+    },
     dispose: async () => {
       // runs still going are stopped; their requesters learn nothing more from this process
       // (only this process's: a run another live process holds is that process's to end)
@@ -121,8 +120,10 @@ export function createSessionsPlugin(options: SessionsPluginOptions = {}): Sessi
       }
       services.clear();
     },
+    // an app wires cron onto this section's store and runner through the declared capability
+    capabilities: [provide(SESSION_SERVICE, serviceFor)],
+    members: { serviceFor },
   });
-  return Object.assign(plugin, { serviceFor });
 }
 
 export const sessionsPlugin = createSessionsPlugin();
