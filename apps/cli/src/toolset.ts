@@ -240,6 +240,16 @@ export async function buildToolset(
       if (automation) replace("automation", automation);
     }
   }
+  if (options.gateway) {
+    // --gateway: the Gateway's paired nodes replace the embedded node host; the rest stays embedded
+    try {
+      const { gatewayNodesPlugin } = await import("./gateway.js");
+      replace("nodes", await gatewayNodesPlugin(options, context, clawtools, (line) => process.stderr.write(redactSecrets(line))));
+    } catch (error) {
+      await clawtools.tools.dispose();
+      throw error;
+    }
+  }
   // `minimal` admits no plugin tool through its profile (core keeps it to session_status), so
   // with named plugins it is applied as an allowlist layer that adds their tools
   const namedTools = namedPlugins.flatMap((p) => p.tools);

@@ -54,5 +54,48 @@ export function schedulerSuite(url: () => string): void {
         for (const store of stores) await store.close();
       }
     });
+
+    it("cron list pages and status counts in SQL (listPage, count): the whole job list is never read", async () => {
+      const clock = new FakeClock(Date.parse("2026-03-01T09:00:00Z"));
+      const store = await openPostgresStore({ connectionString: url(), schema: "paging", maxConnections: 2 });
+      let fullReads = 0;
+      const list = store.cron.list.bind(store.cron);
+      store.cron.list = () => {
+        fullReads++;
+        return list();
+      };
+      const service = new CronService({
+        store: store.cron,
+        clock,
+        executor: new CronExecutor({ sessions: store.sessions, defaultAgentId: "main", clock }),
+        enabled: false,
+      });
+      try {
+        const ids: string[] = [];
+        for (let i = 0; i < 7; i++) {
+          const job = await service.add({
+            name: `job-${i}`,
+            enabled: i !== 3,
+            schedule: { kind: "every", everyMs: 60_000 * (i + 1) },
+            payload: { kind: "systemEvent", text: `n${i}` },
+          });
+          ids.push(job.id);
+        }
+        fullReads = 0;
+        const page = await service.list({ offset: 2, limit: 3 });
+        // enabled jobs in next-run order (every 1 min, 2, 3, 5, 6, 7 min): the third to fifth
+        expect(page.jobs.map((j) => j.name)).toEqual(["job-2", "job-4", "job-5"]);
+        expect(page).toMatchObject({ total: 6, offset: 2, limit: 3, hasMore: true, nextOffset: 5 });
+        const all = await service.list({ includeDisabled: true, offset: 6, limit: 5 });
+        expect(all).toMatchObject({ total: 7, hasMore: false, nextOffset: null });
+        // the disabled job has no next run: it comes last
+        expect(all.jobs.map((j) => j.name)).toEqual(["job-3"]);
+        expect((await service.status()).jobs).toBe(7);
+        expect(fullReads).toBe(0);
+      } finally {
+        await service.stop();
+        await store.close();
+      }
+    });
   });
 }
