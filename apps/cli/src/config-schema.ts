@@ -41,8 +41,23 @@ export function cliConfigSchema(clawtools: Clawtools): Record<string, unknown> {
       },
       plugins: {
         type: "array",
-        items: { type: "string", minLength: 1 },
-        description: "clawtools plugins to load: package names, or paths from the file's directory",
+        items: {
+          anyOf: [
+            { type: "string", minLength: 1 },
+            {
+              type: "object",
+              properties: {
+                name: { type: "string", minLength: 1 },
+                replaces: { type: "string", description: "a section an OpenClaw plugin replaces (memory)" },
+                config: { type: "object", description: "the OpenClaw plugin's configuration" },
+              },
+              required: ["name"],
+              additionalProperties: false,
+            },
+          ],
+        },
+        description:
+          "clawtools or OpenClaw plugins to load: package names, paths from the file's directory, or {name, replaces, config}",
       },
       mcpServers: {
         type: "object",

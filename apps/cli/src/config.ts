@@ -3,6 +3,7 @@ import path from "node:path";
 import { type ConfigError, getCoreSections, isConfigError, parseSectionConfig } from "@clawtools/core";
 import { normalizeOrigin } from "@clawtools/mcp/origin";
 import type { Clawtools } from "clawtools";
+import { type PluginEntry, readPluginEntries } from "./plugin-entries.js";
 import { checkStoreUrl } from "./store/url.js";
 import { UsageError } from "./usage.js";
 
@@ -20,6 +21,8 @@ export interface CliConfig {
   http: HttpConfig;
   /** `plugins` from the file: clawtools plugins to load (packages, or paths from the file's directory). */
   plugins: string[];
+  /** The same entries with their `replaces` and `config` (OpenClaw plugins). */
+  pluginEntries: PluginEntry[];
   /** `mcpServers` from the file (Claude Desktop's shape), checked in full when they are mounted. */
   mcpServers: Record<string, unknown>;
   /** `store` from the file: `postgres://…` for sessions, runs and cron (the `--store` flag wins). */
@@ -124,13 +127,7 @@ export function loadConfig(
   } = raw;
   if (mcpServers !== undefined && !isObject(mcpServers))
     throw new UsageError(`${where}: mcpServers must be an object: {"<name>": {"command": …} or {"url": …}}`);
-  if (
-    named !== undefined &&
-    !(Array.isArray(named) && named.every((p: unknown) => typeof p === "string" && p.trim() !== ""))
-  )
-    throw new UsageError(
-      `${where}: plugins must be an array of package names or paths (["@acme/clawtools-tools", "./my-plugin.js"])`,
-    );
+  const pluginEntries = readPluginEntries(named, where);
   const http = readHttpConfig(where, { allowOrigins, sessionIdleMinutes, maxSessions });
   if (store !== undefined) checkStoreUrl(store, `${where}: store`);
   if (stateDir !== undefined && typeof stateDir !== "string")
@@ -195,7 +192,8 @@ export function loadConfig(
       ? { stateDir: file === undefined ? stateDir : path.resolve(path.dirname(file), stateDir) }
       : {}),
     http,
-    plugins: (named as string[] | undefined) ?? [],
+    plugins: pluginEntries.map((entry) => entry.name),
+    pluginEntries,
     mcpServers: (mcpServers as Record<string, unknown> | undefined) ?? {},
     ...(store !== undefined ? { store: store as string } : {}),
     warnings,

@@ -32,6 +32,8 @@ export interface CommonOptions {
   gateway?: string;
   /** serve: the Gateway's token (else OPENCLAW_GATEWAY_TOKEN). */
   gatewayToken?: string;
+  /** `--plugin-replaces <section>`: a named OpenClaw plugin whose tools collide with that section replaces it. */
+  pluginReplaces?: string[];
   /** serve: HTTP instead of stdio, on this port. */
   http?: number;
   host?: string;
@@ -65,6 +67,7 @@ const COMMON: Options = {
   model: { type: "string" },
   nodes: { type: "string" },
   plugin: { type: "string", multiple: true },
+  "plugin-replaces": { type: "string", multiple: true },
 };
 
 /** The options each command understands; anything else is a usage error. */
@@ -218,6 +221,7 @@ export function parseCommonOptions(argv: string[], command: CommandName = "list"
     ...(model ? { model } : {}),
     ...(nodes ? { nodes: "local" as const } : {}),
     ...(v.plugin ? { plugin: v.plugin as string[] } : {}),
+    ...(v["plugin-replaces"] ? { pluginReplaces: v["plugin-replaces"] as string[] } : {}),
     ...(port !== undefined ? { http: port } : {}),
     ...(v.host !== undefined ? { host: v.host as string } : {}),
     ...(v.token !== undefined ? { token: v.token as string } : {}),

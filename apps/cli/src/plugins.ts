@@ -9,6 +9,7 @@ import {
   type ToolContext,
   type ToolRegistry,
 } from "@clawtools/core";
+import { loadOpenClawForServe, openClawPluginDir } from "./openclaw-plugin.js";
 import { UsageError } from "./usage.js";
 
 /** A plugin the user named: `--plugin <spec>` or the config file's `plugins`. */
@@ -19,6 +20,10 @@ export interface NamedPlugin {
   base: string;
   /** `--plugin` or `--config <file>`: named in errors. */
   from: string;
+  /** Sections this OpenClaw plugin may replace (its config entry's `replaces`). */
+  replaces?: string[];
+  /** An OpenClaw plugin's configuration (the config entry's `config`). */
+  config?: Record<string, unknown>;
 }
 
 const isPath = (spec: string) => spec.startsWith(".") || path.isAbsolute(spec) || spec.includes(path.sep);
@@ -77,13 +82,22 @@ export function servedEverywhere(plugin: ClawtoolsPlugin): ClawtoolsPlugin {
 
 /**
  * Loads the named plugins, checks each as `@clawtools/testing`'s contract kit does, and registers
- * them. A plugin that cannot be loaded, breaks the contract or collides with a tool already
- * registered (a section's) fails the start with an error naming it and what is wrong.
+ * them. An OpenClaw plugin (a package or directory with openclaw.plugin.json) loads through
+ * @clawtools/openclaw-plugins. A plugin that cannot be loaded, breaks the contract or collides
+ * with a tool already registered fails the start with an error naming it and what is wrong; an
+ * OpenClaw plugin may replace a section it collides with when the user says so (`replaced`
+ * collects the section plugins that step aside).
  */
 export async function registerNamedPlugins(
   named: readonly NamedPlugin[],
   registry: ToolRegistry,
   context: ToolContext,
+  options: {
+    replaced?: Set<ClawtoolsPlugin>;
+    warn?: (line: string) => void;
+    /** Sections any named OpenClaw plugin may replace (`--plugin-replaces`). */
+    replaces?: string[];
+  } = {},
 ): Promise<Array<{ plugin: ClawtoolsPlugin; spec: string; tools: string[] }>> {
   if (named.length === 0) return [];
   let kit: typeof import("@clawtools/testing");
@@ -95,9 +109,31 @@ export async function registerNamedPlugins(
       "cannot be checked: the contract kit @clawtools/testing is not installed (install it beside clawtools)",
     );
   }
+  const replaced = options.replaced ?? new Set<ClawtoolsPlugin>();
+  const warn = options.warn ?? (() => {});
   const loaded: Array<{ plugin: ClawtoolsPlugin; spec: string; tools: string[] }> = [];
   for (const entry of named) {
-    const plugin = await importPlugin(entry);
+    const openclaw = openClawPluginDir(entry.spec, entry.base, isPath(entry.spec));
+    let plugin: ClawtoolsPlugin;
+    if (openclaw) {
+      try {
+        const load = {
+          dir: openclaw,
+          replaces: [...(options.replaces ?? []), ...(entry.replaces ?? [])],
+          ...(entry.config ? { config: entry.config } : {}),
+        };
+        ({ plugin } = await loadOpenClawForServe(load, registry, context, replaced, warn));
+      } catch (error) {
+        throw fail(entry, (error as Error).message);
+      }
+    } else {
+      if (entry.config || entry.replaces?.length)
+        throw fail(
+          entry,
+          '"config" and "replaces" apply to OpenClaw plugins (a package with openclaw.plugin.json)',
+        );
+      plugin = await importPlugin(entry);
+    }
     const report = await kit.checkPluginContract(plugin, context);
     if (!report.ok) throw fail(entry, `breaks the plugin contract: ${report.problems.join("; ")}`);
     const taken = plugin.tools.flatMap((r) => r.names).filter((name) => registry.has(name));

@@ -152,15 +152,24 @@ export async function buildToolset(
   const here = invocationDir();
   const named: NamedPlugin[] = [
     ...(options.plugin ?? []).map((spec) => ({ spec, base: here, from: "--plugin" })),
-    ...config.plugins.map((spec) => ({
-      spec,
+    ...config.pluginEntries.map((entry) => ({
+      spec: entry.name,
       base: options.config ? path.dirname(path.resolve(here, options.config)) : here,
       from: `--config ${options.config}`,
+      ...(entry.config ? { config: entry.config } : {}),
+      ...(entry.replaces ? { replaces: [entry.replaces] } : {}),
     })),
   ];
+  // the discovered plugins a wired one (or a named OpenClaw plugin) replaces: they stay
+  // registered for dispose, but neither the toolset nor sub-agents get their tools
+  const replaced = new Set<ClawtoolsPlugin>();
   let namedPlugins: Awaited<ReturnType<typeof registerNamedPlugins>>;
   try {
-    namedPlugins = await registerNamedPlugins(named, clawtools.tools, context);
+    namedPlugins = await registerNamedPlugins(named, clawtools.tools, context, {
+      replaced,
+      warn,
+      replaces: options.pluginReplaces ?? [],
+    });
     namedPlugins.push(
       ...(await mountMcpServers(
         config.mcpServers,
@@ -174,9 +183,6 @@ export async function buildToolset(
     throw error;
   }
   const model = typeof context.config?.model === "string" ? context.config.model : undefined;
-  // the discovered plugins a wired one replaces: they stay registered for dispose, but neither the
-  // toolset nor sub-agents get their tools
-  const replaced = new Set<ClawtoolsPlugin>();
   const replace = (section: string, wired: ClawtoolsPlugin) => {
     for (const p of clawtools.tools.plugins()) if (p.section === section) replaced.add(p);
     for (const found of clawtools.tools.list().filter((m) => m.sectionId === section))
@@ -251,16 +257,29 @@ export async function buildToolset(
     }
   }
   // `minimal` admits no plugin tool through its profile (core keeps it to session_status), so
-  // with named plugins it is applied as an allowlist layer that adds their tools
+  // with named plugins it is applied as an allowlist layer that adds their tools; so is any
+  // profile when a named plugin took a section's place (its core ids would follow the catalog)
   const namedTools = namedPlugins.flatMap((p) => p.tools);
-  const minimalWithPlugins = profile === "minimal" && namedTools.length > 0;
+  const tookSection = namedPlugins.some((p) => p.plugin.section !== undefined);
+  const minimalWithPlugins =
+    namedTools.length > 0 &&
+    profile !== undefined &&
+    resolveCoreToolProfilePolicy(profile) !== undefined &&
+    (profile === "minimal" || (tookSection && profile !== "full"));
+  const profileTools = (id: string) => [
+    ...(resolveCoreToolProfilePolicy(id)?.allow ?? []),
+    ...(id === "minimal"
+      ? []
+      : clawtools.tools
+          .list()
+          .filter((m) => m.source === "plugin" && (m.profiles as string[]).includes(id))
+          .map((m) => m.id)),
+  ];
   const assembly = {
     ...(options.provider ? { provider: options.provider } : {}),
     policy: {
       ...(profile && !minimalWithPlugins ? { profile } : {}),
-      ...(minimalWithPlugins
-        ? { group: { allow: [...(resolveCoreToolProfilePolicy("minimal")?.allow ?? []), ...namedTools] } }
-        : {}),
+      ...(minimalWithPlugins ? { group: { allow: [...profileTools(profile), ...namedTools] } } : {}),
       ...(options.allow || options.deny
         ? {
             global: {

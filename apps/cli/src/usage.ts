@@ -37,7 +37,11 @@ const COMMON = `  --workspace <dir>   workspace root (default: current directory
   --nodes local       this machine as a node (the nodes tool)
   --plugin <pkg|path> load a clawtools plugin (its default or "plugin" export; repeatable; config
                       "plugins"): checked as the contract kit checks it, served under every
-                      profile (--deny still removes its tools)
+                      profile (--deny still removes its tools); an OpenClaw plugin (a package
+                      with openclaw.plugin.json) loads as it is
+  --plugin-replaces <section>
+                      let a named OpenClaw plugin whose tools collide with that section's
+                      replace the section (--plugin-replaces memory for @mem0/openclaw-mem0)
   -h, --help          show help`;
 
 export const HELP: Record<CommandName | "main", string> = {
