@@ -1,3 +1,4 @@
+import { delay } from "@clawtools/core";
 import { describe, expect, it } from "vitest";
 
 /*
@@ -87,7 +88,7 @@ type Factory<T> = () => T | Promise<T>;
 const msg = (content: string, role: Role = "user"): never =>
   ({ role, content, timestamp: Date.now() }) as never;
 const contents = (messages: ConformanceMessage[]) => messages.map((m) => m.content);
-const tick = () => new Promise((r) => setTimeout(r, 2));
+const tick = () => delay(2);
 
 /** Declares the SessionStore conformance suite for the stores `factory` makes. */
 export function sessionStoreConformance(

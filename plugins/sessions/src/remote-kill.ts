@@ -1,3 +1,4 @@
+import { delay } from "@clawtools/core";
 import type { RunRegistry } from "./interfaces.js";
 import { lostReason, type RunOwner } from "./liveness.js";
 import type { RunRecord } from "./types.js";
@@ -39,6 +40,6 @@ export async function requestRemoteKill(
     if (current.status !== "running") return { run: current };
     if (!heldElsewhere(current, self, Date.now(), options.staleMs)) return { holderGone: true };
     if (Date.now() >= deadline) return { run: current };
-    await new Promise((resolve) => setTimeout(resolve, pause));
+    await delay(pause);
   }
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
+import { delay } from "@clawtools/core";
 import { completionMessage } from "./announce.js";
+import { every } from "./every.js";
 import type { AgentRunner, RunOutcome, RunRegistry, SessionStore, StartRunRequest } from "./interfaces.js";
 import { agentOf } from "./keys.js";
 import {
@@ -62,8 +64,8 @@ export class SessionsService {
   private readonly heartbeatMs: number;
   private readonly staleMs: number;
   private readonly killWaitMs: number;
-  private timer: NodeJS.Timeout | undefined;
-  private abortTimer: NodeJS.Timeout | undefined;
+  /** Stops the heartbeat and the check for kills asked by other processes. */
+  private readonly stopTimers: Array<() => void>;
   private reaping: Promise<RunRecord[]> | undefined;
   /** Sessions that yielded, waiting for an announce to start their next turn. */
   private readonly wakers = new Map<string, (runId: string | undefined) => void>();
@@ -84,10 +86,10 @@ export class SessionsService {
     const abortCheckMs = period(liveness, "abortCheckMs", DEFAULT_ABORT_CHECK_MS);
     // at start, and then every heartbeat: runs whose owner is gone are ended as lost
     void this.reapLost().catch(() => {});
-    this.timer = setInterval(() => void this.beat().catch(() => {}), this.heartbeatMs);
-    this.timer.unref();
-    this.abortTimer = setInterval(() => void this.answerAbortRequests().catch(() => {}), abortCheckMs);
-    this.abortTimer.unref();
+    this.stopTimers = [
+      every(this.heartbeatMs, () => this.beat()),
+      every(abortCheckMs, () => this.answerAbortRequests()),
+    ];
   }
 
   /** Kills the runs it holds that another process asked to kill (their `abortRequest`). */
@@ -196,10 +198,7 @@ export class SessionsService {
 
   /** Stops the heartbeat (the plugin's dispose). */
   close(): void {
-    if (this.timer) clearInterval(this.timer);
-    if (this.abortTimer) clearInterval(this.abortTimer);
-    this.timer = undefined;
-    this.abortTimer = undefined;
+    for (const stop of this.stopTimers) stop();
   }
 
   /** The caller's own session, created on first use (a top-level session has depth 0). */
@@ -335,7 +334,7 @@ export class SessionsService {
         // a delivery being retried does not hold back the run's end
         if (unrecordedEnd)
           await record({ ...run.announce, status: "pending", attempts: attempt, lastError }).catch(() => {});
-        await new Promise((r) => setTimeout(r, this.retryDelayMs * 4 ** (attempt - 1)));
+        await delay(this.retryDelayMs * 4 ** (attempt - 1));
       }
     }
     await record({ ...run.announce, status: "failed", attempts: ANNOUNCE_ATTEMPTS, lastError });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { closeSync, ftruncateSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { link, readFile, rename, rm, stat } from "node:fs/promises";
+import { delay } from "@clawtools/core";
 
 const STALE_MS = 30_000;
 
@@ -79,7 +80,7 @@ export async function acquireFileLock(file: string, timeoutMs = 20_000): Promise
       }
       if (Date.now() > deadline)
         throw new Error(`Timed out waiting for the lock on ${file} (held by pid ${pid || "?"})`);
-      await new Promise((r) => setTimeout(r, Math.min(50, 2 + attempt * 2) + Math.random() * 5));
+      await delay(Math.min(50, 2 + attempt * 2) + Math.random() * 5);
     }
   }
   let held = true;
