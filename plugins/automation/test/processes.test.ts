@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -116,6 +116,43 @@ describe("several processes on one cron directory", () => {
     // one-shot jobs are deleted after their run: nothing is left to fire again
     expect(await store.count()).toBe(0);
   }, 150_000);
+
+  it("a burst of 300 jobs due at once, two schedulers without a lease: each fires exactly once", async () => {
+    const dir = path.join(tempDir(), "cron");
+    const log = path.join(dir, "..", "fired.log");
+    const at = Date.now() + 300;
+    // hourly jobs, so each is due exactly once during the test; written as after a restart
+    const jobs = Array.from({ length: 300 }, (_, i) => ({
+      ...dueJob(`burst${i}`, at, "every"),
+      schedule: { kind: "every", everyMs: 3_600_000 },
+    }));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, "jobs.json"), JSON.stringify({ version: 1, jobs }));
+    const a = worker("serve", dir, log, "none");
+    const b = worker("serve", dir, log, "none");
+    await Promise.all([firstLine(a), firstLine(b)]);
+    // every run fired and recorded (a run still being recorded when its process stops is left
+    // to the next start's recovery, which another test covers)
+    const store = new FileCronStore(dir);
+    const ok = async () => (await store.list()).filter((job) => job.state.lastRunStatus === "ok");
+    await vi.waitFor(async () => expect(await ok()).toHaveLength(300), { timeout: 120_000, interval: 250 });
+    a.kill("SIGTERM");
+    b.kill("SIGTERM");
+    expect(await Promise.all([exited(a), exited(b)])).toEqual([0, 0]);
+    const fired = lines(log);
+    const texts = fired.map((line) => line.split(" ").slice(1).join(" "));
+    expect(texts).toHaveLength(300);
+    expect(new Set(texts).size).toBe(300);
+    // both processes took part
+    expect(new Set(fired.map((line) => line.split(" ")[0])).size).toBe(2);
+    expect((await store.list()).filter((job) => job.state.runningAtMs !== undefined)).toEqual([]);
+    // the stopping schedulers folded the journal into jobs.json
+    expect(
+      JSON.parse(readFileSync(path.join(dir, "jobs.json"), "utf8")).jobs.every(
+        (job: CronJob) => job.state.lastRunStatus === "ok",
+      ),
+    ).toBe(true);
+  }, 180_000);
 
   it("kill -9 of the leader: the follower takes the lease and the due jobs over", async () => {
     const dir = path.join(tempDir(), "cron");

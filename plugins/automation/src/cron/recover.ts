@@ -37,7 +37,7 @@ export async function recoverJobs(
 ): Promise<void> {
   const now = clock.now();
   for (const listed of await store.list()) {
-    const crashed = listed.state.runningAtMs;
+    const seenRunning = listed.state.runningAtMs;
     const missed =
       listed.enabled &&
       listed.state.nextRunAtMs !== undefined &&
@@ -45,9 +45,13 @@ export async function recoverJobs(
       catchUp === "off";
     const unscheduled =
       listed.enabled && listed.state.nextRunAtMs === undefined && listed.state.lastRunAtMs === undefined;
-    if (crashed === undefined && !missed && !unscheduled) continue;
+    if (seenRunning === undefined && !missed && !unscheduled) continue;
     const job = await store.claim(listed.id, now, claimer.owner, claimer.leaseMs);
     if (!job) continue; // gone, or held by a live owner: its run is not interrupted
+    // the listing is older than the claim: a run seen there may have finished and been recorded
+    // since (by a live process, whose claim had ended), and then it was not cut off
+    const finishedSince = (job.state.lastRunAtMs ?? Number.NEGATIVE_INFINITY) >= (seenRunning ?? 0);
+    const crashed = finishedSince ? undefined : seenRunning;
     const before = { ...job.state };
     const state: CronJobState = { ...job.state };
     delete state.runningAtMs;

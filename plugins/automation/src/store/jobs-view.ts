@@ -25,6 +25,7 @@ export class JobsView {
   private baseBytes = 0;
   /** How far this view has read the journal of `doc.generation`. */
   journalEnd = 0;
+  private rewriting = false;
   readonly due = new DueIndex();
   readonly order = new OrderedIndex();
   readonly enabledOrder = new OrderedIndex();
@@ -42,6 +43,9 @@ export class JobsView {
    * compaction half-way (new jobs.json, old journal gone): they look again.
    */
   refresh(): JobsDoc {
+    // while this process rewrites jobs.json (under the lock: nobody else can change it), the
+    // memory is the newest state; reading the file being replaced would go back in time
+    if (this.rewriting) return this.doc;
     for (let attempt = 0; attempt < 5; attempt++) {
       const base = readJobsFile(this.jobsFile, this.sig);
       if (base.doc) this.load(base.doc, base.size);
@@ -134,7 +138,12 @@ export class JobsView {
     this.sig = undefined;
     if (full || this.journalEnd + text.length > Math.max(JOURNAL_MIN_BYTES, this.baseBytes)) {
       doc.generation++;
-      await writeJobsFile(this.jobsFile, doc, sync);
+      this.rewriting = true;
+      try {
+        await writeJobsFile(this.jobsFile, doc, sync);
+      } finally {
+        this.rewriting = false;
+      }
       // our own write, whose content is in memory: only its signature is taken (under the lock,
       // so it is this write's), and the next operation does not re-read it
       const written = readJobsFile(this.jobsFile, undefined, { signatureOnly: true });
