@@ -44,6 +44,7 @@ export {
   toCallToolResult,
   truncatedResultNotice,
 } from "./result.js";
+export type { McpRoot, RootsListener } from "./roots.js";
 export {
   type CreateMcpServerOptions,
   createMcpServer,

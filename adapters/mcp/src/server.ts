@@ -4,11 +4,13 @@ import {
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
   ProtocolErrorCode as ErrorCode,
+  type Tool as McpTool,
   Server,
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { elicitationApprovalHandler, supportsFormElicitation } from "./elicit-approval.js";
 import { type ResultLimits, toCallToolResult } from "./result.js";
+import { followRoots, type RootsListener } from "./roots.js";
 import { checkStructured } from "./structured-check.js";
 import { toMcpTool } from "./tool-listing.js";
 import { MCP_PACKAGE_VERSION } from "./version.js";
@@ -37,6 +39,13 @@ export interface CreateMcpServerOptions extends ResultLimits {
    * true). Off, or with a client without elicitation, such commands get the tool's own refusal.
    */
   elicitApprovals?: boolean;
+  /**
+   * Follows the client's roots (2025-era clients that declare `roots`; 2026-07-28 deprecates
+   * them): called with the roots once the client has initialised and after every
+   * `notifications/roots/list_changed`. Listings and calls wait until it has returned, so an app
+   * can swap `toolset.tools` (a getter) for tools rooted in the new directory.
+   */
+  onRoots?: RootsListener;
 }
 
 /** The error a request other than initialize or ping gets before the client has initialised. */
@@ -61,10 +70,21 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
     { name: options.name ?? "clawtools", version: options.version ?? MCP_PACKAGE_VERSION },
     { capabilities: { tools: {} }, ...(options.instructions ? { instructions: options.instructions } : {}) },
   );
-  const byName = new Map(toolset.tools.map((tool) => [tool.name, tool]));
-  const listed = toolset.tools.map((tool) => toMcpTool(tool, toolset.meta?.(tool.name)));
-  const outputSchemas = new Map(listed.map((t) => [t.name, t.outputSchema as JsonSchema | undefined]));
+  // the toolset's tools may change (roots): the listing is rebuilt when the array does
+  let view: { tools: AnyAgentTool[]; byName: Map<string, AnyAgentTool>; listed: McpTool[] } | undefined;
+  const current = () => {
+    if (view?.tools !== toolset.tools) {
+      const tools = toolset.tools;
+      view = {
+        tools,
+        byName: new Map(tools.map((tool) => [tool.name, tool])),
+        listed: tools.map((tool) => toMcpTool(tool, toolset.meta?.(tool.name))),
+      };
+    }
+    return view;
+  };
   const log = options.log ?? (() => {});
+  const roots = options.onRoots ? followRoots(server, options.onRoots, log) : undefined;
   const limits: ResultLimits = {
     ...(options.maxResultChars !== undefined ? { maxResultChars: options.maxResultChars } : {}),
     ...(options.maxResultBytes !== undefined ? { maxResultBytes: options.maxResultBytes } : {}),
@@ -82,11 +102,14 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
 
   server.setRequestHandler("tools/list", async (_request, ctx) => {
     requireInitialized(ctx);
-    return { tools: listed };
+    await roots?.settled();
+    return { tools: current().listed };
   });
 
   server.setRequestHandler("tools/call", async (request, ctx) => {
     requireInitialized(ctx);
+    await roots?.settled();
+    const { byName, listed } = current();
     const tool = byName.get(request.params.name);
     if (!tool) throw rpcError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const progressToken = request.params._meta?.progressToken;
@@ -116,7 +139,8 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
         supportsFormElicitation(capabilities(ctx))
           ? await runWithApprovalHandler(elicitationApprovalHandler(ctx.mcpReq.send), run)
           : await run();
-      return checkStructured(tool.name, toCallToolResult(result, limits), outputSchemas.get(tool.name), log);
+      const outputSchema = listed.find((t) => t.name === tool.name)?.outputSchema as JsonSchema | undefined;
+      return checkStructured(tool.name, toCallToolResult(result, limits), outputSchema, log);
     } catch (error) {
       // an aborted call's answer is never read (the client cancelled); anything else is a tool error
       if (isAbortError(error) || ctx.mcpReq.signal.aborted)
