@@ -48,6 +48,10 @@ export interface CommonOptions {
   maxSessions?: number;
   /** serve: `postgres://USER@HOST:PORT/DB` for sessions, runs and cron (default: embedded files). */
   store?: string;
+  /** `--workspace` was given: the MCP client's roots never move it. */
+  workspaceGiven?: boolean;
+  /** serve `--root <name|path>`: which of the client's roots is the workspace (default: the first). */
+  root?: string;
   positionals: string[];
 }
 
@@ -94,6 +98,7 @@ const PER_COMMAND: Record<CommandName, Options> = {
     gateway: { type: "string" },
     "gateway-token": { type: "string" },
     store: { type: "string" },
+    root: { type: "string" },
   },
 };
 
@@ -233,6 +238,8 @@ export function parseCommonOptions(argv: string[], command: CommandName = "list"
     ...(gateway !== undefined ? { gateway } : {}),
     ...(v["gateway-token"] !== undefined ? { gatewayToken: v["gateway-token"] as string } : {}),
     ...(store !== undefined ? { store } : {}),
+    ...(v.workspace !== undefined ? { workspaceGiven: true } : {}),
+    ...(v.root !== undefined ? { root: v.root as string } : {}),
     positionals: parsed.positionals,
   };
 }
