@@ -117,6 +117,11 @@ export type CliToolset = Toolset & {
    * are its alone and die when it is disposed.
    */
   forSession(sessionKey: string): Promise<Toolset>;
+  /**
+   * The same plugins, policy and session with their tools rooted in another directory (serve
+   * following the MCP client's roots); the state directory stays the one the server started with.
+   */
+  forWorkspace(workspaceDir: string): Toolset;
   /** Starts the state of the sections that have some (see SECTIONS_WITH_STATE); errors go to stderr. */
   startState(): Promise<void>;
   /** Where sessions, runs and cron jobs live (serve says it at start). */
@@ -292,6 +297,8 @@ export async function buildToolset(
     senderIsOwner: options.owner,
   };
   const toolset = createToolset({ registry: clawtools.tools, context, ...assembly, warn });
+  const forWorkspace = (workspaceDir: string): Toolset =>
+    createToolset({ registry: clawtools.tools, context: { ...context, workspaceDir }, ...assembly });
   const forSession = async (sessionKey: string): Promise<Toolset> => {
     // the shared plugins, but a runtime of the session's own: its processes, killed on dispose
     const registry = new ToolRegistry();
@@ -333,6 +340,7 @@ export async function buildToolset(
     config,
     namedPlugins,
     forSession,
+    forWorkspace,
     startState,
     state: describeState(store, context.stateDir),
     // what the toolset holds, then the plugins the registry loaded (processes, databases…)
