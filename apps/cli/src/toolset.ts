@@ -255,7 +255,7 @@ export async function buildToolset(
     // --gateway: the Gateway's paired nodes replace the embedded node host; the rest stays embedded
     try {
       const { gatewayNodesPlugin } = await import("./gateway.js");
-      replace("nodes", await gatewayNodesPlugin(options, context, clawtools, (line) => process.stderr.write(redactSecrets(line))));
+      replace("nodes", await gatewayNodesPlugin(options, context, clawtools, warn));
     } catch (error) {
       await clawtools.tools.dispose();
       throw error;

@@ -1,6 +1,7 @@
 import { redactSecrets, registerSecret } from "@clawtools/core";
 import { isLoopbackHost, serveHttp, serveStdio, tokenRequiredMessage } from "@clawtools/mcp";
 import type { CommonOptions } from "../options.js";
+import { followClientRoots } from "../roots.js";
 import { buildToolset } from "../toolset.js";
 import { UsageError } from "../usage.js";
 import { CLI_VERSION } from "../version.js";
@@ -18,6 +19,10 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
   if (options.host !== undefined && !token && !isLoopbackHost(options.host))
     throw new UsageError(tokenRequiredMessage(options.host));
   registerSecret(token);
+  if (options.root !== undefined && options.workspaceGiven)
+    throw new UsageError("--root picks one of the client's roots; --workspace fixes the workspace: give one of them");
+  if (options.root !== undefined && options.http !== undefined)
+    throw new UsageError("--root follows a stdio client's roots; serve --http does not follow roots");
   const set = await buildToolset(options, { profile: "coding", store: true });
   const log = (line: string) => process.stderr.write(redactSecrets(`[clawtools] ${line}\n`));
   log(
@@ -69,7 +74,14 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
     await serving.done;
     return 0;
   }
-  const serving = await serveStdio(set, common);
+  // without --workspace, the client's roots (when it offers some) say where the tools work
+  const rooted = options.workspaceGiven
+    ? undefined
+    : followClientRoots(set, set.context.workspaceDir, { ...(options.root ? { root: options.root } : {}), log });
+  const serving = await serveStdio(rooted?.toolset ?? set, {
+    ...common,
+    ...(rooted ? { onRoots: rooted.onRoots } : {}),
+  });
   // the sections with state (cron's scheduler) start once the server answers: listing never waits
   setImmediate(() => void set.startState());
   await serving.done;

@@ -77,7 +77,7 @@ describe("webhook delivery", () => {
     const entry = (await h.store.readRuns(job.id)).entries[0]!;
     expect(entry).toMatchObject({ status: "error", delivered: false, deliveryStatus: "failed" });
     expect(entry.error).toBe(
-      `delivery failed: webhook ${url} refused: Blocked hostname or private/internal/special-use IP address`,
+      `delivery failed: webhook ${new URL(url).origin} refused: Blocked hostname or private/internal/special-use IP address`,
     );
   });
 
@@ -94,7 +94,7 @@ describe("webhook delivery", () => {
     expect((await h.store.readRuns(job.id)).entries[0]).toMatchObject({
       status: "ok",
       deliveryStatus: "failed",
-      deliveryError: `webhook ${url} answered HTTP 404`,
+      deliveryError: `webhook ${new URL(url).origin} answered HTTP 404`,
     });
   });
 });

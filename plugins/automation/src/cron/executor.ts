@@ -1,4 +1,4 @@
-import { guardedFetch, isSsrfBlockedError, type UrlPolicy } from "@clawtools/core";
+import { httpRequest, isHttpError, isSsrfBlockedError, type UrlPolicy } from "@clawtools/core";
 import type { AgentTurnRunner, Clock, SystemEventSink } from "./interfaces.js";
 import type { CronDelivery, CronJob, CronJobState, CronRunStatus } from "./types.js";
 
@@ -36,7 +36,10 @@ export interface ExecutorOptions {
   announcer?: ChannelAnnouncer;
   /** URL policy for webhooks; private targets are refused unless it allows them. */
   webhookPolicy?: UrlPolicy;
-  /** Attempts per webhook (default 3) and the wait before the second (doubling; default 1,000 ms). */
+  /**
+   * Attempts per webhook (default 3) and the wait before the second (default 1,000 ms, doubling,
+   * with jitter: between half and all of it); a `Retry-After` answer sets the wait instead.
+   */
   webhookAttempts?: number;
   webhookRetryDelayMs?: number;
   webhookTimeoutMs?: number;
@@ -263,35 +266,44 @@ export class CronExecutor {
     }
   }
 
-  /** POSTs JSON through core's URL policy; retries network errors, 429 and 5xx, never a refused address or another 4xx. */
+  /**
+   * POSTs JSON through core's HTTP helper and URL policy: network errors, timeouts, 429 and 5xx
+   * are retried with backoff (doubling from `webhookRetryDelayMs`), a `Retry-After` is honoured
+   * (capped at 30 s); a refused address and any other 4xx are not retried. Every attempt carries
+   * the same `idempotency-key` (job and run time), so a receiver can drop a repeat. Errors name
+   * the target's origin only: a webhook's path and query often hold its secret.
+   */
   async postWebhook(url: string, body: Record<string, unknown>): Promise<void> {
-    const attempts = Math.max(1, this.options.webhookAttempts ?? 3);
-    let delay = this.options.webhookRetryDelayMs ?? 1_000;
-    let last: unknown;
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      try {
-        const response = await guardedFetch(url, {
-          method: "POST",
-          headers: { "content-type": "application/json", "user-agent": "clawtools-cron" },
-          body: JSON.stringify(body),
-          policy: this.options.webhookPolicy ?? {},
-          timeoutMs: this.options.webhookTimeoutMs ?? 10_000,
-          maxRedirects: 0,
-          maxBytes: 64_000,
-        });
-        if (response.status >= 200 && response.status < 300) return;
-        last = new Error(`webhook ${url} answered HTTP ${response.status}`);
-        if (response.status !== 429 && response.status < 500) throw last;
-      } catch (error) {
-        if (isSsrfBlockedError(error)) throw new Error(`webhook ${url} refused: ${error.message}`);
-        if (error === last) throw error;
-        last = error;
-      }
-      if (attempt < attempts) {
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        delay *= 2;
-      }
+    let target: string;
+    try {
+      target = new URL(url).origin;
+    } catch {
+      throw new Error("webhook delivery.to is not a valid URL");
     }
-    throw last instanceof Error ? last : new Error(String(last));
+    try {
+      await httpRequest(url, {
+        method: "POST",
+        json: body,
+        headers: {
+          "user-agent": "clawtools-cron",
+          "idempotency-key": `cron:${String(body.jobId)}:${String(body.runAtMs)}`,
+        },
+        idempotent: true,
+        policy: this.options.webhookPolicy ?? {},
+        timeoutMs: this.options.webhookTimeoutMs ?? 10_000,
+        maxRedirects: 0,
+        maxBytes: 64_000,
+        retries: Math.max(1, this.options.webhookAttempts ?? 3) - 1,
+        retryDelayMs: this.options.webhookRetryDelayMs ?? 1_000,
+        label: `webhook ${target}`,
+      });
+    } catch (error) {
+      if (isSsrfBlockedError(error)) throw new Error(`webhook ${target} refused: ${error.message}`);
+      if (isHttpError(error) && error.kind === "status")
+        throw new Error(
+          `webhook ${target} answered HTTP ${error.status}${error.attempts > 1 ? ` (${error.attempts} attempts)` : ""}`,
+        );
+      throw error;
+    }
   }
 }
