@@ -1,5 +1,5 @@
 import { type AgentToolResult, type AnyAgentTool, toolInputSchema } from "@clawtools/core";
-import { type JSONValue, jsonSchema, type ToolSet, tool } from "ai";
+import { type JSONValue, jsonSchema, type Tool, type ToolSet } from "ai";
 
 type ModelOutput =
   | { type: "text"; value: string }
@@ -27,6 +27,11 @@ export class ClawtoolsToolError extends Error {
   ) {
     super(textOf(result) || `${toolName} failed`);
     this.name = "ClawtoolsToolError";
+  }
+
+  /** The tool's own text: AI SDK 7 sends a thrown tool error to the model as `String(error)`. */
+  override toString(): string {
+    return this.message;
   }
 }
 
@@ -70,7 +75,8 @@ export interface ToAiSdkToolsOptions {
 export function toAiSdkTools(tools: readonly AnyAgentTool[], options: ToAiSdkToolsOptions = {}): ToolSet {
   const set: ToolSet = {};
   for (const t of tools) {
-    set[t.name] = tool<Record<string, unknown>, AgentToolResult<unknown>>({
+    // a plain Tool object (what `tool()` returns): its type arguments differ between AI SDK 6 and 7
+    const entry: Tool<Record<string, unknown>, AgentToolResult<unknown>> = {
       description: t.description,
       inputSchema: jsonSchema<Record<string, unknown>>(toolInputSchema(t.parameters) as never),
       execute: async (input, { toolCallId, abortSignal }) => {
@@ -86,7 +92,8 @@ export function toAiSdkTools(tools: readonly AnyAgentTool[], options: ToAiSdkToo
         return result;
       },
       toModelOutput: ({ output }) => toModelOutput(output),
-    });
+    };
+    set[t.name] = entry;
   }
   return set;
 }
