@@ -11,6 +11,8 @@ export function checkGatewayUrl(raw: string, flag = "--gateway"): string {
   if (url.protocol !== "ws:" && url.protocol !== "wss:")
     throw new UsageError(`${flag} needs a ws:// or wss:// URL, got "${raw}"`);
   if (url.username || url.password)
-    throw new UsageError(`${flag}: put the token in --gateway-token or OPENCLAW_GATEWAY_TOKEN, not in the URL`);
+    throw new UsageError(
+      `${flag}: put the token in --gateway-token or OPENCLAW_GATEWAY_TOKEN, not in the URL`,
+    );
   return raw;
 }

@@ -1,0 +1,63 @@
+import path from "node:path";
+import type { ClawtoolsPlugin, ToolContext } from "@clawtools/core";
+import type { Clawtools } from "clawtools";
+import type { CommonOptions } from "./options.js";
+import { UsageError } from "./usage.js";
+import { CLI_VERSION } from "./version.js";
+
+/** The sections `serve --gateway` runs through the Gateway; every other one stays embedded. */
+export const GATEWAY_SECTIONS = ["nodes"] as const;
+
+/** Where the device key that signs the Gateway's challenge is kept (one per state directory). */
+export const gatewayIdentityFile = (stateDir: string) =>
+  path.join(stateDir, "gateway", "device-identity.pem");
+
+/**
+ * `serve --gateway`: connects to the Gateway (token from --gateway-token or
+ * OPENCLAW_GATEWAY_TOKEN), fails the start with the Gateway's own reason when it cannot, and
+ * answers the nodes section backed by the Gateway's node.* methods. It says at start which
+ * sections go through the Gateway and which stay embedded.
+ */
+export async function gatewayNodesPlugin(
+  options: Pick<CommonOptions, "gateway" | "gatewayToken">,
+  context: ToolContext,
+  clawtools: Clawtools,
+  log: (line: string) => void,
+): Promise<ClawtoolsPlugin> {
+  const url = options.gateway;
+  if (!url) throw new Error("gatewayNodesPlugin needs --gateway");
+  const token = options.gatewayToken ?? (process.env.OPENCLAW_GATEWAY_TOKEN || undefined);
+  if (!context.stateDir) throw new Error("--gateway needs a state directory for its device key");
+  const [{ GatewayClient, GatewayNodeHost, loadOrCreateDeviceIdentity }, { createNodesPlugin }] =
+    await Promise.all([import("@clawtools/gateway"), import("@clawtools/nodes")]);
+  const client = new GatewayClient({
+    url,
+    ...(token ? { token } : {}),
+    identity: loadOrCreateDeviceIdentity(gatewayIdentityFile(context.stateDir)),
+    clientVersion: CLI_VERSION,
+    displayName: "clawtools serve",
+    log: (line) => log(`[clawtools] ${line}`),
+  });
+  let version: string;
+  try {
+    version = (await client.connect()).server.version;
+  } catch (error) {
+    await client.close();
+    throw new UsageError(
+      `--gateway ${url}: ${(error as Error).message}${token ? "" : " (no token given: --gateway-token or OPENCLAW_GATEWAY_TOKEN)"}`,
+    );
+  }
+  const embedded = [
+    ...new Set(
+      clawtools.tools
+        .plugins()
+        .flatMap((p) =>
+          p.section && !(GATEWAY_SECTIONS as readonly string[]).includes(p.section) ? [p.section] : [],
+        ),
+    ),
+  ];
+  log(
+    `[clawtools] gateway ${url} (OpenClaw ${version}): through the Gateway: ${GATEWAY_SECTIONS.join(", ")}; embedded: ${embedded.join(", ") || "none"}`,
+  );
+  return createNodesPlugin({ nodeHost: new GatewayNodeHost({ client, ownsClient: true }) });
+}
