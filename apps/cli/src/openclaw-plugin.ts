@@ -18,7 +18,11 @@ export function openClawPluginDir(spec: string, base: string, isPath: boolean): 
     return manifest(dir) ? dir : undefined;
   }
   // a package's own directory: its exports may hide package.json, so the lookup paths are walked
-  const lookup = createRequire(path.join(base, "package.json")).resolve.paths(spec) ?? [];
+  // from `base` first, then from the CLI's own install (as a clawtools plugin package is)
+  const lookup = [
+    ...(createRequire(path.join(base, "package.json")).resolve.paths(spec) ?? []),
+    ...(createRequire(import.meta.url).resolve.paths(spec) ?? []),
+  ];
   for (const root of lookup) {
     const dir = path.join(root, spec);
     if (existsSync(path.join(dir, "package.json"))) return manifest(dir) ? dir : undefined;

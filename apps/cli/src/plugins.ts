@@ -26,7 +26,9 @@ export interface NamedPlugin {
   config?: Record<string, unknown>;
 }
 
-const isPath = (spec: string) => spec.startsWith(".") || path.isAbsolute(spec) || spec.includes(path.sep);
+// a scoped package name (@scope/name) holds a slash but is a package, not a path
+const isPath = (spec: string) =>
+  spec.startsWith(".") || path.isAbsolute(spec) || (spec.includes(path.sep) && !spec.startsWith("@"));
 
 /** The module's URL: a file, or a package resolved from `base` (then from the CLI's own install). */
 function resolveSpec(named: NamedPlugin): string {
