@@ -292,6 +292,26 @@ describe.skipIf(!HAVE_POSTGRES)(
       expect(down.stderr).not.toContain("s3cret");
       expect(down.stderr).not.toContain("    at ");
 
+      // a server that takes the connection and never answers (a firewall, a hung host): the
+      // bounded connect timeout ends the start
+      const silent = createServer(() => {});
+      await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+      const silentPort = (silent.address() as { port: number }).port;
+      const hung = await runCli(
+        [
+          "serve",
+          "--state-dir",
+          path.join(workspace, ".hung"),
+          "--store",
+          `postgres://app@127.0.0.1:${silentPort}/jobs`,
+        ],
+        workspace,
+      ).finally(() => silent.close());
+      expect(hung.code).toBe(1);
+      expect(hung.stderr).toContain(
+        `clawtools: Error: PostgreSQL store postgres://app@127.0.0.1:${silentPort}/jobs#clawtools: cannot open it: Connection terminated due to connection timeout`,
+      );
+
       const mysql = await runCli(["serve", "--store", "mysql://app:s3cret@db/jobs"], workspace);
       expect(mysql.code).toBe(2);
       expect(mysql.stderr).toBe(
