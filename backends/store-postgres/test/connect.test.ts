@@ -28,6 +28,24 @@ describe("openPostgresStore without a database", () => {
     expect((error as Error).message).not.toContain("s3cret");
   });
 
+  it("a host that takes the connection and never answers fails at the connect timeout, naming the store", async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      await expect(
+        openPostgresStore({
+          connectionString: `postgres://app@127.0.0.1:${port}/jobs`,
+          connectTimeoutMs: 200,
+        }),
+      ).rejects.toThrow(
+        `PostgreSQL store postgres://app@127.0.0.1:${port}/jobs#clawtools: cannot open it: Connection terminated due to connection timeout`,
+      );
+    } finally {
+      silent.close();
+    }
+  });
+
   it("refuses a schema name it cannot splice safely, and a call with nowhere to connect", async () => {
     await expect(
       openPostgresStore({ connectionString: "postgres://x@127.0.0.1:1/db", schema: "a; DROP TABLE x" }),
