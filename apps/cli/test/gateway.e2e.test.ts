@@ -1,0 +1,132 @@
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { delay } from "@clawtools/core";
+import { findOpenclaw, type RealGateway, startRealGateway } from "@clawtools/gateway/testing";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "dist", "bin.js");
+const text = (r: unknown) =>
+  ((r as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? "").join("\n");
+const json = (r: unknown) => JSON.parse(text(r));
+
+const openclaw = findOpenclaw();
+const skipReason = "skip" in openclaw ? openclaw.skip : undefined;
+if (skipReason) console.warn(`[serve --gateway tests skipped] ${skipReason}`);
+const BOOT_TIMEOUT_MS = 180_000;
+
+describe.skipIf(skipReason !== undefined)("clawtools serve --gateway against a real OpenClaw Gateway", () => {
+  let gateway: RealGateway;
+  let client: Client;
+  let stderr = "";
+  const call = async (args: Record<string, unknown>) => {
+    const result = await client.callTool({ name: "nodes", arguments: args });
+    if (result.isError) throw new Error(`nodes ${JSON.stringify(args)} failed: ${text(result)}`);
+    return json(result);
+  };
+
+  beforeAll(async () => {
+    if (!existsSync(bin)) throw new Error(`build first: ${bin} is missing (pnpm build)`);
+    if ("skip" in openclaw) return;
+    gateway = await startRealGateway(openclaw, { readyTimeoutMs: BOOT_TIMEOUT_MS - 10_000 });
+    const workspace = mkdtempSync(path.join(tmpdir(), "cli-gateway-"));
+    // the README's example: serve --gateway with the token from the environment
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        bin,
+        "serve",
+        "--workspace",
+        workspace,
+        "--state-dir",
+        path.join(workspace, ".state"),
+        "--profile",
+        "full",
+        "--owner",
+        "--gateway",
+        gateway.url,
+      ],
+      env: { ...getDefaultEnvironment(), OPENCLAW_GATEWAY_TOKEN: gateway.token },
+      stderr: "pipe",
+    });
+    transport.stderr?.on("data", (d) => {
+      stderr += String(d);
+    });
+    client = new Client({ name: "e2e-gateway", version: "1.0.0" });
+    await client.connect(transport);
+  }, BOOT_TIMEOUT_MS + 60_000);
+
+  afterAll(async () => {
+    await client?.close().catch(() => {});
+    await gateway?.stop();
+  }, 60_000);
+
+  it("says at start which sections go through the Gateway and which stay embedded", () => {
+    expect(stderr).toMatch(
+      new RegExp(
+        `gateway ${gateway.url} \\(OpenClaw 2026\\.9\\.6\\): through the Gateway: nodes; embedded: .*\\bfs\\b`,
+      ),
+    );
+    expect(stderr).not.toContain(gateway.token);
+  });
+
+  it("a real node pairs through the nodes tool, shows up in status, and runs system.run", async () => {
+    expect(await call({ action: "status" })).toEqual({ nodes: [] });
+    await gateway.startNode("e2e-node");
+    let pending: Array<{ requestId: string; nodeId: string; displayName?: string }> = [];
+    for (const deadline = Date.now() + 90_000; pending.length === 0; await delay(250)) {
+      if (Date.now() > deadline) throw new Error("the node's pairing request never showed up");
+      ({ pending } = await call({ action: "pending" }));
+    }
+    expect(pending[0]).toMatchObject({ displayName: "e2e-node" });
+    expect(await call({ action: "approve", requestId: pending[0]!.requestId })).toMatchObject({
+      ok: true,
+      nodeId: pending[0]!.nodeId,
+    });
+    type Listed = { nodeId: string; displayName: string; connected: boolean; commands: string[] };
+    let node: Listed | undefined;
+    for (const deadline = Date.now() + 90_000; !node; await delay(250)) {
+      if (Date.now() > deadline) throw new Error("the approved node never listed its commands");
+      const { nodes } = (await call({ action: "status" })) as { nodes: Listed[] };
+      node = nodes.find((n) => n.connected && n.commands.includes("system.run"));
+    }
+    expect(node).toMatchObject({ displayName: "e2e-node", nodeId: pending[0]!.nodeId });
+    const ran = await call({
+      action: "invoke",
+      node: "e2e-node",
+      invokeCommand: "system.run",
+      invokeParamsJson: JSON.stringify({ command: ["echo", "hello through the gateway"] }),
+    });
+    expect(JSON.stringify(ran)).toContain("hello through the gateway\\n");
+  }, 200_000);
+
+  it("a wrong token fails the start with the Gateway's reason, exit code 2", async () => {
+    const workspace = mkdtempSync(path.join(tmpdir(), "cli-gateway-bad-"));
+    const error = await promisify(execFile)(
+      process.execPath,
+      [
+        bin,
+        "serve",
+        "--workspace",
+        workspace,
+        "--state-dir",
+        path.join(workspace, ".state"),
+        "--gateway",
+        gateway.url,
+        "--gateway-token",
+        "not-the-token",
+      ],
+      { timeout: 60_000 },
+    ).catch((e: { code?: number; stderr?: string }) => e);
+    expect(error).toMatchObject({ code: 2 });
+    expect((error as { stderr: string }).stderr).toMatch(
+      new RegExp(`clawtools: --gateway ${gateway.url}: gateway connect: `),
+    );
+    expect((error as { stderr: string }).stderr).not.toContain("not-the-token");
+  }, 90_000);
+});
