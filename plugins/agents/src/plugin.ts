@@ -1,17 +1,13 @@
 import { EventEmitter } from "node:events";
-import { createRequire } from "node:module";
 import {
   type ClawtoolsPlugin,
-  definePlugin,
-  parseSectionConfig,
-  readSectionConfig,
+  defineSectionPlugin,
+  type SectionConfig,
   type ToolContext,
 } from "@clawtools/core";
 import { type AgentsConfig, AgentsConfigSchema } from "./config.js";
 import { createAgentsListTool } from "./tools/agents-list.js";
 import { createUpdatePlanTool, type UpdatePlanDetails } from "./tools/update-plan.js";
-
-const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
 export interface PlanEvent extends UpdatePlanDetails {
   /** The session whose plan this is (ctx.sessionKey; `main` when the context names none). */
@@ -37,8 +33,8 @@ export type AgentsPlugin = ClawtoolsPlugin & {
 const MAX_PLANS = 1_000;
 
 /** A session's config, the options in code winning key by key, falling back to `config.sessions.allowAgents`. */
-function configFor(ctx: ToolContext, inCode: AgentsConfig): AgentsConfig {
-  const config = readSectionConfig(ctx, "agents", AgentsConfigSchema, inCode);
+function configFor(ctx: ToolContext, section: SectionConfig<AgentsConfig>): AgentsConfig {
+  const config = section.read(ctx);
   if (config.allowAgents) return config;
   const sessions = (ctx.config as { sessions?: { allowAgents?: unknown } } | undefined)?.sessions;
   const fallback = sessions?.allowAgents;
@@ -48,23 +44,22 @@ function configFor(ctx: ToolContext, inCode: AgentsConfig): AgentsConfig {
 }
 
 export function createAgentsPlugin(options: AgentsPluginOptions = {}): AgentsPlugin {
-  parseSectionConfig("agents", AgentsConfigSchema, options);
   const events = new EventEmitter<AgentsEvents>();
   const plans = new Map<string, PlanEvent>();
   const requester = (ctx: ToolContext, config: AgentsConfig) =>
     (ctx.agentId ?? config.defaultAgentId ?? "main").trim().toLowerCase();
 
-  const plugin = definePlugin({
-    id: "@clawtools/agents",
-    version,
+  return defineSectionPlugin({
+    module: import.meta.url,
+    config: options,
     description: "Agents: which agents a session may spawn, and the session's task plan",
     section: "agents",
     configSchema: AgentsConfigSchema,
-    tools: [
+    tools: (section) => [
       {
         name: "agents_list",
         factory: (ctx) => {
-          const config = configFor(ctx, options);
+          const config = configFor(ctx, section);
           return createAgentsListTool(requester(ctx, config), config);
         },
       },
@@ -78,7 +73,7 @@ export function createAgentsPlugin(options: AgentsPluginOptions = {}): AgentsPlu
           readOnly: true,
         },
         factory: (ctx) => {
-          const config = configFor(ctx, options);
+          const config = configFor(ctx, section);
           const agentId = requester(ctx, config);
           const sessionKey = ctx.sessionKey?.trim() || "main";
           return createUpdatePlanTool((details) => {
@@ -95,8 +90,8 @@ export function createAgentsPlugin(options: AgentsPluginOptions = {}): AgentsPlu
       plans.clear();
       events.removeAllListeners();
     },
+    members: { events, planFor: (key: string) => plans.get(key) },
   });
-  return Object.assign(plugin, { events, planFor: (key: string) => plans.get(key) });
 }
 
 export const agentsPlugin = createAgentsPlugin();

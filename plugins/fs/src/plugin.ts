@@ -1,12 +1,5 @@
-import {
-  type ClawtoolsPlugin,
-  definePlugin,
-  parseSectionConfig,
-  readSectionConfig,
-  type ToolContext,
-} from "@clawtools/core";
-import pkg from "../package.json" with { type: "json" };
-import { configPart, type FsConfig, fsConfigSchema } from "./config.js";
+import { type ClawtoolsPlugin, defineSectionPlugin, type ToolContext } from "@clawtools/core";
+import { configPart, fsConfigSchema } from "./config.js";
 import { createApplyPatchTool } from "./tools/apply-patch.js";
 import { createEditTool, type EditToolOptions } from "./tools/edit.js";
 import { createFindTool } from "./tools/find.js";
@@ -25,40 +18,39 @@ const READ_ONLY_EXTRA = { profiles: ["coding" as const], readOnly: true, section
  * merged with them (options in code win key by key).
  */
 export function createFsPlugin(options: FsPluginOptions = {}): ClawtoolsPlugin {
-  parseSectionConfig("fs", fsConfigSchema, configPart(options));
-  const with_ =
-    <T>(make: (ctx: ToolContext, o: FsPluginOptions) => T) =>
-    (ctx: ToolContext) => {
-      const config: FsConfig = readSectionConfig(ctx, "fs", fsConfigSchema, configPart(options));
-      return make(ctx, { ...options, ...config });
-    };
-  return definePlugin({
-    id: "@clawtools/fs",
-    version: pkg.version,
+  return defineSectionPlugin({
+    module: import.meta.url,
     description: "Files: read, write, edit, apply_patch, grep, find, ls over a pluggable FsBridge",
     section: "fs",
     configSchema: fsConfigSchema,
-    tools: [
-      { name: "read", factory: with_(createReadTool) },
-      { name: "write", factory: with_(createWriteTool) },
-      { name: "edit", factory: with_(createEditTool) },
-      { name: "apply_patch", factory: with_(createApplyPatchTool) },
-      {
-        name: "grep",
-        factory: with_(createGrepTool),
-        meta: { ...READ_ONLY_EXTRA, label: "grep", description: "Search file contents for a pattern" },
-      },
-      {
-        name: "find",
-        factory: with_(createFindTool),
-        meta: { ...READ_ONLY_EXTRA, label: "find", description: "Find files by glob pattern" },
-      },
-      {
-        name: "ls",
-        factory: with_(createLsTool),
-        meta: { ...READ_ONLY_EXTRA, label: "ls", description: "List directory contents" },
-      },
-    ],
+    config: configPart(options),
+    tools: (config) => {
+      const with_ =
+        <T>(make: (ctx: ToolContext, o: FsPluginOptions) => T) =>
+        (ctx: ToolContext) =>
+          make(ctx, { ...options, ...config.read(ctx) });
+      return [
+        { name: "read", factory: with_(createReadTool) },
+        { name: "write", factory: with_(createWriteTool) },
+        { name: "edit", factory: with_(createEditTool) },
+        { name: "apply_patch", factory: with_(createApplyPatchTool) },
+        {
+          name: "grep",
+          factory: with_(createGrepTool),
+          meta: { ...READ_ONLY_EXTRA, label: "grep", description: "Search file contents for a pattern" },
+        },
+        {
+          name: "find",
+          factory: with_(createFindTool),
+          meta: { ...READ_ONLY_EXTRA, label: "find", description: "Find files by glob pattern" },
+        },
+        {
+          name: "ls",
+          factory: with_(createLsTool),
+          meta: { ...READ_ONLY_EXTRA, label: "ls", description: "List directory contents" },
+        },
+      ];
+    },
   });
 }
 

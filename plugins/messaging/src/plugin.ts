@@ -1,11 +1,8 @@
 import { EventEmitter } from "node:events";
-import { createRequire } from "node:module";
 import {
   type ClawtoolsPlugin,
-  definePlugin,
+  defineSectionPlugin,
   type Lookup,
-  parseSectionConfig,
-  readSectionConfig,
   type ToolContext,
   ToolUnavailableError,
 } from "@clawtools/core";
@@ -17,8 +14,6 @@ import { createTelegramChannel } from "./channels/telegram.js";
 import { createWebhookChannel } from "./channels/webhook.js";
 import { type MessagingConfig, MessagingConfigSchema } from "./config.js";
 import { createMessageTool } from "./tools/message.js";
-
-const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
 export interface MessagingPluginOptions extends MessagingConfig {
   /** Channels of your own, beside (or instead of) the configured ones. */
@@ -63,19 +58,18 @@ export function buildChannels(
 /** The messaging section: one `message` tool over the configured channels. */
 export function createMessagingPlugin(options: MessagingPluginOptions = {}): MessagingPlugin {
   const { extraChannels, lookup, ...inCode } = options;
-  parseSectionConfig("messaging", MessagingConfigSchema, inCode);
   const events = new EventEmitter<{ message: [InboxEntry] }>();
-  const plugin = definePlugin({
-    id: "@clawtools/messaging",
-    version,
+  return defineSectionPlugin({
+    module: import.meta.url,
+    config: inCode,
     description: "Messaging: the message tool over an inbox, signed webhooks, Telegram, Slack and Discord",
     section: "messaging",
     configSchema: MessagingConfigSchema,
-    tools: [
+    tools: (section) => [
       {
         name: "message",
         factory: (ctx: ToolContext) => {
-          const config = readSectionConfig(ctx, "messaging", MessagingConfigSchema, inCode);
+          const config = section.read(ctx);
           const channels = [...buildChannels(config, ctx.stateDir, lookup), ...(extraChannels ?? [])];
           for (const channel of channels)
             if ("events" in channel)
@@ -92,8 +86,8 @@ export function createMessagingPlugin(options: MessagingPluginOptions = {}): Mes
         },
       },
     ],
+    members: { events },
   });
-  return Object.assign(plugin, { events });
 }
 
 export const messagingPlugin = createMessagingPlugin();

@@ -1,9 +1,6 @@
-import { createRequire } from "node:module";
 import {
   type ClawtoolsPlugin,
-  definePlugin,
-  parseSectionConfig,
-  readSectionConfig,
+  defineSectionPlugin,
   type ToolContext,
   ToolUnavailableError,
 } from "@clawtools/core";
@@ -11,8 +8,6 @@ import { type NodesConfig, NodesConfigSchema } from "./config.js";
 import type { NodeHost } from "./host.js";
 import { LocalNodeHost } from "./local/local-host.js";
 import { createNodesTool } from "./tools/nodes.js";
-
-const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
 export interface NodesPluginOptions extends NodesConfig {
   /** A node host of your own (a Gateway-backed one); wins over `host`. */
@@ -27,28 +22,29 @@ export function createNodesPlugin(
   options: NodesPluginOptions = {},
 ): ClawtoolsPlugin & { readonly localHosts: LocalNodeHost[] } {
   const { nodeHost, ...inCode } = options;
-  parseSectionConfig("nodes", NodesConfigSchema, inCode);
   const localHosts: LocalNodeHost[] = [];
-  const hostFor = (ctx: ToolContext): NodeHost => {
-    if (nodeHost) return nodeHost;
-    const config = readSectionConfig(ctx, "nodes", NodesConfigSchema, inCode);
-    if (config.host !== "local") throw new ToolUnavailableError(NO_NODE_HOST);
-    const host = new LocalNodeHost({ ...(config.nodeId ? { nodeId: config.nodeId } : {}) });
-    localHosts.push(host);
-    return host;
-  };
-  const plugin = definePlugin({
-    id: "@clawtools/nodes",
-    version,
+  return defineSectionPlugin({
+    module: import.meta.url,
     description: "Nodes: this machine as a node behind a NodeHost interface",
     section: "nodes",
     configSchema: NodesConfigSchema,
-    tools: [{ name: "nodes", factory: (ctx) => createNodesTool(ctx, { host: hostFor(ctx) }) }],
+    config: inCode,
+    tools: (config) => {
+      const hostFor = (ctx: ToolContext): NodeHost => {
+        if (nodeHost) return nodeHost;
+        const { host: kind, nodeId } = config.read(ctx);
+        if (kind !== "local") throw new ToolUnavailableError(NO_NODE_HOST);
+        const host = new LocalNodeHost({ ...(nodeId ? { nodeId } : {}) });
+        localHosts.push(host);
+        return host;
+      };
+      return [{ name: "nodes", factory: (ctx) => createNodesTool(ctx, { host: hostFor(ctx) }) }];
+    },
     dispose: async () => {
       await nodeHost?.dispose?.();
     },
+    members: { localHosts },
   });
-  return Object.assign(plugin, { localHosts });
 }
 
 export const nodesPlugin = createNodesPlugin();

@@ -1,12 +1,9 @@
-import { createRequire } from "node:module";
-import { type ClawtoolsPlugin, definePlugin } from "@clawtools/core";
+import { type ClawtoolsPlugin, defineSectionPlugin } from "@clawtools/core";
 import { parseRuntimeConfig, readRuntimeConfig, runtimeConfigSchema } from "./config.js";
 import type { SessionLimits } from "./process/limits.js";
 import { ProcessRegistry } from "./process/registry.js";
 import { createExecTool, type ExecToolOptions } from "./tools/exec.js";
 import { createProcessTool } from "./tools/process.js";
-
-const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
 export interface RuntimePluginOptions {
   /** `config.runtime.exec` keys (they win over the context's, key by key) plus code-only options. */
@@ -50,19 +47,21 @@ export function createRuntimePlugin(
     const defined = Object.fromEntries(Object.entries(code).filter(([, v]) => v !== undefined));
     return { ...merged.exec, ...defined, registry } as ExecToolOptions;
   };
-  const plugin = definePlugin({
-    id: "@clawtools/runtime",
-    version,
+  const dispose = () => registry.dispose();
+  // the runtime's configuration overlays exec keys itself (readRuntimeConfig), checked above
+  return defineSectionPlugin({
+    module: import.meta.url,
     description: "Runtime: exec and process with background sessions, PTY, approvals and a hardened host",
     section: "runtime",
     configSchema: runtimeConfigSchema,
-    tools: [
+    tools: () => [
       { name: "exec", factory: (ctx) => createExecTool(ctx, resolved(ctx)) },
       { name: "process", factory: (ctx) => createProcessTool(ctx, { registry }) },
     ],
-    dispose: () => registry.dispose(),
-  });
-  return Object.assign(plugin, { registry, dispose: plugin.dispose! });
+    dispose,
+    members: { registry },
+    // dispose is given, so the plugin has one (definePlugin types it optional)
+  }) as ClawtoolsPlugin & { registry: ProcessRegistry; dispose: () => Promise<void> };
 }
 
 export const runtimePlugin = createRuntimePlugin();

@@ -1,9 +1,4 @@
-import {
-  type ClawtoolsPlugin,
-  definePlugin,
-  parseSectionConfig,
-  ToolUnavailableError,
-} from "@clawtools/core";
+import { type ClawtoolsPlugin, defineSectionPlugin, ToolUnavailableError } from "@clawtools/core";
 import { readWebConfig, webConfigSchema } from "./config.js";
 import { createWebFetchTool, type WebFetchOptions } from "./tools/web-fetch.js";
 import { createWebSearchTool, type WebSearchOptions } from "./tools/web-search.js";
@@ -19,18 +14,18 @@ export function createWebPlugin(options: WebPluginOptions = {}): ClawtoolsPlugin
   // options given in code are checked now, so a typo fails at creation, not at the first call
   const { lookup: _fetchLookup, ...fetchConfig } = options.fetch ?? {};
   const { env: _env, lookup: _searchLookup, providers, ...searchConfig } = options.search ?? {};
-  parseSectionConfig("web", webConfigSchema, {
-    ...(options.fetch ? { fetch: fetchConfig } : {}),
-    ...(options.search ? { search: { ...providers, ...searchConfig } } : {}),
-  });
-  return definePlugin({
-    id: "@clawtools/web",
-    version: "0.1.0",
+  return defineSectionPlugin({
+    module: import.meta.url,
+    // checked now; the tools read the context's config with their own overlay (readWebConfig)
+    config: {
+      ...(options.fetch ? { fetch: fetchConfig } : {}),
+      ...(options.search ? { search: { ...providers, ...searchConfig } } : {}),
+    },
     description:
       "Web: web_fetch with an SSRF-proof fetcher and readable extraction, web_search over real providers",
     section: "web",
     configSchema: webConfigSchema,
-    tools: [
+    tools: () => [
       { name: "web_search", factory: (ctx) => createWebSearchTool(ctx, options.search) },
       {
         name: "web_fetch",
