@@ -20,7 +20,9 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
     throw new UsageError(tokenRequiredMessage(options.host));
   registerSecret(token);
   if (options.root !== undefined && options.workspaceGiven)
-    throw new UsageError("--root picks one of the client's roots; --workspace fixes the workspace: give one of them");
+    throw new UsageError(
+      "--root picks one of the client's roots; --workspace fixes the workspace: give one of them",
+    );
   if (options.root !== undefined && options.http !== undefined)
     throw new UsageError("--root follows a stdio client's roots; serve --http does not follow roots");
   const set = await buildToolset(options, { profile: "coding", store: true });
@@ -77,7 +79,10 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
   // without --workspace, the client's roots (when it offers some) say where the tools work
   const rooted = options.workspaceGiven
     ? undefined
-    : followClientRoots(set, set.context.workspaceDir, { ...(options.root ? { root: options.root } : {}), log });
+    : followClientRoots(set, set.context.workspaceDir ?? options.workspace, {
+        ...(options.root ? { root: options.root } : {}),
+        log,
+      });
   const serving = await serveStdio(rooted?.toolset ?? set, {
     ...common,
     ...(rooted ? { onRoots: rooted.onRoots } : {}),

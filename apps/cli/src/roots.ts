@@ -1,0 +1,69 @@
+import { statSync } from "node:fs";
+import path from "node:path";
+import type { AnyAgentTool, Toolset, ToolMeta } from "@clawtools/core";
+import type { McpRoot, McpToolsetLike } from "@clawtools/mcp";
+
+/** The client root serve works in: `--root`'s (by name or path), else the first; or why none. */
+export function pickRoot(roots: McpRoot[], wanted?: string): { root: McpRoot } | { problem: string } {
+  if (roots.length === 0) return { problem: "the client offers no file:// root" };
+  const root =
+    wanted === undefined ? roots[0] : roots.find((r) => r.name === wanted || r.path === path.resolve(wanted));
+  if (!root)
+    return {
+      problem: `none of the client's roots is "${wanted}" (--root); it offers ${roots.map((r) => r.name ?? r.path).join(", ")}`,
+    };
+  try {
+    if (!statSync(root.path).isDirectory()) return { problem: `the root ${root.path} is not a directory` };
+  } catch {
+    return { problem: `the root ${root.path} does not exist on this machine` };
+  }
+  return { root };
+}
+
+interface RootableToolset extends McpToolsetLike {
+  meta?(name: string): ToolMeta | undefined;
+  forWorkspace(workspaceDir: string): Toolset;
+}
+
+/**
+ * The toolset `serve` hands the MCP server when started without --workspace: its tools are the
+ * start toolset's until the client's roots say otherwise, then those of a toolset rooted in the
+ * chosen root, rebuilt each time the client announces a change. A root that cannot be used
+ * keeps the workspace it has and says why. Toolsets a change replaced are disposed with the
+ * server (a call may still be running on one).
+ */
+export function followClientRoots(
+  base: RootableToolset,
+  start: string,
+  options: { root?: string; log: (line: string) => void },
+) {
+  let workspace = start;
+  let tools: AnyAgentTool[] = base.tools;
+  const built: Toolset[] = [];
+  const toolset: McpToolsetLike = {
+    get tools() {
+      return tools;
+    },
+    meta: (name) => base.meta?.(name),
+    dispose: async () => {
+      await Promise.allSettled(built.map((t) => t.dispose()));
+      await base.dispose?.();
+    },
+  };
+  const onRoots = (roots: McpRoot[]) => {
+    const picked = pickRoot(roots, options.root);
+    if ("problem" in picked) {
+      options.log(`workspace stays ${workspace}: ${picked.problem}`);
+      return;
+    }
+    if (picked.root.path === workspace) return;
+    const next = base.forWorkspace(picked.root.path);
+    built.push(next);
+    workspace = picked.root.path;
+    tools = next.tools;
+    options.log(
+      `workspace is now ${workspace} (the client's root${picked.root.name ? ` "${picked.root.name}"` : ""})`,
+    );
+  };
+  return { toolset, onRoots, workspace: () => workspace };
+}
