@@ -2,7 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createScriptedRunner, FileSessionStore } from "@clawtools/sessions";
+import { FileSessionStore } from "@clawtools/sessions";
+import { createScriptedRunner } from "@clawtools/sessions/testing";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createAcpRunner, isAcpSessionKey, withAcpSessions } from "../src/index.js";
 

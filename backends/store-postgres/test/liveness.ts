@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import path from "node:path";
-import { createScriptedRunner, createSessionsPlugin } from "@clawtools/sessions";
+import { createSessionsPlugin } from "@clawtools/sessions";
+import { createScriptedRunner } from "@clawtools/sessions/testing";
 import { describe, expect, it } from "vitest";
 import { openPostgresStore, type PostgresStore } from "../src/index.js";
 

@@ -44,11 +44,6 @@ export {
   sessionsPlugin,
   sessionsPlugin as default,
 } from "./plugin.js";
-export {
-  createScriptedRunner,
-  type ScriptedRunnerOptions,
-  type ScriptedTurn,
-} from "./scripted-runner.js";
 export { type SessionsEvents, SessionsService } from "./service.js";
 export { followUpsIdle } from "./follow-ups.js";
 export { FileRunRegistry } from "./store/file-runs.js";

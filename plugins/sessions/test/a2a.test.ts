@@ -1,13 +1,8 @@
 import { once } from "node:events";
 import { createToolset, parseSectionConfig } from "@clawtools/core";
 import { describe, expect, it } from "vitest";
-import {
-  agentToAgentEvents,
-  createScriptedRunner,
-  followUpsIdle,
-  type ScriptedTurn,
-  SessionsConfigSchema,
-} from "../src/index.js";
+import { agentToAgentEvents, followUpsIdle, SessionsConfigSchema } from "../src/index.js";
+import { createScriptedRunner, type ScriptedTurn } from "../src/testing.js";
 import { gate, json, setup } from "./helpers.js";
 
 const PEER = "agent:main:peer";

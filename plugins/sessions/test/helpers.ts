@@ -2,12 +2,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type AgentToolResult, type AnyAgentTool, createToolset } from "@clawtools/core";
-import {
-  createScriptedRunner,
-  createSessionsPlugin,
-  type ScriptedRunnerOptions,
-  type SessionsPluginOptions,
-} from "../src/index.js";
+import { createSessionsPlugin, type SessionsPluginOptions } from "../src/index.js";
+import { createScriptedRunner, type ScriptedRunnerOptions } from "../src/testing.js";
 
 export const text = (r: AgentToolResult<unknown>) =>
   r.content.map((c) => (c.type === "text" ? c.text : "")).join("");

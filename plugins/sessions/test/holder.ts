@@ -3,7 +3,8 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { type AgentToolResult, createToolset } from "@clawtools/core";
 import { afterEach } from "vitest";
-import { createScriptedRunner, createSessionsPlugin, type SessionsPluginOptions } from "../src/index.js";
+import { createSessionsPlugin, type SessionsPluginOptions } from "../src/index.js";
+import { createScriptedRunner } from "../src/testing.js";
 
 // node itself runs the holder (tsx as a loader, not its CLI's wrapper process), so its pid is the holder's
 const SESSIONS = path.join(import.meta.dirname, "..");

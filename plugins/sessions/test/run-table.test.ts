@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createScriptedRunner, FileSessionStore, RunTable } from "../src/index.js";
+import { FileSessionStore, RunTable } from "../src/index.js";
+import { createScriptedRunner } from "../src/testing.js";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";

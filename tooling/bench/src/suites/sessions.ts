@@ -14,12 +14,12 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { type AnyAgentTool, createToolset } from "@clawtools/core";
 import {
-  createScriptedRunner,
   createSessionsPlugin,
   FileSessionStore,
   type RunRecord,
   type SessionEntry,
 } from "@clawtools/sessions";
+import { createScriptedRunner } from "@clawtools/sessions/testing";
 import { type BenchRow, type BenchSuite, percentile, timeInTurns } from "../harness.js";
 
 setFlagsFromString("--expose-gc");
