@@ -1,5 +1,4 @@
-import { runCronStoreConformance } from "@clawtools/automation/testing";
-import { runRegistryConformance, sessionStoreConformance } from "@clawtools/testing";
+import { cronStoreConformance, runRegistryConformance, sessionStoreConformance } from "@clawtools/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore, type PostgresStore } from "../src/index.js";
@@ -41,29 +40,27 @@ describe.skipIf(!HAVE_POSTGRES)(
     sessionStoreConformance(async () => (await fresh()).sessions, { name: "PgSessionStore conformance" });
     runRegistryConformance(async () => (await fresh()).runs, { name: "PgRunRegistry conformance" });
 
-    it("PgCronStore and PgLeaderLease pass the CronStore conformance suite, two-instance steps included", async () => {
-      // two bundles on one new schema, each with its own pool: two processes on one database
-      const pair = async () => {
-        const schema = `pair_${++schemas}`;
-        const url = ctx.cluster?.url as string;
-        const a = await openPostgresStore({ connectionString: url, schema, maxConnections: 3 });
-        const b = await openPostgresStore({ connectionString: url, schema, maxConnections: 3 });
-        opened.push(a, b);
-        return [a, b] as const;
-      };
-      const report = await runCronStoreConformance(async () => (await fresh()).cron, {
-        twoInstances: {
-          makePair: async () => {
-            const [a, b] = await pair();
-            return [a.cron, b.cron];
-          },
-          makeLeasePair: async () => {
-            const [a, b] = await pair();
-            return [a.lease, b.lease];
-          },
+    // two bundles on one new schema, each with its own pool: two processes on one database
+    const pair = async () => {
+      const schema = `pair_${++schemas}`;
+      const url = ctx.cluster?.url as string;
+      const a = await openPostgresStore({ connectionString: url, schema, maxConnections: 3 });
+      const b = await openPostgresStore({ connectionString: url, schema, maxConnections: 3 });
+      opened.push(a, b);
+      return [a, b] as const;
+    };
+    cronStoreConformance(async () => (await fresh()).cron, {
+      name: "PgCronStore and PgLeaderLease: CronStore conformance, two-instance steps included",
+      twoInstances: {
+        makePair: async () => {
+          const [a, b] = await pair();
+          return [a.cron, b.cron];
         },
-      });
-      expect(report.problems).toEqual([]);
+        makeLeasePair: async () => {
+          const [a, b] = await pair();
+          return [a.lease, b.lease];
+        },
+      },
     });
 
     it("migrations: two processes starting together apply each step once, recorded in a migrations table", async () => {

@@ -59,3 +59,14 @@ export {
   type SearchProviderUnderTestSetup,
   searchProviderConformance,
 } from "./search-provider-conformance.js";
+export {
+  type CronStoreConformanceOptions,
+  type CronStoreTwoInstanceOptions,
+  cronStoreConformance,
+  cronStoreSteps,
+  sampleCronJob,
+} from "./cron-store-conformance.js";
+export {
+  cronStoreTwoInstanceChecks,
+  leaderLeaseTwoInstanceCheck,
+} from "./cron-store-two-instances.js";

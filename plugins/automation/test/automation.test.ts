@@ -73,7 +73,7 @@ describe("@clawtools/automation through createToolset", () => {
       ["user", "System: Standup in 5 minutes", Date.parse("2026-05-01T09:30:00Z")],
     ]);
     await set.dispose();
-    expect(clock.pending()).toEqual([]);
+    expect(clock.pending).toBe(0);
   });
 
   it("an agentTurn job runs through the runner and announces its reply to the session that made it", async () => {

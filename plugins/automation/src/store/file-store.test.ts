@@ -2,33 +2,38 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers.js";
-import { runCronStoreConformance } from "../testing.js";
+import { cronStoreConformance, cronStoreSteps, cronStoreTwoInstanceChecks } from "@clawtools/testing";
 import { FileCronStore, RUN_LOG_KEEP_LINES, RUN_LOG_MAX_BYTES } from "./file-store.js";
 import { FileLeaderLease } from "./file-lease.js";
 import { InProcessLeaderLease } from "./memory-lease.js";
 import { FakeClock } from "../testing.js";
 
-describe("FileCronStore", () => {
-  it("passes the CronStore conformance suite", async () => {
-    const report = await runCronStoreConformance(
-      async () => new FileCronStore(path.join(tempDir(), "cron")),
-      {
-        twoInstances: {
-          makePair: async () => {
-            const dir = path.join(tempDir(), "cron");
-            return [new FileCronStore(dir), new FileCronStore(dir)];
-          },
-          makeLeasePair: async () => {
-            const dir = path.join(tempDir(), "cron");
-            return [new FileLeaderLease(dir), new FileLeaderLease(dir)];
-          },
-        },
-      },
-    );
-    expect(report.problems).toEqual([]);
-    expect(report.ok).toBe(true);
-  });
+cronStoreConformance(async () => new FileCronStore(path.join(tempDir(), "cron")), {
+  name: "FileCronStore and FileLeaderLease: CronStore conformance",
+  twoInstances: {
+    makePair: () => {
+      const dir = path.join(tempDir(), "cron");
+      return [new FileCronStore(dir), new FileCronStore(dir)];
+    },
+    makeLeasePair: () => {
+      const dir = path.join(tempDir(), "cron");
+      return [new FileLeaderLease(dir), new FileLeaderLease(dir)];
+    },
+  },
+});
 
+const step = (name: string) => {
+  const found = Object.entries(cronStoreSteps).find(([title]) => title.startsWith(name));
+  if (!found) throw new Error(`no conformance step starting "${name}"`);
+  return found[1];
+};
+const twoInstanceStep = (name: string) => {
+  const found = Object.entries(cronStoreTwoInstanceChecks).find(([title]) => title.startsWith(name));
+  if (!found) throw new Error(`no two-instance step starting "${name}"`);
+  return found[1];
+};
+
+describe("FileCronStore", () => {
   it("the two-instance steps catch a store that keeps its claims in the process", async () => {
     // each instance remembers only its own claims, as the store did before it shared them
     class Forgetful extends FileCronStore {
@@ -41,15 +46,10 @@ describe("FileCronStore", () => {
         return due.slice(0, max).map((j) => ({ ...j, state: { ...j.state, runningAtMs: nowMs } }));
       }
     }
-    const report = await runCronStoreConformance(async () => new Forgetful(path.join(tempDir(), "cron")), {
-      twoInstances: {
-        makePair: async () => {
-          const dir = path.join(tempDir(), "cron");
-          return [new Forgetful(dir), new Forgetful(dir)];
-        },
-      },
-    });
-    expect(report.problems).toContain("two instances: both claimed the same job");
+    const dir = path.join(tempDir(), "cron");
+    await expect(
+      twoInstanceStep("two instances: claims are exclusive")(new Forgetful(dir), new Forgetful(dir)),
+    ).rejects.toThrow();
   });
 
   it("the conformance suite catches a store that lets two owners claim one job", async () => {
@@ -62,16 +62,17 @@ describe("FileCronStore", () => {
         return due.slice(0, max).map((j) => ({ ...j, state: { ...j.state, runningAtMs: nowMs } }));
       }
     }
-    const report = await runCronStoreConformance(async () => new Leaky(path.join(tempDir(), "cron")));
-    expect(report.ok).toBe(false);
-    expect(report.problems).toContain("claimDue: a leased job was claimed twice");
+    await expect(step("claimDue takes due")(new Leaky(path.join(tempDir(), "cron")))).rejects.toThrow();
+    await expect(step("two owners claiming")(new Leaky(path.join(tempDir(), "cron")))).rejects.toThrow();
+  });
+
+  it("a store reused between steps is not empty: the suite notices", async () => {
+    const store = new FileCronStore(path.join(tempDir(), "cron"));
+    await step("upsert, get and remove")(store);
+    await expect(step("a new store is empty")(store)).rejects.toThrow();
   });
 
   it("keeps OpenClaw's layout: jobs.json {version: 1, jobs} and runs/<jobId>.jsonl, no temp files left", async () => {
-    const dir = path.join(tempDir(), "cron");
-    const store = new FileCronStore(dir);
-    const report = await runCronStoreConformance(async () => store);
-    expect(report.ok).toBe(false); // one store reused is not empty: the suite notices
     const fresh = new FileCronStore(path.join(tempDir(), "cron"));
     await fresh.upsert({
       id: "abc",

@@ -311,7 +311,7 @@ export default {
       notes: [
         `Load average (1 min) when the suite started: ${loadAtStart.toFixed(1)}, on ${cpus().length} cores; at its end: ${(loadavg()[0] ?? 0).toFixed(1)}.`,
         "Lateness is the run's start (state.lastRunAtMs) minus the job's scheduled time, on the real clock; the bare-timer rows are the physical limit of Node timers on the same machine, schedule shape and run.",
-        "Jobs are written straight into jobs.json (the embedded store's file), as after a restart; each run queues a system event into an in-memory session sink, appends its run log line and releases the job (jobs.json rewritten atomically at most every 20 ms). A finished run's record is written while the next job starts.",
+        "Jobs are written straight into jobs.json (the embedded store's file), as after a restart; each run queues a system event into an in-memory session sink, appends its run log line and releases the job. Claims and releases are appended to the store's journal beside jobs.json under the cross-process lock (one line per job), and folded into jobs.json when the journal outgrows it. A finished run's record is written while the next job starts.",
         "Claiming takes the head of a heap of due times and re-arming reads it; a page of `cron list` is read from an ordered index of next runs: neither scans or sorts the store, so the 10,000-job rows stay near the 1,000-job ones.",
         "One scheduler timer is armed to the nearest job and never sleeps longer than 60 s, so 10,000 idle jobs cost one wake-up a minute; croner keeps one timer per job.",
       ],
