@@ -51,7 +51,8 @@ export interface DefineSectionPluginInput<S extends TSchema, M extends object> {
   configSchema: S;
   /**
    * The part of the options given in code that is configuration. Checked now, so a misspelt key
-   * fails when the plugin is made (a ConfigError naming it), not at the first call.
+   * fails when the plugin is made (a ConfigError naming it), not at the first call. Left out:
+   * nothing is checked now (a section that validates its options itself).
    */
   config?: Partial<Static<S>> | undefined;
   tools: (config: SectionConfig<Static<S>>) => PluginToolInput[];
@@ -72,7 +73,7 @@ export function defineSectionPlugin<S extends TSchema, M extends object = Record
 ): ClawtoolsPlugin & M {
   const { name, version } = packageInfo(input.module);
   const inCode = (input.config ?? {}) as Partial<Static<S>>;
-  parseSectionConfig(input.section, input.configSchema, inCode);
+  if (input.config !== undefined) parseSectionConfig(input.section, input.configSchema, inCode);
   const config: SectionConfig<Static<S>> = {
     inCode,
     read: (ctx) => readSectionConfig(ctx, input.section, input.configSchema, inCode),

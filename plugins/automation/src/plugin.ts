@@ -1,9 +1,7 @@
-import { createRequire } from "node:module";
 import path from "node:path";
 import {
   type ClawtoolsPlugin,
-  definePlugin,
-  parseSectionConfig,
+  defineSectionPlugin,
   readSectionConfig,
   type ToolContext,
   ToolUnavailableError,
@@ -18,8 +16,6 @@ import { FileLeaderLease } from "./store/file-lease.js";
 import { FileCronStore } from "./store/file-store.js";
 import { createCronTool } from "./tools/cron.js";
 import { createGatewayTool } from "./tools/gateway.js";
-
-const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
 /** A session store as the automation section uses it (structurally `SessionStore` of @clawtools/sessions). */
 export type AutomationSessions = NonNullable<ExecutorOptions["sessions"]> & {
@@ -76,7 +72,6 @@ export interface AutomationPlugin extends ClawtoolsPlugin {
 
 export function createAutomationPlugin(options: AutomationPluginOptions = {}): AutomationPlugin {
   const { sessions, runner, announcer, store, lease, clock, appConfig, ...inCode } = options;
-  parseSectionConfig("automation", AutomationConfigSchema, inCode);
   const services = new Map<string, Promise<CronService>>();
   const documents = new Map<string, ConfigDocument>();
 
@@ -152,14 +147,14 @@ export function createAutomationPlugin(options: AutomationPluginOptions = {}): A
     });
   };
 
-  const plugin = definePlugin({
-    id: "@clawtools/automation",
-    version,
+  return defineSectionPlugin({
+    module: import.meta.url,
+    config: inCode,
     description:
       "Automation: cron jobs stored, scheduled and run in-process; the gateway tool over the app's configuration",
     section: "automation",
     configSchema: AutomationConfigSchema,
-    tools: [
+    tools: () => [
       { name: "cron", factory: cronFactory("cron") },
       // OpenClaw 9.6's name, served wherever cron is (core's catalog lists both; a policy naming one names both)
       { name: "automations", factory: cronFactory("automations") },
@@ -183,8 +178,8 @@ export function createAutomationPlugin(options: AutomationPluginOptions = {}): A
       services.clear();
       for (const service of started) await (await service.catch(() => undefined))?.stop();
     },
+    members: { cronService },
   });
-  return Object.assign(plugin, { cronService });
 }
 
 export const automationPlugin = createAutomationPlugin();

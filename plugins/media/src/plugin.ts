@@ -1,20 +1,10 @@
 import path from "node:path";
-import { createRequire } from "node:module";
-import {
-  type ClawtoolsPlugin,
-  definePlugin,
-  parseSectionConfig,
-  readSectionConfig,
-  type ToolContext,
-  ToolUnavailableError,
-} from "@clawtools/core";
+import { type ClawtoolsPlugin, defineSectionPlugin, ToolUnavailableError } from "@clawtools/core";
 import { type MediaConfig, MediaConfigSchema } from "./config.js";
 import { createImageTool } from "./tools/image.js";
 import { createTtsTool } from "./tools/tts.js";
 import { speechChain } from "./tts/chain.js";
 import { DEFAULT_AUDIO_DIR } from "./tts/output.js";
-
-const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
 export const NO_IMAGE_MODEL =
   "no image model configured (set media.image.model to provider/model, or run clawtools serve --model <provider>/<id>)";
@@ -28,16 +18,13 @@ export interface MediaPluginOptions extends MediaConfig {
 /** The media section: `image` (vision through the model provider library) and `tts`. */
 export function createMediaPlugin(options: MediaPluginOptions = {}): ClawtoolsPlugin {
   const { env = process.env, ...inCode } = options;
-  parseSectionConfig("media", MediaConfigSchema, inCode);
-  const config = (ctx: ToolContext) => readSectionConfig(ctx, "media", MediaConfigSchema, inCode);
-
-  return definePlugin({
-    id: "@clawtools/media",
-    version,
+  return defineSectionPlugin({
+    module: import.meta.url,
+    config: inCode,
     description: "Media: image understanding and text to speech",
     section: "media",
     configSchema: MediaConfigSchema,
-    tools: [
+    tools: ({ read: config }) => [
       {
         // OpenClaw 9.6 renamed image to view_image: the same tool under both names (twins in
         // core's catalog, so a policy naming either one names both)

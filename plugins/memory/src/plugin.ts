@@ -2,14 +2,13 @@ import { watch } from "node:fs";
 import path from "node:path";
 import {
   type ClawtoolsPlugin,
-  definePlugin,
+  defineSectionPlugin,
   parseSectionConfig,
   readSectionConfig,
   resolveStateDir,
   type ToolContext,
   ToolUnavailableError,
 } from "@clawtools/core";
-import pkg from "../package.json" with { type: "json" };
 import type { ChunkOptions } from "./chunk.js";
 import { type MemoryConfig, memoryConfigSchema, mergeConfig } from "./config.js";
 import { createLocalEmbedder } from "./embed/local.js";
@@ -203,14 +202,14 @@ export function createMemoryPlugin(
     for (const stop of closers.splice(0)) stop();
   };
 
-  const plugin = definePlugin({
-    id: "@clawtools/memory",
-    version: pkg.version,
+  // the options were checked above (the context's config merges with them: configOf)
+  return defineSectionPlugin({
+    module: import.meta.url,
     description: "Memory: memory_search and memory_get over a persistent hybrid (FTS5 + vector) index",
     section: "memory",
     configSchema: memoryConfigSchema,
     dispose: close,
-    tools: [
+    tools: () => [
       {
         name: "memory_search",
         factory: (ctx) => {
@@ -242,8 +241,8 @@ export function createMemoryPlugin(
         },
       },
     ],
+    members: { close },
   });
-  return Object.assign(plugin, { close });
 }
 
 function watchMemory(workspaceDir: string, index: MemoryIndex, debounceMs: number): () => void {

@@ -1,10 +1,8 @@
-import { createRequire } from "node:module";
 import {
   type ClawtoolsPlugin,
-  definePlugin,
+  defineSectionPlugin,
   type Lookup,
-  parseSectionConfig,
-  readSectionConfig,
+  type SectionConfig,
   type ToolContext,
   ToolUnavailableError,
 } from "@clawtools/core";
@@ -15,8 +13,6 @@ import type { BrowserDriver, BrowserDriverFactory } from "./driver/types.js";
 import { createBrowserTool } from "./tools/browser.js";
 import { createCanvasTool } from "./tools/canvas.js";
 import { browserPolicy } from "./url-check.js";
-
-const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
 export interface UiPluginOptions extends UiConfig {
   /**
@@ -36,7 +32,6 @@ const defaultDriver: BrowserDriverFactory = (init) => new PlaywrightBrowserDrive
 /** One browser driver per toolset (per context object), shared by browser and canvas, disposed with it. */
 export function createUiPlugin(options: UiPluginOptions = {}): ClawtoolsPlugin {
   const { canvasHost, lookup, driver, ...inCode } = options;
-  parseSectionConfig("ui", UiConfigSchema, inCode);
   if (driver !== undefined && typeof driver !== "function" && typeof driver?.session !== "function")
     throw new TypeError("ui: driver must be a BrowserDriver or a function returning one");
   const factory: BrowserDriverFactory = typeof driver === "function" ? driver : defaultDriver;
@@ -44,13 +39,13 @@ export function createUiPlugin(options: UiPluginOptions = {}): ClawtoolsPlugin {
   const drivers = new WeakMap<ToolContext, BrowserDriver>();
   const live = new Set<BrowserDriver>();
 
-  const driverFor = (ctx: ToolContext): BrowserDriver => {
+  const driverFor = (ctx: ToolContext, section: SectionConfig<UiConfig>): BrowserDriver => {
     if (shared) return shared;
     let made = drivers.get(ctx);
     if (!made) {
       if (!ctx.stateDir)
         throw new ToolUnavailableError("no state directory (set context.stateDir or context.workspaceDir)");
-      const config = readSectionConfig(ctx, "ui", UiConfigSchema, inCode).browser ?? {};
+      const config = section.read(ctx).browser ?? {};
       const created = factory({
         config,
         stateDir: ctx.stateDir,
@@ -70,23 +65,23 @@ export function createUiPlugin(options: UiPluginOptions = {}): ClawtoolsPlugin {
     return made;
   };
 
-  return definePlugin({
-    id: "@clawtools/ui",
-    version,
+  return defineSectionPlugin({
+    module: import.meta.url,
+    config: inCode,
     description: "UI: browser and canvas on a real Chromium (playwright-core)",
     section: "ui",
     configSchema: UiConfigSchema,
-    tools: [
+    tools: (section) => [
       {
         name: "browser",
         factory: (ctx) => {
-          const config = readSectionConfig(ctx, "ui", UiConfigSchema, inCode).browser ?? {};
+          const config = section.read(ctx).browser ?? {};
           if (!ctx.stateDir)
             throw new ToolUnavailableError(
               "no state directory (set context.stateDir or context.workspaceDir)",
             );
           return createBrowserTool(ctx, {
-            driver: driverFor(ctx),
+            driver: driverFor(ctx, section),
             config,
             stateDir: ctx.stateDir,
             ...(lookup ? { lookup } : {}),
@@ -97,10 +92,10 @@ export function createUiPlugin(options: UiPluginOptions = {}): ClawtoolsPlugin {
       {
         name: "canvas",
         factory: (ctx) => {
-          const config = readSectionConfig(ctx, "ui", UiConfigSchema, inCode);
+          const config = section.read(ctx);
           if (config.canvas?.enabled === false) return null;
           const size = { width: config.canvas?.width ?? 1280, height: config.canvas?.height ?? 720 };
-          const host = canvasHost?.(ctx) ?? driverFor(ctx).canvas?.(size);
+          const host = canvasHost?.(ctx) ?? driverFor(ctx, section).canvas?.(size);
           // a driver without a canvas page and no canvasHost: no canvas tool rather than a broken one
           if (!host) return null;
           return createCanvasTool(ctx, {
