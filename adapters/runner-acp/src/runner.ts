@@ -1,114 +1,32 @@
 import { randomUUID } from "node:crypto";
 import { stat } from "node:fs/promises";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { checkCallEnv, sanitizeEnv } from "@clawtools/core";
-import {
-  type AgentRunner,
-  type RunOutcome,
-  type SessionStore,
-  type StartRunRequest,
-  waitForRun,
-} from "@clawtools/core/contracts";
+import { checkCallEnv, packageInfo, sanitizeEnv } from "@clawtools/core";
+import { type RunOutcome, waitForRun } from "@clawtools/core/contracts";
 import { AgentProcess } from "./agent-process.js";
 import {
   decidePermission,
-  type FsAccess,
   type PermissionOutcome,
-  type PermissionPolicy,
   parsePermissionRequest,
   readTextFile,
   writeTextFile,
 } from "./client-side.js";
 import { AcpConnection, AcpConnectionError, AcpRpcError } from "./connection.js";
+import { type Guard, isObject, selectModel } from "./model-choice.js";
+import type { AcpRunInfo, AcpRunner, AcpRunnerOptions, AcpStartRunRequest, AcpUpdateEvent } from "./types.js";
+import { ACP_PROTOCOL_VERSION } from "./types.js";
 
-const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
+export {
+  ACP_PROTOCOL_VERSION,
+  type AcpRunInfo,
+  type AcpRunner,
+  type AcpRunnerOptions,
+  type AcpStartRunRequest,
+  type AcpToolCall,
+  type AcpUpdateEvent,
+} from "./types.js";
 
-/** The ACP protocol version this client speaks. */
-export const ACP_PROTOCOL_VERSION = 1;
-
-export interface AcpRunnerOptions {
-  /** The agent's executable (`codex-acp`, `claude-code-acp`, `gemini` …), looked up on PATH. */
-  command: string;
-  args?: string[];
-  /**
-   * Variables added to the agent's environment, checked as exec's `env` is (PATH and the
-   * loader/shell keys OpenClaw blocks are refused when the runner is created).
-   */
-  env?: Record<string, string>;
-  /** The environment the agent inherits, sanitised as exec's (default `process.env`). */
-  baseEnv?: NodeJS.ProcessEnv;
-  /** The session's working directory (absolute; default the current directory when the runner is created). */
-  cwd?: string;
-  /** Where each run's user message and reply are recorded (the sessions plugin's store). */
-  store?: SessionStore;
-  /** Answers to `session/request_permission` (default `deny`). */
-  permissions?: PermissionPolicy;
-  /** `fs/read_text_file` / `fs/write_text_file` for the agent (default: neither), contained in `root`. */
-  fs?: FsAccess;
-  /** MCP servers handed to the agent when the session is opened (default none). */
-  mcpServers?: unknown[];
-  /** Limit on each of `initialize`, `session/new`, `session/load` / `session/resume` and the model selection (default 30 000 ms). */
-  startupTimeoutMs?: number;
-  /** How long an agent has to end its turn after `session/cancel` before it is killed (default 5000 ms). */
-  cancelGraceMs?: number;
-  /** How long the agent has after SIGTERM before SIGKILL (default 2000 ms). */
-  killGraceMs?: number;
-  /** Every `session/update` of a run as it arrives (not the history a `session/load` replays): stream it to a parent. */
-  onUpdate?: (event: AcpUpdateEvent) => void;
-}
-
-export interface AcpStartRunRequest extends StartRunRequest {
-  /** Resume this ACP session (`session/load` or `session/resume`) instead of the session's last one or a new one. */
-  resumeSessionId?: string;
-  /** The run's working directory (absolute), instead of the runner's. */
-  cwd?: string;
-  /** This run's `session/update`s as they arrive, besides the runner's `onUpdate` (`streamTo: "parent"`). */
-  onUpdate?: (event: AcpUpdateEvent) => void;
-}
-
-export interface AcpUpdateEvent {
-  runId: string;
-  sessionKey: string;
-  acpSessionId: string;
-  /** The ACP `SessionUpdate` (`sessionUpdate: "agent_message_chunk" | "tool_call" | …`). */
-  update: Record<string, unknown>;
-}
-
-/** A tool call the agent reported (`tool_call`, merged with its `tool_call_update`s). */
-export interface AcpToolCall {
-  toolCallId: string;
-  title?: string;
-  kind?: string;
-  status?: string;
-  rawInput?: unknown;
-  rawOutput?: unknown;
-}
-
-/** What a run did, for status displays and tests. */
-export interface AcpRunInfo {
-  runId: string;
-  sessionKey: string;
-  /** The ACP session id (pass it as `resumeSessionId` to continue it later). */
-  acpSessionId?: string;
-  /** Whether the session was resumed with `session/load`. */
-  resumed: boolean;
-  /** The agent's process id (the process is gone once the run has ended). */
-  pid?: number;
-  agentInfo?: { name?: string; version?: string; title?: string };
-  toolCalls: AcpToolCall[];
-  permissions: { toolCallId: string; title?: string; outcome: PermissionOutcome }[];
-  stopReason?: string;
-}
-
-export interface AcpRunner extends AgentRunner {
-  start(request: AcpStartRunRequest): Promise<{ runId: string }>;
-  info(runId: string): AcpRunInfo | undefined;
-  /** The ACP session a session key's runs continue (from this runner, else from the store's transcript). */
-  acpSessionIdFor(sessionKey: string): Promise<string | undefined>;
-  /** Aborts every run and stops every agent process. */
-  dispose(): Promise<void>;
-}
+const { version } = packageInfo(import.meta.url);
 
 interface Run {
   info: AcpRunInfo;
@@ -121,14 +39,7 @@ interface Run {
 /** Most reply text kept from one turn (an agent streaming without end cannot exhaust memory). */
 export const MAX_REPLY_CHARS = 4 * 1024 * 1024;
 
-/** Sends a request unless the run is being stopped. */
-type Guard = <T>(send: () => Promise<T>) => Promise<T>;
-
 const OK_STOP_REASONS = new Set(["end_turn", "max_tokens", "max_turn_requests"]);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * An AgentRunner over the Agent Client Protocol: each run launches the agent (a child process in
@@ -481,79 +392,4 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
     },
   };
   return runner;
-}
-
-interface ModelChoice {
-  /** `session/set_config_option` (a `model` config option, stable ACP) or `session/set_model` (the older `models`). */
-  method: "session/set_config_option" | "session/set_model";
-  configId?: string;
-  current?: string;
-  available: string[];
-}
-
-/** The model choice a session offers: a config option of category `model`, else the older `models` field. */
-function modelChoice(setup: unknown): ModelChoice | undefined {
-  if (!isObject(setup)) return undefined;
-  const option = Array.isArray(setup.configOptions)
-    ? (setup.configOptions as unknown[]).find(
-        (o): o is Record<string, unknown> =>
-          isObject(o) && o.category === "model" && o.type === "select" && typeof o.id === "string",
-      )
-    : undefined;
-  if (option) {
-    const values: string[] = [];
-    for (const entry of Array.isArray(option.options) ? (option.options as unknown[]) : []) {
-      if (!isObject(entry)) continue;
-      if (typeof entry.value === "string") values.push(entry.value);
-      else if (Array.isArray(entry.options))
-        for (const inner of entry.options as unknown[])
-          if (isObject(inner) && typeof inner.value === "string") values.push(inner.value);
-    }
-    return {
-      method: "session/set_config_option",
-      configId: option.id as string,
-      ...(typeof option.currentValue === "string" ? { current: option.currentValue } : {}),
-      available: values,
-    };
-  }
-  const models = isObject(setup.models) ? setup.models : undefined;
-  if (!models || !Array.isArray(models.availableModels)) return undefined;
-  return {
-    method: "session/set_model",
-    ...(typeof models.currentModelId === "string" ? { current: models.currentModelId } : {}),
-    available: (models.availableModels as unknown[])
-      .map((m) => (isObject(m) && typeof m.modelId === "string" ? m.modelId : undefined))
-      .filter((m): m is string => m !== undefined),
-  };
-}
-
-/** Applies a run's model when the agent offers it (`provider/id` or the bare id); fails otherwise. */
-async function selectModel(
-  conn: AcpConnection,
-  sessionId: string,
-  model: string,
-  setup: unknown,
-  timeoutMs: number,
-  guard: Guard,
-): Promise<void> {
-  const choice = modelChoice(setup);
-  const available = choice?.available ?? [];
-  const bare = model.includes("/") ? model.slice(model.indexOf("/") + 1) : model;
-  const modelId = available.find((m) => m === model) ?? available.find((m) => m === bare);
-  if (!choice || !modelId)
-    throw new Error(
-      available.length === 0
-        ? `the ACP agent does not offer a model choice, so model "${model}" cannot be applied`
-        : `the ACP agent does not offer model "${model}" (available: ${available.join(", ")})`,
-    );
-  if (choice.current === modelId) return;
-  await guard(() =>
-    conn.request(
-      choice.method,
-      choice.method === "session/set_config_option"
-        ? { sessionId, configId: choice.configId, value: modelId }
-        : { sessionId, modelId },
-      timeoutMs,
-    ),
-  );
 }
