@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startModelServer } from "../../../adapters/runner-pi/test/model-server.js";
 import {
   type Cluster,
   HAVE_POSTGRES,
@@ -101,7 +102,12 @@ function runCli(args: string[], cwd: string): Promise<{ code: number | null; std
 
 const clients: Client[] = [];
 
-async function serve(workspace: string, name: string, args: string[]): Promise<Serve> {
+async function serve(
+  workspace: string,
+  name: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<Serve> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [
@@ -116,7 +122,7 @@ async function serve(workspace: string, name: string, args: string[]): Promise<S
       "--owner",
       ...args,
     ],
-    env: getDefaultEnvironment(),
+    env: { ...getDefaultEnvironment(), ...env },
     stderr: "pipe",
   });
   let log = "";
@@ -232,6 +238,40 @@ describe.skipIf(!HAVE_POSTGRES)(
         );
       }
       hooks.hits.length = 0;
+    }, 120_000);
+
+    it("with --model on both: a sub-agent spawned through one serve is a session and a run the other sees", async () => {
+      const url = await database();
+      const model = await startModelServer(() => ({ text: "Counted 3 apples." }));
+      try {
+        const env = { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "sk-loopback" };
+        const args = ["--store", url, "--model", "openai/scripted"];
+        const a = await serve(workspace, "e", args, env);
+        const b = await serve(workspace, "f", args, env);
+        const spawned = await a.call("sessions_spawn", { task: "count the apples", label: "counter" });
+        expect(spawned.status).toBe("accepted");
+        // B reads the run from the shared registry: it ends there, done, announce delivered
+        await vi.waitFor(
+          async () =>
+            expect((await b.call("subagents", {})).recent[0]).toMatchObject({
+              label: "counter",
+              status: "done",
+              announce: "delivered",
+            }),
+          { timeout: 60_000, interval: 100 },
+        );
+        const listed = (await b.call("sessions_list", {})).sessions.map((e: { key: string }) => e.key);
+        expect(listed).toContain(spawned.childSessionKey);
+        const child = await b.call("sessions_history", { sessionKey: spawned.childSessionKey });
+        // the child's reply, as its runner stored it (content parts)
+        expect(JSON.stringify(child.messages)).toContain("Counted 3 apples.");
+        // the announce landed in the shared main session, read through the serve that spawned
+        expect(JSON.stringify((await a.call("sessions_history", { sessionKey: "main" })).messages)).toContain(
+          "Counted 3 apples.",
+        );
+      } finally {
+        await model.close();
+      }
     }, 120_000);
 
     it("kill -9 of the serve that schedules: the other takes its due jobs over within a lease", async () => {
