@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { schemaIssues, withWriteLock } from "@clawtools/core";
-import { writeAtomic } from "../store/atomic.js";
+import { schemaIssues, withWriteLock, writeJsonAtomic } from "@clawtools/core";
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
@@ -176,7 +175,7 @@ export class ConfigDocument {
         );
       const next = build(current);
       check(current, next);
-      if (this.options.path) await writeAtomic(this.options.path, `${JSON.stringify(next, null, 2)}\n`);
+      if (this.options.path) await writeJsonAtomic(this.options.path, next, { durable: true });
       this.memory = structuredClone(next);
       this.options.onChange?.(structuredClone(next));
       return { config: next, hash: configHash(next) };

@@ -1,9 +1,8 @@
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import { withFileLock, withWriteLock } from "@clawtools/core";
+import { withFileLock, withWriteLock, writeJsonAtomic } from "@clawtools/core";
 import type { Clock, LeaderLease } from "../cron/interfaces.js";
 import { systemClock } from "../cron/interfaces.js";
-import { writeAtomic } from "./atomic.js";
 import { HOST, type JobLease, leaseLive } from "./jobs-file.js";
 
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -45,7 +44,7 @@ export class FileLeaderLease implements LeaderLease {
 
   private write(file: string, owner: string, ttlMs: number): Promise<void> {
     const lease: JobLease = { owner, until: this.clock.now() + ttlMs, pid: process.pid, host: HOST };
-    return writeAtomic(file, `${JSON.stringify(lease)}\n`, { sync: false });
+    return writeJsonAtomic(file, lease);
   }
 
   acquire(name: string, owner: string, ttlMs: number): Promise<boolean> {

@@ -1,8 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { hostname } from "node:os";
-import { processAlive } from "@clawtools/core";
+import { processAlive, writeJsonAtomic } from "@clawtools/core";
 import type { CronJob } from "../cron/types.js";
-import { writeAtomic } from "./atomic.js";
 
 export const HOST = hostname();
 
@@ -99,8 +98,8 @@ function parseJobs(file: string, text: string, generation: number): JobsDoc {
 }
 
 /**
- * Writes the whole document atomically, the generation first (the cheap change check reads only
- * the head). Indented while small, for people reading it; compact once large.
+ * Writes the whole document with core's atomic JSON write (temp file, rename; flushed with its
+ * directory when `sync`), the generation first: the cheap change check reads only the head.
  */
 export async function writeJobsFile(file: string, doc: JobsDoc, sync: boolean): Promise<void> {
   const body: Record<string, unknown> = {
@@ -109,6 +108,5 @@ export async function writeJobsFile(file: string, doc: JobsDoc, sync: boolean): 
     jobs: [...doc.jobs.values()],
   };
   if (doc.leases.size > 0) body.leases = Object.fromEntries(doc.leases);
-  const text = doc.jobs.size <= 200 ? JSON.stringify(body, null, 2) : JSON.stringify(body);
-  await writeAtomic(file, `${text}\n`, { sync });
+  await writeJsonAtomic(file, body, { durable: sync });
 }
