@@ -366,10 +366,10 @@ export class SessionsService {
     // a yielded run waiting for its children's results waits no more
     this.wakers.get(run.childSessionKey)?.(undefined);
     this.wakers.delete(run.childSessionKey);
-    const updated = await this.runs.update(runId, { status: "killed", endedAt: Date.now() });
-    await this.store
-      .patch(run.childSessionKey, { status: "killed", endedAt: updated.endedAt })
-      .catch(() => {});
+    // the session first: a process waiting on the registry for this kill then finds both ended
+    const endedAt = Date.now();
+    await this.store.patch(run.childSessionKey, { status: "killed", endedAt }).catch(() => {});
+    const updated = await this.runs.update(runId, { status: "killed", endedAt });
     if (this.active.get(run.childSessionKey) === runId) this.active.delete(run.childSessionKey);
     killed.unshift(updated);
     return killed;
