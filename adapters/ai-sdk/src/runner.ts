@@ -1,4 +1,4 @@
-import type { AnyAgentTool } from "@clawtools/core";
+import { type AnyAgentTool, type Clock, systemClock } from "@clawtools/core";
 import {
   type AgentRunner,
   type RunOutcome,
@@ -32,6 +32,8 @@ export interface AiSdkRunnerOptions {
   maxSteps?: number;
   /** How many stored messages a run starts from (default 200). */
   historyLimit?: number;
+  /** The clock of runs' time limits (default: the system's). */
+  clock?: Clock;
 }
 
 /** A run's state; `yielded` (set by sessions_yield) means no further step once the tool calls in flight return. */
@@ -60,6 +62,7 @@ export function createAiSdkRunner(options: AiSdkRunnerOptions): AgentRunner & {
 } {
   // a run's state is held while it runs and released when it ends (outcomes stay for a late wait)
   const runs = new RunTable<ActiveRun>();
+  const clock = options.clock ?? systemClock;
 
   /** Builds the run and starts it. */
   async function startRun(request: StartRunRequest): Promise<ActiveRun> {
@@ -77,7 +80,7 @@ export function createAiSdkRunner(options: AiSdkRunnerOptions): AgentRunner & {
       done: Promise.resolve({ status: "ok" }),
     };
     const timer = request.timeoutMs
-      ? setTimeout(() => {
+      ? clock.setTimeout(() => {
           active.timedOut = true;
           active.controller.abort();
         }, request.timeoutMs)
@@ -112,7 +115,7 @@ export function createAiSdkRunner(options: AiSdkRunnerOptions): AgentRunner & {
         if (active.controller.signal.aborted) return { status: "aborted", error: "aborted" };
         return { status: "error", error: (error as Error).message };
       } finally {
-        if (timer) clearTimeout(timer);
+        if (timer !== undefined) clock.clearTimeout(timer);
         await runTools.dispose?.().catch(() => {});
       }
     })();

@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type AnyAgentTool, Type } from "@clawtools/core";
+import { FakeClock } from "@clawtools/core/testing";
 import type { TranscriptMessage } from "@clawtools/core/contracts";
 import { FileSessionStore } from "@clawtools/sessions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -128,7 +129,7 @@ describe.skipIf(NODE_TOO_OLD)("createPiCoreRunner (pi-agent-core 1.5)", () => {
     expect(runner.canYield?.(key)).toBe(false);
   });
 
-  it("a steered message joins the running turn; the run's time limit ends a run that hangs", async () => {
+  it("a steered message joins the running turn", async () => {
     const { runner, key } = await setup();
     const before = heldCount.n;
     const { runId } = await runner.start({ sessionKey: key, message: "HOLD" });
@@ -137,9 +138,23 @@ describe.skipIf(NODE_TOO_OLD)("createPiCoreRunner (pi-agent-core 1.5)", () => {
     // answers the held request (and any left by the aborted run above)
     for (const release of held.splice(0)) release();
     expect(await runner.wait(runId, 30_000)).toEqual({ status: "ok", reply: "saw STEERED hello" });
+  });
 
-    const timed = await runner.start({ sessionKey: key, message: "HOLD", timeoutMs: 200 });
+  it("the run's time limit, on the runner's clock, ends a run whose model hangs", async () => {
+    const { store, key } = await setup();
+    const clock = new FakeClock();
+    const runner = createPiCoreRunner({
+      store,
+      model: { model: "openai/scripted", baseUrl: model.baseUrl, apiKey: "sk-loopback" },
+      clock,
+    });
+    const before = heldCount.n;
+    const timed = await runner.start({ sessionKey: key, message: "HOLD", timeoutMs: 60_000 });
+    await untilHeld(before + 1);
+    await clock.whenPending(1);
+    clock.advance(60_000);
     expect((await runner.wait(timed.runId, 30_000)).status).toBe("timeout");
+    expect(clock.pending).toBe(0);
   });
 
   it("a model error is reported with the key redacted; a bad model name fails the start and leaves no run", async () => {

@@ -1,4 +1,4 @@
-import { type AnyAgentTool, redactSecrets } from "@clawtools/core";
+import { type AnyAgentTool, type Clock, redactSecrets, systemClock } from "@clawtools/core";
 import { type ModelSpec, modelFailure, resolveModel, withModel } from "@clawtools/models";
 import {
   type AgentRunner,
@@ -29,6 +29,8 @@ export interface PiRunnerOptions {
   systemPrompt?: string;
   /** How many stored messages a run starts from (default 200). */
   historyLimit?: number;
+  /** The clock of runs' time limits (default: the system's). */
+  clock?: Clock;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -66,6 +68,7 @@ export function createPiRunner(options: PiRunnerOptions): AgentRunner & {
 } {
   // a run's state is held while it runs and released when it ends (outcomes stay for a late wait)
   const runs = new RunTable<ActiveRun>();
+  const clock = options.clock ?? systemClock;
   const base: ModelSpec = typeof options.model === "string" ? { model: options.model } : options.model;
 
   /** Builds the run's agent and starts its turn. */
@@ -106,7 +109,7 @@ export function createPiRunner(options: PiRunnerOptions): AgentRunner & {
     });
     active = { agent, timedOut: false, done: Promise.resolve({ status: "ok" }) };
     const timer = request.timeoutMs
-      ? setTimeout(() => {
+      ? clock.setTimeout(() => {
           active.timedOut = true;
           agent.abort();
         }, request.timeoutMs)
@@ -136,7 +139,7 @@ export function createPiRunner(options: PiRunnerOptions): AgentRunner & {
           error: redactSecrets((error as Error).message),
         };
       } finally {
-        if (timer) clearTimeout(timer);
+        if (timer !== undefined) clock.clearTimeout(timer);
         await runTools.dispose?.().catch(() => {});
       }
     })();
