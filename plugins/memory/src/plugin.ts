@@ -1,6 +1,7 @@
 import { watch } from "node:fs";
 import path from "node:path";
 import {
+  backgroundClock,
   type ClawtoolsPlugin,
   defineSectionPlugin,
   parseSectionConfig,
@@ -246,11 +247,11 @@ export function createMemoryPlugin(
 }
 
 function watchMemory(workspaceDir: string, index: MemoryIndex, debounceMs: number): () => void {
-  let timer: NodeJS.Timeout | undefined;
+  // a background clock: a pending re-index never holds the process open
+  let timer: unknown;
   const schedule = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => void index.sync().catch(() => {}), debounceMs);
-    timer.unref();
+    backgroundClock.clearTimeout(timer);
+    timer = backgroundClock.setTimeout(() => void index.sync().catch(() => {}), debounceMs);
   };
   const watchers = [workspaceDir, path.join(workspaceDir, "memory")].flatMap((dir) => {
     try {
@@ -264,7 +265,7 @@ function watchMemory(workspaceDir: string, index: MemoryIndex, debounceMs: numbe
     }
   });
   return () => {
-    clearTimeout(timer);
+    backgroundClock.clearTimeout(timer);
     for (const w of watchers) w.close();
   };
 }

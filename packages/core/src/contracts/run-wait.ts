@@ -1,3 +1,5 @@
+import type { Clock } from "../time/clock.js";
+import { withTimeout } from "../time/timeout.js";
 import type { RunOutcome } from "./agent-runner.js";
 
 /** A run an in-process runner tracks: its end, and the outcome once it has ended. */
@@ -14,17 +16,11 @@ export async function waitForRun(
   run: TrackedRun | undefined,
   runId: string,
   timeoutMs: number,
+  clock?: Clock,
 ): Promise<RunOutcome> {
   if (!run) return { status: "error", error: `Unknown run: ${runId}` };
   if (run.outcome) return run.outcome;
-  let timer: NodeJS.Timeout | undefined;
-  const pending = new Promise<RunOutcome>((resolve) => {
-    // setTimeout overflows past 2^31-1 ms and fires at once; clamp just under it.
-    timer = setTimeout(() => resolve({ status: "running" }), Math.min(timeoutMs, 2_147_000_000));
-  });
-  try {
-    return await Promise.race([run.done, pending]);
-  } finally {
-    clearTimeout(timer);
-  }
+  // a wait that is not a duration (NaN, negative) answers at once, as a zero wait
+  const ms = Number.isNaN(timeoutMs) ? 0 : Math.max(timeoutMs, 0);
+  return withTimeout(run.done, ms, { clock, onTimeout: (): RunOutcome => ({ status: "running" }) });
 }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { closeSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { readFile, rename, rm, stat } from "node:fs/promises";
 import { hostname } from "node:os";
+import { delay } from "../time/delay.js";
 
 /** A lock older than this is taken to be abandoned whatever its holder (another host, a reused pid). */
 export const FILE_LOCK_STALE_MS = 30_000;
@@ -109,7 +110,7 @@ export async function acquireFileLock(file: string, options: FileLockOptions = {
       const pid = seen.split("\n")[0] || "?";
       throw new Error(`timed out after ${timeoutMs} ms waiting for the lock on ${file} (held by pid ${pid})`);
     }
-    await new Promise((resolve) => setTimeout(resolve, Math.min(40, 1 + attempt * 2) + Math.random() * 5));
+    await delay(Math.min(40, 1 + attempt * 2) + Math.random() * 5);
   }
 }
 
