@@ -52,6 +52,8 @@ function rawStdio(fixture: string) {
   };
 }
 
+/** Each stdio case starts Node processes under tsx: generous on a loaded machine. */
+const PROCESS_TIMEOUT_MS = 120_000;
 const CLIENT_INFO = { name: "raw", version: "1" };
 /** The per-request envelope a 2026-07-28 request carries instead of an initialize handshake. */
 const ENVELOPE = {
@@ -63,54 +65,66 @@ const ENVELOPE = {
 };
 
 describe("serveStdio speaks both protocol eras (a real process)", () => {
-  it("answers server/discover with 2026-07-28 and initialize with 2025-11-25", async () => {
-    const discover = rawStdio("serve-demo.ts");
-    const found = await discover.ask(1, "server/discover", ENVELOPE);
-    discover.close();
-    expect(found.error).toBeUndefined();
-    expect(JSON.stringify(found.result)).toContain("2026-07-28");
-    expect(found.result).toMatchObject({ capabilities: { tools: {} } });
-    const legacy = rawStdio("serve-demo.ts");
-    const init = await legacy.ask(1, "initialize", {
-      protocolVersion: "2025-11-25",
-      capabilities: {},
-      clientInfo: CLIENT_INFO,
-    });
-    legacy.close();
-    expect(init.result).toMatchObject({ protocolVersion: "2025-11-25", capabilities: { tools: {} } });
-  });
+  it(
+    "answers server/discover with 2026-07-28 and initialize with 2025-11-25",
+    async () => {
+      const discover = rawStdio("serve-demo.ts");
+      const found = await discover.ask(1, "server/discover", ENVELOPE);
+      discover.close();
+      expect(found.error).toBeUndefined();
+      expect(JSON.stringify(found.result)).toContain("2026-07-28");
+      expect(found.result).toMatchObject({ capabilities: { tools: {} } });
+      const legacy = rawStdio("serve-demo.ts");
+      const init = await legacy.ask(1, "initialize", {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: CLIENT_INFO,
+      });
+      legacy.close();
+      expect(init.result).toMatchObject({ protocolVersion: "2025-11-25", capabilities: { tools: {} } });
+    },
+    PROCESS_TIMEOUT_MS,
+  );
 
-  it("serves list and call to an SDK v2 client on 2026-07-28 (title, annotations, outputSchema, structuredContent)", async () => {
-    const client = modern();
-    await client.connect(new StdioV2({ command: process.execPath, args: nodeArgs("serve-demo.ts") }));
-    expect(client.getProtocolEra()).toBe("modern");
-    expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
-    const { tools } = await client.listTools();
-    expect(tools).toEqual([
-      expect.objectContaining({
-        name: "echo",
-        title: "Echo text",
-        outputSchema: expect.objectContaining({ required: ["length"] }),
-        annotations: expect.objectContaining({ title: "Echo text" }),
-      }),
-    ]);
-    const result = await client.callTool({ name: "echo", arguments: { text: "hello" } });
-    expect(text(result)).toBe("hello");
-    expect(result.structuredContent).toEqual({ length: 5 });
-    await client.close();
-  });
+  it(
+    "serves list and call to an SDK v2 client on 2026-07-28 (title, annotations, outputSchema, structuredContent)",
+    async () => {
+      const client = modern();
+      await client.connect(new StdioV2({ command: process.execPath, args: nodeArgs("serve-demo.ts") }));
+      expect(client.getProtocolEra()).toBe("modern");
+      expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+      const { tools } = await client.listTools();
+      expect(tools).toEqual([
+        expect.objectContaining({
+          name: "echo",
+          title: "Echo text",
+          outputSchema: expect.objectContaining({ required: ["length"] }),
+          annotations: expect.objectContaining({ title: "Echo text" }),
+        }),
+      ]);
+      const result = await client.callTool({ name: "echo", arguments: { text: "hello" } });
+      expect(text(result)).toBe("hello");
+      expect(result.structuredContent).toEqual({ length: 5 });
+      await client.close();
+    },
+    PROCESS_TIMEOUT_MS,
+  );
 
-  it("serves the 1.32 SDK client on 2025-11-25", async () => {
-    const client = new ClientV1({ name: "v1-client", version: "1.32.2" });
-    const transport = new StdioV1({ command: process.execPath, args: nodeArgs("serve-demo.ts") });
-    await client.connect(transport);
-    expect(client.getServerVersion()?.name).toBe("clawtools");
-    const { tools } = await client.listTools();
-    expect(tools[0]).toMatchObject({ name: "echo", title: "Echo text" });
-    const result = await client.callTool({ name: "echo", arguments: { text: "hey" } });
-    expect(result.structuredContent).toEqual({ length: 3 });
-    await client.close();
-  });
+  it(
+    "serves the 1.32 SDK client on 2025-11-25",
+    async () => {
+      const client = new ClientV1({ name: "v1-client", version: "1.32.2" });
+      const transport = new StdioV1({ command: process.execPath, args: nodeArgs("serve-demo.ts") });
+      await client.connect(transport);
+      expect(client.getServerVersion()?.name).toBe("clawtools");
+      const { tools } = await client.listTools();
+      expect(tools[0]).toMatchObject({ name: "echo", title: "Echo text" });
+      const result = await client.callTool({ name: "echo", arguments: { text: "hey" } });
+      expect(result.structuredContent).toEqual({ length: 3 });
+      await client.close();
+    },
+    PROCESS_TIMEOUT_MS,
+  );
 });
 
 describe("serveHttp speaks both protocol eras", () => {
@@ -200,26 +214,34 @@ describe("serveHttp speaks both protocol eras", () => {
 });
 
 describe("connectMcpServer (an SDK v2 client) imports from servers of either era", () => {
-  it("a 1.32 SDK server over stdio: the initialize handshake", async () => {
-    const server = await connectMcpServer("old", {
-      command: process.execPath,
-      args: nodeArgs("legacy-sdk-server.ts"),
-    });
-    expect(server.tools.map((t) => t.name)).toEqual(["old__shout"]);
-    const result = await server.tools[0]!.execute("1", { text: "quiet" });
-    expect(text(result)).toBe("QUIET");
-    expect(result.details).toEqual({ protocol: "initialized" });
-    await server.close();
-  });
+  it(
+    "a 1.32 SDK server over stdio: the initialize handshake",
+    async () => {
+      const server = await connectMcpServer("old", {
+        command: process.execPath,
+        args: nodeArgs("legacy-sdk-server.ts"),
+      });
+      expect(server.tools.map((t) => t.name)).toEqual(["old__shout"]);
+      const result = await server.tools[0]!.execute("1", { text: "quiet" });
+      expect(text(result)).toBe("QUIET");
+      expect(result.details).toEqual({ protocol: "initialized" });
+      await server.close();
+    },
+    PROCESS_TIMEOUT_MS,
+  );
 
-  it("a clawtools (SDK v2) server over stdio: 2026-07-28", async () => {
-    const server = await connectMcpServer("new", {
-      command: process.execPath,
-      args: nodeArgs("serve-demo.ts"),
-    });
-    expect(server.tools[0]).toMatchObject({ name: "new__echo", label: "Echo text" });
-    const result = await server.tools[0]!.execute("1", { text: "abc" });
-    expect(result.details).toEqual({ length: 3 });
-    await server.close();
-  });
+  it(
+    "a clawtools (SDK v2) server over stdio: 2026-07-28",
+    async () => {
+      const server = await connectMcpServer("new", {
+        command: process.execPath,
+        args: nodeArgs("serve-demo.ts"),
+      });
+      expect(server.tools[0]).toMatchObject({ name: "new__echo", label: "Echo text" });
+      const result = await server.tools[0]!.execute("1", { text: "abc" });
+      expect(result.details).toEqual({ length: 3 });
+      await server.close();
+    },
+    PROCESS_TIMEOUT_MS,
+  );
 });
