@@ -57,6 +57,12 @@ describe("--store and the config file's store", () => {
     expect(redactSecrets("connected with Tr0ub4dor&3")).not.toContain("Tr0ub4dor&3");
     expect(redactStoreUrl("postgres://app:Tr0ub4dor%263@db/x")).toBe("postgres://app@db/x");
     expect(redactStoreUrl("%%://app:pw@db")).toBe("%%://…@db");
+    // pg also reads a password from the query string
+    checkStoreUrl("postgres://app@db/x?sslmode=disable&password=Qu3ryPassw0rd", "--store");
+    expect(redactSecrets("auth Qu3ryPassw0rd")).not.toContain("Qu3ryPassw0rd");
+    expect(redactStoreUrl("postgres://app@db/x?sslmode=disable&password=Qu3ryPassw0rd")).toBe(
+      "postgres://app@db/x?sslmode=disable",
+    );
   });
 
   it("the config file's store is checked like the flag, and the configuration schema describes it", async () => {

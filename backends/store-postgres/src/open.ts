@@ -42,6 +42,8 @@ export function describeLocation(
     try {
       const url = new URL(connectionString);
       url.password = "";
+      // pg also takes the password as a query parameter: never shown either
+      url.searchParams.delete("password");
       base = url.toString();
     } catch {
       base = "postgres (unparsable connection string)";

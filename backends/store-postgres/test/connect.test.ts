@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { openPostgresStore } from "../src/index.js";
+import { describeLocation, openPostgresStore } from "../src/index.js";
 
 /** A loopback port nothing listens on (taken, then closed). */
 function closedPort(): Promise<number> {
@@ -26,6 +26,16 @@ describe("openPostgresStore without a database", () => {
       ),
     );
     expect((error as Error).message).not.toContain("s3cret");
+  });
+
+  it("a password given as a query parameter (pg reads it there too) is left out of the location", () => {
+    expect(
+      describeLocation(
+        "postgres://app@db.internal:5432/jobs?password=s3cret&sslmode=disable",
+        {},
+        "clawtools",
+      ),
+    ).toBe("postgres://app@db.internal:5432/jobs?sslmode=disable#clawtools");
   });
 
   it("a host that takes the connection and never answers fails at the connect timeout, naming the store", async () => {

@@ -14,6 +14,8 @@ export function redactStoreUrl(raw: string): string {
   try {
     const url = new URL(raw);
     if (url.password) url.password = "";
+    // pg also takes the password as a query parameter
+    url.searchParams.delete("password");
     return url.toString();
   } catch {
     // not a URL: whatever sits between "//" and "@" may be credentials
@@ -37,6 +39,8 @@ export function checkStoreUrl(raw: unknown, where: string): string {
     throw new UsageError(`${usage}, got "${redactStoreUrl(raw)}" (not a URL)`);
   }
   if (url.password) registerSecret(decodeURIComponent(url.password));
+  const queryPassword = url.searchParams.get("password");
+  if (queryPassword) registerSecret(queryPassword);
   if (!PROTOCOLS.has(url.protocol))
     throw new UsageError(`${usage} (postgres:// or postgresql://), got "${redactStoreUrl(raw)}"`);
   if (!url.hostname && !url.searchParams.get("host"))
