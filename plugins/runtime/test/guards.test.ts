@@ -159,8 +159,9 @@ describe("exec background exit notices", () => {
       { registry, onBackgroundExit: (n) => off.push(n.text), notifyOnExit: false },
     );
     const s = await silent.execute("c", { command: "echo x", background: true });
+    // the tool's exit handler was attached to `exited` when the command started, before this
+    // await: by the time it resumes, a notice would have been sent
     await registry.get("o", (s.details as { sessionId: string }).sessionId)!.exited;
-    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(off).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { AgentToolResult, AgentToolUpdateCallback } from "@clawtools/core";
+import { type AgentToolResult, type AgentToolUpdateCallback, backgroundClock } from "@clawtools/core";
 import { type BackgroundExitNotice, backgroundExitNotice } from "../process/exit-notice.js";
 import type { ProcessRegistry } from "../process/registry.js";
 import type { BackgroundProcess, ProcessHost } from "../process/host.js";
@@ -117,15 +117,15 @@ export async function runLocally(
   );
   const { timeoutSec } = options;
   let timedOut = false;
+  // the process holds the event loop while it runs; its time limit must not
   const timer = timeoutSec
-    ? setTimeout(() => {
+    ? backgroundClock.setTimeout(() => {
         timedOut = true;
         session.kill("SIGKILL");
       }, timeoutSec * 1000)
     : undefined;
-  timer?.unref();
   session.exited.then(() => {
-    clearTimeout(timer);
+    if (timer !== undefined) backgroundClock.clearTimeout(timer);
     if (options.notifyOnExit === false || !options.onBackgroundExit) return;
     const notice = backgroundExitNotice(session, { emptySuccess: options.notifyOnExitEmptySuccess === true });
     if (notice) options.onBackgroundExit(notice);
