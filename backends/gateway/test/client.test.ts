@@ -66,7 +66,10 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
   await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
 });
-const track = (c: GatewayClient) => (clients.push(c), c);
+const track = (c: GatewayClient) => {
+  clients.push(c);
+  return c;
+};
 
 describe("GatewayClient against a loopback fake", () => {
   it("signs the challenge with the v3 payload the Gateway verifies", async () => {
