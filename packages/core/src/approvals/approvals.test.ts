@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { runWithApprovalHandler } from "./ambient.js";
 import { askApproval, type ToolApprovalHandler, type ToolApprovalRequest } from "./ask.js";
 import { ApprovalGate } from "./gate.js";
+import { FakeClock } from "../testing/index.js";
 import { APPROVALS_FILE } from "./memory.js";
 
 const request: ToolApprovalRequest = {
@@ -118,5 +119,28 @@ describe("approval gate", () => {
 
   it("rejects a timeout that is not a positive number", async () => {
     await expect(askApproval(async () => "deny", request, { timeoutMs: 0 })).rejects.toThrow(/positive/);
+  });
+});
+
+describe("askApproval on a clock", () => {
+  it("times out when the clock reaches the limit, telling the handler, and releases its timer", async () => {
+    const clock = new FakeClock();
+    let told: unknown;
+    const outcome = askApproval(
+      (_r: unknown, signal: AbortSignal) =>
+        new Promise((_, reject) =>
+          signal.addEventListener("abort", () => {
+            told = signal.reason;
+            reject(signal.reason);
+          }),
+        ),
+      {},
+      { timeoutMs: 60_000, clock },
+    );
+    await clock.whenPending(1);
+    clock.advance(60_000);
+    expect(await outcome).toBe("timeout");
+    expect((told as DOMException).message).toBe("Approval timed out after 60000 ms");
+    expect(clock.pending).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
 import type { ApprovalDecision } from "../wrap/hooks.js";
+import { type Clock, systemClock } from "../time/clock.js";
 
 /** What a person is asked to approve: which tool, the exact command, where, and why. */
 export interface ToolApprovalRequest {
@@ -29,6 +30,8 @@ export interface AskApprovalOptions {
   timeoutMs?: number;
   /** The run's signal: aborting it cancels the approval (a deny). */
   signal?: AbortSignal;
+  /** Times the approval (default `systemClock`; tests pass a FakeClock). */
+  clock?: Clock;
 }
 
 /**
@@ -47,10 +50,12 @@ export async function askApproval<R>(
   if (!(timeoutMs > 0))
     throw new RangeError(`approval timeout must be a positive number of ms, got ${timeoutMs}`);
   const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
+  // not withTimeout: the handler's signal carries a DOMException, as AbortSignal.timeout's does
+  const clock = options.clock ?? systemClock;
+  let timer: unknown;
   let onAbort: (() => void) | undefined;
   const ended = new Promise<ApprovalOutcome>((resolve) => {
-    timer = setTimeout(() => {
+    timer = clock.setTimeout(() => {
       controller.abort(new DOMException(`Approval timed out after ${timeoutMs} ms`, "TimeoutError"));
       resolve("timeout");
     }, timeoutMs);
@@ -69,7 +74,7 @@ export async function askApproval<R>(
   try {
     return await Promise.race([answered, ended]);
   } finally {
-    clearTimeout(timer);
+    clock.clearTimeout(timer);
     if (onAbort) runSignal?.removeEventListener("abort", onAbort);
     controller.abort(new DOMException("Approval answered", "AbortError"));
   }
