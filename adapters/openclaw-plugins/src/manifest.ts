@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 
 /** What an OpenClaw plugin package declares: `openclaw.plugin.json` plus package.json's `openclaw`. */
@@ -49,7 +49,10 @@ export function isOpenClawPluginDir(dir: string): boolean {
  * Reads and checks an OpenClaw plugin's manifest and entry list. Every problem is an error
  * naming the file and what is wrong: a plugin is never half loaded.
  */
-export function readOpenClawManifest(dir: string): OpenClawManifest {
+export function readOpenClawManifest(given: string): OpenClawManifest {
+  if (!existsSync(given)) throw new Error(`${given}: no such directory`);
+  // the real path: a package linked into node_modules (pnpm) finds its dependencies beside it
+  const dir = realpathSync(given);
   const manifestFile = path.join(dir, MANIFEST);
   if (!existsSync(manifestFile)) throw new Error(`${dir}: no ${MANIFEST} (not an OpenClaw plugin)`);
   const manifest = readJson(manifestFile);
