@@ -68,6 +68,8 @@ export class GatewayClient {
   #nextId = 0;
   #closed = false;
   #retry = 0;
+  /** Reconnecting is for a connection that once stood; a first connect that fails is the caller's. */
+  #everConnected = false;
   #reconnectTimer: unknown;
   /** Why the last connection attempt failed for good (bad token, unpaired device). */
   #fatal: GatewayError | undefined;
@@ -269,6 +271,7 @@ export class GatewayClient {
             this.#clock.clearTimeout(timer);
             this.#hello = frame.payload as HelloOk;
             this.#retry = 0;
+            this.#everConnected = true;
             this.#log(
               `gateway: connected to ${o.url} (server ${this.#hello.server?.version ?? "?"}, protocol ${this.#hello.protocol})`,
             );
@@ -367,7 +370,7 @@ export class GatewayClient {
       }),
     );
     const policy = this.#options.reconnect;
-    if (this.#closed || policy === false || this.#fatal) return;
+    if (this.#closed || policy === false || this.#fatal || !this.#everConnected) return;
     const wait = backoffDelay(++this.#retry, policy?.minMs ?? 500, policy?.maxMs ?? 15_000);
     this.#log(`gateway: connection closed (${code}); reconnecting in ${wait} ms`);
     this.#clock.clearTimeout(this.#reconnectTimer);
