@@ -1,5 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { superviseProcessGroup } from "@clawtools/core";
+import { withTimeout } from "@clawtools/core";
 
 /** How much of the agent's stderr is kept for error messages. */
 const STDERR_TAIL = 2000;
@@ -118,12 +119,9 @@ export class AgentProcess {
       }
       this.child.stdin.end();
       killGroup(pid, "SIGTERM");
-      let timer: NodeJS.Timeout | undefined;
-      const grace = new Promise<"timeout">((resolve) => {
-        timer = setTimeout(() => resolve("timeout"), this.options.killGraceMs ?? 2000);
+      const result = await withTimeout<unknown>(this.exited, this.options.killGraceMs ?? 2000, {
+        onTimeout: () => "timeout",
       });
-      const result = await Promise.race([this.exited, grace]);
-      clearTimeout(timer);
       // the group may outlive its leader: always finish it
       if (GROUPS || !this.hasExited) killGroup(pid, "SIGKILL");
       if (result === "timeout") await this.exited;

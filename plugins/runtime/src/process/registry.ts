@@ -4,6 +4,7 @@ import path from "node:path";
 import { type BackgroundProcess, localProcessHost, type ProcessHost } from "./host.js";
 import { resolveSessionLimits, type SessionLimits } from "./limits.js";
 import type { SpawnOptions } from "./session.js";
+import { backgroundClock, withTimeout } from "@clawtools/core";
 
 export interface ProcessRegistryOptions extends Partial<SessionLimits> {
   /** Where commands start (default: this machine). A call can name another host per spawn. */
@@ -81,15 +82,11 @@ export class ProcessRegistry {
   async dispose(timeoutMs = 5_000): Promise<void> {
     const running = [...this.sessions.values()].filter((s) => s.running);
     this.killAll();
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all(running.map((s) => s.exited)),
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, timeoutMs);
-        timer.unref();
-      }),
-    ]);
-    clearTimeout(timer);
+    // a background clock: waiting for the exits never holds the process open by itself
+    await withTimeout(Promise.all(running.map((s) => s.exited)), timeoutMs, {
+      clock: backgroundClock,
+      onTimeout: () => [],
+    });
     for (const session of this.sessions.values()) session.dispose();
     this.sessions.clear();
     if (this.tempSpillDir) rmSync(this.tempSpillDir, { recursive: true, force: true });

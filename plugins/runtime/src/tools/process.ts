@@ -11,6 +11,7 @@ import { BRACKETED_PASTE_END, BRACKETED_PASTE_START, encodeSendKeys } from "../p
 import type { ProcessRegistry } from "../process/registry.js";
 import type { BackgroundProcess } from "../process/host.js";
 import { quotePrefix, refuseNegative, shortPrefix } from "../text.js";
+import { backgroundClock, withTimeout } from "@clawtools/core";
 
 const ACTIONS = [
   "list",
@@ -250,7 +251,10 @@ export function createProcessTool(
         if (!session.running)
           return text(`Session ${session.id} already exited. ${exitLine(session)}`, summary(session));
         session.kill("SIGTERM");
-        await Promise.race([session.exited, new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
+        await withTimeout<unknown>(session.exited, 3000, {
+          clock: backgroundClock,
+          onTimeout: () => undefined,
+        });
         return text(
           session.running
             ? `Termination requested for session ${session.id}.`

@@ -4,6 +4,7 @@ import { ToolInputError } from "@clawtools/core";
 import type { Locator, Page } from "playwright-core";
 import { type ActRequest, EVALUATE_DISABLED, staleRef, validateAct } from "../driver/act-request.js";
 import type { Tab } from "./tab.js";
+import { delay } from "@clawtools/core";
 
 /**
  * The element a ref or selector names. A ref must come from the tab's latest snapshot and still
@@ -39,7 +40,7 @@ export async function locate(
   return page.locator(selector);
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const pause = (ms: number) => delay(ms);
 
 /** Runs one act on a tab; the result is what OpenClaw answers as JSON. */
 export async function runAct(

@@ -5,6 +5,7 @@ import type { BrowserRuntime } from "../browser/runtime.js";
 import { checkNavigation } from "../url-check.js";
 import { A2uiState, CANVAS_PAGE_STYLE } from "./a2ui.js";
 import type { CanvasHost, CanvasPlacement, CanvasSnapshot } from "./host-types.js";
+import { delay } from "@clawtools/core";
 
 export type { CanvasHost, CanvasPlacement, CanvasSnapshot };
 
@@ -76,7 +77,7 @@ export class ChromiumCanvasHost implements CanvasHost {
   }): Promise<CanvasSnapshot> {
     if (!this.visible) await this.present({});
     const page = await this.ensurePage();
-    if (options.delayMs) await new Promise((r) => setTimeout(r, Math.min(options.delayMs!, 10_000)));
+    if (options.delayMs) await delay(Math.min(options.delayMs, 10_000));
     const viewport = page.viewportSize() ?? this.size;
     const scale =
       options.maxWidth && options.maxWidth < viewport.width ? options.maxWidth / viewport.width : 1;
