@@ -75,7 +75,7 @@ describe.skipIf(skipReason !== undefined)("clawtools serve --gateway against a r
     expect(stderr).not.toContain(gateway.token);
   });
 
-  it("a real node pairs through the nodes tool, shows up in status, and runs system.run", async () => {
+  it("a real node pairs through the nodes tool and shows up in status and describe", async () => {
     expect(await call({ action: "status" })).toEqual({ nodes: [] });
     await gateway.startNode("e2e-node");
     let pending: Array<{ requestId: string; nodeId: string; displayName?: string }> = [];
