@@ -1,6 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { superviseProcessGroup } from "@clawtools/core";
-import { withTimeout } from "@clawtools/core";
+import { superviseProcessGroup, withTimeout } from "@clawtools/core";
 
 /** How much of the agent's stderr is kept for error messages. */
 const STDERR_TAIL = 2000;

@@ -115,6 +115,7 @@ export function superviseProcessGroup(pgid: number): () => void {
     if (!groupAlive(pgid)) return forget(pgid);
     lingering.add(pgid);
     if (!lingerTimer) {
+      // a raw unref'd interval: a process-wide poll of OS process groups, not a wait anything awaits
       lingerTimer = setInterval(checkLingering, LINGER_CHECK_MS);
       lingerTimer.unref();
     }

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 import { constants } from "node:os";
 import type * as Pty from "@lydell/node-pty";
-import { superviseProcessGroup, ToolInputError } from "@clawtools/core";
+import { backgroundClock, superviseProcessGroup, ToolInputError } from "@clawtools/core";
 import type { BackgroundProcess } from "./host.js";
 import { MAX_OUTPUT_CHARS, MAX_PENDING_CHARS, TAIL_CHARS } from "./limits.js";
 import { type CutView, type LogView, logView, pollView, resultView } from "./output-views.js";
@@ -254,11 +254,11 @@ export class ProcessSession implements BackgroundProcess {
     this.killRequested = true;
     killGroup(this.pid, signal);
     if (signal !== "SIGKILL") {
-      const timer = setTimeout(() => {
+      // the escalation must not hold the process open once nothing else does
+      const timer = backgroundClock.setTimeout(() => {
         if (this.running && this.pid !== undefined) killGroup(this.pid, "SIGKILL");
       }, graceMs);
-      timer.unref();
-      this.exited.then(() => clearTimeout(timer));
+      this.exited.then(() => backgroundClock.clearTimeout(timer));
     }
   }
 }

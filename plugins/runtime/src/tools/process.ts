@@ -1,4 +1,5 @@
 import {
+  backgroundClock,
   type AgentTool,
   type AgentToolResult,
   type Static,
@@ -6,12 +7,12 @@ import {
   type ToolContext,
   ToolInputError,
   Type,
+  withTimeout,
 } from "@clawtools/core";
 import { BRACKETED_PASTE_END, BRACKETED_PASTE_START, encodeSendKeys } from "../process/keys.js";
 import type { ProcessRegistry } from "../process/registry.js";
 import type { BackgroundProcess } from "../process/host.js";
 import { quotePrefix, refuseNegative, shortPrefix } from "../text.js";
-import { backgroundClock, withTimeout } from "@clawtools/core";
 
 const ACTIONS = [
   "list",

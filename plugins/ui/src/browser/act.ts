@@ -1,10 +1,9 @@
 /// <reference lib="dom" />
 // page functions handed to Playwright run in the browser, so this file sees the DOM types
-import { ToolInputError } from "@clawtools/core";
+import { delay, ToolInputError } from "@clawtools/core";
 import type { Locator, Page } from "playwright-core";
 import { type ActRequest, EVALUATE_DISABLED, staleRef, validateAct } from "../driver/act-request.js";
 import type { Tab } from "./tab.js";
-import { delay } from "@clawtools/core";
 
 /**
  * The element a ref or selector names. A ref must come from the tab's latest snapshot and still

@@ -99,6 +99,7 @@ async function readCapped(
   msLeft: number,
   timeoutMs: number,
 ) {
+  // a raw timer on purpose: it destroys the body stream mid-read, which no promise race can do
   const timer = setTimeout(() => response.body.destroy(new FetchTimeoutError(timeoutMs)), msLeft);
   try {
     const declared = Number(response.headers["content-length"]);
