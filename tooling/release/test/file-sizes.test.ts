@@ -28,7 +28,10 @@ function sources(dir: string): string[] {
     const at = path.join(dir, entry.name);
     if (entry.isDirectory()) {
       if (!SKIPPED_DIRS.has(entry.name)) out.push(...sources(at));
-    } else if (/\.(ts|tsx|mts|cts)$/u.test(entry.name) && !/\.(test|spec|bench)\.|\.d\.ts$/u.test(entry.name)) {
+    } else if (
+      /\.(ts|tsx|mts|cts)$/u.test(entry.name) &&
+      !/\.(test|spec|bench)\.|\.d\.ts$/u.test(entry.name)
+    ) {
       out.push(at);
     }
   }
