@@ -1,5 +1,9 @@
+const GATEWAY_ERROR = Symbol.for("clawtools.error.GatewayError");
+
 /** An error answered by the Gateway (a `res` frame with `ok:false`), or one the client met on its way there. */
 export class GatewayError extends Error {
+  static readonly marker: symbol = GATEWAY_ERROR;
+  readonly [GATEWAY_ERROR] = true;
   override readonly name = "GatewayError";
   /** The Gateway's error code (`INVALID_REQUEST`, `FORBIDDEN`, `UNAVAILABLE`…), or the client's own (`TIMEOUT`, `CLOSED`, `CONNECT_FAILED`). */
   readonly code: string;
@@ -21,6 +25,15 @@ export class GatewayError extends Error {
     if (extra.retryAfterMs !== undefined) this.retryAfterMs = extra.retryAfterMs;
     if (extra.method !== undefined) this.method = extra.method;
   }
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return isGatewayError(value);
+  }
 }
 
-export const isGatewayError = (error: unknown): error is GatewayError => error instanceof GatewayError;
+/** Whether `error` is a GatewayError from any copy of the package (its brand, not the prototype). */
+export function isGatewayError(error: unknown): error is GatewayError {
+  return (
+    typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[GATEWAY_ERROR] === true
+  );
+}
