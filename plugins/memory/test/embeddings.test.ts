@@ -65,6 +65,76 @@ describe("OpenAI-compatible embeddings", () => {
     expect(srv.requests).toBe(1);
   });
 
+  it("a 429's Retry-After is honoured instead of the backoff", async () => {
+    let first = true;
+    const srv = await embeddingsServer((input, res) => {
+      if (first) {
+        first = false;
+        res.writeHead(429, { "retry-after": "0" }).end("slow down");
+      } else ok(res, { data: vectors(input) });
+    });
+    // a backoff of ten minutes would outlast the test: only the Retry-After of 0 s lets it pass
+    const embedder = createOpenAICompatibleEmbedder({
+      baseUrl: srv.baseUrl,
+      dims: 8,
+      retry: { retries: 1, minTimeoutMs: 600_000, maxTimeoutMs: 600_000 },
+    });
+    expect(await embedder.embed(["alpha"])).toHaveLength(1);
+    expect(srv.requests).toBe(2);
+  });
+
+  it("a body that is not JSON is a clear error, not retried", async () => {
+    const srv = await embeddingsServer((_input, res) =>
+      res.writeHead(200, { "content-type": "application/json" }).end("<html>gateway</html>"),
+    );
+    const embedder = createOpenAICompatibleEmbedder({ baseUrl: srv.baseUrl, dims: 8, retry: fast });
+    await expect(embedder.embed(["alpha"])).rejects.toThrow(
+      `Embedding response from ${srv.baseUrl}/embeddings is not JSON`,
+    );
+    expect(srv.requests).toBe(1);
+  });
+
+  it("the API key never appears in an error, even when the server echoes it", async () => {
+    const key = "sk-test-secret-0123456789";
+    const srv = await embeddingsServer((_input, res, req) =>
+      res.writeHead(401).end(`invalid key: ${req.headers.authorization}`),
+    );
+    const embedder = createOpenAICompatibleEmbedder({
+      baseUrl: srv.baseUrl,
+      dims: 8,
+      apiKey: key,
+      retry: fast,
+    });
+    const error = await embedder.embed(["alpha"]).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(error?.message).toMatch(/^Embedding request failed \(401\): invalid key: /);
+    expect(error?.message).not.toContain(key);
+    expect(JSON.stringify(error?.cause ?? null)).not.toContain(key);
+    expect(String((error?.cause as Error | undefined)?.message)).not.toContain(key);
+
+    // no answer at all: the network error names the endpoint, never the key
+    const closed = createOpenAICompatibleEmbedder({
+      baseUrl: "http://127.0.0.1:1/v1",
+      dims: 8,
+      apiKey: key,
+      retry: { retries: 0 },
+    });
+    const down = await closed.embed(["alpha"]).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(down?.message).toContain("http://127.0.0.1:1/v1/embeddings");
+    expect(down?.message).not.toContain(key);
+  });
+
+  it("a baseUrl that is not a URL is refused when the embedder is made", () => {
+    expect(() => createOpenAICompatibleEmbedder({ baseUrl: "not a url", dims: 8 })).toThrow(
+      "memory embeddings baseUrl is not a valid URL",
+    );
+  });
+
   it("a changed upstream response shape is a clear error, not silent undefineds", async () => {
     const srv = await embeddingsServer((input, res) => ok(res, { embeddings: input.map(() => [0.1, 0.2]) }));
     const embedder = createOpenAICompatibleEmbedder({ baseUrl: srv.baseUrl, dims: 8, retry: fast });

@@ -1,5 +1,4 @@
-import { schemaIssues, Type } from "@clawtools/core";
-import pRetry, { AbortError } from "p-retry";
+import { httpJson, isHttpError, type Static, Type } from "@clawtools/core";
 import { type EmbeddingProvider, normalize } from "./types.js";
 
 /** The part of OpenAI's POST /embeddings response this client reads (other fields are allowed). */
@@ -13,10 +12,11 @@ export const embeddingsResponseSchema = Type.Object({
 });
 
 export interface EmbeddingRetryOptions {
-  /** Retries after the first attempt for 429, 5xx and network errors (default 3). */
+  /** Retries after the first attempt for 408, 425, 429, 5xx, timeouts and network errors (default 3). */
   retries?: number;
-  /** Wait before the first retry, doubling each time (default 500 ms, at most 8 s). */
+  /** Wait before the first retry, doubling each time with jitter (default 500 ms); a `Retry-After` wins. */
   minTimeoutMs?: number;
+  /** Cap for one wait, backoff or `Retry-After` (default 8 s). */
   maxTimeoutMs?: number;
 }
 
@@ -37,57 +37,76 @@ export interface OpenAICompatibleEmbedderOptions {
   retry?: EmbeddingRetryOptions;
 }
 
-/** An HTTP failure of the embeddings endpoint, with its status (429 and 5xx are retried). */
+/** An HTTP failure of the embeddings endpoint, with its status (429 and 5xx were retried first). */
 export class EmbeddingHttpError extends Error {
   constructor(
     readonly status: number,
+    /** At most 300 characters of the answer, with the request's credentials taken out. */
     body: string,
+    options?: ErrorOptions,
   ) {
-    super(`Embedding request failed (${status}): ${body.slice(0, 300)}`);
+    super(`Embedding request failed (${status}): ${body.slice(0, 300)}`, options);
     this.name = "EmbeddingHttpError";
   }
 }
 
-const retryable = (error: unknown) =>
-  error instanceof EmbeddingHttpError
-    ? error.status === 429 || error.status >= 500
-    : error instanceof TypeError; // fetch's network failure
+/** The endpoint as errors may name it: origin and path, never userinfo or a query. */
+function endpointLabel(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    throw new Error(`memory embeddings baseUrl is not a valid URL: ${JSON.stringify(url.slice(0, 200))}`);
+  }
+}
 
 /** Any server speaking OpenAI's POST /embeddings: OpenAI, Ollama, LM Studio, vLLM… */
 export function createOpenAICompatibleEmbedder(options: OpenAICompatibleEmbedderOptions): EmbeddingProvider {
   const model = options.model ?? "text-embedding-3-small";
   const dims = options.dims ?? 1536;
   const url = `${options.baseUrl.replace(/\/$/, "")}/embeddings`;
+  const label = endpointLabel(url);
   const retry = options.retry ?? {};
 
+  // core's one HTTP client: retries 429/5xx/network errors (honouring Retry-After), checks the
+  // answer's shape, and keeps the key and header values out of every error it makes
   const request = async (input: string[], signal?: AbortSignal): Promise<number[][]> => {
-    const timeout = AbortSignal.timeout(options.timeoutMs ?? 60_000);
-    const res = await fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        ...options.headers,
-        ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
-      },
-      body: JSON.stringify({ model, input }),
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    });
-    const text = await res.text();
-    if (!res.ok) throw new EmbeddingHttpError(res.status, text);
-    let body: unknown;
+    let body: Static<typeof embeddingsResponseSchema>;
     try {
-      body = JSON.parse(text);
-    } catch {
-      throw new Error(`Embedding response from ${url} is not JSON: ${text.slice(0, 200)}`);
+      body = await httpJson(url, {
+        method: "POST",
+        json: { model, input },
+        headers: {
+          ...options.headers,
+          ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+        },
+        schema: embeddingsResponseSchema,
+        // the same inputs give the same vectors: a resend is safe
+        idempotent: true,
+        retries: retry.retries ?? 3,
+        retryDelayMs: retry.minTimeoutMs ?? 500,
+        maxRetryDelayMs: retry.maxTimeoutMs ?? 8000,
+        timeoutMs: options.timeoutMs ?? 60_000,
+        // 64 inputs of 3072 floats as JSON text is a few MB
+        maxBytes: 64_000_000,
+        label,
+        ...(options.apiKey ? { secrets: [options.apiKey] } : {}),
+        ...(signal ? { signal } : {}),
+      });
+    } catch (error) {
+      if (!isHttpError(error)) throw error;
+      if (error.kind === "status")
+        throw new EmbeddingHttpError(error.status, error.bodyExcerpt ?? "", { cause: error });
+      if (error.kind === "json")
+        throw new Error(`Embedding response from ${label} is not JSON`, { cause: error });
+      if (error.kind === "schema")
+        throw new Error(
+          `Embedding response from ${label} does not have OpenAI's embeddings shape:\n${(error.issues ?? []).slice(0, 5).join("\n")}`,
+          { cause: error },
+        );
+      throw error; // network or timeout, already redacted and naming the endpoint
     }
-    const issues = schemaIssues(embeddingsResponseSchema, body);
-    if (issues.length > 0)
-      throw new Error(
-        `Embedding response from ${url} does not have OpenAI's embeddings shape:\n${issues.slice(0, 5).join("\n")}`,
-      );
-    const rows = [...(body as { data: Array<{ embedding: number[]; index?: number }> }).data].sort(
-      (a, b) => (a.index ?? 0) - (b.index ?? 0),
-    );
+    const rows = [...body.data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
     if (rows.length !== input.length)
       throw new Error(`Embedding response has ${rows.length} vectors for ${input.length} inputs`);
     return rows.map((row) => {
@@ -106,23 +125,7 @@ export function createOpenAICompatibleEmbedder(options: OpenAICompatibleEmbedder
       const size = options.batchSize ?? 64;
       for (let i = 0; i < texts.length; i += size) {
         const input = texts.slice(i, i + size);
-        const vectors = await pRetry(
-          async () => {
-            try {
-              return await request(input, signal);
-            } catch (error) {
-              if (signal?.aborted || !retryable(error)) throw new AbortError(error as Error);
-              throw error;
-            }
-          },
-          {
-            retries: retry.retries ?? 3,
-            minTimeout: retry.minTimeoutMs ?? 500,
-            maxTimeout: retry.maxTimeoutMs ?? 8000,
-            unref: true,
-            ...(signal ? { signal } : {}),
-          },
-        );
+        const vectors = await request(input, signal);
         out.push(...vectors);
       }
       return out;
