@@ -18,7 +18,14 @@ export const duckduckgo: SearchProvider = {
     // linkedom loads with the first DuckDuckGo answer, not with the section
     const { parseHTML } = await import("linkedom");
     const { document } = parseHTML(res.text);
-    const results = Array.from(document.querySelectorAll(".result")).flatMap((node) => {
+    const nodes = document.querySelectorAll(".result");
+    // a page without the results list (a bot check, an outage page) is a failure, not "no results"
+    if (nodes.length === 0 && !document.querySelector("#links, .no-results")) {
+      throw new Error(
+        "DuckDuckGo search returned a page without its results list (blocked, or has the page changed?)",
+      );
+    }
+    const results = Array.from(nodes).flatMap((node) => {
       const el = node as unknown as {
         querySelector(
           s: string,
