@@ -1,4 +1,5 @@
 import type { Readable, Writable } from "node:stream";
+import { type Clock, systemClock } from "@clawtools/core";
 
 const ACP_RPC_ERROR = Symbol.for("clawtools.error.AcpRpcError");
 
@@ -56,7 +57,7 @@ interface Pending {
   method: string;
   resolve(value: unknown): void;
   reject(error: Error): void;
-  timer?: NodeJS.Timeout;
+  timer?: unknown;
 }
 
 /** Longest line accepted from the agent (a session/update with a big diff still fits). */
@@ -84,6 +85,7 @@ export class AcpConnection {
     private readonly output: Writable,
     private readonly onRequest: RequestHandler,
     private readonly onNotification: NotificationHandler,
+    private readonly clock: Clock = systemClock,
   ) {
     input.setEncoding("utf8");
     input.on("data", (chunk: string) => this.receive(chunk));
@@ -113,7 +115,7 @@ export class AcpConnection {
     return new Promise<T>((resolve, reject) => {
       const entry: Pending = { method, resolve: resolve as (v: unknown) => void, reject };
       if (timeoutMs && timeoutMs > 0)
-        entry.timer = setTimeout(() => {
+        entry.timer = this.clock.setTimeout(() => {
           this.pending.delete(id);
           reject(
             new AcpConnectionError(
@@ -136,7 +138,7 @@ export class AcpConnection {
     if (this.closedWith) return;
     this.closedWith = error;
     for (const [id, entry] of this.pending) {
-      if (entry.timer) clearTimeout(entry.timer);
+      if (entry.timer !== undefined) this.clock.clearTimeout(entry.timer);
       this.pending.delete(id);
       entry.reject(error);
     }
@@ -228,7 +230,7 @@ export class AcpConnection {
     const entry = this.pending.get(Number(id));
     if (!entry) return; // an answer to a request that already timed out
     this.pending.delete(Number(id));
-    if (entry.timer) clearTimeout(entry.timer);
+    if (entry.timer !== undefined) this.clock.clearTimeout(entry.timer);
     if ("error" in message && message.error) {
       const err = message.error as { code?: unknown; message?: unknown; data?: unknown };
       entry.reject(

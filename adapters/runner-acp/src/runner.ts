@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { checkCallEnv, packageInfo, sanitizeEnv } from "@clawtools/core";
+import { checkCallEnv, packageInfo, sanitizeEnv, systemClock, withTimeout } from "@clawtools/core";
 import { type RunOutcome, waitForRun } from "@clawtools/core/contracts";
 import { AgentProcess } from "./agent-process.js";
 import {
@@ -188,8 +188,8 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
       for (const cancel of cancelPermissions) cancel();
       if (info.acpSessionId) conn.notify("session/cancel", { sessionId: info.acpSessionId });
       else void agent.kill();
-      const grace = setTimeout(() => void agent.kill(), cancelGraceMs);
-      void agent.exited.then(() => clearTimeout(grace));
+      const grace = systemClock.setTimeout(() => void agent.kill(), cancelGraceMs);
+      void agent.exited.then(() => systemClock.clearTimeout(grace));
     });
     // no new request once the run is being stopped (the stop's own cancel / kill ends the one in flight)
     const guard: Guard = (send) =>
@@ -303,14 +303,11 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
     } catch (error) {
       // an agent that died mid-request: name how it ended (exit code, stderr), not just the closed pipe
       if (error instanceof AcpConnectionError && error.kind === "ended") {
-        let timer: NodeJS.Timeout | undefined;
-        const exited = await Promise.race([
+        const exited = await withTimeout(
           agent.exited.then(() => true),
-          new Promise<false>((resolve) => {
-            timer = setTimeout(() => resolve(false), 2000);
-          }),
-        ]);
-        clearTimeout(timer);
+          2000,
+          { onTimeout: () => false },
+        );
         if (exited) throw new AcpConnectionError(agent.describeExit(), "ended");
       }
       throw error;
@@ -344,7 +341,9 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
           signalStop();
         },
       };
-      const timer = request.timeoutMs ? setTimeout(() => run.stop("timeout"), request.timeoutMs) : undefined;
+      const timer = request.timeoutMs
+        ? systemClock.setTimeout(() => run.stop("timeout"), request.timeoutMs)
+        : undefined;
       run.done = (async (): Promise<RunOutcome> => {
         try {
           const { reply, cancelled } = await execute(runId, request, run, stopped);
@@ -358,7 +357,7 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
           if (stopReason === "aborted") return { status: "aborted", error: "aborted" };
           return { status: "error", error: (error as Error).message };
         } finally {
-          if (timer) clearTimeout(timer);
+          if (timer !== undefined) systemClock.clearTimeout(timer);
         }
       })();
       void run.done.then((outcome) => {

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { delay } from "@clawtools/core";
 import { describe, expect, it } from "vitest";
 import type { ConformanceOptions } from "./sessions-conformance.js";
 
@@ -106,7 +107,7 @@ async function waitUntilDead(
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     if (!(await alive(pid))) return true;
-    await new Promise((r) => setTimeout(r, 50));
+    await delay(50);
   }
   return false;
 }

@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import { ToolInputError } from "@clawtools/core";
+import { type Clock, systemClock, ToolInputError } from "@clawtools/core";
 
 /** How long one file's lines may take in the worker before the search is stopped (default). */
 export const DEFAULT_REGEX_TIMEOUT_MS = 10_000;
@@ -36,6 +36,7 @@ export function createRegexWorker(
   re: RegExp,
   timeoutMs: number = DEFAULT_REGEX_TIMEOUT_MS,
   signal?: AbortSignal,
+  clock: Clock = systemClock,
 ): RegexWorker {
   let worker: Worker | undefined;
   let nextId = 0;
@@ -62,7 +63,7 @@ export function createRegexWorker(
       const w = worker;
       const id = nextId++;
       return new Promise<Uint8Array[]>((resolve, reject) => {
-        const timer = setTimeout(() => {
+        const timer = clock.setTimeout(() => {
           stop(
             new ToolInputError(
               `The pattern did not finish within ${timeoutMs / 1000}s on ${label} (it likely backtracks catastrophically). Simplify it, or use literal=true.`,
@@ -71,14 +72,14 @@ export function createRegexWorker(
         }, timeoutMs);
         const onMessage = (message: { id: number; hits: Uint8Array[] }) => {
           if (message.id !== id) return;
-          clearTimeout(timer);
+          clock.clearTimeout(timer);
           w.off("message", onMessage);
           pending = undefined;
           resolve(message.hits);
         };
         pending = {
           reject: (error) => {
-            clearTimeout(timer);
+            clock.clearTimeout(timer);
             w.off("message", onMessage);
             reject(error);
           },
