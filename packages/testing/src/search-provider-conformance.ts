@@ -5,7 +5,8 @@ import type { ConformanceOptions } from "./sessions-conformance.js";
  * Conformance suite for the `SearchProvider` seam of @clawtools/web (what `web_search` asks).
  * Written against the shapes. The factory gives the provider, the call it searches with, and
  * its far side: a loopback server speaking the provider's wire format, which answers every
- * search with `SEARCH_CONFORMANCE_HITS` (or, when told, a 500 echoing the key, or non-JSON):
+ * search with `SEARCH_CONFORMANCE_HITS` (or, when told, a 500 echoing the key, or a page that is
+ * neither JSON nor the provider's result markup):
  *
  *   searchProviderConformance(async () => {
  *     const api = await myFakeApi(); // encodes SEARCH_CONFORMANCE_HITS as the real API would
@@ -91,7 +92,7 @@ export function searchProviderConformance(
       if (call.apiKey) expect(error!.message).not.toContain(call.apiKey);
     });
 
-    it("an answer that is not the documented JSON rejects naming the provider", async () => {
+    it("an answer that is not the documented format rejects naming the provider", async () => {
       const { provider, call, farSide } = await factory();
       farSide.respondWith("not-json");
       await expect(provider.search({ query: "garbled", count: 3 }, call)).rejects.toThrow(
