@@ -3,6 +3,7 @@ import path from "node:path";
 import {
   type ClawtoolsPlugin,
   createToolset,
+  getCoreToolDefinition,
   redactSecrets,
   registerSecrets,
   resolveCoreToolProfilePolicy,
@@ -265,7 +266,13 @@ export async function buildToolset(
   // with named plugins it is applied as an allowlist layer that adds their tools; so is any
   // profile when a named plugin took a section's place (its core ids would follow the catalog)
   const namedTools = namedPlugins.flatMap((p) => p.tools);
-  const tookSection = namedPlugins.some((p) => p.plugin.section !== undefined);
+  // a core id a named plugin took over that the profile would not serve
+  const tookSection = namedTools.some(
+    (name) =>
+      getCoreToolDefinition(name) !== undefined &&
+      profile !== undefined &&
+      !(resolveCoreToolProfilePolicy(profile)?.allow ?? []).includes(name),
+  );
   const minimalWithPlugins =
     namedTools.length > 0 &&
     profile !== undefined &&
