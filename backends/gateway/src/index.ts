@@ -9,3 +9,4 @@ export {
 export { GatewayError, isGatewayError } from "./errors.js";
 export { type EventFrame, PROTOCOL_VERSION, parseFrame, type ResponseFrame } from "./frames.js";
 export { GatewayNodeHost, type GatewayNodeHostOptions } from "./node-host.js";
+export { type CronPage, GatewayCron } from "./cron.js";
