@@ -6,7 +6,7 @@ import { http, wireFake } from "./search-wire-fake.js";
 // DuckDuckGo's keyless HTML endpoint: the search form POSTs to /html/ as
 // application/x-www-form-urlencoded with the query in `q`; the answer is a page whose results
 // list (#links) holds one .result per hit, its a.result__a pointing through the /l/?uddg= redirect.
-const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
+const htmlText = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
 const page = (results: string) =>
   `<!DOCTYPE html><html><head><title>conformance at DuckDuckGo</title></head><body><div class="serp__results"><div id="links" class="results">${results}</div></div></body></html>`;
 // the hit markup by default; a test may swap in another page of DuckDuckGo's (reset restores it)
@@ -15,7 +15,7 @@ const hitsPage = () =>
   page(
     SEARCH_CONFORMANCE_HITS.map(
       (h) =>
-        `<div class="result results_links results_links_deep web-result"><div class="links_main links_deep result__body"><h2 class="result__title"><a rel="nofollow" class="result__a" href="//duckduckgo.com/l/?uddg=${encodeURIComponent(h.url)}&amp;rut=conformance">${escape(h.title)}</a></h2><a class="result__snippet" href="//duckduckgo.com/l/?uddg=${encodeURIComponent(h.url)}">${escape(h.description)}</a></div></div>`,
+        `<div class="result results_links results_links_deep web-result"><div class="links_main links_deep result__body"><h2 class="result__title"><a rel="nofollow" class="result__a" href="//duckduckgo.com/l/?uddg=${encodeURIComponent(h.url)}&amp;rut=conformance">${htmlText(h.title)}</a></h2><a class="result__snippet" href="//duckduckgo.com/l/?uddg=${encodeURIComponent(h.url)}">${htmlText(h.description)}</a></div></div>`,
     ).join(""),
   );
 const api = await wireFake({
