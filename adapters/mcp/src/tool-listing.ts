@@ -11,9 +11,7 @@ const CLOSED_WORLD_SECTIONS = new Set(["fs", "memory"]);
 
 /** Metadata from core's catalog or one of clawtools' own sections (not a third-party plugin). */
 const fromClawtools = (meta: ToolMeta | undefined) =>
-  // a core id served by another plugin (an OpenClaw plugin in a section's place) is not clawtools'
-  meta !== undefined &&
-  (meta.pluginId !== undefined ? meta.pluginId.startsWith("@clawtools/") : meta.source === "core");
+  meta !== undefined && (meta.source === "core" || meta.pluginId?.startsWith("@clawtools/") === true);
 
 const humanize = (name: string) => {
   const words = name.replace(/[_-]+/g, " ").trim();
