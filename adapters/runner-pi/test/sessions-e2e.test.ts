@@ -6,6 +6,7 @@ import {
   type AgentToolResult,
   type AnyAgentTool,
   createToolset,
+  delay,
   type ToolContext,
   ToolRegistry,
 } from "@clawtools/core";
@@ -167,11 +168,12 @@ describe("sub-agents on the pi-agent-core runner against a loopback model", () =
         return false;
       }
     };
-    for (let i = 0; i < 100 && !running(); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && !running(); i++) await delay(100);
     expect(running()).toBe(true);
     const killed = json(await call("subagents", { action: "kill", target: "sleeper" }));
     expect(killed).toMatchObject({ status: "ok", runId: spawned.runId, text: "killed sleeper." });
-    for (let i = 0; i < 50 && running(); i++) await new Promise((r) => setTimeout(r, 100));
+    // polls until the process is gone (up to 5 s), not a fixed sleep before asserting
+    for (let i = 0; i < 50 && running(); i++) await delay(100);
     expect(running()).toBe(false);
     expect((await service.runs.get(spawned.runId))?.status).toBe("killed");
     expect(json(await call("subagents", { action: "kill", target: "sleeper" })).text).toBe(

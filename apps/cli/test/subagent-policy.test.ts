@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { SUBAGENT_TOOL_DENY_ALWAYS, SUBAGENT_TOOL_DENY_LEAF } from "@clawtools/core";
+import { delay, SUBAGENT_TOOL_DENY_ALWAYS, SUBAGENT_TOOL_DENY_LEAF } from "@clawtools/core";
 import { createClawtools } from "clawtools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -105,6 +105,16 @@ describe("serve's toolset with --deny exec and a model (the CLI path, in process
     return { toolCall: { name: "exec", arguments: { command: "echo pwned > pwned.txt" } } };
   };
 
+  // polls the model's requests until one matches (an event that proves a step happened)
+  const modelGets = async (what: string, match: (r: ChatRequest) => boolean): Promise<ChatRequest> => {
+    for (let i = 0; i < 400; i++) {
+      const found = model.requests.find(match);
+      if (found) return found;
+      await delay(25);
+    }
+    throw new Error(`the model never received ${what}`);
+  };
+
   beforeAll(async () => {
     model = await startModelServer(script);
     process.env.OPENAI_BASE_URL = model.baseUrl;
@@ -148,7 +158,7 @@ describe("serve's toolset with --deny exec and a model (the CLI path, in process
     expect(spawned.status).toBe("accepted");
     let subagents = json(await tool("subagents").execute("c2", {}));
     for (let i = 0; i < 200 && subagents.active.length > 0; i++) {
-      await new Promise((r) => setTimeout(r, 25));
+      await delay(25);
       subagents = json(await tool("subagents").execute("c2", {}));
     }
     const child = model.requests.find((r) => contentText(r.messages.at(-1)?.content).includes("CHILD-TASK"));
@@ -173,13 +183,20 @@ describe("serve's toolset with --deny exec and a model (the CLI path, in process
       }),
     );
     await tool("cron").execute("c4", { action: "run", jobId: job.id });
-    let cron: ChatRequest | undefined;
-    for (let i = 0; i < 400 && !cron; i++) {
-      cron = model.requests.find((r) => contentText(r.messages.at(-1)?.content).includes("CRON-TASK"));
-      if (!cron) await new Promise((r) => setTimeout(r, 25));
-    }
+    const cron = await modelGets("the cron turn", (r) =>
+      contentText(r.messages.at(-1)?.content).includes("CRON-TASK"),
+    );
     expect(names(cron)).toContain("read");
     expect(names(cron)).not.toContain("exec");
+    // the cron turn asked for exec too: its answer (refused) reaching the model proves the call
+    // was handled, so the file's absence below is not just "not yet"
+    const cronAfter = await modelGets(
+      "the cron turn's tool result",
+      (r) =>
+        r.messages.at(-1)?.role === "tool" &&
+        r.messages.some((m) => contentText(m.content).includes("CRON-TASK")),
+    );
+    expect(contentText(cronAfter.messages.at(-1)?.content)).toContain("Tool exec not found");
     const { existsSync } = await import("node:fs");
     expect(existsSync(path.join(workspace, "pwned.txt"))).toBe(false);
   });
