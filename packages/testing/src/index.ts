@@ -70,3 +70,14 @@ export {
   cronStoreTwoInstanceChecks,
   leaderLeaseTwoInstanceCheck,
 } from "./cron-store-two-instances.js";
+export {
+  type ConformanceEmbedder,
+  type ConformanceMemoryChanges,
+  type ConformanceMemoryHit,
+  conformanceEmbedder,
+  type MemoryBackendConformanceOptions,
+  type MemoryBackendUnderTest,
+  type MemoryBackendUnderTestSetup,
+  memoryBackendConformance,
+  memoryFile,
+} from "./memory-backend-conformance.js";

@@ -21,6 +21,7 @@ export {
   type SkippedFile,
 } from "./indexer/files.js";
 export { SqliteMemoryBackend, type SqliteMemoryBackendOptions } from "./backend/sqlite.js";
+export { checkChanges as checkMemoryChanges, checkSearch as checkMemorySearch } from "./backend/validate.js";
 export {
   type BackendSyncResult,
   type ChangedFile,

@@ -12,6 +12,7 @@ import {
   type MemoryChanges,
   MemoryIndexResetError,
 } from "./types.js";
+import { checkChanges, checkSearch } from "./validate.js";
 
 export interface SqliteMemoryBackendOptions {
   /** SQLite file (created with its directory); `:memory:` for a throwaway index. */
@@ -120,11 +121,13 @@ export class SqliteMemoryBackend implements MemoryBackend {
     return this.exclusive(() => this.store.files());
   }
 
-  sync(changes: MemoryChanges, signal?: AbortSignal): Promise<BackendSyncResult> {
+  async sync(changes: MemoryChanges, signal?: AbortSignal): Promise<BackendSyncResult> {
+    checkChanges(changes);
     return this.exclusive(() => applyToStore(this.store, changes, this.options.embedder, signal));
   }
 
-  search(query: string, options: SearchOptions): Promise<SearchOutcome> {
+  async search(query: string, options: SearchOptions): Promise<SearchOutcome> {
+    checkSearch(query, options);
     const defaults = {
       vectorWeight: this.vectorWeight,
       textWeight: this.textWeight,

@@ -5,7 +5,7 @@ import type { IndexRecovery } from "../store/database.js";
 
 /** What a backend remembers of one memory file, to tell which files changed since. */
 export interface FileFingerprint {
-  /** Workspace-relative path with forward slashes (`memory/2026-01-02.md`). */
+  /** Workspace-relative path with forward slashes (`memory/2026-01-02.md`); an extra path outside the workspace is absolute. */
   path: string;
   /** sha256 of the file's text. */
   hash: string;
@@ -45,7 +45,10 @@ export interface MemoryBackendStatus {
  * Where memory chunks live and how they are searched. The tools talk to this only: the file
  * walker (listing, reading, chunking) computes `MemoryChanges` against `files()` and hands them
  * to `sync`; `search` answers a query (the backend embeds it, or lets its server do so).
- * Calls may overlap; a backend serialises what must not interleave.
+ * Calls may overlap; a backend serialises what must not interleave. Malformed changes or search
+ * options are refused with an error naming the field before anything is written
+ * (`checkMemoryChanges`, `checkMemorySearch`); @clawtools/testing's `memoryBackendConformance`
+ * checks a backend against all of this.
  */
 export interface MemoryBackend {
   files(): Promise<ReadonlyMap<string, FileFingerprint>>;
