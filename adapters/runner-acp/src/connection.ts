@@ -1,53 +1,8 @@
 import type { Readable, Writable } from "node:stream";
 import { type Clock, systemClock } from "@clawtools/core";
+import { AcpConnectionError, AcpRpcError } from "./errors.js";
 
-const ACP_RPC_ERROR = Symbol.for("clawtools.error.AcpRpcError");
-
-/** A JSON-RPC error answer: `code` and `message` as the agent sent them (or as this side raised them). */
-export class AcpRpcError extends Error {
-  static readonly marker: symbol = ACP_RPC_ERROR;
-  readonly [ACP_RPC_ERROR] = true;
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-    this.name = "AcpRpcError";
-  }
-}
-
-/** Whether `error` is an AcpRpcError from any copy of this package (its brand, not `instanceof`). */
-export function isAcpRpcError(error: unknown): error is AcpRpcError {
-  return (
-    typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[ACP_RPC_ERROR] === true
-  );
-}
-
-const ACP_CONNECTION_ERROR = Symbol.for("clawtools.error.AcpConnectionError");
-
-/** Why a connection ended: the agent exited, wrote something that is not JSON-RPC, or was closed. */
-export class AcpConnectionError extends Error {
-  static readonly marker: symbol = ACP_CONNECTION_ERROR;
-  readonly [ACP_CONNECTION_ERROR] = true;
-  /** `ended`: the agent's streams closed (it probably exited); `protocol`: it broke the protocol; `timeout`. */
-  constructor(
-    message: string,
-    readonly kind: "ended" | "protocol" | "timeout" | "closed" = "closed",
-  ) {
-    super(message);
-    this.name = "AcpConnectionError";
-  }
-}
-
-/** Whether `error` is an AcpConnectionError from any copy of this package (its brand, not `instanceof`). */
-export function isAcpConnectionError(error: unknown): error is AcpConnectionError {
-  return (
-    typeof error === "object" &&
-    error !== null &&
-    (error as Record<symbol, unknown>)[ACP_CONNECTION_ERROR] === true
-  );
-}
+export { AcpConnectionError, AcpRpcError, isAcpConnectionError, isAcpRpcError } from "./errors.js";
 
 /** Handles a request the agent sends to the client; a thrown AcpRpcError becomes the error answer. */
 export type RequestHandler = (method: string, params: unknown) => Promise<unknown>;

@@ -13,9 +13,11 @@ import {
 } from "./client-side.js";
 import { AcpConnection, AcpConnectionError, AcpRpcError } from "./connection.js";
 import { type Guard, isObject, selectModel } from "./model-choice.js";
+import { applySessionUpdate, type ReplyBuffer } from "./session-update.js";
 import type { AcpRunInfo, AcpRunner, AcpRunnerOptions, AcpStartRunRequest, AcpUpdateEvent } from "./types.js";
 import { ACP_PROTOCOL_VERSION } from "./types.js";
 
+export { MAX_REPLY_CHARS } from "./session-update.js";
 export {
   ACP_PROTOCOL_VERSION,
   type AcpRunInfo,
@@ -35,9 +37,6 @@ interface Run {
   steers: string[];
   stop(reason: "aborted" | "timeout"): void;
 }
-
-/** Most reply text kept from one turn (an agent streaming without end cannot exhaust memory). */
-export const MAX_REPLY_CHARS = 4 * 1024 * 1024;
 
 const OK_STOP_REASONS = new Set(["end_turn", "max_tokens", "max_turn_requests"]);
 
@@ -92,8 +91,7 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
     if (agent.pid !== undefined) info.pid = agent.pid;
     const runState = { stopping: false };
     let replaying = false;
-    let chunks: string[] = [];
-    let replyChars = 0;
+    let turn: ReplyBuffer = { chunks: [], chars: 0 };
     const cancelPermissions = new Set<() => void>();
     const ownSession = (params: unknown) =>
       isObject(params) && info.acpSessionId !== undefined && params.sessionId === info.acpSessionId;
@@ -138,34 +136,7 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
       if (method !== "session/update" || !ownSession(params)) return;
       const update = (params as { update?: unknown }).update;
       if (!isObject(update) || replaying) return;
-      switch (update.sessionUpdate) {
-        case "agent_message_chunk": {
-          const content = update.content;
-          if (isObject(content) && content.type === "text" && typeof content.text === "string") {
-            const room = MAX_REPLY_CHARS - replyChars;
-            if (room > 0) {
-              const text = content.text.length > room ? content.text.slice(0, room) : content.text;
-              chunks.push(text);
-              replyChars += text.length;
-            }
-          }
-          break;
-        }
-        case "tool_call":
-        case "tool_call_update": {
-          if (typeof update.toolCallId !== "string") break;
-          let call = info.toolCalls.find((c) => c.toolCallId === update.toolCallId);
-          if (!call) {
-            call = { toolCallId: update.toolCallId };
-            info.toolCalls.push(call);
-          }
-          for (const key of ["title", "kind", "status"] as const)
-            if (typeof update[key] === "string") call[key] = update[key] as string;
-          if ("rawInput" in update) call.rawInput = update.rawInput;
-          if ("rawOutput" in update) call.rawOutput = update.rawOutput;
-          break;
-        }
-      }
+      applySessionUpdate(update, info, turn);
       const event: AcpUpdateEvent = {
         runId,
         sessionKey: request.sessionKey,
@@ -263,8 +234,7 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
       ];
       let stopReason: string;
       for (;;) {
-        chunks = [];
-        replyChars = 0;
+        turn = { chunks: [], chars: 0 };
         const answer = await guard(() =>
           conn.request<Record<string, unknown>>("session/prompt", { sessionId: acpSessionId, prompt }),
         );
@@ -276,7 +246,7 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
         // steering: ACP has no mid-turn injection, so steered messages are the next turn
         prompt = [{ type: "text", text: run.steers.splice(0).join("\n\n") }];
       }
-      const reply = chunks.join("").trim();
+      const reply = turn.chunks.join("").trim();
       await options.store?.append(request.sessionKey, [
         {
           role: "assistant",
