@@ -10,6 +10,7 @@ export {
   EmbeddingHttpError,
   type EmbeddingRetryOptions,
   embeddingsResponseSchema,
+  isEmbeddingHttpError,
   type OpenAICompatibleEmbedderOptions,
 } from "./embed/openai.js";
 export type { EmbeddingProvider } from "./embed/types.js";

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createOpenAICompatibleEmbedder } from "../src/index.js";
+import { createOpenAICompatibleEmbedder, isEmbeddingHttpError } from "../src/index.js";
 import { details, memoryTools, workspace } from "./helpers.js";
 
 type Handler = (input: string[], res: ServerResponse, req: IncomingMessage) => void;
@@ -111,6 +111,8 @@ describe("OpenAI-compatible embeddings", () => {
     );
     expect(error?.message).toMatch(/^Embedding request failed \(401\): invalid key: /);
     expect(error?.message).not.toContain(key);
+    expect(isEmbeddingHttpError(error)).toBe(true);
+    expect(error).toMatchObject({ status: 401 });
     expect(JSON.stringify(error?.cause ?? null)).not.toContain(key);
     expect(String((error?.cause as Error | undefined)?.message)).not.toContain(key);
 

@@ -80,6 +80,7 @@ export type MemoryBackendFactory = (context: MemoryBackendContext) => MemoryBack
 const RESET = Symbol.for("clawtools.error.MemoryIndexResetError");
 
 export class MemoryIndexResetError extends Error {
+  static readonly marker: symbol = RESET;
   override readonly name = "MemoryIndexResetError";
   readonly [RESET] = true;
   readonly recovery: IndexRecovery;

@@ -37,8 +37,12 @@ export interface OpenAICompatibleEmbedderOptions {
   retry?: EmbeddingRetryOptions;
 }
 
+const EMBEDDING_HTTP_ERROR = Symbol.for("clawtools.error.EmbeddingHttpError");
+
 /** An HTTP failure of the embeddings endpoint, with its status (429 and 5xx were retried first). */
 export class EmbeddingHttpError extends Error {
+  static readonly marker: symbol = EMBEDDING_HTTP_ERROR;
+  readonly [EMBEDDING_HTTP_ERROR] = true;
   constructor(
     readonly status: number,
     /** At most 300 characters of the answer, with the request's credentials taken out. */
@@ -48,6 +52,15 @@ export class EmbeddingHttpError extends Error {
     super(`Embedding request failed (${status}): ${body.slice(0, 300)}`, options);
     this.name = "EmbeddingHttpError";
   }
+}
+
+/** True for an EmbeddingHttpError, even one made by another copy of this package. */
+export function isEmbeddingHttpError(error: unknown): error is EmbeddingHttpError {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[EMBEDDING_HTTP_ERROR] === true
+  );
 }
 
 /** The endpoint as errors may name it: origin and path, never userinfo or a query. */
