@@ -9,9 +9,13 @@ const OPEN_WORLD_TOOLS = new Set(["browser"]);
 /** Work only inside the workspace or the local state: `openWorldHint: false`. */
 const CLOSED_WORLD_SECTIONS = new Set(["fs", "memory"]);
 
-/** Metadata from core's catalog or one of clawtools' own sections (not a third-party plugin). */
+/**
+ * A tool one of clawtools' own sections provides (not a third-party plugin, even one that takes a
+ * core tool's name, as an OpenClaw memory plugin replacing the memory section does).
+ */
 const fromClawtools = (meta: ToolMeta | undefined) =>
-  meta !== undefined && (meta.source === "core" || meta.pluginId?.startsWith("@clawtools/") === true);
+  meta !== undefined &&
+  (meta.pluginId === undefined ? meta.source === "core" : meta.pluginId.startsWith("@clawtools/"));
 
 const humanize = (name: string) => {
   const words = name.replace(/[_-]+/g, " ").trim();

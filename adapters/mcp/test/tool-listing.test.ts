@@ -70,8 +70,14 @@ describe("tool listing", () => {
       ...pluginMeta,
       source: "core" as const,
       sectionId: "runtime",
+      pluginId: "@clawtools/runtime",
       description: "Run shell commands",
     };
+    // a third-party plugin that took a core name (a section it replaces) gets no core schema either
+    expect(
+      toMcpTool({ ...base, name: "exec", label: "exec" }, { ...coreMeta, pluginId: "openclaw:acme" })
+        .outputSchema,
+    ).toBeUndefined();
     const listed = toMcpTool({ ...base, name: "exec", label: "exec" }, { ...coreMeta, destructive: true });
     expect(listed.title).toBe("Run shell commands");
     expect(listed.outputSchema).toMatchObject({ type: "object", required: ["status"] });
