@@ -2,11 +2,12 @@ import path from "node:path";
 import type { ClawtoolsPlugin, ToolContext } from "@clawtools/core";
 import type { Clawtools } from "clawtools";
 import type { CommonOptions } from "./options.js";
+import { gatewayAutomationPlugin } from "./gateway-cron.js";
 import { UsageError } from "./usage.js";
 import { CLI_VERSION } from "./version.js";
 
-/** The sections `serve --gateway` runs through the Gateway; every other one stays embedded. */
-export const GATEWAY_SECTIONS = ["nodes"] as const;
+/** The sections `serve --gateway` runs through the Gateway (when installed); every other one stays embedded. */
+export const GATEWAY_SECTIONS = ["nodes", "automation"] as const;
 
 /** Where the device key that signs the Gateway's challenge is kept (one per state directory). */
 export const gatewayIdentityFile = (stateDir: string) =>
@@ -24,6 +25,19 @@ export async function gatewayNodesPlugin(
   clawtools: Clawtools,
   log: (line: string) => void,
 ): Promise<ClawtoolsPlugin> {
+  return (await gatewayPlugins(options, context, clawtools, log)).nodes;
+}
+
+/**
+ * The plugins `serve --gateway` puts in the sections' places, over one connection: nodes, and
+ * automation (cron / automations forwarded, its gateway tool kept) when that section is installed.
+ */
+export async function gatewayPlugins(
+  options: Pick<CommonOptions, "gateway" | "gatewayToken">,
+  context: ToolContext,
+  clawtools: Clawtools,
+  log: (line: string) => void,
+): Promise<{ nodes: ClawtoolsPlugin; automation?: ClawtoolsPlugin }> {
   const url = options.gateway;
   if (!url) throw new Error("gatewayNodesPlugin needs --gateway");
   const token = options.gatewayToken ?? (process.env.OPENCLAW_GATEWAY_TOKEN || undefined);
@@ -47,17 +61,28 @@ export async function gatewayNodesPlugin(
       `--gateway ${url}: ${(error as Error).message}${token ? "" : " (no token given: --gateway-token or OPENCLAW_GATEWAY_TOKEN)"}`,
     );
   }
+  const automation = clawtools.tools.plugins().find((p) => p.section === "automation");
+  let forwarded: ClawtoolsPlugin | undefined;
+  try {
+    if (automation) forwarded = await gatewayAutomationPlugin(client, automation);
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  const through = GATEWAY_SECTIONS.filter((s) => s === "nodes" || (s === "automation" && forwarded));
   const embedded = [
     ...new Set(
       clawtools.tools
         .plugins()
         .flatMap((p) =>
-          p.section && !(GATEWAY_SECTIONS as readonly string[]).includes(p.section) ? [p.section] : [],
+          p.section && !(through as readonly string[]).includes(p.section) ? [p.section] : [],
         ),
     ),
   ];
   log(
-    `[clawtools] gateway ${url} (OpenClaw ${version}): through the Gateway: ${GATEWAY_SECTIONS.join(", ")}; embedded: ${embedded.join(", ") || "none"}`,
+    `[clawtools] gateway ${url} (OpenClaw ${version}): through the Gateway: ${through.join(", ")}; embedded: ${embedded.join(", ") || "none"}`,
   );
-  return createNodesPlugin({ nodeHost: new GatewayNodeHost({ client, ownsClient: true }) });
+  // the nodes plugin owns the connection: the toolset's dispose closes it once
+  const nodes = createNodesPlugin({ nodeHost: new GatewayNodeHost({ client, ownsClient: true }) });
+  return { nodes, ...(forwarded ? { automation: forwarded } : {}) };
 }

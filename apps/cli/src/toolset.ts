@@ -253,10 +253,13 @@ export async function buildToolset(
     }
   }
   if (options.gateway) {
-    // --gateway: the Gateway's paired nodes replace the embedded node host; the rest stays embedded
+    // --gateway: the Gateway's paired nodes replace the embedded node host, its cron.* the
+    // embedded scheduler; the rest stays embedded
     try {
-      const { gatewayNodesPlugin } = await import("./gateway.js");
-      replace("nodes", await gatewayNodesPlugin(options, context, clawtools, warn));
+      const { gatewayPlugins } = await import("./gateway.js");
+      const through = await gatewayPlugins(options, context, clawtools, warn);
+      replace("nodes", through.nodes);
+      if (through.automation) replace("automation", through.automation);
     } catch (error) {
       await clawtools.tools.dispose();
       throw error;

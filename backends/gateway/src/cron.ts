@@ -42,16 +42,13 @@ export class GatewayCron {
     return this.#client.request("cron.get", { id });
   }
 
-  /** `defaults` (the caller's agent and session) fill what the job leaves unset. */
-  add(
-    job: Record<string, unknown>,
-    defaults: { agentId?: string; sessionKey?: string } = {},
-  ): Promise<unknown> {
-    return this.#client.request("cron.add", {
-      ...(job.agentId === undefined && defaults.agentId ? { agentId: defaults.agentId } : {}),
-      ...(job.sessionKey === undefined && defaults.sessionKey ? { sessionKey: defaults.sessionKey } : {}),
-      ...job,
-    });
+  /**
+   * The job as given. The caller's agent and session (the embedded service's defaults) are not
+   * filled in: they are this app's names, which the Gateway's agents need not share (it answers
+   * `UNAVAILABLE cron job agent is unavailable: <id>` for an agent it does not have).
+   */
+  add(job: Record<string, unknown>, _defaults?: { agentId?: string; sessionKey?: string }): Promise<unknown> {
+    return this.#client.request("cron.add", job);
   }
 
   update(id: string, patch: Record<string, unknown>): Promise<unknown> {
