@@ -1,12 +1,10 @@
 import {
   createServer,
-  type IncomingHttpHeaders,
   type IncomingMessage,
   request as httpRequest,
   type Server,
   type ServerResponse,
 } from "node:http";
-import { connect, isIP, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import {
   createPinnedLookup,
@@ -17,23 +15,17 @@ import {
   systemLookup,
   type UrlPolicy,
 } from "@clawtools/core";
+import {
+  BLOCKED_HEADER,
+  CONNECT_TIMEOUT_MS,
+  dial,
+  endToEnd,
+  isLoopback,
+  parseAuthority,
+  refuse,
+} from "./egress-wire.js";
 
-/** Marks the proxy's own refusals, so a navigation can tell a refused hop from a page's 403. */
-export const BLOCKED_HEADER = "x-clawtools-blocked";
-const CONNECT_TIMEOUT_MS = 30_000;
-// Hop-by-hop headers (RFC 9110 §7.6.1) plus the proxy's own; never forwarded.
-const HOP_HEADERS = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "proxy-authorization",
-  "proxy-authenticate",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade",
-  BLOCKED_HEADER, // only the proxy's own refusals carry it
-]);
+export { BLOCKED_HEADER } from "./egress-wire.js";
 
 export interface EgressProxyOptions {
   policy: UrlPolicy;
@@ -187,54 +179,4 @@ export class EgressProxy {
     res.on("close", () => upstream.destroy());
     req.pipe(upstream);
   }
-}
-
-function endToEnd(headers: IncomingHttpHeaders): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers))
-    if (value !== undefined && !HOP_HEADERS.has(name)) out[name] = value;
-  return out;
-}
-
-function isLoopback(address: string): boolean {
-  return address.startsWith("127.") || address === "::1" || address.startsWith("::ffff:127.");
-}
-
-/** `host:port` or `[v6]:port` of a CONNECT request. */
-function parseAuthority(authority: string): { host: string; port: number } | undefined {
-  const m = /^(\[[0-9a-fA-F:.%]+\]|[^:[\]\s/]+):(\d{1,5})$/.exec(authority);
-  if (!m) return undefined;
-  const port = Number(m[2]);
-  if (port < 1 || port > 65_535) return undefined;
-  return { host: m[1]!, port };
-}
-
-function refuse(socket: Duplex, status: number, message: string): void {
-  const reason = status === 403 ? "Forbidden" : status === 502 ? "Bad Gateway" : "Bad Request";
-  const body = Buffer.from(message);
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: text/plain\r\n${BLOCKED_HEADER}: 1\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${message}`,
-  );
-}
-
-/** Connects to the first checked address that answers (never to a name: no second lookup). */
-async function dial(addresses: ResolvedAddress[], port: number): Promise<Socket> {
-  let last: unknown;
-  for (const { address } of addresses) {
-    if (!isIP(address)) continue;
-    try {
-      return await new Promise<Socket>((resolve, reject) => {
-        const socket = connect({ host: address, port });
-        socket.setTimeout(CONNECT_TIMEOUT_MS, () => socket.destroy(new Error("connect timeout")));
-        socket.once("connect", () => {
-          socket.setTimeout(0);
-          resolve(socket);
-        });
-        socket.once("error", reject);
-      });
-    } catch (error) {
-      last = error;
-    }
-  }
-  throw last ?? new Error("no address to connect to");
 }
