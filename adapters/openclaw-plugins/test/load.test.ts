@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { type AnyAgentTool, createToolset, type ToolContext } from "@clawtools/core";
 import { describe, expect, it } from "vitest";
 import { isOpenClawPluginDir, loadOpenClawPlugin, readOpenClawManifest } from "../src/index.js";
+import { listenOnOllamaPort } from "./ollama-port.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = (name: string) => path.join(here, "fixtures", name);
@@ -141,10 +142,7 @@ describe("loadOpenClawPlugin", () => {
         res.end(JSON.stringify({ results: [{ title: "T", url: "https://e.x", content: "c" }] }));
       });
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(11434, "127.0.0.1", resolve);
-    });
+    await listenOnOllamaPort(server);
     try {
       const result = await toolsOf(loaded.plugin).get("ollama_web_search")!.execute("c7", { query: "q" });
       expect(result).toEqual({

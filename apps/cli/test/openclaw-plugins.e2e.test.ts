@@ -8,7 +8,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { listenOnOllamaPort, OLLAMA_PORT } from "../../../adapters/openclaw-plugins/test/ollama-port.js";
 
 const cliDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bin = path.join(cliDir, "dist", "bin.js");
@@ -48,10 +49,12 @@ async function fake(
       res.end(JSON.stringify(answer(request)));
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", resolve);
-  });
+  if (port === OLLAMA_PORT) await listenOnOllamaPort(server);
+  else
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, "127.0.0.1", resolve);
+    });
   return { server, seen };
 }
 
@@ -101,7 +104,10 @@ describe("clawtools serve with real OpenClaw plugins", () => {
         ? { results: [{ title: "Clawtools", url: "https://example.com/claw", content: "agent tools" }] }
         : { title: "Example", content: "page body", links: ["https://example.com/a"] },
     );
-    servers.push(ollama.server);
+    // the port is fixed: free it for other test files as soon as this test ends
+    onTestFinished(() => {
+      ollama.server.close();
+    });
     const { client, names, stderr } = await serve(["--plugin", "@ollama/openclaw-web-search"]);
     expect(names).toEqual(expect.arrayContaining(["ollama_web_search", "ollama_web_fetch", "read"]));
     expect(stderr()).toContain(
