@@ -10,3 +10,4 @@ export { GatewayError, isGatewayError } from "./errors.js";
 export { type EventFrame, PROTOCOL_VERSION, parseFrame, type ResponseFrame } from "./frames.js";
 export { GatewayNodeHost, type GatewayNodeHostOptions } from "./node-host.js";
 export { type CronPage, GatewayCron } from "./cron.js";
+export { GatewayChannel, type GatewayChannelOptions } from "./channel.js";
