@@ -8,74 +8,24 @@ import {
   formatSize,
   type ToolContext,
   ToolInputError,
-  type TruncationResult,
-  Type,
   truncateHead,
 } from "@clawtools/core";
-import { basename, dirname } from "node:path";
-import { distance } from "../edit/hints.js";
-import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
+import { resolveFsEnv, throwIfAborted } from "../fs-env.js";
 import { displayPath, readPathVariants } from "../paths.js";
 import { detectImageMime, MAX_IMAGE_SIDE, prepareImage } from "./image.js";
 import { lineCounts } from "./line-count-cache.js";
 import { checkPathArg } from "./messages.js";
 import { readLinePage } from "./read-lines.js";
+import { firstBytes, prefixWithin, suggestNames } from "./read-helpers.js";
 import { openForRead } from "./read-open.js";
+import { type ReadDetails, type ReadToolOptions, readDescription, readSchema } from "./read-schema.js";
 
-export const readSchema = Type.Object(
-  {
-    path: Type.String({ description: "Path to the file to read (relative or absolute)" }),
-    offset: Type.Optional(Type.Number({ description: "Line number to start reading from (1-indexed)" })),
-    limit: Type.Optional(Type.Number({ description: "Maximum number of lines to read" })),
-    cursor: Type.Optional(
-      Type.Integer({
-        minimum: 0,
-        description:
-          "Character position within the start line (0-based), to continue a line longer than one page",
-      }),
-    ),
-    optional: Type.Optional(
-      Type.Boolean({ description: "When true, a missing file is a plain answer instead of an error" }),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-export interface ReadDetails {
-  truncation?: TruncationResult;
-  /** Where the next page starts, when the output was cut (OpenClaw's continuation). */
-  continuation?: { kind: "line"; offset: number } | { kind: "cursor"; offset: number; cursor: number };
-  /** `optional: true` and the file does not exist. */
-  status?: "not_found";
-  path?: string;
-  optional?: true;
-}
-
-export interface ReadToolOptions extends FsToolOptions {
-  /** Downscale images over `imageMaxDimensionPx` or 4.5 MB (default true). */
-  autoResizeImages?: boolean;
-  /** Longest image side after downscaling (default 1200 px, OpenClaw's DEFAULT_IMAGE_MAX_DIMENSION_PX). */
-  imageMaxDimensionPx?: number;
-  /** Page budget of one read in bytes (default 50 KB). */
-  readMaxBytes?: number;
-}
-
-const readDescription = (maxBytes: number) =>
-  `Read the contents of a file. Supports text files and images (jpg, png, gif, webp). Images are sent as attachments. For text files, output is truncated to ${DEFAULT_MAX_LINES} lines or ${maxBytes / 1024}KB (whichever is hit first). Use offset/limit for large files, and cursor to continue within a long line. When you need the full file, continue with offset until complete.`;
+export { type ReadDetails, type ReadToolOptions, readSchema } from "./read-schema.js";
 
 const textResult = (text: string, details?: ReadDetails): AgentToolResult<ReadDetails | undefined> => ({
   content: [{ type: "text", text }],
   details,
 });
-
-/** The longest prefix of `line` within `bytes` UTF-8 bytes that does not split a surrogate pair. */
-function prefixWithin(line: string, bytes: number): string {
-  let cut = Math.min(line.length, bytes);
-  while (cut > 0 && Buffer.byteLength(line.slice(0, cut)) > bytes) cut = Math.floor(cut * 0.9);
-  const code = line.charCodeAt(cut - 1);
-  if (cut > 0 && code >= 0xd800 && code <= 0xdbff) cut--;
-  return line.slice(0, cut);
-}
 
 export function createReadTool(
   ctx: ToolContext = {},
@@ -248,30 +198,4 @@ export function createReadTool(
     }
     return textResult(reachesEnd ? `${truncation.content}\n` : truncation.content);
   }
-}
-
-/** OpenClaw 9.6: up to three names in the same directory within 40% edits of the one asked for. */
-async function suggestNames(bridge: ReturnType<typeof resolveFsEnv>["bridge"], abs: string): Promise<string> {
-  const wanted = basename(abs).toLowerCase();
-  if (!bridge.readdir || wanted.length > 255) return "";
-  const entries = await bridge.readdir({ filePath: dirname(abs) }).catch(() => []);
-  const most = Math.max(1, Math.floor(wanted.length * 0.4));
-  const near = entries
-    .filter((e) => e.name.length <= 255)
-    .map((e) => ({ name: e.name, d: distance(wanted, e.name.toLowerCase()) }))
-    .filter(({ d }) => d <= most)
-    .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name))
-    .slice(0, 3);
-  return near.length ? ` Did you mean: ${near.map((n) => n.name).join(", ")}?` : "";
-}
-
-async function firstBytes(
-  bridge: ReturnType<typeof resolveFsEnv>["bridge"],
-  filePath: string,
-  signal?: AbortSignal,
-) {
-  if (!bridge.readStream) return (await bridge.readFile({ filePath })).subarray(0, 16);
-  for await (const chunk of bridge.readStream({ filePath, ...(signal ? { signal } : {}) }))
-    return chunk.subarray(0, 16);
-  return Buffer.alloc(0);
 }

@@ -1,0 +1,45 @@
+import { DEFAULT_MAX_LINES, type TruncationResult, Type } from "@clawtools/core";
+import type { FsToolOptions } from "../fs-env.js";
+
+// read's parameters, options and details: the tool's public shape (the tool itself: read.ts).
+
+export const readSchema = Type.Object(
+  {
+    path: Type.String({ description: "Path to the file to read (relative or absolute)" }),
+    offset: Type.Optional(Type.Number({ description: "Line number to start reading from (1-indexed)" })),
+    limit: Type.Optional(Type.Number({ description: "Maximum number of lines to read" })),
+    cursor: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description:
+          "Character position within the start line (0-based), to continue a line longer than one page",
+      }),
+    ),
+    optional: Type.Optional(
+      Type.Boolean({ description: "When true, a missing file is a plain answer instead of an error" }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export interface ReadDetails {
+  truncation?: TruncationResult;
+  /** Where the next page starts, when the output was cut (OpenClaw's continuation). */
+  continuation?: { kind: "line"; offset: number } | { kind: "cursor"; offset: number; cursor: number };
+  /** `optional: true` and the file does not exist. */
+  status?: "not_found";
+  path?: string;
+  optional?: true;
+}
+
+export interface ReadToolOptions extends FsToolOptions {
+  /** Downscale images over `imageMaxDimensionPx` or 4.5 MB (default true). */
+  autoResizeImages?: boolean;
+  /** Longest image side after downscaling (default 1200 px, OpenClaw's DEFAULT_IMAGE_MAX_DIMENSION_PX). */
+  imageMaxDimensionPx?: number;
+  /** Page budget of one read in bytes (default 50 KB). */
+  readMaxBytes?: number;
+}
+
+export const readDescription = (maxBytes: number) =>
+  `Read the contents of a file. Supports text files and images (jpg, png, gif, webp). Images are sent as attachments. For text files, output is truncated to ${DEFAULT_MAX_LINES} lines or ${maxBytes / 1024}KB (whichever is hit first). Use offset/limit for large files, and cursor to continue within a long line. When you need the full file, continue with offset until complete.`;
