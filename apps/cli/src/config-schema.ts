@@ -71,6 +71,12 @@ export function cliConfigSchema(clawtools: Clawtools): Record<string, unknown> {
         description:
           "postgres://USER@HOST:PORT/DB: sessions, runs and cron jobs in PostgreSQL, shared by every serve on it (the --store flag wins; default: embedded files under stateDir)",
       },
+      root: {
+        type: "string",
+        minLength: 1,
+        description:
+          "serve over stdio without --workspace: the client root to work in, by name or path (the --root flag wins; default: the first)",
+      },
       allowOrigins: {
         type: "array",
         items: { type: "string" },

@@ -27,6 +27,8 @@ export interface CliConfig {
   mcpServers: Record<string, unknown>;
   /** `store` from the file: `postgres://…` for sessions, runs and cron (the `--store` flag wins). */
   store?: string;
+  /** `root` from the file: which of a stdio client's roots serve works in (the `--root` flag wins). */
+  root?: string;
   /** Keys accepted without a check (a section that is not installed, a plugin without a schema). */
   warnings: string[];
 }
@@ -123,6 +125,7 @@ export function loadConfig(
     plugins: named,
     mcpServers,
     store,
+    root,
     ...sections
   } = raw;
   if (mcpServers !== undefined && !isObject(mcpServers))
@@ -130,6 +133,8 @@ export function loadConfig(
   const pluginEntries = readPluginEntries(named, where);
   const http = readHttpConfig(where, { allowOrigins, sessionIdleMinutes, maxSessions });
   if (store !== undefined) checkStoreUrl(store, `${where}: store`);
+  if (root !== undefined && (typeof root !== "string" || root.trim() === ""))
+    throw new UsageError(`${where}: root must be a non-empty string (a client root's name or path)`);
   if (stateDir !== undefined && typeof stateDir !== "string")
     throw new UsageError(`${where}: stateDir must be a string (a directory)`);
   if (model !== undefined && (typeof model !== "string" || !/^[^/\s]+\/\S+$/.test(model)))
@@ -164,7 +169,7 @@ export function loadConfig(
     if (!plugin) {
       if (!known.has(key))
         throw new UsageError(
-          `${where}: unknown key "${key}" (expected stateDir, model, acp, plugins, mcpServers, allowOrigins, sessionIdleMinutes, maxSessions, store or a section: ${[...known].join(", ")})`,
+          `${where}: unknown key "${key}" (expected stateDir, model, acp, plugins, mcpServers, allowOrigins, sessionIdleMinutes, maxSessions, store, root or a section: ${[...known].join(", ")})`,
         );
       warnings.push(`config: "${key}" is not used: its section is not installed`);
       validated[key] = value;
@@ -196,6 +201,7 @@ export function loadConfig(
     pluginEntries,
     mcpServers: (mcpServers as Record<string, unknown> | undefined) ?? {},
     ...(store !== undefined ? { store: store as string } : {}),
+    ...(root !== undefined ? { root: root as string } : {}),
     warnings,
   };
 }

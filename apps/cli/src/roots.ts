@@ -10,7 +10,7 @@ export function pickRoot(roots: McpRoot[], wanted?: string): { root: McpRoot } |
     wanted === undefined ? roots[0] : roots.find((r) => r.name === wanted || r.path === path.resolve(wanted));
   if (!root)
     return {
-      problem: `none of the client's roots is "${wanted}" (--root); it offers ${roots.map((r) => r.name ?? r.path).join(", ")}`,
+      problem: `none of the client's roots is "${wanted}" (--root or the config file's root); it offers ${roots.map((r) => r.name ?? r.path).join(", ")}`,
     };
   try {
     if (!statSync(root.path).isDirectory()) return { problem: `the root ${root.path} is not a directory` };

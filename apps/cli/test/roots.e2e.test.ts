@@ -77,8 +77,23 @@ describe("serve follows the MCP client's roots", () => {
     roots = [root(first, "first")];
     await client.sendRootsListChanged();
     expect(await read()).toContain("I am second");
-    expect(stderr.join("")).toContain(`none of the client's roots is "second" (--root)`);
+    expect(stderr.join("")).toContain(
+      `none of the client's roots is "second" (--root or the config file's root)`,
+    );
     await client.close();
+  });
+
+  it("the config file's root picks a root as --root does, and the flag wins over it", async () => {
+    const [start, first, second] = [dir("start"), dir("first"), dir("second")];
+    const config = path.join(start, "clawtools.json");
+    writeFileSync(config, JSON.stringify({ root: "second" }));
+    const roots = () => [root(first, "first"), root(second, "second")];
+    const fromFile = await serve(start, ["--config", config], roots);
+    expect(await fromFile.read()).toContain("I am second");
+    await fromFile.client.close();
+    const flagged = await serve(start, ["--config", config, "--root", "first"], roots);
+    expect(await flagged.read()).toContain("I am first");
+    await flagged.client.close();
   });
 
   it("--workspace wins over the client's roots; a client without roots keeps the default", async () => {

@@ -77,10 +77,11 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
     return 0;
   }
   // without --workspace, the client's roots (when it offers some) say where the tools work
+  const root = options.root ?? set.config.root;
   const rooted = options.workspaceGiven
     ? undefined
     : followClientRoots(set, set.context.workspaceDir ?? options.workspace, {
-        ...(options.root ? { root: options.root } : {}),
+        ...(root ? { root } : {}),
         log,
       });
   const serving = await serveStdio(rooted?.toolset ?? set, {
