@@ -23,6 +23,11 @@ export interface McpToolsetLike {
   meta?(name: string): ToolMeta | undefined;
   /** Called when a `serveStdio` / `serveHttp` server stops (createToolset's result has it). */
   dispose?(): Promise<void>;
+  /**
+   * Subscribes to changes of `tools` (a getter): the server then declares `tools.listChanged`
+   * and sends `notifications/tools/list_changed` on each. Returns the unsubscribe.
+   */
+  onToolsChanged?(listener: () => void): () => void;
 }
 
 export interface CreateMcpServerOptions extends ResultLimits {
@@ -68,8 +73,12 @@ function rpcError(code: number, message: string): Error & { code: number } {
 export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServerOptions = {}): Server {
   const server = new Server(
     { name: options.name ?? "clawtools", version: options.version ?? MCP_PACKAGE_VERSION },
-    { capabilities: { tools: {} }, ...(options.instructions ? { instructions: options.instructions } : {}) },
+    {
+      capabilities: { tools: toolset.onToolsChanged ? { listChanged: true } : {} },
+      ...(options.instructions ? { instructions: options.instructions } : {}),
+    },
   );
+  if (toolset.onToolsChanged) announceToolChanges(server, toolset.onToolsChanged.bind(toolset));
   // the toolset's tools may change (roots): the listing is rebuilt when the array does
   let view: { tools: AnyAgentTool[]; byName: Map<string, AnyAgentTool>; listed: McpTool[] } | undefined;
   const current = () => {
@@ -149,4 +158,17 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
     }
   });
   return server;
+}
+
+/** Tells the connected client when the tools change; stops listening when the connection closes. */
+function announceToolChanges(server: Server, subscribe: (listener: () => void) => () => void): void {
+  const unsubscribe = subscribe(() => {
+    // a client that is gone (or not yet initialised) has nothing to refresh
+    if (server.transport && server.getClientVersion()) void server.sendToolListChanged().catch(() => {});
+  });
+  const closed = server.onclose;
+  server.onclose = () => {
+    unsubscribe();
+    closed?.();
+  };
 }

@@ -1,19 +1,24 @@
+import type { ConnectedMcpServer } from "@clawtools/mcp";
 import { type ClawtoolsPlugin, definePlugin, type ToolRegistry } from "@clawtools/core";
+import { retryUntilConnected } from "./mcp-retry.js";
 import { servedEverywhere } from "./plugins.js";
 import { UsageError } from "./usage.js";
 
 /**
  * Mounts the config file's `mcpServers` (Claude Desktop's shape): each server's tools are served
  * as `<name>__<tool>` through the same policy, under every profile as a named plugin's are, and
- * the connection (a stdio server's process) closes with the toolset's registry. A server that
- * fails to start is reported on stderr and skipped; a bad entry fails the start naming it.
+ * the connection (a stdio server's process) closes with the toolset's registry. A bad entry fails
+ * the start naming it. A server that fails to start is reported on stderr and tried again in the
+ * background (capped exponential backoff, until the registry is disposed); when it comes back
+ * its tools are registered and `onBack` gets them.
  */
 export async function mountMcpServers(
   servers: Record<string, unknown>,
   registry: ToolRegistry,
   where: string,
   warn: (message: string) => void,
-): Promise<Array<{ plugin: ClawtoolsPlugin; spec: string; tools: string[] }>> {
+  onBack?: (mounted: MountedMcpServer) => void,
+): Promise<MountedMcpServer[]> {
   const names = Object.keys(servers);
   if (names.length === 0) return [];
   const { connectMcpServer, mcpServerConfigProblem } = await import("@clawtools/mcp");
@@ -25,7 +30,7 @@ export async function mountMcpServers(
     const problem = mcpServerConfigProblem(servers[name]);
     if (problem) throw new UsageError(`${where}: mcpServers.${name}: ${problem}`);
   }
-  const mounted: Array<{ plugin: ClawtoolsPlugin; spec: string; tools: string[] }> = [];
+  const mounted: MountedMcpServer[] = [];
   // servers start side by side: one slow server does not hold the others up
   const results = await Promise.allSettled(
     names.map((name) => connectMcpServer(name, servers[name] as Parameters<typeof connectMcpServer>[1])),
@@ -34,26 +39,78 @@ export async function mountMcpServers(
     const name = names[index]!;
     if (result.status === "rejected") {
       warn(
-        `[clawtools] MCP server "${name}" did not start and is skipped: ${(result.reason as Error).message}`,
+        `[clawtools] MCP server "${name}" did not start and is skipped: ${(result.reason as Error).message} (retrying in the background; its tools appear when it comes back)`,
       );
+      retryInBackground(name, servers[name], registry, warn, connectMcpServer, onBack);
       continue;
     }
-    const server = result.value;
-    const plugin = servedEverywhere(
-      definePlugin({
-        id: `mcp:${name}`,
-        version: "0.0.0",
-        description: `MCP server "${name}" (config mcpServers)`,
-        tools: server.tools.map((tool) => ({ factory: tool })),
-        dispose: () => server.close(),
-      }),
-    );
-    const problems = registry.registerPlugin(plugin);
-    if (problems.length > 0) {
-      await server.close();
-      throw new UsageError(`${where}: mcpServers.${name}: ${problems.map((d) => d.message).join("; ")}`);
+    const entry = registerServer(name, result.value, registry);
+    if (typeof entry === "string") {
+      await result.value.close();
+      throw new UsageError(`${where}: mcpServers.${name}: ${entry}`);
     }
-    mounted.push({ plugin, spec: `mcpServers.${name}`, tools: server.tools.map((t) => t.name) });
+    mounted.push(entry);
   }
   return mounted;
+}
+
+export type MountedMcpServer = { plugin: ClawtoolsPlugin; spec: string; tools: string[] };
+
+/** Registers a connected server's tools as plugin `mcp:<name>`; a string says why it could not. */
+function registerServer(
+  name: string,
+  server: ConnectedMcpServer,
+  registry: ToolRegistry,
+): MountedMcpServer | string {
+  const plugin = servedEverywhere(
+    definePlugin({
+      id: `mcp:${name}`,
+      version: "0.0.0",
+      description: `MCP server "${name}" (config mcpServers)`,
+      tools: server.tools.map((tool) => ({ factory: tool })),
+      dispose: () => server.close(),
+    }),
+  );
+  // registered even when refused: the registry's dispose then closes the connection
+  const problems = registry.registerPlugin(plugin);
+  if (problems.length > 0) return problems.map((d) => d.message).join("; ");
+  return { plugin, spec: `mcpServers.${name}`, tools: server.tools.map((t) => t.name) };
+}
+
+/**
+ * Tries a server that did not start again until the registry is disposed (serve stopping): a
+ * tool-less plugin holds the abort, so the registry's dispose ends the retries.
+ */
+function retryInBackground(
+  name: string,
+  config: unknown,
+  registry: ToolRegistry,
+  warn: (message: string) => void,
+  connect: typeof import("@clawtools/mcp").connectMcpServer,
+  onBack: ((mounted: MountedMcpServer) => void) | undefined,
+): void {
+  const stop = new AbortController();
+  registry.registerPlugin(
+    definePlugin({
+      id: `mcp-retry:${name}`,
+      version: "0.0.0",
+      description: `retries MCP server "${name}" until it starts`,
+      tools: [],
+      dispose: () => stop.abort(),
+    }),
+  );
+  void retryUntilConnected(
+    () => connect(name, config as Parameters<typeof connect>[1]),
+    (server) => {
+      const entry = registerServer(name, server, registry);
+      if (typeof entry === "string") {
+        warn(`[clawtools] MCP server "${name}" came back but its tools cannot be served: ${entry}`);
+        void server.close().catch(() => {});
+        return;
+      }
+      warn(`[clawtools] MCP server "${name}" came back: serving ${entry.tools.join(", ")}`);
+      onBack?.(entry);
+    },
+    { signal: stop.signal },
+  );
 }

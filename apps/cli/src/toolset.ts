@@ -24,6 +24,7 @@ import {
 import { type AcpHarness, type CliConfig, loadConfig } from "./config.js";
 import { cliConfigSchema } from "./config-schema.js";
 import { type CommonOptions, invocationDir } from "./options.js";
+import { LateMcpTools } from "./mcp-late-tools.js";
 import { mountMcpServers } from "./mcp-servers.js";
 import { type NamedPlugin, registerNamedPlugins } from "./plugins.js";
 import { type CliStore, describeState, openCliStore, sessionsOnStore, storeCloser } from "./store/open.js";
@@ -112,6 +113,8 @@ export type CliToolset = Toolset & {
   /** The plugins named with `--plugin` or the config file's `plugins`, and mounted MCP servers, with their tools. */
   namedPlugins: Array<{ plugin: ClawtoolsPlugin; spec: string; tools: string[] }>;
   close(): Promise<void>;
+  /** Called when `tools` changes (an MCP server that failed at start came back). */
+  onToolsChanged(listener: () => void): () => void;
   /**
    * A toolset of its own for one agent session (`serve --http`: one per MCP client): the same
    * plugins and policy under `sessionKey`, with a runtime of its own, so its background processes
@@ -170,6 +173,7 @@ export async function buildToolset(
   // registered for dispose, but neither the toolset nor sub-agents get their tools
   const replaced = new Set<ClawtoolsPlugin>();
   let namedPlugins: Awaited<ReturnType<typeof registerNamedPlugins>>;
+  const late = new LateMcpTools();
   try {
     namedPlugins = await registerNamedPlugins(named, clawtools.tools, context, {
       replaced,
@@ -182,6 +186,7 @@ export async function buildToolset(
         clawtools.tools,
         options.config ? `--config ${options.config}` : "configuration",
         warn,
+        (back) => late.add(back),
       )),
     );
   } catch (error) {
@@ -260,6 +265,7 @@ export async function buildToolset(
       const through = await gatewayPlugins(options, context, clawtools, warn);
       replace("nodes", through.nodes);
       if (through.automation) replace("automation", through.automation);
+      if (through.messaging) replace("messaging", through.messaging);
     } catch (error) {
       await clawtools.tools.dispose();
       throw error;
@@ -307,6 +313,17 @@ export async function buildToolset(
     senderIsOwner: options.owner,
   };
   const toolset = createToolset({ registry: clawtools.tools, context, ...assembly, warn });
+  // a server that comes back is served under every profile, through --allow/--deny
+  late.start(
+    toolset.tools,
+    (plugin) => {
+      const own = new ToolRegistry();
+      own.registerPlugin(plugin);
+      const policy = assembly.policy.global ? { global: assembly.policy.global } : {};
+      return createToolset({ registry: own, context, ...assembly, policy, warn }).tools;
+    },
+    namedPlugins,
+  );
   const forWorkspace = (workspaceDir: string): Toolset =>
     createToolset({ registry: clawtools.tools, context: { ...context, workspaceDir }, ...assembly });
   const forSession = async (sessionKey: string): Promise<Toolset> => {
@@ -345,6 +362,10 @@ export async function buildToolset(
   };
   return {
     ...toolset,
+    get tools() {
+      return late.tools;
+    },
+    onToolsChanged: (listener) => late.onChange(listener),
     clawtools,
     context,
     config,

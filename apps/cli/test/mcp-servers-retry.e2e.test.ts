@@ -1,0 +1,97 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const cliDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const bin = path.join(cliDir, "dist", "bin.js");
+const flaky = path.join(cliDir, "test", "fixtures", "flaky-mcp-server.mjs");
+
+/** `clawtools serve` with a config whose one MCP server fails its first `failures` starts. */
+async function serveWithFlakyServer(failures: number, extra: string[] = []) {
+  const dir = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-mcp-retry-"));
+  const counter = path.join(dir, "starts");
+  writeFileSync(counter, "");
+  const file = path.join(dir, "clawtools.json");
+  writeFileSync(
+    file,
+    JSON.stringify({
+      mcpServers: {
+        flaky: {
+          command: process.execPath,
+          args: [flaky],
+          env: { FLAKY_COUNTER: counter, FLAKY_FAILURES: String(failures) },
+        },
+      },
+    }),
+  );
+  let stderr = "";
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, "serve", "--workspace", dir, "--config", file, ...extra],
+    stderr: "pipe",
+  });
+  transport.stderr?.on("data", (d) => {
+    stderr += String(d);
+  });
+  const client = new Client({ name: "e2e-mcp-retry", version: "1" });
+  // registered before connecting: the notification may come at any time after the start
+  const changed = new Promise<void>((resolve) =>
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+  );
+  await client.connect(transport);
+  const starts = () => readFileSync(counter, "utf8").split("\n").filter(Boolean).length;
+  return { client, changed, stderr: () => stderr, starts };
+}
+
+describe("clawtools serve: a config MCP server that fails to start is retried", () => {
+  beforeAll(() => {
+    if (!existsSync(bin))
+      execFileSync("pnpm", ["turbo", "run", "build", "--filter=@clawtools/cli..."], {
+        cwd: path.resolve(cliDir, "../.."),
+        stdio: "ignore",
+      });
+  }, 400_000);
+
+  it("serves its tools once it comes back and tells the client with tools/list_changed", async () => {
+    const { client, changed, stderr, starts } = await serveWithFlakyServer(3, ["--profile", "minimal"]);
+    try {
+      expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
+      const before = (await client.listTools()).tools.map((t) => t.name);
+      expect(before).not.toContain("flaky__ping");
+      expect(stderr()).toContain('[clawtools] MCP server "flaky" did not start and is skipped: ');
+      await changed;
+      expect(starts()).toBeGreaterThan(3);
+      const after = (await client.listTools()).tools.map((t) => t.name);
+      expect(after).toContain("flaky__ping");
+      // the start's tools are still there
+      expect(after).toEqual(expect.arrayContaining(before));
+      expect(await client.callTool({ name: "flaky__ping", arguments: { text: "hi" } })).toMatchObject({
+        content: [{ type: "text", text: "pong: hi" }],
+      });
+      expect(stderr()).toContain('[clawtools] MCP server "flaky" came back: serving flaky__ping');
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+
+  it("keeps --deny for a server that comes back: its tools stay out", async () => {
+    const { client, stderr } = await serveWithFlakyServer(3, ["--deny", "flaky__ping"]);
+    try {
+      // nothing new is served, so no list_changed: the stderr line proves it came back
+      await expect.poll(stderr, { timeout: 60_000 }).toContain('MCP server "flaky" came back');
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).not.toContain("flaky__ping");
+      await expect(client.callTool({ name: "flaky__ping", arguments: { text: "hi" } })).rejects.toThrow(
+        /flaky__ping/,
+      );
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+});
