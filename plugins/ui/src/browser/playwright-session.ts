@@ -19,11 +19,11 @@ import type {
   UploadRequest,
 } from "../driver/types.js";
 import { locate, runAct } from "./act.js";
-import type { Guarded } from "./dialogs.js";
 import { labelledScreenshot } from "./labels.js";
 import type { BrowserRuntime } from "./runtime.js";
 import { takeAriaNodes, takeSnapshot } from "./snapshot.js";
 import type { Tab } from "./tab.js";
+import { loaded, result } from "./tab-outcome.js";
 
 // a capture is not waiting for an element: a busy machine gets longer than an action
 const CAPTURE_TIMEOUT_MS = 30_000;
@@ -207,13 +207,3 @@ export class PlaywrightSession implements BrowserSession {
     return tab;
   }
 }
-
-/** A navigation's outcome as plain data (a dialog answer later reports it as JSON). */
-const loaded = (tab: Tab, navigation: Promise<unknown>): Promise<PageLoad> =>
-  navigation.then(() => ({ ok: true, targetId: tab.targetId, url: tab.page.url() }));
-
-const result = <T>(tab: Tab, outcome: Guarded<T>): ActionResult<T> => ({
-  ...outcome,
-  targetId: tab.targetId,
-  url: tab.page.url(),
-});
