@@ -68,7 +68,7 @@ describe.skipIf(skipReason !== undefined)(
       JSON.parse(text(await tool(name).execute("c", args)));
 
     it("says at start that nodes and automation go through the Gateway", () => {
-      expect(startLine).toMatch(/through the Gateway: nodes, automation; embedded: .*\bfs\b/);
+      expect(startLine).toMatch(/through the Gateway: nodes, automation, messaging; embedded: .*\bfs\b/);
       expect(startLine).not.toContain(gateway.token);
     });
 
@@ -110,6 +110,17 @@ describe.skipIf(skipReason !== undefined)(
           /^gateway cron\.add: INVALID_REQUEST: invalid cron\.add params: .*Invalid value for minute: 61/,
         ),
       });
+    });
+
+    it("message send goes to the Gateway: with no channel there, its 'Channel is required' reaches the model", async () => {
+      const result = await tool("message").execute("c", {
+        action: "send",
+        target: "+15550001",
+        message: "hi",
+      });
+      expect(text(result)).toContain(
+        "gateway send: INVALID_REQUEST: Error: Channel is required (no configured channels detected). Run openclaw channels add",
+      );
     });
 
     it("the automation section's gateway tool (this app's configuration) stays", () => {

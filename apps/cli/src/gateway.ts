@@ -2,12 +2,13 @@ import path from "node:path";
 import type { ClawtoolsPlugin, ToolContext } from "@clawtools/core";
 import type { Clawtools } from "clawtools";
 import type { CommonOptions } from "./options.js";
+import { gatewayMessagingPlugin } from "./gateway-channel.js";
 import { gatewayAutomationPlugin } from "./gateway-cron.js";
 import { UsageError } from "./usage.js";
 import { CLI_VERSION } from "./version.js";
 
 /** The sections `serve --gateway` runs through the Gateway (when installed); every other one stays embedded. */
-export const GATEWAY_SECTIONS = ["nodes", "automation"] as const;
+export const GATEWAY_SECTIONS = ["nodes", "automation", "messaging"] as const;
 
 /** Where the device key that signs the Gateway's challenge is kept (one per state directory). */
 export const gatewayIdentityFile = (stateDir: string) =>
@@ -37,7 +38,7 @@ export async function gatewayPlugins(
   context: ToolContext,
   clawtools: Clawtools,
   log: (line: string) => void,
-): Promise<{ nodes: ClawtoolsPlugin; automation?: ClawtoolsPlugin }> {
+): Promise<{ nodes: ClawtoolsPlugin; automation?: ClawtoolsPlugin; messaging?: ClawtoolsPlugin }> {
   const url = options.gateway;
   if (!url) throw new Error("gatewayNodesPlugin needs --gateway");
   const token = options.gatewayToken ?? (process.env.OPENCLAW_GATEWAY_TOKEN || undefined);
@@ -63,13 +64,18 @@ export async function gatewayPlugins(
   }
   const automation = clawtools.tools.plugins().find((p) => p.section === "automation");
   let forwarded: ClawtoolsPlugin | undefined;
+  let messaging: ClawtoolsPlugin | undefined;
   try {
     if (automation) forwarded = await gatewayAutomationPlugin(client, automation);
+    if (clawtools.tools.plugins().some((p) => p.section === "messaging"))
+      messaging = await gatewayMessagingPlugin(client);
   } catch (error) {
     await client.close();
     throw error;
   }
-  const through = GATEWAY_SECTIONS.filter((s) => s === "nodes" || (s === "automation" && forwarded));
+  const through = GATEWAY_SECTIONS.filter(
+    (s) => s === "nodes" || (s === "automation" && forwarded) || (s === "messaging" && messaging),
+  );
   const embedded = [
     ...new Set(
       clawtools.tools
@@ -84,5 +90,5 @@ export async function gatewayPlugins(
   );
   // the nodes plugin owns the connection: the toolset's dispose closes it once
   const nodes = createNodesPlugin({ nodeHost: new GatewayNodeHost({ client, ownsClient: true }) });
-  return { nodes, ...(forwarded ? { automation: forwarded } : {}) };
+  return { nodes, ...(forwarded ? { automation: forwarded } : {}), ...(messaging ? { messaging } : {}) };
 }

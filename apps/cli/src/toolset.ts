@@ -265,6 +265,7 @@ export async function buildToolset(
       const through = await gatewayPlugins(options, context, clawtools, warn);
       replace("nodes", through.nodes);
       if (through.automation) replace("automation", through.automation);
+      if (through.messaging) replace("messaging", through.messaging);
     } catch (error) {
       await clawtools.tools.dispose();
       throw error;
