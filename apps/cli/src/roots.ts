@@ -38,12 +38,14 @@ export function followClientRoots(
   options: { root?: string; log: (line: string) => void },
 ) {
   let workspace = start;
-  let tools: AnyAgentTool[] = base.tools;
+  // undefined until a root is picked: the start toolset's tools, which grow when an MCP server comes back
+  let tools: AnyAgentTool[] | undefined;
   const built: Toolset[] = [];
   const toolset: McpToolsetLike = {
     get tools() {
-      return tools;
+      return tools ?? base.tools;
     },
+    ...(base.onToolsChanged ? { onToolsChanged: base.onToolsChanged.bind(base) } : {}),
     meta: (name) => base.meta?.(name),
     dispose: async () => {
       await Promise.allSettled(built.map((t) => t.dispose()));

@@ -33,7 +33,9 @@ async function serveWithFlakyServer(failures: number, extra: string[] = []) {
   let stderr = "";
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [bin, "serve", "--workspace", dir, "--config", file, ...extra],
+    args: [bin, "serve", "--config", file, ...extra],
+    // no --workspace: serve follows the client's roots (this client offers none), the default way
+    cwd: dir,
     stderr: "pipe",
   });
   transport.stderr?.on("data", (d) => {
