@@ -13,6 +13,8 @@ export interface ConnectedMcpServer {
   tools: AnyAgentTool[];
   /** Closes the connection (a stdio server's process ends with it). */
   close(): Promise<void>;
+  /** Settles when the connection ends, by `close()` or because the server went away. */
+  closed: Promise<void>;
 }
 
 /** How long a stdio server may stay silent on server/discover before it is taken as 2025-era. */
@@ -100,7 +102,14 @@ export async function connectMcpServer(
       prefix: `${name}__`,
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     });
-    return { name, tools, close: () => client.close() };
+    const closed = new Promise<void>((resolve) => {
+      const before = client.onclose;
+      client.onclose = () => {
+        before?.();
+        resolve();
+      };
+    });
+    return { name, tools, close: () => client.close(), closed };
   } catch (error) {
     await client.close();
     throw error;

@@ -53,6 +53,15 @@ export class LateMcpTools {
     for (const listener of this.#listeners) listener();
   }
 
+  /** A server went away: its tools are no longer served (until it comes back and is added again). */
+  remove(names: string[]): void {
+    const gone = new Set(names);
+    const kept = this.#tools.filter((t) => !gone.has(t.name));
+    if (kept.length === this.#tools.length) return;
+    this.#tools = kept;
+    for (const listener of this.#listeners) listener();
+  }
+
   onChange(listener: () => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);

@@ -10,14 +10,15 @@ import { UsageError } from "./usage.js";
  * the connection (a stdio server's process) closes with the toolset's registry. A bad entry fails
  * the start naming it. A server that fails to start is reported on stderr and tried again in the
  * background (capped exponential backoff, until the registry is disposed); when it comes back
- * its tools are registered and `onBack` gets them.
+ * its tools are registered and `served.add` gets them. A server whose connection drops is taken
+ * out (`served.remove`) and retried the same way.
  */
 export async function mountMcpServers(
   servers: Record<string, unknown>,
   registry: ToolRegistry,
   where: string,
   warn: (message: string) => void,
-  onBack?: (mounted: MountedMcpServer) => void,
+  served?: ServedMcpTools,
 ): Promise<MountedMcpServer[]> {
   const names = Object.keys(servers);
   if (names.length === 0) return [];
@@ -30,6 +31,7 @@ export async function mountMcpServers(
     const problem = mcpServerConfigProblem(servers[name]);
     if (problem) throw new UsageError(`${where}: mcpServers.${name}: ${problem}`);
   }
+  const mount: Mount = { registry, warn, connect: connectMcpServer, served };
   const mounted: MountedMcpServer[] = [];
   // servers start side by side: one slow server does not hold the others up
   const results = await Promise.allSettled(
@@ -41,10 +43,10 @@ export async function mountMcpServers(
       warn(
         `[clawtools] MCP server "${name}" did not start and is skipped: ${(result.reason as Error).message} (retrying in the background; its tools appear when it comes back)`,
       );
-      retryInBackground(name, servers[name], registry, warn, connectMcpServer, onBack);
+      retryInBackground(name, servers[name], mount);
       continue;
     }
-    const entry = registerServer(name, result.value, registry);
+    const entry = registerServer(name, servers[name], result.value, mount);
     if (typeof entry === "string") {
       await result.value.close();
       throw new UsageError(`${where}: mcpServers.${name}: ${entry}`);
@@ -56,41 +58,65 @@ export async function mountMcpServers(
 
 export type MountedMcpServer = { plugin: ClawtoolsPlugin; spec: string; tools: string[] };
 
-/** Registers a connected server's tools as plugin `mcp:<name>`; a string says why it could not. */
+/** What serves the tools: told when a server comes back and when one goes away. */
+export interface ServedMcpTools {
+  add(mounted: MountedMcpServer): void;
+  remove(names: string[]): void;
+}
+
+interface Mount {
+  registry: ToolRegistry;
+  warn: (message: string) => void;
+  connect: typeof import("@clawtools/mcp").connectMcpServer;
+  served: ServedMcpTools | undefined;
+}
+
+/**
+ * Registers a connected server's tools as plugin `mcp:<name>`; a string says why it could not.
+ * If the connection drops before serve stops, its tools are taken out and it is retried.
+ */
 function registerServer(
   name: string,
+  config: unknown,
   server: ConnectedMcpServer,
-  registry: ToolRegistry,
+  mount: Mount,
 ): MountedMcpServer | string {
+  let stopping = false;
   const plugin = servedEverywhere(
     definePlugin({
       id: `mcp:${name}`,
       version: "0.0.0",
       description: `MCP server "${name}" (config mcpServers)`,
       tools: server.tools.map((tool) => ({ factory: tool })),
-      dispose: () => server.close(),
+      dispose: () => {
+        stopping = true;
+        return server.close();
+      },
     }),
   );
   // registered even when refused: the registry's dispose then closes the connection
-  const problems = registry.registerPlugin(plugin);
+  const problems = mount.registry.registerPlugin(plugin);
   if (problems.length > 0) return problems.map((d) => d.message).join("; ");
-  return { plugin, spec: `mcpServers.${name}`, tools: server.tools.map((t) => t.name) };
+  const tools = server.tools.map((t) => t.name);
+  void server.closed.then(() => {
+    if (stopping) return;
+    for (const tool of tools) mount.registry.unregister(tool);
+    mount.served?.remove(tools);
+    mount.warn(
+      `[clawtools] MCP server "${name}" went away: its tools are not served until it comes back (retrying)`,
+    );
+    retryInBackground(name, config, mount);
+  });
+  return { plugin, spec: `mcpServers.${name}`, tools };
 }
 
 /**
  * Tries a server that did not start again until the registry is disposed (serve stopping): a
  * tool-less plugin holds the abort, so the registry's dispose ends the retries.
  */
-function retryInBackground(
-  name: string,
-  config: unknown,
-  registry: ToolRegistry,
-  warn: (message: string) => void,
-  connect: typeof import("@clawtools/mcp").connectMcpServer,
-  onBack: ((mounted: MountedMcpServer) => void) | undefined,
-): void {
+function retryInBackground(name: string, config: unknown, mount: Mount): void {
   const stop = new AbortController();
-  registry.registerPlugin(
+  mount.registry.registerPlugin(
     definePlugin({
       id: `mcp-retry:${name}`,
       version: "0.0.0",
@@ -100,16 +126,16 @@ function retryInBackground(
     }),
   );
   void retryUntilConnected(
-    () => connect(name, config as Parameters<typeof connect>[1]),
+    () => mount.connect(name, config as Parameters<Mount["connect"]>[1]),
     (server) => {
-      const entry = registerServer(name, server, registry);
+      const entry = registerServer(name, config, server, mount);
       if (typeof entry === "string") {
-        warn(`[clawtools] MCP server "${name}" came back but its tools cannot be served: ${entry}`);
+        mount.warn(`[clawtools] MCP server "${name}" came back but its tools cannot be served: ${entry}`);
         void server.close().catch(() => {});
         return;
       }
-      warn(`[clawtools] MCP server "${name}" came back: serving ${entry.tools.join(", ")}`);
-      onBack?.(entry);
+      mount.warn(`[clawtools] MCP server "${name}" came back: serving ${entry.tools.join(", ")}`);
+      mount.served?.add(entry);
     },
     { signal: stop.signal },
   );

@@ -186,7 +186,7 @@ export async function buildToolset(
         clawtools.tools,
         options.config ? `--config ${options.config}` : "configuration",
         warn,
-        (back) => late.add(back),
+        late,
       )),
     );
   } catch (error) {

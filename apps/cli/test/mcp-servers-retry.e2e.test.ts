@@ -43,12 +43,22 @@ async function serveWithFlakyServer(failures: number, extra: string[] = []) {
   });
   const client = new Client({ name: "e2e-mcp-retry", version: "1" });
   // registered before connecting: the notification may come at any time after the start
-  const changed = new Promise<void>((resolve) =>
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
-  );
+  let notified = 0;
+  const waiters: Array<{ count: number; resolve: () => void }> = [];
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    notified += 1;
+    for (const w of waiters.filter((w) => w.count <= notified)) w.resolve();
+  });
+  /** Resolves once `count` tools/list_changed notifications have arrived in all. */
+  const changes = (count: number) =>
+    new Promise<void>((resolve) => {
+      if (notified >= count) resolve();
+      else waiters.push({ count, resolve });
+    });
+  const changed = changes(1);
   await client.connect(transport);
   const starts = () => readFileSync(counter, "utf8").split("\n").filter(Boolean).length;
-  return { client, changed, stderr: () => stderr, starts };
+  return { client, changed, changes, stderr: () => stderr, starts };
 }
 
 describe("clawtools serve: a config MCP server that fails to start is retried", () => {
@@ -91,6 +101,29 @@ describe("clawtools serve: a config MCP server that fails to start is retried", 
       expect(names).not.toContain("flaky__ping");
       await expect(client.callTool({ name: "flaky__ping", arguments: { text: "hi" } })).rejects.toThrow(
         /flaky__ping/,
+      );
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+
+  it("takes a server whose connection drops out, and serves it again when it comes back", async () => {
+    const { client, changes, stderr } = await serveWithFlakyServer(0, ["--workspace", tmpdir()]);
+    try {
+      const names = async () => (await client.listTools()).tools.map((t) => t.name);
+      expect(await names()).toContain("flaky__ping");
+      // the server's process ends mid-call: the call fails, and its tools go
+      await client.callTool({ name: "flaky__crash", arguments: {} }).catch(() => undefined);
+      await changes(1);
+      expect(stderr()).toContain('[clawtools] MCP server "flaky" went away');
+      // it starts again on the first retry (the fixture only fails its first 0 starts)
+      await changes(2);
+      expect(await names()).toContain("flaky__ping");
+      expect(await client.callTool({ name: "flaky__ping", arguments: { text: "again" } })).toMatchObject({
+        content: [{ type: "text", text: "pong: again" }],
+      });
+      expect(stderr()).toContain(
+        '[clawtools] MCP server "flaky" came back: serving flaky__ping, flaky__crash',
       );
     } finally {
       await client.close();
