@@ -16,7 +16,10 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["{packages,plugins,adapters,backends,apps}/*/{src,test}/**/*.test.ts", "tooling/release/test/**/*.test.ts"],
+    include: [
+      "{packages,plugins,adapters,backends,apps}/*/{src,test}/**/*.test.ts",
+      "tooling/release/test/**/*.test.ts",
+    ],
     exclude: ["**/node_modules/**", "**/dist/**"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
