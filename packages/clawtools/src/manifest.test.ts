@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type AnyAgentTool, createToolset, ToolRegistry } from "@clawtools/core";
+import { type AnyAgentTool, createToolset, type ToolContext } from "@clawtools/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { createClawtools, isLazySectionPlugin } from "./index.js";
 import { liveManifest } from "./manifest-live.js";
