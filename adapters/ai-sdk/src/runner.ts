@@ -122,18 +122,9 @@ export function createAiSdkRunner(options: AiSdkRunnerOptions): AgentRunner & {
     return active;
   }
 
-  return {
-    table: runs,
-    start: (request: StartRunRequest) => runs.start(request.sessionKey, () => startRun(request)),
-    canYield: (sessionKey: string) => runs.canYield(sessionKey),
-    onYield: async (sessionKey: string, message: string) => void runs.yieldTurn(sessionKey, message),
-    wait: (runId: string, timeoutMs: number) => runs.wait(runId, timeoutMs),
-    abort: (runId: string) => runs.abort(runId, (run) => run.controller.abort()),
-    async steer(runId: string, message: string): Promise<boolean> {
-      const run = runs.steerable(runId);
-      if (!run) return false;
-      run.steers.push({ role: "user", content: message });
-      return true;
-    },
-  };
+  return runs.agentRunner({
+    start: startRun,
+    stop: (run) => run.controller.abort(),
+    steer: (run, message) => run.steers.push({ role: "user", content: message }),
+  });
 }

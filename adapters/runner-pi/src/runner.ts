@@ -146,18 +146,9 @@ export function createPiRunner(options: PiRunnerOptions): AgentRunner & {
     return active;
   }
 
-  return {
-    table: runs,
-    start: (request: StartRunRequest) => runs.start(request.sessionKey, () => startRun(request)),
-    canYield: (sessionKey: string) => runs.canYield(sessionKey),
-    onYield: async (sessionKey: string, message: string) => void runs.yieldTurn(sessionKey, message),
-    wait: (runId: string, timeoutMs: number) => runs.wait(runId, timeoutMs),
-    abort: (runId: string) => runs.abort(runId, (run) => run.agent.abort()),
-    async steer(runId: string, message: string): Promise<boolean> {
-      const run = runs.steerable(runId);
-      if (!run) return false;
-      run.agent.steer({ role: "user", content: message, timestamp: Date.now() });
-      return true;
-    },
-  };
+  return runs.agentRunner({
+    start: startRun,
+    stop: (run) => run.agent.abort(),
+    steer: (run, message) => run.agent.steer({ role: "user", content: message, timestamp: Date.now() }),
+  });
 }

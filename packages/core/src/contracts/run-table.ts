@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { RunOutcome } from "./agent-runner.js";
+import type { AgentRunner, RunOutcome, StartRunRequest } from "./agent-runner.js";
 import { type TrackedRun, waitForRun } from "./run-wait.js";
 
 /** How many ended runs' outcomes a runner keeps for a late `wait` (the store keeps the rest). */
@@ -8,6 +8,13 @@ export const RECENT_OUTCOMES = 256;
 /** A run of a session: `yielded` holds sessions_yield's message once the run's turn is to end. */
 export interface SessionRun extends TrackedRun {
   yielded?: string;
+}
+
+/** What a loop adapter does itself: build and start a run, stop it, and put a message into it. */
+export interface RunDriver<R extends SessionRun> {
+  start(request: StartRunRequest): Promise<R>;
+  stop(run: R): void;
+  steer(run: R, message: string): void;
 }
 
 /**
@@ -123,5 +130,26 @@ export class RunTable<R extends SessionRun> {
   /** Runs held now (running), and ended outcomes cached. */
   get size(): { live: number; ended: number } {
     return { live: this.live.size, ended: this.ended.size };
+  }
+
+  /**
+   * The AgentRunner over this table: every loop adapter's start, wait, abort, steer and yield are
+   * this bookkeeping around its own `driver`, written once here.
+   */
+  agentRunner(driver: RunDriver<R>): AgentRunner & { readonly table: RunTable<R> } {
+    return {
+      table: this,
+      start: (request) => this.start(request.sessionKey, () => driver.start(request)),
+      canYield: (sessionKey) => this.canYield(sessionKey),
+      onYield: async (sessionKey, message) => void this.yieldTurn(sessionKey, message),
+      wait: (runId, timeoutMs) => this.wait(runId, timeoutMs),
+      abort: (runId) => this.abort(runId, (run) => driver.stop(run)),
+      steer: async (runId, message) => {
+        const run = this.steerable(runId);
+        if (!run) return false;
+        driver.steer(run, message);
+        return true;
+      },
+    };
   }
 }
