@@ -16,6 +16,7 @@ import {
   type RunOwner,
 } from "./liveness.js";
 import { heldElsewhere, requestRemoteKill } from "./remote-kill.js";
+import { answerSteerRequest } from "./remote-steer.js";
 import type { RunRecord, RunStatus, SessionEntry, TranscriptMessage } from "./types.js";
 
 export interface SessionsEvents {
@@ -62,8 +63,8 @@ export class SessionsService {
   /** This service as the owner of the runs it starts (liveness lives in the run registry). */
   readonly owner: RunOwner;
   private readonly heartbeatMs: number;
-  private readonly staleMs: number;
-  private readonly killWaitMs: number;
+  readonly staleMs: number;
+  readonly killWaitMs: number;
   /** Stops the heartbeat and the check for kills asked by other processes. */
   private readonly stopTimers: Array<() => void>;
   private reaping: Promise<RunRecord[]> | undefined;
@@ -92,11 +93,12 @@ export class SessionsService {
     ];
   }
 
-  /** Kills the runs it holds that another process asked to kill (their `abortRequest`). */
+  /** Kills or steers the runs it holds as another process asked (`abortRequest`, `steerRequest`). */
   private async answerAbortRequests(): Promise<void> {
     for (const runId of [...this.watching.keys()]) {
       const run = await this.runs.get(runId);
       if (run?.status === "running" && run.abortRequest && this.owns(run)) await this.kill(runId);
+      else if (run) await answerSteerRequest(this.runs, run, this.owner, this.runner, this.continued);
     }
   }
 

@@ -56,7 +56,10 @@ export async function holder(stateDir: string, workspaceDir: string, count: numb
   const aborted = async (runId: string) => {
     await line(new RegExp(`^aborted ${runId}$`, "m"));
   };
-  return { pid: child.pid!, runIds, killed, aborted, alive: () => child.exitCode === null };
+  const steered = async (runId: string, message: string) => {
+    await line(new RegExp(`^steered ${runId} ${message}$`, "m"));
+  };
+  return { pid: child.pid!, runIds, killed, aborted, steered, alive: () => child.exitCode === null };
 }
 
 /** This process's sessions on the same state directory (a restarted server, or a second one). */

@@ -43,6 +43,13 @@ export interface RunRecord {
    * on its next check and aborts the run, which then ends `killed`.
    */
   abortRequest?: { at: number; by: RunOwner };
+  /**
+   * A message another process asked to steer into the run (`subagents steer` elsewhere); the
+   * owner steers it in on its next check and writes the request's id to `steerAck`.
+   */
+  steerRequest?: { id: string; at: number; by: RunOwner; message: string };
+  /** The id of the last `steerRequest` the owner steered into the run. */
+  steerAck?: string;
 }
 
 /** Sub-agent runs. */

@@ -1,7 +1,9 @@
 import { type AgentTool, jsonResult, optionalStringEnum, Type } from "@clawtools/core";
 import type { SessionsEnv } from "../context.js";
 import { isSubagentKey } from "../keys.js";
+import { heldElsewhere } from "../remote-kill.js";
 import type { RunRecord } from "../types.js";
+import { steerElsewhere } from "./steer-elsewhere.js";
 
 export const subagentsSchema = Type.Object(
   {
@@ -227,6 +229,8 @@ export function createSubagentsTool(env: SessionsEnv): AgentTool<typeof subagent
         if (lastSteers.size > 1_000)
           for (const [k, at] of lastSteers) if (Date.now() - at >= STEER_GAP_MS) lastSteers.delete(k);
         const ok = await env.service.runner!.steer(run.runId, message);
+        if (!ok && heldElsewhere(run, env.service.owner, Date.now(), env.service.staleMs))
+          return steerElsewhere(env.service, run, message, base, name(run), holder(run));
         return ok
           ? jsonResult({ status: "accepted", ...base, runId: run.runId, text: `steered ${name(run)}.` })
           : jsonResult({
