@@ -1,12 +1,14 @@
 import { type AnyAgentTool, type Clock, systemClock } from "@clawtools/core";
 import {
   type AgentRunner,
+  armTimeLimit,
   type RunOutcome,
   RunTable,
   type SessionRun,
   type SessionStore,
   type StartRunRequest,
   type TrackedRun,
+  TranscriptWriter,
   type TranscriptMessage,
 } from "@clawtools/core/contracts";
 import { generateText, type LanguageModel, type ModelMessage, stepCountIs } from "ai";
@@ -79,13 +81,11 @@ export function createAiSdkRunner(options: AiSdkRunnerOptions): AgentRunner & {
       timedOut: false,
       done: Promise.resolve({ status: "ok" }),
     };
-    const timer = request.timeoutMs
-      ? clock.setTimeout(() => {
-          active.timedOut = true;
-          active.controller.abort();
-        }, request.timeoutMs)
-      : undefined;
-    let writes = Promise.resolve();
+    const disarm = armTimeLimit(clock, request.timeoutMs, () => {
+      active.timedOut = true;
+      active.controller.abort();
+    });
+    const writes = new TranscriptWriter(options.store, request.sessionKey);
     active.done = (async (): Promise<RunOutcome> => {
       try {
         const result = await generateText({
@@ -101,21 +101,21 @@ export function createAiSdkRunner(options: AiSdkRunnerOptions): AgentRunner & {
             active.steers.length > 0 ? { messages: [...messages, ...active.steers] } : undefined,
           onStepFinish: (step) => {
             const produced = stepMessages(step, modelName(model));
-            writes = writes.then(() => options.store.append(request.sessionKey, produced).then(() => {}));
+            void writes.append(produced);
           },
         });
-        await writes;
+        await writes.settled();
         if (active.timedOut) return { status: "timeout", reply: result.text };
         if (active.yielded !== undefined)
           return { status: "ok", reply: result.text.trim() || active.yielded, yielded: true };
         return { status: "ok", reply: result.text.trim() };
       } catch (error) {
-        await writes.catch(() => {});
+        await writes.settled().catch(() => {});
         if (active.timedOut) return { status: "timeout", error: "timed out" };
         if (active.controller.signal.aborted) return { status: "aborted", error: "aborted" };
         return { status: "error", error: (error as Error).message };
       } finally {
-        if (timer !== undefined) clock.clearTimeout(timer);
+        disarm();
         await runTools.dispose?.().catch(() => {});
       }
     })();

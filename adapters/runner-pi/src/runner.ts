@@ -2,13 +2,16 @@ import { type AnyAgentTool, type Clock, redactSecrets, systemClock } from "@claw
 import { type ModelSpec, modelFailure, resolveModel, withModel } from "@clawtools/models";
 import {
   type AgentRunner,
+  armTimeLimit,
   type RunOutcome,
   RunTable,
   type SessionRun,
   type SessionStore,
   type StartRunRequest,
   type TrackedRun,
+  TranscriptWriter,
   type TranscriptMessage,
+  turnOutcome,
 } from "@clawtools/core/contracts";
 import { Agent, type AgentMessage } from "@mariozechner/pi-agent-core";
 import type { AssistantMessage } from "@mariozechner/pi-ai";
@@ -97,49 +100,36 @@ export function createPiRunner(options: PiRunnerOptions): AgentRunner & {
       afterToolCall: async () => (active.yielded !== undefined ? { terminate: true } : undefined),
     });
     // every message lands in the session as it is produced (a crash loses at most the one in flight)
-    let writes = Promise.resolve();
-    agent.subscribe((event) => {
-      if (event.type !== "message_end") return;
-      const message = {
-        ...(event.message as object),
-        timestamp: (event.message as { timestamp?: number }).timestamp ?? Date.now(),
-      } as TranscriptMessage;
-      writes = writes.then(() => options.store.append(request.sessionKey, [message]).then(() => {}));
-      return writes;
-    });
+    const writes = new TranscriptWriter(options.store, request.sessionKey);
+    agent.subscribe((event) =>
+      event.type === "message_end" ? writes.appendStamped(event.message as object) : undefined,
+    );
     active = { agent, timedOut: false, done: Promise.resolve({ status: "ok" }) };
-    const timer = request.timeoutMs
-      ? clock.setTimeout(() => {
-          active.timedOut = true;
-          agent.abort();
-        }, request.timeoutMs)
-      : undefined;
+    const disarm = armTimeLimit(clock, request.timeoutMs, () => {
+      active.timedOut = true;
+      agent.abort();
+    });
     active.done = (async (): Promise<RunOutcome> => {
       try {
         await agent.prompt(request.message);
-        await writes;
+        await writes.settled();
         const last = [...agent.state.messages]
           .reverse()
           .find((m) => (m as AssistantMessage).role === "assistant") as AssistantMessage | undefined;
-        if (active.timedOut) return { status: "timeout", ...(last ? { reply: textOf(last) } : {}) };
-        if (!last) return { status: "error", error: "the run produced no answer" };
-        if (last.stopReason === "aborted") return { status: "aborted", error: "aborted" };
+        const answer = last && {
+          text: textOf(last),
+          stopReason: last.stopReason,
+          errorMessage: last.errorMessage,
+        };
         // the provider's error can echo the key: run logs and announces get it redacted
-        if (last.stopReason === "error")
-          return {
-            status: "error",
-            error: modelFailure(resolved, last.errorMessage ?? "model error"),
-          };
-        if (active.yielded !== undefined)
-          return { status: "ok", reply: textOf(last) || active.yielded, yielded: true };
-        return { status: "ok", reply: textOf(last) };
+        return turnOutcome(active, answer, (message) => modelFailure(resolved, message));
       } catch (error) {
         return {
           status: active.timedOut ? "timeout" : "error",
           error: redactSecrets((error as Error).message),
         };
       } finally {
-        if (timer !== undefined) clock.clearTimeout(timer);
+        disarm();
         await runTools.dispose?.().catch(() => {});
       }
     })();
