@@ -2,8 +2,8 @@ import { type AnyAgentTool, type Clock, systemClock } from "@clawtools/core";
 import {
   type AgentRunner,
   armTimeLimit,
-  type RunOutcome,
   RunTable,
+  settleTurn,
   type SessionRun,
   type SessionStore,
   type StartRunRequest,
@@ -86,8 +86,8 @@ export function createAiSdkRunner(options: AiSdkRunnerOptions): AgentRunner & {
       active.controller.abort();
     });
     const writes = new TranscriptWriter(options.store, request.sessionKey);
-    active.done = (async (): Promise<RunOutcome> => {
-      try {
+    active.done = settleTurn(
+      async () => {
         const result = await generateText({
           model,
           system: [options.system ?? DEFAULT_SYSTEM, request.extraSystemPrompt].filter(Boolean).join("\n\n"),
@@ -109,16 +109,15 @@ export function createAiSdkRunner(options: AiSdkRunnerOptions): AgentRunner & {
         if (active.yielded !== undefined)
           return { status: "ok", reply: result.text.trim() || active.yielded, yielded: true };
         return { status: "ok", reply: result.text.trim() };
-      } catch (error) {
+      },
+      async (error) => {
         await writes.settled().catch(() => {});
         if (active.timedOut) return { status: "timeout", error: "timed out" };
         if (active.controller.signal.aborted) return { status: "aborted", error: "aborted" };
-        return { status: "error", error: (error as Error).message };
-      } finally {
-        disarm();
-        await runTools.dispose?.().catch(() => {});
-      }
-    })();
+        return { status: "error", error: error.message };
+      },
+      { disarm, tools: runTools },
+    );
     return active;
   }
 

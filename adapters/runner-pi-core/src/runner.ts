@@ -2,8 +2,8 @@ import { type AnyAgentTool, type Clock, redactSecrets, systemClock } from "@claw
 import {
   type AgentRunner,
   armTimeLimit,
-  type RunOutcome,
   RunTable,
+  settleTurn,
   type SessionRun,
   type SessionStore,
   type StartRunRequest,
@@ -96,8 +96,8 @@ export function createPiCoreRunner(options: PiCoreRunnerOptions): AgentRunner & 
       active.timedOut = true;
       agent.abort();
     });
-    active.done = (async (): Promise<RunOutcome> => {
-      try {
+    active.done = settleTurn(
+      async () => {
         await agent.prompt(request.message);
         await writes.settled();
         const last = lastAssistant(agent.state.messages);
@@ -108,16 +108,15 @@ export function createPiCoreRunner(options: PiCoreRunnerOptions): AgentRunner & 
         };
         // the provider's error can echo the key: run logs and announces get it redacted
         return turnOutcome(active, answer, (message) => modelFailure(resolved, message));
-      } catch (error) {
+      },
+      async (error) => {
         return {
           status: active.timedOut ? "timeout" : "error",
-          error: redactSecrets((error as Error).message),
+          error: redactSecrets(error.message),
         };
-      } finally {
-        disarm();
-        await runTools.dispose?.().catch(() => {});
-      }
-    })();
+      },
+      { disarm, tools: runTools },
+    );
     return active;
   }
 

@@ -3,8 +3,8 @@ import { type ModelSpec, modelFailure, resolveModel, withModel } from "@clawtool
 import {
   type AgentRunner,
   armTimeLimit,
-  type RunOutcome,
   RunTable,
+  settleTurn,
   type SessionRun,
   type SessionStore,
   type StartRunRequest,
@@ -109,8 +109,8 @@ export function createPiRunner(options: PiRunnerOptions): AgentRunner & {
       active.timedOut = true;
       agent.abort();
     });
-    active.done = (async (): Promise<RunOutcome> => {
-      try {
+    active.done = settleTurn(
+      async () => {
         await agent.prompt(request.message);
         await writes.settled();
         const last = [...agent.state.messages]
@@ -123,16 +123,15 @@ export function createPiRunner(options: PiRunnerOptions): AgentRunner & {
         };
         // the provider's error can echo the key: run logs and announces get it redacted
         return turnOutcome(active, answer, (message) => modelFailure(resolved, message));
-      } catch (error) {
+      },
+      async (error) => {
         return {
           status: active.timedOut ? "timeout" : "error",
-          error: redactSecrets((error as Error).message),
+          error: redactSecrets(error.message),
         };
-      } finally {
-        disarm();
-        await runTools.dispose?.().catch(() => {});
-      }
-    })();
+      },
+      { disarm, tools: runTools },
+    );
     return active;
   }
 

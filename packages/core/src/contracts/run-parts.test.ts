@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "../testing/index.js";
 import type { RunOutcome, StartRunRequest } from "./agent-runner.js";
-import { armTimeLimit, TranscriptWriter, turnOutcome } from "./run-parts.js";
+import { armTimeLimit, settleTurn, TranscriptWriter, turnOutcome } from "./run-parts.js";
 import { RunTable, type SessionRun } from "./run-table.js";
 import type { SessionStore } from "./session-store.js";
 import type { TranscriptMessage } from "./transcript.js";
@@ -112,6 +112,41 @@ describe("turnOutcome", () => {
       yielded: true,
     });
     expect(turnOutcome(run(), { text: "done" }, failure)).toEqual({ status: "ok", reply: "done" });
+  });
+});
+
+describe("settleTurn", () => {
+  it("gives the turn's outcome or the failure's, and disarms and releases the tools either way", async () => {
+    const log: string[] = [];
+    const release = () => ({
+      disarm: () => log.push("disarm"),
+      tools: { dispose: async () => void log.push("dispose") },
+    });
+    const ok = await settleTurn(
+      async () => ({ status: "ok", reply: "r" }),
+      () => ({ status: "error" }),
+      release(),
+    );
+    expect(ok).toEqual({ status: "ok", reply: "r" });
+    const failed = await settleTurn(
+      async () => {
+        throw new Error("boom");
+      },
+      async (error) => ({ status: "error", error: error.message }),
+      release(),
+    );
+    expect(failed).toEqual({ status: "error", error: "boom" });
+    expect(log).toEqual(["disarm", "dispose", "disarm", "dispose"]);
+    // a release that fails leaves the outcome as it was
+    const kept = await settleTurn(
+      async () => ({ status: "ok", reply: "kept" }),
+      () => ({ status: "error" }),
+      {
+        disarm: () => {},
+        tools: { dispose: async () => Promise.reject(new Error("dispose failed")) },
+      },
+    );
+    expect(kept).toEqual({ status: "ok", reply: "kept" });
   });
 });
 

@@ -74,3 +74,22 @@ export function turnOutcome(
   if (run.yielded !== undefined) return { status: "ok", reply: last.text || run.yielded, yielded: true };
   return { status: "ok", reply: last.text };
 }
+
+/**
+ * Runs a turn to its outcome: a throw becomes `failed`'s outcome; either way the time limit is
+ * disarmed and the run's tools released (a failing release does not change the outcome).
+ */
+export async function settleTurn(
+  turn: () => Promise<RunOutcome>,
+  failed: (error: Error) => RunOutcome | Promise<RunOutcome>,
+  release: { disarm: () => void; tools: { dispose?(): Promise<void> } },
+): Promise<RunOutcome> {
+  try {
+    return await turn();
+  } catch (error) {
+    return await failed(error as Error);
+  } finally {
+    release.disarm();
+    await release.tools.dispose?.().catch(() => {});
+  }
+}
