@@ -1,58 +1,14 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { FakeClock } from "@clawtools/core/testing";
-import { FileSessionStore } from "@clawtools/sessions";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeTimeLimit } from "../../runner-pi/test/shared/time-limit.js";
 import { createAiSdkRunner } from "../src/runner.js";
 import { startModelServer } from "./model-server.js";
 
-// A run's time limit runs on the runner's clock (core's Clock): driven here by a FakeClock while
-// the model holds its answer, so the limit is what ends the run.
-
-const held: Array<() => void> = [];
-let onHeld: (() => void) | undefined;
-let server: Awaited<ReturnType<typeof startModelServer>>;
-beforeAll(async () => {
-  server = await startModelServer(
-    () =>
-      new Promise((resolve) => {
-        held.push(() => resolve({ text: "too late" }));
-        onHeld?.();
-      }),
-  );
-});
-afterAll(async () => {
-  for (const release of held.splice(0)) release();
-  await server?.close();
-});
-
-describe("createAiSdkRunner time limit", () => {
-  it("ends a run whose model hangs once the clock passes timeoutMs (status timeout)", async () => {
-    const store = new FileSessionStore(mkdtempSync(path.join(tmpdir(), "aisdk-timeout-")));
-    await store.create({ key: "agent:main:subagent:t", agentId: "main", depth: 1 });
-    const provider = createOpenAICompatible({
-      name: "loopback",
-      baseURL: server.baseUrl,
-      apiKey: "sk-loopback",
-    });
-    const clock = new FakeClock();
-    const runner = createAiSdkRunner({ store, model: provider.chatModel("scripted"), clock });
-    const modelAsked = new Promise<void>((resolve) => {
-      onHeld = resolve;
-    });
-    const { runId } = await runner.start({
-      sessionKey: "agent:main:subagent:t",
-      message: "hang",
-      timeoutMs: 90_000,
-    });
-    await modelAsked;
-    await clock.whenPending(1);
-    clock.advance(89_999);
-    expect(await runner.wait(runId, 1)).toEqual({ status: "running" });
-    clock.advance(1);
-    expect(await runner.wait(runId, 30_000)).toEqual({ status: "timeout", error: "timed out" });
-    expect(clock.pending).toBe(0);
-  });
+describeTimeLimit({
+  title: "createAiSdkRunner time limit",
+  startModel: startModelServer,
+  makeRunner: ({ store, baseUrl, clock }) => {
+    const provider = createOpenAICompatible({ name: "loopback", baseURL: baseUrl, apiKey: "sk-loopback" });
+    return createAiSdkRunner({ store, model: provider.chatModel("scripted"), clock });
+  },
+  outcome: { status: "timeout", error: "timed out" },
 });
