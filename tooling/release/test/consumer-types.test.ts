@@ -29,9 +29,10 @@ function entryPoints(): string[] {
 /**
  * Third-party declarations that fail under skipLibCheck false whatever clawtools does, pulled in
  * by the ai-sdk and models adapters: @ai-sdk/provider imports `json-schema` without depending on
- * its types; @anthropic-ai/sdk names undici-types by a relative path into its own build tree.
+ * its types; @anthropic-ai/sdk names undici-types by a relative path into its own build tree;
+ * @google/genai 2.x (through @earendil-works/pi-ai, runner-pi-core's loop) fails under it as well.
  */
-const KNOWN_THIRD_PARTY = ["@ai-sdk/provider", "@anthropic-ai/sdk"];
+const KNOWN_THIRD_PARTY = ["@ai-sdk/provider", "@anthropic-ai/sdk", "@google/genai"];
 
 /** The package a diagnostic's file belongs to (`consumer` for the project's own files). */
 function owner(line: string): string {

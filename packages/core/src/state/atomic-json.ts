@@ -20,6 +20,18 @@ async function lockKey(file: string): Promise<string> {
   return `state-json:${path.join(real, path.basename(file))}`;
 }
 
+// Writers enter a file's lock in call order. Finding the key (mkdir, realpath) is I/O that can
+// finish out of order, so calls do it one after another; a call only waits for the calls before it.
+let entering: Promise<unknown> = Promise.resolve();
+function enterInOrder(file: string, dir: string): Promise<string> {
+  const key = entering.then(async () => {
+    await mkdir(dir, { recursive: true });
+    return lockKey(file);
+  });
+  entering = key.catch(() => undefined);
+  return key;
+}
+
 async function syncDir(dir: string): Promise<void> {
   const handle = await open(dir, "r");
   try {
@@ -46,8 +58,7 @@ export async function writeJsonAtomic(
     throw new TypeError(`writeJsonAtomic(${file}): the value is not JSON (${typeof value})`);
   const target = path.resolve(file);
   const dir = path.dirname(target);
-  await mkdir(dir, { recursive: true });
-  await withWriteLock(await lockKey(file), async () => {
+  await withWriteLock(await enterInOrder(file, dir), async () => {
     await sweepStaleTemps({ real: dir, via: dir });
     const temp = path.join(dir, tempNameFor(path.basename(target)));
     try {
