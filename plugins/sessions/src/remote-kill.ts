@@ -13,6 +13,31 @@ export function heldElsewhere(run: RunRecord, self: RunOwner, now: number, stale
   );
 }
 
+/** How following a run another process holds ended. */
+export type Followed<T> = { answer: T } | { holderGone: true } | { timedOut: RunRecord };
+
+/**
+ * Re-reads a run another process holds (backing off to 200 ms) until `answer` returns something,
+ * its holder dies, or `waitMs` passes: how a kill or a steer asked of the holder waits for it.
+ */
+export async function followHeldRun<T>(
+  runs: RunRegistry,
+  run: RunRecord,
+  self: RunOwner,
+  options: { waitMs: number; staleMs: number },
+  answer: (current: RunRecord | undefined) => T | undefined,
+): Promise<Followed<T>> {
+  const deadline = Date.now() + options.waitMs;
+  for (let pause = 5; ; pause = Math.min(pause * 2, 200)) {
+    const current = await runs.get(run.runId);
+    const found = answer(current);
+    if (found !== undefined) return { answer: found };
+    if (!current || !heldElsewhere(current, self, Date.now(), options.staleMs)) return { holderGone: true };
+    if (Date.now() >= deadline) return { timedOut: current };
+    await delay(pause);
+  }
+}
+
 /** What became of a kill asked of another process. */
 export type RemoteKill =
   /** The run ended (`killed`, or finished on its own meanwhile) or still runs when `waitMs` ran out. */
@@ -33,13 +58,9 @@ export async function requestRemoteKill(
   options: { waitMs: number; staleMs: number },
 ): Promise<RemoteKill> {
   await runs.update(run.runId, { abortRequest: { at: Date.now(), by: { ...self } } });
-  const deadline = Date.now() + options.waitMs;
-  for (let pause = 5; ; pause = Math.min(pause * 2, 200)) {
-    const current = await runs.get(run.runId);
-    if (!current) return { run };
-    if (current.status !== "running") return { run: current };
-    if (!heldElsewhere(current, self, Date.now(), options.staleMs)) return { holderGone: true };
-    if (Date.now() >= deadline) return { run: current };
-    await delay(pause);
-  }
+  const followed = await followHeldRun(runs, run, self, options, (current) =>
+    !current ? run : current.status !== "running" ? current : undefined,
+  );
+  if ("answer" in followed) return { run: followed.answer };
+  return "timedOut" in followed ? { run: followed.timedOut } : { holderGone: true };
 }

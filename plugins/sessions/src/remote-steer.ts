@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { delay } from "@clawtools/core";
 import type { AgentRunner, RunRegistry } from "./interfaces.js";
 import type { RunOwner } from "./liveness.js";
-import { heldElsewhere } from "./remote-kill.js";
+import { followHeldRun } from "./remote-kill.js";
 import type { RunRecord } from "./types.js";
 
 /** What became of a steer asked of the process that holds the run. */
@@ -28,16 +27,13 @@ export async function requestRemoteSteer(
 ): Promise<RemoteSteer> {
   const id = randomUUID();
   await runs.update(run.runId, { steerRequest: { id, at: Date.now(), by: { ...self }, message } });
-  const deadline = Date.now() + options.waitMs;
-  for (let pause = 5; ; pause = Math.min(pause * 2, 200)) {
-    const current = await runs.get(run.runId);
+  const followed = await followHeldRun<RemoteSteer>(runs, run, self, options, (current) => {
     if (current?.steerAck === id) return { delivered: true };
     if (current?.status !== "running") return { ended: current ?? run };
-    if (!heldElsewhere(current, self, Date.now(), options.staleMs))
-      return { pending: true, holderGone: true };
-    if (Date.now() >= deadline) return { pending: true };
-    await delay(pause);
-  }
+    return undefined;
+  });
+  if ("answer" in followed) return followed.answer;
+  return "holderGone" in followed ? { pending: true, holderGone: true } : { pending: true };
 }
 
 /**
