@@ -9,4 +9,11 @@ export default defineConfig({
   target: "node20",
   // package.json exports point at .js / .d.ts
   fixedExtension: false,
+  // The TypeBox builders core runs are bundled into its JavaScript: importing "@sinclair/typebox"
+  // loads some 200 files, most of a cold start. Only `Type` builders run here (schemas carry
+  // TypeBox's Symbol.for keys, so a section's own copy reads them alike). The declarations keep
+  // importing "@sinclair/typebox" (an importer ending in .d.ts is the declaration build), so a
+  // consumer's types still come from its one TypeBox.
+  noExternal: (id, importer) =>
+    (id === "@sinclair/typebox" || id.startsWith("@sinclair/typebox/")) && !/\.d\.[cm]?ts$/.test(importer ?? ""),
 });
