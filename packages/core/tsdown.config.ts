@@ -15,5 +15,6 @@ export default defineConfig({
   // importing "@sinclair/typebox" (an importer ending in .d.ts is the declaration build), so a
   // consumer's types still come from its one TypeBox.
   noExternal: (id, importer) =>
-    (id === "@sinclair/typebox" || id.startsWith("@sinclair/typebox/")) && !/\.d\.[cm]?ts$/.test(importer ?? ""),
+    (id === "@sinclair/typebox" || id.startsWith("@sinclair/typebox/")) &&
+    !/\.d\.[cm]?ts$/.test(importer ?? ""),
 });
