@@ -14,7 +14,10 @@ export default defineConfig({
   // TypeBox's Symbol.for keys, so a section's own copy reads them alike). The declarations keep
   // importing "@sinclair/typebox" (an importer ending in .d.ts is the declaration build), so a
   // consumer's types still come from its one TypeBox.
-  noExternal: (id, importer) =>
-    (id === "@sinclair/typebox" || id.startsWith("@sinclair/typebox/")) &&
-    !/\.d\.[cm]?ts$/.test(importer ?? ""),
+  deps: {
+    alwaysBundle: (id, importer) =>
+      (id === "@sinclair/typebox" || id.startsWith("@sinclair/typebox/")) &&
+      !/\.d\.[cm]?ts$/.test(importer ?? ""),
+    onlyBundle: ["@sinclair/typebox"],
+  },
 });
