@@ -88,27 +88,42 @@ export function createAiSdkRunner(options: AiSdkRunnerOptions): AgentRunner & {
     const writes = new TranscriptWriter(options.store, request.sessionKey);
     active.done = settleTurn(
       async () => {
-        const result = await generateText({
-          model,
-          system: [options.system ?? DEFAULT_SYSTEM, request.extraSystemPrompt].filter(Boolean).join("\n\n"),
-          messages: [...toModelMessages(history), { role: "user", content: request.message }],
-          tools: toAiSdkTools(runTools.tools),
-          // a yield ends the run after the step whose tool calls it came from
-          stopWhen: [stepCountIs(options.maxSteps ?? 20), () => active.yielded !== undefined],
-          abortSignal: active.controller.signal,
-          // steered messages join every later step (prepareStep's messages last one step)
-          prepareStep: ({ messages }) =>
-            active.steers.length > 0 ? { messages: [...messages, ...active.steers] } : undefined,
-          onStepFinish: (step) => {
-            const produced = stepMessages(step, modelName(model));
-            void writes.append(produced);
-          },
-        });
-        await writes.settled();
-        if (active.timedOut) return { status: "timeout", reply: result.text };
-        if (active.yielded !== undefined)
-          return { status: "ok", reply: result.text.trim() || active.yielded, yielded: true };
-        return { status: "ok", reply: result.text.trim() };
+        let messages: ModelMessage[] = [
+          ...toModelMessages(history),
+          { role: "user", content: request.message },
+        ];
+        let delivered = 0; // how many steered messages the latest step's request carried
+        for (;;) {
+          const result = await generateText({
+            model,
+            system: [options.system ?? DEFAULT_SYSTEM, request.extraSystemPrompt]
+              .filter(Boolean)
+              .join("\n\n"),
+            messages,
+            tools: toAiSdkTools(runTools.tools),
+            // a yield ends the run after the step whose tool calls it came from
+            stopWhen: [stepCountIs(options.maxSteps ?? 20), () => active.yielded !== undefined],
+            abortSignal: active.controller.signal,
+            // steered messages join every later step (prepareStep's messages last one step)
+            prepareStep: ({ messages: current }) => {
+              delivered = active.steers.length;
+              return delivered > 0 ? { messages: [...current, ...active.steers] } : undefined;
+            },
+            onStepFinish: (step) => {
+              const produced = stepMessages(step, modelName(model));
+              void writes.append(produced);
+            },
+          });
+          // a message steered in during the final step reached no request: one more call answers it
+          if (active.steers.length === delivered || active.yielded !== undefined || active.timedOut) {
+            await writes.settled();
+            if (active.timedOut) return { status: "timeout", reply: result.text };
+            if (active.yielded !== undefined)
+              return { status: "ok", reply: result.text.trim() || active.yielded, yielded: true };
+            return { status: "ok", reply: result.text.trim() };
+          }
+          messages = [...messages, ...result.response.messages];
+        }
       },
       async (error) => {
         await writes.settled().catch(() => {});

@@ -11,6 +11,11 @@ export {
   type SessionStoreUnderTest,
   sessionStoreConformance,
 } from "./sessions-conformance.js";
+export {
+  type PagedSessionStoreUnderTest,
+  type SessionPageCursor,
+  sessionStorePagingConformance,
+} from "./session-paging-conformance.js";
 export { type LivenessHostUnderTest, runLivenessConformance } from "./sessions-liveness.js";
 export {
   runRegistryTwoInstanceConformance,
@@ -81,3 +86,15 @@ export {
   memoryBackendConformance,
   memoryFile,
 } from "./memory-backend-conformance.js";
+export {
+  type AgentRunnerConformanceOptions,
+  type AgentRunnerUnderTest,
+  type AgentRunnerUnderTestSetup,
+  agentRunnerConformance,
+} from "./agent-runner-conformance.js";
+export {
+  type ConformanceModel,
+  type ConformanceReply,
+  type ConformanceTurn,
+  ScriptedConformanceModel,
+} from "./agent-runner-model.js";
