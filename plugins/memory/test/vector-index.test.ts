@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createLocalEmbedder } from "../src/embed/local.js";
+import { createKernel, simdAvailable } from "../src/store/code-kernel.js";
 import { VectorIndex } from "../src/store/vector-index.js";
 
 function rng(seed: number) {
@@ -33,7 +34,7 @@ function exactTop(vectors: Map<number, Float32Array>, q: Float32Array, k: number
   return scored.slice(0, k).map((r) => r.id);
 }
 
-describe("VectorIndex (5-bit first pass, exact re-rank)", () => {
+describe("VectorIndex (8-bit SIMD first pass, exact re-rank)", () => {
   it("recall@10 is at least 0.95 of the exact scan on a seeded random set", { timeout: 120_000 }, () => {
     for (const dims of [256, 384]) {
       const vectors = new Map(unitVectors(10_000, dims, 7).map((v, i) => [i + 1, v] as const));
@@ -113,5 +114,37 @@ describe("VectorIndex (5-bit first pass, exact re-rank)", () => {
     expect(() => index.set(1, [1, 0, 0])).toThrow(/3 dimensions, the index 4/);
     expect(() => index.search([1, 0], 1)).toThrow(/query has 2 dimensions/);
     expect(() => new VectorIndex(0)).toThrow(/positive integer/);
+  });
+
+  it("the SIMD kernel and the plain JavaScript loop give the same integer sums and rankings", () => {
+    expect(simdAvailable()).toBe(true);
+    for (const dims of [1, 7, 16, 17, 256, 300]) {
+      const simd = createKernel(dims);
+      const plain = createKernel(dims, { plain: true });
+      for (const k of [simd, plain]) {
+        k.reserve(3);
+        k.reserve(500); // growing keeps what was written
+      }
+      const width = simd.query.length;
+      expect(plain.query.length).toBe(width);
+      for (let j = 0; j < dims; j++) simd.query[j] = plain.query[j] = ((j * 7919) % 255) - 127;
+      for (let i = 0; i < 500; i++)
+        for (let j = 0; j < dims; j++)
+          simd.codes[i * width + j] = plain.codes[i * width + j] = ((i * 31 + j * 17) % 255) - 127;
+      const a = Array.from(simd.scores(500));
+      expect(a).toEqual(Array.from(plain.scores(500)));
+      let expected = 0;
+      for (let j = 0; j < dims; j++)
+        expected += (((9 * 31 + j * 17) % 255) - 127) * (((j * 7919) % 255) - 127);
+      expect(a[9]).toBe(expected);
+    }
+    const vectors = unitVectors(2_000, 96, 17);
+    const fast = new VectorIndex(96);
+    const slow = new VectorIndex(96, { plain: true });
+    vectors.forEach((v, i) => {
+      fast.set(i, v);
+      slow.set(i, v);
+    });
+    for (const q of unitVectors(5, 96, 23)) expect(fast.search(q, 10)).toEqual(slow.search(q, 10));
   });
 });

@@ -180,18 +180,20 @@ export class IndexStore {
 
   private loadVectors(): VectorIndex {
     if (!this.vectors) {
-      this.vectors = new VectorIndex(this.dims);
+      const vectors = new VectorIndex(this.dims);
+      vectors.reserve((this.sql("SELECT count(*) AS n FROM embeddings").get() as { n: number }).n);
       for (const row of this.sql("SELECT chunk_id, vector FROM embeddings").iterate() as Iterable<{
         chunk_id: number;
         vector: Uint8Array;
       }>) {
         const b = row.vector;
         // the index copies the floats: a view of the row's bytes will do when it is aligned
-        this.vectors.set(
+        vectors.set(
           row.chunk_id,
           b.byteOffset % 4 === 0 ? new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4) : fromBlob(b),
         );
       }
+      this.vectors = vectors;
     }
     return this.vectors;
   }

@@ -1,20 +1,13 @@
+import { type CodeKernel, createKernel } from "./code-kernel.js";
+
 /**
  * Nearest neighbours over unit vectors without a scan of full-precision floats: every vector is
- * kept twice, exactly (a contiguous Float32Array) and as 5-bit codes (−15..15, scaled per vector)
- * packed three vectors to a float64 lane word, so one multiply-add scores three vectors at once.
- * A query is scored against the codes, then the best few hundred are re-ranked exactly.
- *
- * Why three lanes are exact: codes and query codes are ≤ 15 in magnitude, so one lane's dot over
- * a block of 128 dimensions stays below 2^15 (15·15·128 = 28,800) and three lanes at 2^16
- * spacing stay below 2^53, where doubles are still integers; the lanes are split after each block.
+ * kept twice, exactly (a contiguous Float32Array) and as 8-bit codes (−127..127, scaled per
+ * vector) held as Int16 in a WebAssembly SIMD kernel's memory. A query is scored against the
+ * codes (integer dot products, eight per instruction), then the best few hundred are re-ranked
+ * exactly.
  */
-const CODE_MAX = 15;
-const QUERY_MAX = 15;
-const LANES = 3;
-const LANE = 2 ** 16;
-const LANE2 = LANE * LANE;
-/** Dimensions summed before the lanes are split (keeps each lane below 2^15). */
-const BLOCK = 128;
+const CODE_MAX = 127;
 /** Candidates re-ranked exactly (recall@10 ≥ 0.95 of the exact scan needs far fewer). */
 export const RERANK = 256;
 
@@ -27,43 +20,38 @@ export class VectorIndex {
   private ids = new Float64Array(0);
   private exact = new Float32Array(0);
   private scales = new Float32Array(0);
-  private codes = new Float64Array(0);
+  private readonly kernel: CodeKernel;
+  /** Int16 per vector in the kernel's memory (dims rounded up for the SIMD loop). */
+  private readonly width: number;
   private readonly slots = new Map<number, number>();
   private count = 0;
 
-  constructor(readonly dims: number) {
+  /** `plain` scores the codes in JavaScript instead of WebAssembly SIMD (tests compare the two). */
+  constructor(
+    readonly dims: number,
+    options: { plain?: boolean } = {},
+  ) {
     if (!Number.isInteger(dims) || dims < 1)
       throw new Error(`vector dimensions must be a positive integer, got ${dims}`);
+    this.kernel = createKernel(dims, options);
+    this.width = this.kernel.query.length;
   }
 
   get size(): number {
     return this.count;
   }
 
-  private grow(min: number): void {
-    const cap = Math.max(min, Math.ceil(this.ids.length * 1.5), 1024);
-    const groups = Math.ceil(cap / LANES);
-    const copy = <T extends Float64Array | Float32Array>(old: T, make: (n: number) => T, n: number) => {
-      const next = make(n);
+  /** Makes room for `total` vectors at once (a load of known size grows the arrays once). */
+  reserve(total: number): void {
+    if (total <= this.ids.length) return;
+    const grown = <T extends Float64Array | Float32Array>(old: T, next: T) => {
       next.set(old);
       return next;
     };
-    this.ids = copy(this.ids, (n) => new Float64Array(n), cap);
-    this.scales = copy(this.scales, (n) => new Float32Array(n), cap);
-    this.exact = copy(this.exact, (n) => new Float32Array(n), cap * this.dims);
-    this.codes = copy(this.codes, (n) => new Float64Array(n), groups * this.dims);
-  }
-
-  /** Writes (or clears, with `sign` −1) the codes of `vector` into slot `slot`'s lane. */
-  private encode(slot: number, sign: 1 | -1): void {
-    const d = this.dims;
-    const base = slot * d;
-    const scale = this.scales[slot]!;
-    if (scale === 0) return; // a zero vector has all-zero codes
-    const inverse = 1 / scale;
-    const weight = sign * (slot % LANES === 0 ? 1 : slot % LANES === 1 ? LANE : LANE2);
-    const row = Math.floor(slot / LANES) * d;
-    for (let j = 0; j < d; j++) this.codes[row + j]! += Math.round(this.exact[base + j]! * inverse) * weight;
+    this.ids = grown(this.ids, new Float64Array(total));
+    this.scales = grown(this.scales, new Float32Array(total));
+    this.exact = grown(this.exact, new Float32Array(total * this.dims));
+    this.kernel.reserve(total);
   }
 
   set(id: number, vector: ArrayLike<number>): void {
@@ -71,19 +59,30 @@ export class VectorIndex {
       throw new Error(`vector has ${vector.length} dimensions, the index ${this.dims}`);
     let slot = this.slots.get(id);
     if (slot === undefined) {
-      if (this.count === this.ids.length) this.grow(this.count + 1);
+      if (this.count === this.ids.length) this.reserve(Math.max(1024, Math.ceil(this.count * 1.5)));
       slot = this.count++;
       this.slots.set(id, slot);
       this.ids[slot] = id;
-    } else this.encode(slot, -1);
+    }
+    this.exact.set(vector, slot * this.dims);
+    this.encode(slot);
+  }
+
+  /** Quantizes slot `slot`'s exact vector into its codes (one typed-array loop, no allocation). */
+  private encode(slot: number): void {
+    const d = this.dims;
+    const { exact } = this;
+    const base = slot * d;
     let max = 0;
-    for (let j = 0; j < this.dims; j++) {
-      const v = vector[j]!;
-      this.exact[slot * this.dims + j] = v;
-      if (Math.abs(v) > max) max = Math.abs(v);
+    for (let j = 0; j < d; j++) {
+      const v = Math.abs(exact[base + j]!);
+      if (v > max) max = v;
     }
     this.scales[slot] = max / CODE_MAX;
-    this.encode(slot, 1);
+    const codes = this.kernel.codes;
+    const row = slot * this.width;
+    const inverse = max > 0 ? CODE_MAX / max : 0;
+    for (let j = 0; j < d; j++) codes[row + j] = Math.round(exact[base + j]! * inverse);
   }
 
   /** Removes `id`; the last vector moves into its slot, so the arrays stay dense. */
@@ -91,17 +90,15 @@ export class VectorIndex {
     const slot = this.slots.get(id);
     if (slot === undefined) return;
     const last = this.count - 1;
-    this.encode(slot, -1);
     this.slots.delete(id);
     if (slot !== last) {
       const lastId = this.ids[last]!;
-      const vector = this.exact.slice(last * this.dims, (last + 1) * this.dims);
-      this.encode(last, -1);
       this.ids[slot] = lastId;
       this.slots.set(lastId, slot);
-      this.exact.set(vector, slot * this.dims);
+      this.exact.copyWithin(slot * this.dims, last * this.dims, (last + 1) * this.dims);
       this.scales[slot] = this.scales[last]!;
-      this.encode(slot, 1);
+      const codes = this.kernel.codes;
+      codes.copyWithin(slot * this.width, last * this.width, (last + 1) * this.width);
     }
     this.scales[last] = 0;
     this.count = last;
@@ -134,40 +131,13 @@ export class VectorIndex {
     const d = this.dims;
     let max = 0;
     for (let j = 0; j < d; j++) max = Math.max(max, Math.abs(q[j]!));
-    const qScale = max / QUERY_MAX || 1;
-    const qc = new Float64Array(d);
-    for (let j = 0; j < d; j++) qc[j] = Math.round(q[j]! / qScale);
+    const inverse = max > 0 ? CODE_MAX / max : 0;
+    const qc = this.kernel.query;
+    for (let j = 0; j < d; j++) qc[j] = Math.round(q[j]! * inverse);
+    const sums = this.kernel.scores(this.count);
     const approx = new Float32Array(this.count);
-    const groups = Math.ceil(this.count / LANES);
-    const { codes, scales } = this;
-    for (let g = 0, row = 0; g < groups; g++, row += d) {
-      let a = 0;
-      let b = 0;
-      let c = 0;
-      for (let start = 0; start < d; start += BLOCK) {
-        const end = Math.min(d, start + BLOCK);
-        let s0 = 0;
-        let s1 = 0;
-        let j = start;
-        for (; j + 1 < end; j += 2) {
-          s0 += codes[row + j]! * qc[j]!;
-          s1 += codes[row + j + 1]! * qc[j + 1]!;
-        }
-        if (j < end) s0 += codes[row + j]! * qc[j]!;
-        // split the three lanes of this block (each a signed integer below 2^15)
-        const sum = s0 + s1;
-        const hi = Math.round(sum / LANE2);
-        const rest = sum - hi * LANE2;
-        const mid = Math.round(rest / LANE);
-        a += rest - mid * LANE;
-        b += mid;
-        c += hi;
-      }
-      const i = g * LANES;
-      approx[i] = a * scales[i]!;
-      if (i + 1 < this.count) approx[i + 1] = b * scales[i + 1]!;
-      if (i + 2 < this.count) approx[i + 2] = c * scales[i + 2]!;
-    }
+    const { scales } = this;
+    for (let i = 0; i < approx.length; i++) approx[i] = sums[i]! * scales[i]!;
     return topSlots(approx, pool);
   }
 }
