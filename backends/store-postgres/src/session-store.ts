@@ -1,6 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { redactValue } from "@clawtools/core";
-import type { SessionEntry, SessionStore, TranscriptMessage } from "@clawtools/core/contracts";
+import type {
+  SessionCursor,
+  SessionEntry,
+  SessionPage,
+  SessionStore,
+  TranscriptMessage,
+} from "@clawtools/core/contracts";
 import { type Db, millis, parseRow, withoutUndefined } from "./db.js";
 
 type Row = { entry: string };
@@ -22,6 +28,41 @@ export class PgSessionStore implements SessionStore {
       [filter.agentId ?? null, millis(filter.updatedSince, Math.ceil)],
     );
     return rows.map((row) => parseRow<SessionEntry>(row.entry, "a session entry"));
+  }
+
+  /** A keyset page: the index on updated_at finds the cursor, LIMIT stops at the page's end. */
+  async listPage(query: {
+    agentId?: string;
+    updatedSince?: number;
+    limit: number;
+    after?: SessionCursor;
+  }): Promise<SessionPage> {
+    if (!Number.isInteger(query.limit) || query.limit < 1)
+      throw new Error(`listPage: limit must be a positive integer, got ${String(query.limit)}`);
+    const after = query.after;
+    if (after && (typeof after.key !== "string" || !Number.isFinite(after.updatedAt)))
+      throw new Error("listPage: after must be { updatedAt: number, key: string } from a previous page");
+    // one row more than asked says whether another page follows
+    const rows = await this.db.query<Row>(
+      `SELECT entry FROM ${this.db.t("sessions")}
+       WHERE ($1::text IS NULL OR agent_id = $1) AND ($2::bigint IS NULL OR updated_at >= $2)
+         AND ($3::bigint IS NULL OR updated_at < $3 OR (updated_at = $3 AND key > $4))
+       ORDER BY updated_at DESC, key LIMIT $5`,
+      [
+        query.agentId ?? null,
+        millis(query.updatedSince, Math.ceil),
+        after ? millis(after.updatedAt) : null,
+        after?.key ?? null,
+        query.limit + 1,
+      ],
+    );
+    const entries = rows
+      .slice(0, query.limit)
+      .map((row) => parseRow<SessionEntry>(row.entry, "a session entry"));
+    const last = entries.at(-1);
+    return rows.length > query.limit && last
+      ? { entries, next: { updatedAt: last.updatedAt, key: last.key } }
+      : { entries };
   }
 
   async get(key: string): Promise<SessionEntry | undefined> {

@@ -1,4 +1,9 @@
-import { cronStoreConformance, runRegistryConformance, sessionStoreConformance } from "@clawtools/testing";
+import {
+  cronStoreConformance,
+  runRegistryConformance,
+  sessionStoreConformance,
+  sessionStorePagingConformance,
+} from "@clawtools/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore, type PostgresStore } from "../src/index.js";
@@ -38,6 +43,7 @@ describe.skipIf(!HAVE_POSTGRES)(
     }, 60_000);
 
     sessionStoreConformance(async () => (await fresh()).sessions, { name: "PgSessionStore conformance" });
+    sessionStorePagingConformance(async () => (await fresh()).sessions, { name: "PgSessionStore paging" });
     runRegistryConformance(async () => (await fresh()).runs, { name: "PgRunRegistry conformance" });
 
     // two bundles on one new schema, each with its own pool: two processes on one database

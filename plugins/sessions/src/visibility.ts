@@ -25,6 +25,12 @@ export interface VisibilityPolicy {
   agentToAgent?: { enabled?: boolean; allow?: string[] };
 }
 
+/** Looks a session up by key (a Map, or the entries a caller has loaded so far). */
+export type SessionLookup = Pick<
+  ReadonlyMap<string, Pick<SessionEntry, "key" | "spawnedBy"> | undefined>,
+  "get"
+>;
+
 export type VisibilityVerdict = { ok: true } | { ok: false; status: "forbidden"; error: string };
 
 const globMatch = (pattern: string, value: string) =>
@@ -40,7 +46,7 @@ const globMatch = (pattern: string, value: string) =>
 export function inTree(
   callerKey: string,
   target: Pick<SessionEntry, "key" | "spawnedBy">,
-  byKey: Map<string, Pick<SessionEntry, "key" | "spawnedBy">>,
+  byKey: SessionLookup,
 ): boolean {
   let current: Pick<SessionEntry, "key" | "spawnedBy"> | undefined = target;
   for (let hops = 0; current && hops < 64; hops++) {
@@ -60,7 +66,7 @@ export function checkVisibility(
   caller: { key: string; agentId: string },
   target: Pick<SessionEntry, "key" | "agentId" | "spawnedBy">,
   policy: VisibilityPolicy,
-  byKey: Map<string, Pick<SessionEntry, "key" | "spawnedBy">>,
+  byKey: SessionLookup,
 ): VisibilityVerdict {
   const visibility: Visibility =
     policy.sandboxed && (policy.visibility === "agent" || policy.visibility === "all")

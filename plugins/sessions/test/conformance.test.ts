@@ -6,6 +6,7 @@ import {
   runRegistryConformance,
   runRegistryTwoInstanceConformance,
   sessionStoreConformance,
+  sessionStorePagingConformance,
   sessionStoreTwoInstanceConformance,
 } from "@clawtools/testing";
 import { FileRunRegistry, FileSessionStore } from "../src/index.js";
@@ -14,6 +15,7 @@ import { createLivenessHost } from "../src/testing.js";
 const fresh = () => mkdtempSync(path.join(tmpdir(), "sessions-conformance-"));
 
 sessionStoreConformance(() => new FileSessionStore(fresh()), { name: "FileSessionStore conformance" });
+sessionStorePagingConformance(() => new FileSessionStore(fresh()), { name: "FileSessionStore paging" });
 runRegistryConformance(() => new FileRunRegistry(fresh()), { name: "FileRunRegistry conformance" });
 
 // two instances on one state directory, as two processes open it (each its own cache and queue)

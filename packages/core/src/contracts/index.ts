@@ -32,5 +32,5 @@ export type { AnnounceState, RunOwner, RunRecord, RunRegistry, RunStatus } from 
 export { armTimeLimit, settleTurn, TranscriptWriter, type TurnAnswer, turnOutcome } from "./run-parts.js";
 export { RECENT_OUTCOMES, type RunDriver, RunTable, type SessionRun } from "./run-table.js";
 export { type TrackedRun, waitForRun } from "./run-wait.js";
-export type { SessionEntry, SessionStore } from "./session-store.js";
+export type { SessionCursor, SessionEntry, SessionPage, SessionStore } from "./session-store.js";
 export type { MessageBlock, TranscriptMessage } from "./transcript.js";

@@ -59,4 +59,9 @@ export interface RunRegistry {
   get(runId: string): Promise<RunRecord | undefined>;
   listByRequester(requesterSessionKey: string): Promise<RunRecord[]>;
   list(): Promise<RunRecord[]>;
+  /**
+   * Optional: the newest run whose child session is `childSessionKey`, for a registry indexed by
+   * child (a listing then looks up its page's runs without reading their siblings).
+   */
+  latestByChild?(childSessionKey: string): Promise<RunRecord | undefined>;
 }

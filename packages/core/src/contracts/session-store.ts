@@ -22,6 +22,18 @@ export interface SessionEntry {
   totalTokens?: number;
 }
 
+/** Where a page of `SessionStore.listPage` ended: the last entry's update time and key. */
+export interface SessionCursor {
+  updatedAt: number;
+  key: string;
+}
+
+/** One page of sessions; `next` is where the following page starts, absent after the last. */
+export interface SessionPage {
+  entries: SessionEntry[];
+  next?: SessionCursor;
+}
+
 /**
  * Sessions and their transcripts. Every method is async and addresses sessions by key, so a
  * PostgreSQL, Redis or OpenClaw-Gateway store implements it without changing the tools; none
@@ -29,6 +41,17 @@ export interface SessionEntry {
  */
 export interface SessionStore {
   list(filter?: { agentId?: string; updatedSince?: number }): Promise<SessionEntry[]>;
+  /**
+   * Optional: `limit` sessions newest first (equal update times by key, ascending), starting after
+   * `after`. A store implements it when a page costs what the page costs, not what the store holds
+   * (an ordered index, LIMIT with a keyset); callers fall back to `list` without it.
+   */
+  listPage?(query: {
+    agentId?: string;
+    updatedSince?: number;
+    limit: number;
+    after?: SessionCursor;
+  }): Promise<SessionPage>;
   get(key: string): Promise<SessionEntry | undefined>;
   /** By key, sessionId or label (labels are looked up within `agentId` when given). */
   resolve(ref: {

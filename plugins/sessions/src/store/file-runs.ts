@@ -27,6 +27,16 @@ function validRun(run: unknown, runId: string): run is RunRecord {
   );
 }
 
+interface RunIndex {
+  byId: Record<string, RunRecord>;
+  oldest: RunRecord[];
+  byRequester: Map<string, RunRecord[]>;
+  /** The newest run of each child session. */
+  byChild: Map<string, RunRecord>;
+}
+/** Keyed by the parsed file value, which stays the same object while the file is unchanged. */
+const indexes = new WeakMap<object, RunIndex>();
+
 /** `subagents/runs.json` under the state directory: every sub-agent run, written atomically. */
 export class FileRunRegistry implements RunRegistry {
   readonly file: string;
@@ -36,12 +46,32 @@ export class FileRunRegistry implements RunRegistry {
     this.json = new JsonFile(this.file, () => ({}), options);
   }
 
-  /** The records that have the shape of one (stored state is checked before use; the rest are absent). */
-  private async read(): Promise<Record<string, RunRecord>> {
+  /**
+   * The records that have the shape of one (stored state is checked before use; the rest are
+   * absent), oldest first and by requester: built once per version of the file, so a lookup costs
+   * what it returns, not what the registry holds. Shared: copy a record before handing it out.
+   */
+  private async read(): Promise<RunIndex> {
     const runs = await this.json.read();
-    const ids = Object.keys(runs);
-    if (ids.every((id) => validRun(runs[id], id))) return runs;
-    return Object.fromEntries(ids.filter((id) => validRun(runs[id], id)).map((id) => [id, runs[id]!]));
+    let index = indexes.get(runs);
+    if (!index) {
+      const ids = Object.keys(runs);
+      const byId = ids.every((id) => validRun(runs[id], id))
+        ? runs
+        : Object.fromEntries(ids.filter((id) => validRun(runs[id], id)).map((id) => [id, runs[id]!]));
+      const oldest = Object.values(byId).sort((a, b) => a.createdAt - b.createdAt);
+      const byRequester = new Map<string, RunRecord[]>();
+      const byChild = new Map<string, RunRecord>();
+      for (const run of oldest) {
+        byChild.set(run.childSessionKey, run);
+        const list = byRequester.get(run.requesterSessionKey);
+        if (list) list.push(run);
+        else byRequester.set(run.requesterSessionKey, [run]);
+      }
+      index = { byId, oldest, byRequester, byChild };
+      indexes.set(runs, index);
+    }
+    return index;
   }
 
   private mutate<T>(change: (runs: Record<string, RunRecord>) => T): Promise<T> {
@@ -64,20 +94,20 @@ export class FileRunRegistry implements RunRegistry {
   }
 
   async get(runId: string) {
-    const run = (await this.read())[runId];
+    const run = (await this.read()).byId[runId];
     return run ? copy(run) : undefined;
   }
 
   async listByRequester(requesterSessionKey: string) {
-    return Object.values(await this.read())
-      .filter((r) => r.requesterSessionKey === requesterSessionKey)
-      .map(copy)
-      .sort((a, b) => a.createdAt - b.createdAt);
+    return ((await this.read()).byRequester.get(requesterSessionKey) ?? []).map(copy);
+  }
+
+  async latestByChild(childSessionKey: string) {
+    const run = (await this.read()).byChild.get(childSessionKey);
+    return run ? copy(run) : undefined;
   }
 
   async list() {
-    return Object.values(await this.read())
-      .map(copy)
-      .sort((a, b) => a.createdAt - b.createdAt);
+    return (await this.read()).oldest.map(copy);
   }
 }

@@ -3,12 +3,14 @@ import { appendFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { redactValue, withWriteLock } from "@clawtools/core";
+import type { SessionCursor, SessionPage } from "@clawtools/core/contracts";
 import type { SessionStore } from "../interfaces.js";
 import { agentOf } from "../keys.js";
 import type { SessionEntry, TranscriptMessage } from "../types.js";
 import { withFileLock } from "./file-lock.js";
 import { JsonFile, type JsonFileOptions } from "./json-file.js";
 import { checkAgentId, checkSessionId, validEntry } from "./ids.js";
+import { checkPageQuery, newestFirst, type OrderedIndex, orderedIndex, pageOf } from "./session-order.js";
 import { linesFromEnd } from "./tail.js";
 import { TranscriptKeys } from "./transcript-keys.js";
 
@@ -56,16 +58,15 @@ export class FileSessionStore implements SessionStore {
 
   /**
    * The index as last written, without the entries that fail the checks (an id that is not a
-   * plain name, a key filed under another agent): they are treated as absent. Shared: copy an
-   * entry before handing it out.
+   * plain name, a key filed under another agent): they are treated as absent. Checked and
+   * ordered once per version of the file. Shared: copy an entry before handing it out.
    */
+  private async ordered(agentId: string): Promise<OrderedIndex> {
+    return orderedIndex(await this.index(agentId).read(), agentId);
+  }
+
   private async readIndex(agentId: string): Promise<Index> {
-    const index = await this.index(agentId).read();
-    const keys = Object.keys(index);
-    if (keys.every((k) => validEntry(index[k], k, agentId))) return index;
-    return Object.fromEntries(
-      keys.filter((k) => validEntry(index[k], k, agentId)).map((k) => [k, index[k]!]),
-    );
+    return (await this.ordered(agentId)).index;
   }
 
   /** Read, change and write the index as one step for every writer, in this process and others. */
@@ -87,11 +88,22 @@ export class FileSessionStore implements SessionStore {
 
   async list(filter: { agentId?: string; updatedSince?: number } = {}): Promise<SessionEntry[]> {
     const agentIds = filter.agentId ? [filter.agentId] : await this.agents();
-    const all = (await Promise.all(agentIds.map((a) => this.readIndex(a)))).flatMap((i) => Object.values(i));
-    return all
-      .filter((e) => filter.updatedSince === undefined || e.updatedAt >= filter.updatedSince)
-      .map((e) => ({ ...e }))
-      .sort((a, b) => b.updatedAt - a.updatedAt);
+    const lists = await Promise.all(agentIds.map(async (a) => (await this.ordered(a)).newest));
+    const all = lists.length === 1 ? lists[0]! : lists.flat().sort(newestFirst);
+    const since = filter.updatedSince;
+    return (since === undefined ? all : all.filter((e) => e.updatedAt >= since)).map((e) => ({ ...e }));
+  }
+
+  /** A page from each agent's ordered index: its cost is the page's, whatever the index holds. */
+  async listPage(query: {
+    agentId?: string;
+    updatedSince?: number;
+    limit: number;
+    after?: SessionCursor;
+  }): Promise<SessionPage> {
+    checkPageQuery(query);
+    const agentIds = query.agentId ? [query.agentId] : await this.agents();
+    return pageOf(await Promise.all(agentIds.map(async (a) => (await this.ordered(a)).newest)), query);
   }
 
   async get(key: string): Promise<SessionEntry | undefined> {

@@ -1,7 +1,8 @@
 import { type AgentTool, jsonResult, Type } from "@clawtools/core";
-import { type SessionsEnv, byKeyMap, policyOf } from "../context.js";
+import { type SessionsEnv, policyOf } from "../context.js";
 import { agentOf, kindOf, mainKey } from "../keys.js";
-import type { TranscriptMessage } from "../types.js";
+import { AncestorLookup, newestSessions, runsFor } from "../session-walk.js";
+import type { SessionEntry, TranscriptMessage } from "../types.js";
 import { checkVisibility } from "../visibility.js";
 
 export const sessionsListSchema = Type.Object(
@@ -27,31 +28,33 @@ export function createSessionsListTool(env: SessionsEnv): AgentTool<typeof sessi
     parameters: sessionsListSchema,
     async execute(_id, p) {
       await env.service.ensure(env.callerKey, env.agentId);
-      const byKey = await byKeyMap(env);
       const kinds = p.kinds?.map((k) => k.toLowerCase()).filter((k) => KINDS.has(k));
       const since = p.activeMinutes ? Date.now() - p.activeMinutes * 60_000 : undefined;
-      const runs = await env.service.runs.list();
-      const runByChild = new Map(runs.map((r) => [r.childSessionKey, r]));
-      const childrenOf = new Map<string, string[]>();
-      for (const r of runs) {
-        const list = childrenOf.get(r.requesterSessionKey);
-        if (list) list.push(r.childSessionKey);
-        else childrenOf.set(r.requesterSessionKey, [r.childSessionKey]);
+      const limit = p.limit ? Math.floor(p.limit) : Number.POSITIVE_INFINITY;
+      // walk newest first and stop at the limit: filters and visibility see the page's rows (and
+      // the ones skipped on the way), never the whole store
+      const lookup = new AncestorLookup(env.service.store, env.callerKey);
+      const caller = { key: env.callerKey, agentId: env.agentId };
+      const policy = policyOf(env);
+      const rows: SessionEntry[] = [];
+      const batch = Number.isFinite(limit) ? Math.min(Math.max(limit * 2, 64), 1_000) : 1_000;
+      for await (const e of newestSessions(
+        env.service.store,
+        since === undefined ? {} : { updatedSince: since },
+        batch,
+      )) {
+        if (kinds?.length && !kinds.includes(kindOf(e.key, agentOf(e.key)))) continue;
+        await lookup.load(e);
+        if (!checkVisibility("list", caller, e, policy, lookup).ok) continue;
+        rows.push(e);
+        if (rows.length >= limit) break;
       }
-      let rows = [...byKey.values()]
-        .filter(
-          (e) =>
-            checkVisibility("list", { key: env.callerKey, agentId: env.agentId }, e, policyOf(env), byKey).ok,
-        )
-        .filter((e) => since === undefined || e.updatedAt >= since)
-        .filter((e) => !kinds?.length || kinds.includes(kindOf(e.key, agentOf(e.key))))
-        .sort((a, b) => b.updatedAt - a.updatedAt);
-      if (p.limit) rows = rows.slice(0, Math.floor(p.limit));
+      const runs = await runsFor(env.service.runs, rows);
       const messageLimit = Math.min(Math.floor(p.messageLimit ?? 0), 20);
       const sessions = await Promise.all(
         rows.map(async (e) => {
-          const run = runByChild.get(e.key);
-          const children = childrenOf.get(e.key) ?? [];
+          const run = await runs.runOf(e);
+          const children = await runs.childrenOf(e.key);
           const row: Record<string, unknown> = {
             key: e.key === mainKey(env.agentId) ? "main" : e.key,
             kind: kindOf(e.key, agentOf(e.key)),

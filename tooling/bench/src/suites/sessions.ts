@@ -128,83 +128,97 @@ export default {
         await service.idle();
       }
 
-      // 2. sessions_list over 10,000 sessions (5,000 of them sub-agents with a run each)
+      // 2. sessions_list over 1,000 and 10,000 sessions (half of them sub-agents with a run each)
       {
-        const stateDir = fresh();
-        const dir = path.join(stateDir, "agents", "main", "sessions");
-        mkdirSync(dir, { recursive: true });
-        mkdirSync(path.join(stateDir, "subagents"), { recursive: true });
-        const now = Date.now();
-        const index: Record<string, SessionEntry> = {};
-        const runs: Record<string, RunRecord> = {};
-        index["agent:main:main"] = {
-          key: "agent:main:main",
-          sessionId: randomUUID(),
-          agentId: "main",
-          createdAt: now,
-          updatedAt: now,
-        };
-        for (let i = 1; i < 10_000; i++) {
-          const sub = i % 2 === 0;
-          const key = sub ? `agent:main:subagent:${randomUUID()}` : `agent:main:chat-${i}`;
-          index[key] = {
-            key,
+        const seedList = (n: number) => {
+          const stateDir = fresh();
+          const dir = path.join(stateDir, "agents", "main", "sessions");
+          mkdirSync(dir, { recursive: true });
+          mkdirSync(path.join(stateDir, "subagents"), { recursive: true });
+          const now = Date.now();
+          const index: Record<string, SessionEntry> = {};
+          const runs: Record<string, RunRecord> = {};
+          index["agent:main:main"] = {
+            key: "agent:main:main",
             sessionId: randomUUID(),
             agentId: "main",
-            createdAt: now - i * 1000,
-            updatedAt: now - i * 1000,
-            ...(sub ? { spawnedBy: "agent:main:main", depth: 1, status: "done", label: `job-${i}` } : {}),
+            createdAt: now,
+            updatedAt: now,
           };
-          if (sub) {
-            const runId = randomUUID();
-            runs[runId] = {
-              runId,
-              childSessionKey: key,
-              requesterSessionKey: "agent:main:main",
-              task: `job ${i}`,
-              cleanup: "keep",
-              depth: 1,
+          for (let i = 1; i < n; i++) {
+            const sub = i % 2 === 0;
+            const key = sub ? `agent:main:subagent:${randomUUID()}` : `agent:main:chat-${i}`;
+            index[key] = {
+              key,
+              sessionId: randomUUID(),
+              agentId: "main",
               createdAt: now - i * 1000,
-              status: "done",
-              announce: { status: "delivered", attempts: 1, idempotencyKey: `announce:${runId}` },
+              updatedAt: now - i * 1000,
+              ...(sub ? { spawnedBy: "agent:main:main", depth: 1, status: "done", label: `job-${i}` } : {}),
             };
+            if (sub) {
+              const runId = randomUUID();
+              runs[runId] = {
+                runId,
+                childSessionKey: key,
+                requesterSessionKey: "agent:main:main",
+                task: `job ${i}`,
+                cleanup: "keep",
+                depth: 1,
+                createdAt: now - i * 1000,
+                status: "done",
+                announce: { status: "delivered", attempts: 1, idempotencyKey: `announce:${runId}` },
+              };
+            }
           }
-        }
-        const indexFile = path.join(dir, "sessions.json");
-        writeFileSync(indexFile, JSON.stringify(index, null, 2));
-        writeFileSync(path.join(stateDir, "subagents", "runs.json"), JSON.stringify(runs, null, 2));
-        const plugin = createSessionsPlugin({ visibility: "agent" });
-        const tool = toolsFor(stateDir, plugin);
+          const indexFile = path.join(dir, "sessions.json");
+          writeFileSync(indexFile, JSON.stringify(index, null, 2));
+          writeFileSync(path.join(stateDir, "subagents", "runs.json"), JSON.stringify(runs, null, 2));
+          // the caller is a sub-agent (its row lists no children): the page's rows are all alike
+          const tool = toolsFor(stateDir, createSessionsPlugin({ visibility: "agent" }), "agent:main:chat-1");
+          return { indexFile, tool };
+        };
+        const small = seedList(1_000);
+        const large = seedList(10_000);
         let count = 0;
+        const page = (tool: typeof large.tool) => async () => {
+          const r = await tool("sessions_list").execute("b", { limit: 50 });
+          count = JSON.parse((r.content[0] as { text: string }).text).count;
+        };
         const t = await timeInTurns(
           {
-            parse: async () => JSON.parse(await readFile(indexFile, "utf8")),
-            list: async () => {
-              const r = await tool("sessions_list").execute("b", { limit: 50 });
-              count = JSON.parse((r.content[0] as { text: string }).text).count;
-            },
-            listAll: async () => tool("sessions_list").execute("b", {}),
+            parse: async () => JSON.parse(await readFile(large.indexFile, "utf8")),
+            list1k: page(small.tool),
+            list: page(large.tool),
+            listAll: async () => large.tool("sessions_list").execute("b", {}),
           },
           10,
           2,
         );
-        const size = (statSync(indexFile).size / MB).toFixed(1);
-        rows.push({
-          name: `read + JSON.parse the 10,000-session index (${size} MB)`,
-          value: t.parse,
-          unit: "ms",
-        });
+        const size = (statSync(large.indexFile).size / MB).toFixed(1);
+        const parseRow = `read + JSON.parse the 10,000-session index (${size} MB)`;
+        const page1k = `sessions_list limit 50 over 1,000 sessions, 500 runs (${count} rows)`;
+        rows.push({ name: parseRow, value: t.parse, unit: "ms" });
+        rows.push({ name: page1k, value: t.list1k, unit: "ms" });
         rows.push({
           name: `sessions_list limit 50 over 10,000 sessions, 5,000 runs (${count} rows)`,
           value: t.list,
           unit: "ms",
-          baseline: `read + JSON.parse the 10,000-session index (${size} MB)`,
+          baseline: page1k,
+          target: "≤ 2× the same page at 1,000",
+          met: t.list <= 2 * t.list1k,
+        });
+        rows.push({
+          name: "sessions_list limit 50 over 10,000 sessions, against reading the index",
+          value: t.list,
+          unit: "ms",
+          baseline: parseRow,
         });
         rows.push({
           name: "sessions_list, all 10,000 rows",
           value: t.listAll,
           unit: "ms",
-          baseline: `read + JSON.parse the 10,000-session index (${size} MB)`,
+          baseline: parseRow,
         });
       }
 
@@ -297,7 +311,7 @@ export default {
       rows,
       notes: [
         "Spawn → announce runs sessions_spawn through a toolset (validation, visibility, the children limit, the child session in sessions.json, the run in runs.json) with a scripted runner that answers at once, then waits for the completion event in the parent's transcript; the floor is the same runner's start + wait on an existing session (its two transcript appends included). The two take turns, 40 rounds.",
-        "sessions_list reads sessions.json and runs.json (from memory while the files are unchanged, checked by a stat each) and checks visibility per session; the floor is reading and parsing sessions.json.",
+        "sessions_list walks an ordered index of sessions.json (built once per version of the file; a stat per call checks the file is unchanged, so other processes' writes are seen) newest first and stops at the limit: filters and visibility see only the rows it walks, and the runs are looked up for the page's rows only (runs.json indexed by requester, likewise once per version). The page is timed at 1,000 and 10,000 sessions in the same rounds; the caller is a plain session, so no row carries a 5,000-key childSessions list. Before this (2026-11-26), the page copied, checked and sorted every session and every run: 29.7 ms at 10,000, 1.27× parsing the index.",
         `The machine's 1-minute load average when the suite ended was ${loadavg()[0]!.toFixed(1)}. Per sub-agent the sessions layer makes 4 atomic writes the bare run does not: the child session in sessions.json, the run in runs.json, then at the run's end the child's status in sessions.json beside one runs.json write holding both the run's end and the announce's delivered state; 3 of them are one after another, each one file (the lock file, created with O_EXCL, written with the new text and renamed over the file, as git does with index.lock). Writes asked for while one is in flight are merged into the next (group commit). It also appends 2 transcript lines the bare run does not (the child's header, the announce in the parent).`,
         "Before the write path was reworked (2026-11-23, same machine): +8.47 ms (9.13 ms against a 0.655 ms bare run, 13.94×) at a load of 2.6, and +20.56 ms at a load of 11.3, from 5 index and registry writes per sub-agent, each a lock file and a temp file, all through the thread pool, with the run's end and the announce state written separately. Transcript appends are now synchronous too, which made the bare run itself about twice as fast, so the ratio moves less than the difference.",
         "History reads the transcript backwards in 64 KB blocks and stops at the limit (or at 8 × 80 KB of raw lines without one); peak heap is sampled every millisecond after a full GC, median of 3.",

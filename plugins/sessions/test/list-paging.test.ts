@@ -1,0 +1,134 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { FileRunRegistry, FileSessionStore, type RunRecord, type SessionEntry } from "../src/index.js";
+import { setup } from "./helpers.js";
+
+/** What a store was asked: whole-store reads and the entries its pages handed out. */
+function counted(store: FileSessionStore) {
+  const asked = { lists: 0, paged: 0 };
+  const spy = Object.create(store) as FileSessionStore;
+  spy.list = (filter) => {
+    asked.lists++;
+    return store.list(filter);
+  };
+  spy.listPage = async (query) => {
+    const page = await store.listPage(query);
+    asked.paged += page.entries.length;
+    return page;
+  };
+  return { spy, asked };
+}
+
+/**
+ * 400 sessions written as another process would leave them: every third a sub-agent of main with
+ * a run, the rest chats and cron sessions; newest first by index.
+ */
+function seed(stateDir: string) {
+  const dir = path.join(stateDir, "agents", "main", "sessions");
+  mkdirSync(dir, { recursive: true });
+  mkdirSync(path.join(stateDir, "subagents"), { recursive: true });
+  const now = Date.now() - 10_000;
+  const index: Record<string, SessionEntry> = {
+    "agent:main:main": {
+      key: "agent:main:main",
+      sessionId: "m0",
+      agentId: "main",
+      createdAt: now,
+      updatedAt: now,
+    },
+  };
+  const runs: Record<string, RunRecord> = {};
+  for (let i = 1; i < 400; i++) {
+    const kind = i % 3 === 0 ? "subagent" : i % 3 === 1 ? "chat" : "cron";
+    const key = `agent:main:${kind}:${String(i).padStart(3, "0")}`;
+    const t = now - i * 1000;
+    index[key] = {
+      key,
+      sessionId: `s${i}`,
+      agentId: "main",
+      createdAt: t,
+      updatedAt: t,
+      ...(kind === "subagent" ? { spawnedBy: "agent:main:main", depth: 1, status: "done" } : {}),
+    };
+    if (kind === "subagent")
+      runs[`r${i}`] = {
+        runId: `r${i}`,
+        childSessionKey: key,
+        requesterSessionKey: "agent:main:main",
+        task: `job ${i}`,
+        cleanup: "keep",
+        depth: 1,
+        createdAt: t,
+        status: "done",
+        announce: { status: "delivered", attempts: 1, idempotencyKey: `announce:r${i}` },
+      };
+  }
+  writeFileSync(path.join(dir, "sessions.json"), JSON.stringify(index));
+  writeFileSync(path.join(stateDir, "subagents", "runs.json"), JSON.stringify(runs));
+}
+
+describe("sessions_list answers a page without reading the store whole", () => {
+  /** The tools over a seeded state directory, its session store counted. */
+  const open = (visibility: "tree" | "agent") => {
+    const stateDir = mkdtempSync(path.join(tmpdir(), "sessions-paging-"));
+    seed(stateDir);
+    const { spy, asked } = counted(new FileSessionStore(stateDir));
+    const t = setup({ noRunner: true, store: spy, runs: new FileRunRegistry(stateDir), visibility });
+    return { t, asked, stateDir };
+  };
+
+  it("limit 5 gives the 5 newest visible sessions with their runs, from one page of the store", async () => {
+    const { t, asked } = open("agent");
+    const listed = await t.json("sessions_list", { limit: 5 });
+    expect(listed.sessions.map((s: { key: string }) => s.key)).toEqual([
+      "main",
+      "agent:main:chat:001",
+      "agent:main:cron:002",
+      "agent:main:subagent:003",
+      "agent:main:chat:004",
+    ]);
+    expect(listed.sessions[0].childSessions).toHaveLength(133);
+    expect(listed.sessions[3]).toMatchObject({
+      spawnedBy: "agent:main:main",
+      announce: { status: "delivered", attempts: 1 },
+    });
+    expect(asked.lists).toBe(0);
+    expect(asked.paged).toBeLessThanOrEqual(64);
+    // without a limit every visible session, newest first, still page by page
+    const all = await t.json("sessions_list", {});
+    expect(all.count).toBe(400);
+    expect(asked.lists).toBe(0);
+  });
+
+  it("tree visibility and kinds filter while walking: hidden rows are skipped, the page is still full", async () => {
+    const { t, asked } = open("tree");
+    const tree = await t.json("sessions_list", { limit: 4 });
+    expect(tree.sessions.map((s: { key: string }) => s.key)).toEqual([
+      "main",
+      "agent:main:subagent:003",
+      "agent:main:subagent:006",
+      "agent:main:subagent:009",
+    ]);
+    // a sub-agent sees only itself under tree visibility
+    const sub = await t.as("agent:main:subagent:003").json("sessions_list", { limit: 3 });
+    expect(sub.sessions.map((s: { key: string }) => s.key)).toEqual(["agent:main:subagent:003"]);
+    const crons = await open("agent").t.json("sessions_list", { limit: 2, kinds: ["cron"] });
+    expect(crons.sessions.map((s: { key: string }) => s.key)).toEqual([
+      "agent:main:cron:002",
+      "agent:main:cron:005",
+    ]);
+    expect(asked.lists).toBe(0);
+  });
+
+  it("a session another process adds is listed first at the next call", async () => {
+    const { t, stateDir } = open("agent");
+    await t.json("sessions_list", { limit: 2 });
+    // another process: its own store instance on the same files
+    const other = new FileSessionStore(stateDir);
+    await other.create({ key: "agent:main:late", agentId: "main" });
+    const next = await t.json("sessions_list", { limit: 2 });
+    expect(next.sessions.map((s: { key: string }) => s.key)[0]).toBe("agent:main:late");
+  });
+});
