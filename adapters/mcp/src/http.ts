@@ -20,6 +20,7 @@ import {
   type McpToolsetLike,
   NOT_INITIALIZED_MESSAGE,
 } from "./server.js";
+import type { RootsListener } from "./roots.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, messageTooLargeMessage } from "./stdio-transport.js";
 
 export interface ServeHttpOptions extends CreateMcpServerOptions, LifecycleOptions {
@@ -51,8 +52,14 @@ export interface ServeHttpOptions extends CreateMcpServerOptions, LifecycleOptio
    * client shares `toolset` (one agent session: the same background processes, sub-agents and
    * loop-detection history).
    */
-  sessionToolset?: (session: { sessionId: string }) => McpToolsetLike | Promise<McpToolsetLike>;
+  sessionToolset?: (session: { sessionId: string }) => SessionToolsetLike | Promise<SessionToolsetLike>;
 }
+
+/**
+ * A client's own toolset; with `onRoots` it follows that client's roots alone (read on its
+ * requests, see `followRoots`), whatever the other sessions' roots are.
+ */
+export type SessionToolsetLike = McpToolsetLike & { onRoots?: RootsListener };
 
 export interface McpHttpServing extends McpServing {
   /** The endpoint, e.g. `http://127.0.0.1:8931/mcp`. */
@@ -176,7 +183,7 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
         { "retry-after": "60" },
       );
     const sessionId = randomUUID();
-    let own: McpToolsetLike | undefined;
+    let own: SessionToolsetLike | undefined;
     try {
       own = options.sessionToolset ? await options.sessionToolset({ sessionId }) : undefined;
     } catch (error) {
@@ -194,7 +201,11 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
         sessionIdGenerator: () => sessionId,
         onsessioninitialized: () => sessions.activate(entry),
       }),
-      server: createMcpServer(own ?? toolset, options),
+      server: createMcpServer(own ?? toolset, {
+        ...options,
+        ...(own?.onRoots ? { onRoots: own.onRoots } : {}),
+        rootsOnRequest: true,
+      }),
       ...(own ? { toolset: own } : {}),
       active: 0,
       live: false,

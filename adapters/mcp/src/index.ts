@@ -34,6 +34,7 @@ export {
   isLoopbackHost,
   type McpHttpServing,
   type ServeHttpOptions,
+  type SessionToolsetLike,
   serveHttp,
   tokenRequiredMessage,
 } from "./http.js";

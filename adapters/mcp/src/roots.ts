@@ -24,18 +24,35 @@ function toRoot(root: { uri: string; name?: string | undefined }): McpRoot | und
   }
 }
 
+/** A request's own `ctx.mcpReq.send`, narrowed to what reading roots needs. */
+export type SendRootsList = (
+  request: { method: "roots/list" },
+  options: { timeout: number },
+) => Promise<{ roots: Array<{ uri: string; name?: string | undefined }> }>;
+
 /**
  * Follows a 2025-era client's roots: read once the client has initialised (when it declared the
  * `roots` capability) and again on every `notifications/roots/list_changed`. Reads run one after
  * the other, and `settled()` resolves once the latest has been handed to the listener, so a
  * request that waits for it runs against the roots the client announced before it.
+ *
+ * `onRequest` (Streamable HTTP): the roots are not pushed the moment they change, since a server
+ * request with no request to answer rides the client's event stream, which may not be open yet
+ * and drops it; they are marked stale and read by the next listing or call, on its own response
+ * stream (`settled(send)`).
  */
-export function followRoots(server: Server, listener: RootsListener, log: (message: string) => void) {
+export function followRoots(
+  server: Server,
+  listener: RootsListener,
+  log: (message: string) => void,
+  options: { onRequest?: boolean } = {},
+) {
   let latest: Promise<void> = Promise.resolve();
-  const read = () => {
+  let stale = false;
+  const read = (list: () => Promise<{ roots: Array<{ uri: string; name?: string | undefined }> }>) => {
     latest = latest.then(async () => {
       try {
-        const { roots } = await server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS });
+        const { roots } = await list();
         const usable = roots.map(toRoot).filter((r): r is McpRoot => r !== undefined);
         if (usable.length < roots.length)
           log(`ignored ${roots.length - usable.length} root(s) that are not file:// URIs`);
@@ -45,17 +62,22 @@ export function followRoots(server: Server, listener: RootsListener, log: (messa
       }
     });
   };
-  server.oninitialized = () => {
-    if (server.getClientCapabilities()?.roots) read();
+  const changed = () => {
+    if (!server.getClientCapabilities()?.roots) return;
+    if (options.onRequest) stale = true;
+    else read(() => server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS }));
   };
-  server.setNotificationHandler("notifications/roots/list_changed", () => {
-    if (server.getClientCapabilities()?.roots) read();
-  });
+  server.oninitialized = changed;
+  server.setNotificationHandler("notifications/roots/list_changed", changed);
   return {
-    settled: async () => {
+    settled: async (send?: SendRootsList) => {
       // the SDK runs a notification's handler a microtask after it arrives, and a request's at
       // once: a turn of the event loop lets a list_changed that came first start its read
       await new Promise((resolve) => setImmediate(resolve));
+      if (stale && send) {
+        stale = false;
+        read(() => send({ method: "roots/list" }, { timeout: ROOTS_TIMEOUT_MS }));
+      }
       await latest;
     },
   };

@@ -10,7 +10,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { elicitationApprovalHandler, supportsFormElicitation } from "./elicit-approval.js";
 import { type ResultLimits, toCallToolResult } from "./result.js";
-import { followRoots, type RootsListener } from "./roots.js";
+import { followRoots, type RootsListener, type SendRootsList } from "./roots.js";
 import { checkStructured } from "./structured-check.js";
 import { toMcpTool } from "./tool-listing.js";
 import { MCP_PACKAGE_VERSION } from "./version.js";
@@ -51,6 +51,11 @@ export interface CreateMcpServerOptions extends ResultLimits {
    * can swap `toolset.tools` (a getter) for tools rooted in the new directory.
    */
   onRoots?: RootsListener;
+  /**
+   * Read the roots on the next listing or call instead of the moment they change (Streamable
+   * HTTP, where a request with nothing to answer may be dropped): see `followRoots`.
+   */
+  rootsOnRequest?: boolean;
 }
 
 /** The error a request other than initialize or ping gets before the client has initialised. */
@@ -93,7 +98,9 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
     return view;
   };
   const log = options.log ?? (() => {});
-  const roots = options.onRoots ? followRoots(server, options.onRoots, log) : undefined;
+  const roots = options.onRoots
+    ? followRoots(server, options.onRoots, log, { onRequest: options.rootsOnRequest === true })
+    : undefined;
   const limits: ResultLimits = {
     ...(options.maxResultChars !== undefined ? { maxResultChars: options.maxResultChars } : {}),
     ...(options.maxResultBytes !== undefined ? { maxResultBytes: options.maxResultBytes } : {}),
@@ -109,15 +116,19 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
       ? ((ctx.mcpReq.envelope as Record<string, unknown>)[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities)
       : server.getClientCapabilities();
 
+  // roots are read on a 2025-era request's own stream; a 2026-07-28 request has no push channel
+  const rootsSender = (ctx: ServerContext): SendRootsList | undefined =>
+    ctx.mcpReq.envelope ? undefined : (request, opts) => ctx.mcpReq.send(request, opts);
+
   server.setRequestHandler("tools/list", async (_request, ctx) => {
     requireInitialized(ctx);
-    await roots?.settled();
+    await roots?.settled(rootsSender(ctx));
     return { tools: current().listed };
   });
 
   server.setRequestHandler("tools/call", async (request, ctx) => {
     requireInitialized(ctx);
-    await roots?.settled();
+    await roots?.settled(rootsSender(ctx));
     const { byName, listed } = current();
     const tool = byName.get(request.params.name);
     if (!tool) throw rpcError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);

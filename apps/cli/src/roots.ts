@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import path from "node:path";
-import type { AnyAgentTool, Toolset, ToolMeta } from "@clawtools/core";
+import type { Toolset, ToolMeta } from "@clawtools/core";
 import type { McpRoot, McpToolsetLike } from "@clawtools/mcp";
 
 /** The client root serve works in: `--root`'s (by name or path), else the first; or why none. */
@@ -38,12 +38,12 @@ export function followClientRoots(
   options: { root?: string; log: (line: string) => void },
 ) {
   let workspace = start;
-  // undefined until a root is picked: the start toolset's tools, which grow when an MCP server comes back
-  let tools: AnyAgentTool[] | undefined;
+  // undefined until a root is picked: the start toolset's tools; either follows MCP servers that come back
+  let rooted: Toolset | undefined;
   const built: Toolset[] = [];
   const toolset: McpToolsetLike = {
     get tools() {
-      return tools ?? base.tools;
+      return (rooted ?? base).tools;
     },
     ...(base.onToolsChanged ? { onToolsChanged: base.onToolsChanged.bind(base) } : {}),
     meta: (name) => base.meta?.(name),
@@ -62,7 +62,7 @@ export function followClientRoots(
     const next = base.forWorkspace(picked.root.path);
     built.push(next);
     workspace = picked.root.path;
-    tools = next.tools;
+    rooted = next;
     options.log(
       `workspace is now ${workspace} (the client's root${picked.root.name ? ` "${picked.root.name}"` : ""})`,
     );

@@ -120,16 +120,25 @@ export type CliToolset = Toolset & {
    * plugins and policy under `sessionKey`, with a runtime of its own, so its background processes
    * are its alone and die when it is disposed.
    */
-  forSession(sessionKey: string): Promise<Toolset>;
+  forSession(sessionKey: string): Promise<SessionToolset>;
   /**
    * The same plugins, policy and session with their tools rooted in another directory (serve
    * following the MCP client's roots); the state directory stays the one the server started with.
    */
-  forWorkspace(workspaceDir: string): Toolset;
+  forWorkspace(workspaceDir: string): Toolset & { onToolsChanged(listener: () => void): () => void };
   /** Starts the state of the sections that have some (see SECTIONS_WITH_STATE); errors go to stderr. */
   startState(): Promise<void>;
   /** Where sessions, runs and cron jobs live (serve says it at start). */
   state: string;
+};
+
+/**
+ * One agent session's toolset (serve --http): its tools follow MCP servers that come back, and
+ * `forWorkspace` roots the same session (its runtime, its processes) in another directory.
+ */
+export type SessionToolset = Toolset & {
+  onToolsChanged(listener: () => void): () => void;
+  forWorkspace(workspaceDir: string): Toolset & { onToolsChanged(listener: () => void): () => void };
 };
 
 /** The toolset a command works with: installed sections, the context, and the policy flags. */
@@ -314,19 +323,22 @@ export async function buildToolset(
   };
   const toolset = createToolset({ registry: clawtools.tools, context, ...assembly, warn });
   // a server that comes back is served under every profile, through --allow/--deny
-  late.start(
-    toolset.tools,
-    (plugin) => {
-      const own = new ToolRegistry();
-      own.registerPlugin(plugin);
-      const policy = assembly.policy.global ? { global: assembly.policy.global } : {};
-      return createToolset({ registry: own, context, ...assembly, policy, warn }).tools;
-    },
-    namedPlugins,
-  );
-  const forWorkspace = (workspaceDir: string): Toolset =>
-    createToolset({ registry: clawtools.tools, context: { ...context, workspaceDir }, ...assembly });
-  const forSession = async (sessionKey: string): Promise<Toolset> => {
+  const lateTools = (ctx: ToolContext, quiet?: boolean) => (plugin: ClawtoolsPlugin) => {
+    const own = new ToolRegistry();
+    own.registerPlugin(plugin);
+    const policy = assembly.policy.global ? { global: assembly.policy.global } : {};
+    return createToolset({ registry: own, context: ctx, ...assembly, policy, ...(quiet ? {} : { warn }) })
+      .tools;
+  };
+  late.start(toolset.tools, lateTools(context), namedPlugins);
+  const forWorkspace = (workspaceDir: string) => {
+    const ctx = { ...context, workspaceDir };
+    return late.over(
+      createToolset({ registry: clawtools.tools, context: ctx, ...assembly }),
+      lateTools(ctx, true),
+    );
+  };
+  const forSession = async (sessionKey: string): Promise<SessionToolset> => {
     // the shared plugins, but a runtime of the session's own: its processes, killed on dispose
     const registry = new ToolRegistry();
     const runtime = clawtools.tools.plugins().some((p) => p.section === "runtime")
@@ -335,12 +347,19 @@ export async function buildToolset(
     for (const p of clawtools.tools.plugins())
       if (!replaced.has(p) && p.section !== "runtime") registry.registerPlugin(p);
     // warnings were printed once, for the server's own toolset
-    return createToolset({
+    const own = { ...context, sessionKey };
+    const session = createToolset({
       registry,
       ...(runtime ? { plugins: [runtime] } : {}),
-      context: { ...context, sessionKey },
+      context: own,
       ...assembly,
     });
+    // the session's client roots: the same registry (its runtime) with the tools in another directory
+    const sessionIn = (workspaceDir: string) => {
+      const ctx = { ...own, workspaceDir };
+      return late.over(createToolset({ registry, context: ctx, ...assembly }), lateTools(ctx, true));
+    };
+    return late.over({ ...session, forWorkspace: sessionIn }, lateTools(own, true));
   };
   // sections whose tools start state (cron's scheduler, the sessions' reaper) start it once the
   // server is up, as creating the toolset did before sections loaded lazily

@@ -23,8 +23,6 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
     throw new UsageError(
       "--root picks one of the client's roots; --workspace fixes the workspace: give one of them",
     );
-  if (options.root !== undefined && options.http !== undefined)
-    throw new UsageError("--root follows a stdio client's roots; serve --http does not follow roots");
   const set = await buildToolset(options, { profile: "coding", store: true });
   const log = (line: string) => process.stderr.write(redactSecrets(`[clawtools] ${line}\n`));
   log(
@@ -49,6 +47,8 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
       : {}),
     ...(options.maxResultChars !== undefined ? { maxResultChars: options.maxResultChars } : {}),
   };
+  // without --workspace, the client's roots (when it offers some) say where the tools work
+  const root = options.root ?? set.config.root;
   if (options.http !== undefined) {
     const origins = options.allowOrigin ?? set.config.http.allowOrigins;
     const idleMinutes = options.sessionIdleMinutes ?? set.config.http.sessionIdleMinutes;
@@ -61,8 +61,17 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
       ...(origins ? { allowedOrigins: origins } : {}),
       ...(idleMinutes !== undefined ? { sessionIdleMs: Math.max(1, Math.round(idleMinutes * 60_000)) } : {}),
       ...(maxSessions !== undefined ? { maxSessions } : {}),
-      // each MCP client is an agent session of its own: its processes, sub-agents and announces
-      sessionToolset: ({ sessionId }) => set.forSession(`${HTTP_SESSION_PREFIX}${sessionId}`),
+      // each MCP client is an agent session of its own: its processes, sub-agents and announces,
+      // rooted (without --workspace) in that client's roots alone
+      sessionToolset: async ({ sessionId }) => {
+        const own = await set.forSession(`${HTTP_SESSION_PREFIX}${sessionId}`);
+        if (options.workspaceGiven) return own;
+        const rooted = followClientRoots(own, set.context.workspaceDir ?? options.workspace, {
+          ...(root ? { root } : {}),
+          log: (line) => log(`session ${sessionId}: ${line}`),
+        });
+        return Object.assign(rooted.toolset, { onRoots: rooted.onRoots });
+      },
     }).catch(async (error: Error) => {
       await set.close();
       throw error;
@@ -76,8 +85,6 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
     await serving.done;
     return 0;
   }
-  // without --workspace, the client's roots (when it offers some) say where the tools work
-  const root = options.root ?? set.config.root;
   const rooted = options.workspaceGiven
     ? undefined
     : followClientRoots(set, set.context.workspaceDir ?? options.workspace, {
