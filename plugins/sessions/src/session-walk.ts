@@ -84,7 +84,10 @@ export async function runsFor(runs: RunRegistry, rows: SessionEntry[]) {
   const byRequester = new Map<string, Promise<RunRecord[]>>();
   const requested = (key: string) => {
     let found = byRequester.get(key);
-    if (!found) byRequester.set(key, (found = runs.listByRequester(key)));
+    if (!found) {
+      found = runs.listByRequester(key);
+      byRequester.set(key, found);
+    }
     return found;
   };
   return {
