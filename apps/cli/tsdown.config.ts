@@ -1,5 +1,14 @@
 import { defineConfig } from "tsdown";
 
+/**
+ * What `clawtools serve` loads before it answers is bundled into the CLI's own files: the
+ * umbrella's discovery and manifests (`clawtools`), the MCP adapter and its SDK with zod. Loading
+ * them as separate packages meant resolving, linking and compiling some 150 files at every start.
+ * @clawtools/core and the sections stay external: one copy of core per process (its write locks
+ * and secrets registry are module state), and a section loads only when one of its tools is used.
+ */
+const BUNDLED = [/^clawtools(\/|$)/, /^@clawtools\/mcp(\/|$)/, /^@modelcontextprotocol\//, /^zod(\/|$)/];
+
 export default defineConfig({
   entry: ["src/index.ts", "src/bin.ts"],
   format: "esm",
@@ -9,4 +18,22 @@ export default defineConfig({
   target: "node20",
   // package.json exports point at .js / .d.ts
   fixedExtension: false,
+  // the declaration build (importers ending in .d.ts) keeps importing the packages by name
+  deps: {
+    alwaysBundle: (id, importer) =>
+      BUNDLED.some((re) => re.test(id)) && !/\.d\.[cm]?ts$/.test(importer ?? ""),
+    // anything else from node_modules landing in the bundle fails the build
+    onlyBundle: [
+      ...BUNDLED,
+      // the MCP SDK's own dependencies
+      "pkce-challenge",
+      "eventsource-parser",
+      "cross-spawn",
+      "which",
+      "isexe",
+      "path-key",
+      "shebang-command",
+      "shebang-regex",
+    ],
+  },
 });

@@ -23,6 +23,19 @@ function modulesLoadedBy(
   return { status: run.status, stdout: run.stdout, modules: readFileSync(file, "utf8").split("\n") };
 }
 
+const HELLO = [
+  {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  },
+  { jsonrpc: "2.0", method: "notifications/initialized" },
+  { jsonrpc: "2.0", id: 2, method: "tools/list" },
+]
+  .map((m) => `${JSON.stringify(m)}\n`)
+  .join("");
+
 describe("clawtools --version / --help start light", () => {
   beforeAll(() => {
     if (!existsSync(bin))
@@ -51,6 +64,32 @@ describe("clawtools --version / --help start light", () => {
     expect(
       modules.filter((url) => /modelcontextprotocol|\/packages\/mcp\/dist\/index\.js/.test(url)),
     ).toEqual([]);
+  });
+
+  it("serve --profile minimal loads no fs section, and TypeBox, zod and the MCP SDK as bundles, not file by file", () => {
+    const workspace = mkdtempSync(path.join(tmpdir(), "clawtools-minimal-serve-"));
+    const { status, stdout, modules } = modulesLoadedBy(
+      ["serve", "--profile", "minimal", "--workspace", workspace],
+      HELLO,
+    );
+    expect(status).toBe(0);
+    const listed = stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+      .find((m) => m.id === 2);
+    expect(listed.result.tools.map((t: { name: string }) => t.name)).toEqual(["session_status"]);
+    // the umbrella's re-export of fs's bridges no longer drags fs (and diff) in
+    expect(
+      modules.filter((url) => /\/plugins\/fs\/|\/node_modules\/(?:\.pnpm\/)?diff[@/]/.test(url)),
+    ).toEqual([]);
+    // core carries the TypeBox builders it runs; the CLI carries the MCP SDK, zod and clawtools
+    expect(
+      modules.filter((url) =>
+        /\/node_modules\/(?:\.pnpm\/)?(?:@sinclair[+/]typebox|zod[@/]|@modelcontextprotocol[+/])/.test(url),
+      ),
+    ).toEqual([]);
+    expect(modules.filter((url) => /\/packages\/clawtools\/|\/adapters\/mcp\//.test(url))).toEqual([]);
   });
 
   it("serve answers tools/list without importing the sections it lists (they load on a call)", () => {
