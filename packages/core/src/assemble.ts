@@ -1,120 +1,21 @@
-import {
-  catalogIndex,
-  resolveCoreToolProfilePolicy,
-  TOOL_PROFILE_IDS,
-  type ToolMeta,
-  type ToolProfileId,
-  type ToolPolicy,
-} from "./catalog.js";
+import { catalogIndex, type ToolMeta } from "./catalog.js";
 import { Disposer } from "./lifecycle/disposer.js";
-import type { ClawtoolsPlugin } from "./plugin.js";
-import { normalizeToolList, normalizeToolName } from "./policy/normalize.js";
+import { normalizeToolName } from "./policy/normalize.js";
 import { isOwnerOnlyTool } from "./policy/owner-only.js";
+import { allowEntries, profilePolicy } from "./policy/toolset-policy.js";
 import { applyToolPolicyPipeline, type ToolPolicyPipelineStep } from "./policy/pipeline.js";
 import { toolInputSchema } from "./providers/input-schema.js";
 import { type ToolDiagnostic, ToolRegistry } from "./registry.js";
 import { resolveStateDir } from "./state-dir.js";
-import type { AnyAgentTool, ToolContext } from "./tool.js";
-import type { ToolHooks } from "./wrap/hooks.js";
-import { type LoopDetectionConfig, LoopDetector } from "./wrap/loop-detection.js";
+import type { ToolContext } from "./tool.js";
+import type { CreateToolsetOptions, Toolset } from "./toolset-types.js";
+import { LoopDetector } from "./wrap/loop-detection.js";
 import { wrapTool } from "./wrap/wrap-tool.js";
 
-/** Every policy layer, applied in OpenClaw's order (each must allow a tool). */
-export interface ToolsetPolicy {
-  /** minimal | coding | messaging | full (default: no profile = everything). */
-  profile?: string;
-  /** The profile for this model provider (tools.byProvider.profile). */
-  providerProfile?: string;
-  global?: ToolPolicy;
-  globalProvider?: ToolPolicy;
-  agent?: ToolPolicy;
-  agentProvider?: ToolPolicy;
-  group?: ToolPolicy;
-  sandbox?: ToolPolicy;
-  subagent?: ToolPolicy;
-  /** Used in warning labels (`agents.<id>.tools.allow`). */
-  agentId?: string;
-}
-
-export interface CreateToolsetOptions {
-  plugins?: ClawtoolsPlugin[];
-  registry?: ToolRegistry;
-  context?: ToolContext;
-  /** Model provider: schema normalisation target and the apply_patch gate. */
-  provider?: string;
-  policy?: ToolsetPolicy;
-  /** Undefined counts as not the owner. */
-  senderIsOwner?: boolean;
-  hooks?: ToolHooks;
-  /** The run's signal, combined with each call's. */
-  signal?: AbortSignal;
-  warn?: (message: string) => void;
-  /**
-   * Tool-loop detection across the toolset's calls (OpenClaw's `tools.loopDetection`, off
-   * unless `enabled`). Pass a `LoopDetector` to share one history between toolsets.
-   */
-  loopDetection?: LoopDetectionConfig | LoopDetector;
-}
-
-export interface Toolset {
-  /** Ready tools in catalog order (plugin tools last), wrapped in the per-call pipeline. */
-  tools: AnyAgentTool[];
-  /** Everything left out and why. */
-  diagnostics: ToolDiagnostic[];
-  /** Policy warnings (unknown allowlist entries…), also sent to `warn`. */
-  warnings: string[];
-  registry: ToolRegistry;
-  meta(name: string): ToolMeta | undefined;
-  /**
-   * Releases what this toolset holds: resources its factories registered through
-   * `ctx.onDispose`, then the plugins passed in `plugins` (a registry passed in stays the
-   * caller's: call `registry.dispose()`). Async and idempotent.
-   */
-  dispose(): Promise<void>;
-}
+export type { ToolsetPolicy } from "./policy/toolset-policy.js";
+export type { CreateToolsetOptions, Toolset } from "./toolset-types.js";
 
 const OPENAI_PROVIDERS = new Set(["openai", "openai-responses", "openai-codex"]);
-
-/**
- * A profile is a fixed allowlist: the catalog's ids for it, whether or not those tools are
- * installed, so a profile whose tools are missing allows nothing rather than everything. Plugin
- * tools (not core ids) that list the profile in their own metadata join it, except `minimal`,
- * which is the catalog's `session_status` and nothing else. `full` (or none) is no policy; an
- * unknown profile allows nothing and says so.
- */
-function profilePolicy(
-  profile: string | undefined,
-  label: string,
-  metas: readonly ToolMeta[],
-  warn: (message: string) => void,
-): ToolPolicy | undefined {
-  if (profile === undefined || profile === "full") return undefined;
-  const policy = resolveCoreToolProfilePolicy(profile);
-  if (policy?.allow) {
-    if (profile === "minimal") return policy;
-    const declared = metas.filter(
-      (m) => m.source === "plugin" && m.profiles.includes(profile as ToolProfileId),
-    );
-    return { allow: [...policy.allow, ...declared.map((m) => m.id)] };
-  }
-  warn(
-    `tools: ${label} is not a known profile (${TOOL_PROFILE_IDS.join(", ")}), so this step allows no tools.`,
-  );
-  return { allow: [] };
-}
-
-function allowEntries(policy: ToolsetPolicy): string[] {
-  const layers = [
-    policy.global,
-    policy.globalProvider,
-    policy.agent,
-    policy.agentProvider,
-    policy.group,
-    policy.sandbox,
-    policy.subagent,
-  ];
-  return normalizeToolList(layers.flatMap((p) => [...(p?.allow ?? []), ...(p?.alsoAllow ?? [])]));
-}
 
 function isLoopDetector(value: unknown): value is LoopDetector {
   return typeof (value as LoopDetector | undefined)?.observe === "function";

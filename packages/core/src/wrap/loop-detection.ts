@@ -1,34 +1,7 @@
-import { createHash } from "node:crypto";
+import { digest, isPoll } from "./call-fingerprint.js";
+import type { LoopDetectionConfig, LoopDetectorKind, LoopVerdict } from "./loop-detection-types.js";
 
-/** OpenClaw's `tools.loopDetection` (off unless `enabled`). */
-export interface LoopDetectionConfig {
-  enabled: boolean;
-  /** Calls remembered (default 30). */
-  historySize?: number;
-  /** Repeats that earn a warning (default 10). */
-  warningThreshold?: number;
-  /** Repeats without progress that block polling and ping-pong loops (default 20). */
-  criticalThreshold?: number;
-  /** Identical calls with identical results that block any tool (default 30). */
-  globalCircuitBreakerThreshold?: number;
-  detectors?: { genericRepeat?: boolean; knownPollNoProgress?: boolean; pingPong?: boolean };
-}
-
-export type LoopDetectorKind =
-  | "generic_repeat"
-  | "known_poll_no_progress"
-  | "ping_pong"
-  | "global_circuit_breaker";
-
-export type LoopVerdict =
-  | { stuck: false }
-  | {
-      stuck: true;
-      level: "warning" | "critical";
-      detector: LoopDetectorKind;
-      count: number;
-      message: string;
-    };
+export type { LoopDetectionConfig, LoopDetectorKind, LoopVerdict } from "./loop-detection-types.js";
 
 interface CallRecord {
   /** Tool name and a digest of its arguments. */
@@ -40,26 +13,6 @@ interface CallRecord {
 
 const positive = (value: number | undefined, fallback: number) =>
   typeof value === "number" && Number.isInteger(value) && value > 0 ? value : fallback;
-
-/** Key order never changes the digest of an object. */
-function canonical(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "undefined";
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  const record = value as Record<string, unknown>;
-  return `{${Object.keys(record)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonical(record[k])}`)
-    .join(",")}}`;
-}
-const digest = (value: unknown) => createHash("sha256").update(canonical(value)).digest("hex").slice(0, 32);
-
-/** Polling calls: repeating them is expected, repeating them without progress is not. */
-function isPoll(toolName: string, params: Record<string, unknown>): boolean {
-  return (
-    toolName === "command_status" ||
-    (toolName === "process" && (params.action === "poll" || params.action === "log"))
-  );
-}
 
 /**
  * Notices an agent going round in circles, from a sliding window of its recent calls and
