@@ -9,7 +9,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { loadavg } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { type BenchRow, type BenchSuite, percentile } from "../harness.js";
@@ -125,11 +125,15 @@ const suite: BenchSuite = {
     const core = "cold import @clawtools/core";
     for (const [name, result] of Object.entries(now.results)) {
       const label = name === "@clawtools/core" ? core : `cold import ${name}`;
+      const coreMs = now.results["@clawtools/core"]?.ms;
       rows.push({
         name: label,
         value: result.ms,
         unit: "ms",
-        ...(name === "@clawtools/core" ? {} : { baseline: core }),
+        // issue #29's goal: installing a section costs at most twice what core does
+        ...(name === "@clawtools/core" || coreMs === undefined
+          ? {}
+          : { baseline: core, target: "≤ 2×", met: result.ms / coreMs <= 2 }),
       });
     }
     for (const [name, result] of Object.entries(now.results)) {
@@ -157,6 +161,7 @@ const suite: BenchSuite = {
     }
     const notes = [
       `Each value is the median of ${ROUNDS} fresh Node processes importing the package's built \`dist/index.js\` (time spent in \`import()\` only, without Node's own start-up; RSS growth across the import). The ratio compares a section with core, which every section imports.`,
+      `Load average when the suite ran: ${now.load} on ${cpus().length} cores.`,
     ];
     if (before) {
       notes.push(
