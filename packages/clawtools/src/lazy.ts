@@ -7,6 +7,14 @@ import {
 } from "@clawtools/core";
 import type { RegistrationManifest, SectionManifest } from "./manifest.js";
 
+/**
+ * A fresh copy of manifest data, which is JSON by construction (buildSectionManifest): a JSON
+ * round trip copies it several times faster than structuredClone on a cold start.
+ */
+function copyJson<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
 /** A section plugin that lists its tools from a manifest and imports its code on first use. */
 export interface LazySectionPlugin extends ClawtoolsPlugin {
   /** Imports the section (once); from then on every factory is the section's own. */
@@ -76,7 +84,7 @@ export function lazySectionPlugin(
   const proxy = (index: number, data: Record<string, unknown>, ctx: ToolContext): AnyAgentTool => {
     const name = data.name as string;
     return {
-      ...(structuredClone(data) as Omit<AnyAgentTool, "execute">),
+      ...(copyJson(data) as Omit<AnyAgentTool, "execute">),
       execute: async (toolCallId, params, signal, onUpdate) =>
         (await realTool(index, name, ctx)).execute(toolCallId, params, signal, onUpdate),
     };
@@ -86,7 +94,7 @@ export function lazySectionPlugin(
     names: [...r.names],
     optional: r.optional,
     source: r.source,
-    ...(r.meta ? { meta: structuredClone(r.meta) } : {}),
+    ...(r.meta ? { meta: copyJson(r.meta) } : {}),
     factory: (ctx) => {
       if (real) return (real.tools[index] as PluginToolRegistration).factory(ctx);
       if (r.unavailable !== undefined) throw new ToolUnavailableError(r.unavailable);
@@ -106,7 +114,7 @@ export function lazySectionPlugin(
     section: manifest.section,
     tools: manifest.registrations.map(registration),
     ...(manifest.configSchema
-      ? { configSchema: structuredClone(manifest.configSchema) as unknown as ClawtoolsPlugin["configSchema"] }
+      ? { configSchema: copyJson(manifest.configSchema) as unknown as ClawtoolsPlugin["configSchema"] }
       : {}),
     load,
     get loaded() {
