@@ -1,4 +1,4 @@
-import { type EmbeddingProvider, normalize } from "./types.js";
+import type { EmbeddingProvider } from "./types.js";
 
 const STOP = new Set(
   "a an and are as at be by for from has have i in is it its of on or that the this to was were will with".split(
@@ -63,26 +63,36 @@ export function createLocalEmbedder(options: { dims?: number } = {}): EmbeddingP
     }
     return hit;
   };
-  // the same features, weights and order of additions as hashing each feature string
+  // the same features, weights and order of additions as hashing each feature string; sums in
+  // one reused Float64Array (doubles, as a number[] holds them), so the vectors are unchanged
+  const sums = new Float64Array(dims);
   const embedOne = (text: string): number[] => {
-    const v = new Array<number>(dims).fill(0);
+    sums.fill(0);
     let prev: WordFeatures | undefined;
     for (const w of tokens(text)) {
       const f = featuresOf(w);
-      v[slot(f.word)]! += sign(f.word) * 1;
+      sums[slot(f.word)]! += sign(f.word) * 1;
       if (prev) {
         const pair = fnv(prev.pairPrefix, w);
-        v[slot(pair)]! += sign(pair) * 0.5;
+        sums[slot(pair)]! += sign(pair) * 0.5;
       }
-      for (let t = 0; t < f.trigrams.length; t += 2) v[f.trigrams[t]!]! += f.trigrams[t + 1]! * 0.35;
+      const trigrams = f.trigrams;
+      for (let t = 0; t < trigrams.length; t += 2) sums[trigrams[t]!]! += trigrams[t + 1]! * 0.35;
       prev = f;
     }
-    return normalize(v);
+    let norm = 0;
+    for (let j = 0; j < dims; j++) norm += sums[j]! * sums[j]!;
+    norm = Math.sqrt(norm);
+    const out = new Array<number>(dims);
+    for (let j = 0; j < dims; j++) out[j] = norm > 0 ? sums[j]! / norm : sums[j]!;
+    return out;
   };
   return {
     id: "local",
     model: `hashing-${dims}`,
     dims,
+    // computing a vector takes microseconds: cheaper than a cache lookup and write
+    cache: false,
     async embed(texts) {
       const out: number[][] = [];
       for (const [n, text] of texts.entries()) {

@@ -4,6 +4,12 @@ export interface EmbeddingProvider {
   model: string;
   dims: number;
   embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
+  /**
+   * Whether the index keeps this embedder's vectors in its cache of texts (default true: a
+   * remote embedder is slow and costs money). The local embedder says false: computing a vector
+   * is cheaper than looking one up and storing it.
+   */
+  cache?: boolean;
 }
 
 export function normalize(vector: number[]): number[] {

@@ -3,6 +3,9 @@ import type { FileFingerprint, MemoryChanges } from "../backend/types.js";
 import { type ChunkOptions, chunkMarkdown } from "../chunk.js";
 import { listMemoryFiles, readMemoryFile, type SkippedFile } from "./files.js";
 
+/** Files read ahead of the one being chunked. */
+const READ_AHEAD = 8;
+
 export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 export interface CollectedChanges {
@@ -35,6 +38,22 @@ export async function collectChanges(
     unchanged: 0,
     skipped: listing.skipped,
   };
+  // reads overlap (the containment walk is several I/O round trips per file); results are
+  // taken in listing order, so the outcome is the same as one file at a time
+  const toRead = listing.files.filter((file) => {
+    const prior = known.get(file.rel);
+    return !(prior && prior.mtime === file.mtimeMs && prior.size === file.size);
+  });
+  const reads = new Map<string, ReturnType<typeof readMemoryFile>>();
+  let next = 0;
+  const startReads = (upTo: number) => {
+    for (; next < Math.min(upTo, toRead.length); next++) {
+      const read = readMemoryFile(toRead[next]!);
+      read.catch(() => undefined); // awaited below, in order
+      reads.set(toRead[next]!.rel, read);
+    }
+  };
+  let taken = 0;
   for (const file of listing.files) {
     const prior = gone.get(file.rel);
     gone.delete(file.rel);
@@ -43,14 +62,17 @@ export async function collectChanges(
       continue;
     }
     options.signal?.throwIfAborted();
+    startReads(++taken + READ_AHEAD);
     let read: Awaited<ReturnType<typeof readMemoryFile>>;
     try {
-      read = await readMemoryFile(file);
+      read = await reads.get(file.rel)!;
     } catch (error) {
       if (prior) gone.set(file.rel, prior); // no longer readable: it leaves the index
       if ((error as NodeJS.ErrnoException).code === "ENOENT") continue; // deleted meanwhile
       out.skipped.push({ path: file.rel, reason: (error as Error).message });
       continue;
+    } finally {
+      reads.delete(file.rel);
     }
     const hash = sha256(read.text);
     if (prior && prior.hash === hash) {

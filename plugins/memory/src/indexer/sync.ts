@@ -20,7 +20,7 @@ export interface SyncReport {
 }
 
 const EMBED_BATCH = 256;
-const CHUNKS_PER_WRITE = 200;
+const CHUNKS_PER_WRITE = 500;
 
 /** Lets other calls (I/O, timers) run between bounded slices of CPU work. */
 export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -58,9 +58,10 @@ export async function applyToStore(
 }
 
 /**
- * Embeds chunks without a vector, a batch at a time (cached vectors of identical texts first),
- * storing each batch and yielding to the event loop between batches; a failing embedder leaves
- * the rest pending for the next sync.
+ * Embeds chunks without a vector, a batch at a time read in one statement (cached vectors of
+ * identical texts first, unless the embedder computes faster than the cache answers), storing
+ * each batch and yielding to the event loop between batches; a failing embedder leaves the rest
+ * pending for the next sync.
  */
 async function embedMissing(
   store: IndexStore,
@@ -68,16 +69,17 @@ async function embedMissing(
   result: BackendSyncResult,
   signal?: AbortSignal,
 ): Promise<void> {
-  const missing = store.chunksWithoutVector();
-  for (let i = 0; i < missing.length; i += EMBED_BATCH) {
+  const cacheModel = embedder.cache === false ? undefined : embedder.model;
+  for (let after = -1; ; ) {
     signal?.throwIfAborted();
-    const slice = missing.slice(i, i + EMBED_BATCH);
+    const batch = store.withoutVector(after, EMBED_BATCH, cacheModel);
+    if (batch.length === 0) return;
+    after = batch[batch.length - 1]!.id;
     const ready: Array<{ id: number; vector: Float32Array | number[] }> = [];
     const todo: Array<{ id: number; hash: string; text: string }> = [];
-    for (const row of slice) {
-      const cached = store.cachedVector(row.hash, embedder.model);
-      if (cached) ready.push({ id: row.id, vector: cached });
-      else todo.push({ ...row, text: store.chunkText(row.id) });
+    for (const row of batch) {
+      if ("cached" in row) ready.push({ id: row.id, vector: row.cached });
+      else todo.push(row);
     }
     try {
       if (todo.length > 0) {
@@ -88,16 +90,17 @@ async function embedMissing(
         if (vectors.length !== todo.length)
           throw new Error(`Embedder returned ${vectors.length} vectors for ${todo.length} texts`);
         for (const [k, row] of todo.entries()) ready.push({ id: row.id, vector: vectors[k]! });
-        store.cacheVectors(
-          embedder.model,
-          todo.map((row, k) => ({ hash: row.hash, vector: vectors[k]! })),
-        );
+        if (cacheModel !== undefined)
+          store.cacheVectors(
+            cacheModel,
+            todo.map((row, k) => ({ hash: row.hash, vector: vectors[k]! })),
+          );
       }
     } catch (error) {
       if (signal?.aborted) throw error;
       result.embeddingError = (error as Error).message;
-      result.pendingEmbeddings = missing.length - i - ready.length;
       store.storeVectors(ready);
+      result.pendingEmbeddings = store.countWithoutVector();
       return;
     }
     store.storeVectors(ready);

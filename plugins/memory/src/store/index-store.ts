@@ -17,6 +17,9 @@ export interface ChunkRecord {
   text: string;
 }
 
+/** A chunk without a vector: its text to embed, or the cached vector of the same text. */
+export type PendingChunk = { id: number; hash: string } & ({ text: string } | { cached: Float32Array });
+
 export interface FileUpdate extends FileRecord {
   chunks: Array<Chunk & { hash: string }>;
 }
@@ -135,25 +138,39 @@ export class IndexStore {
     });
   }
 
-  /** Chunks that have no vector yet (ids and hashes; texts are read a batch at a time). */
-  chunksWithoutVector(): Array<{ id: number; hash: string }> {
-    return this.sql(
-      "SELECT c.id, c.hash FROM chunks c LEFT JOIN embeddings e ON e.chunk_id = c.id WHERE e.chunk_id IS NULL",
-    ).all() as Array<{ id: number; hash: string }>;
-  }
-
-  chunkText(id: number): string {
+  /** How many chunks have no vector yet. */
+  countWithoutVector(): number {
     return (
-      (this.sql("SELECT text FROM chunks WHERE id = ?").get(id) as { text: string } | undefined)?.text ?? ""
-    );
+      this.sql(
+        "SELECT count(*) AS n FROM chunks c LEFT JOIN embeddings e ON e.chunk_id = c.id WHERE e.chunk_id IS NULL",
+      ).get() as { n: number }
+    ).n;
   }
 
-  cachedVector(hash: string, model: string): Float32Array | undefined {
-    const hit = this.sql("SELECT vector FROM embedding_cache WHERE hash = ? AND model = ?").get(
-      hash,
-      model,
-    ) as { vector: Uint8Array } | undefined;
-    return hit ? fromBlob(hit.vector) : undefined;
+  /**
+   * Up to `limit` chunks without a vector with ids above `after`, in id order, read in one
+   * statement: with `model`, a vector the embedding cache holds for the same text comes along
+   * (and the text only when there is none).
+   */
+  withoutVector(after: number, limit: number, model?: string): PendingChunk[] {
+    const rows = (
+      model === undefined
+        ? this.sql(
+            "SELECT c.id, c.hash, c.text FROM chunks c LEFT JOIN embeddings e ON e.chunk_id = c.id " +
+              "WHERE e.chunk_id IS NULL AND c.id > ? ORDER BY c.id LIMIT ?",
+          ).all(after, limit)
+        : this.sql(
+            "SELECT c.id, c.hash, ec.vector AS cached, CASE WHEN ec.vector IS NULL THEN c.text END AS text " +
+              "FROM chunks c LEFT JOIN embeddings e ON e.chunk_id = c.id " +
+              "LEFT JOIN embedding_cache ec ON ec.hash = c.hash AND ec.model = ? " +
+              "WHERE e.chunk_id IS NULL AND c.id > ? ORDER BY c.id LIMIT ?",
+          ).all(model, after, limit)
+    ) as Array<{ id: number; hash: string; text: string | null; cached?: Uint8Array | null }>;
+    return rows.map((r) =>
+      r.cached
+        ? { id: r.id, hash: r.hash, cached: fromBlob(r.cached) }
+        : { id: r.id, hash: r.hash, text: r.text ?? "" },
+    );
   }
 
   cacheVectors(model: string, rows: Array<{ hash: string; vector: number[] | Float32Array }>): void {
