@@ -273,6 +273,7 @@ export async function buildToolset(
       const { gatewayPlugins } = await import("./gateway.js");
       const through = await gatewayPlugins(options, context, clawtools, warn);
       replace("nodes", through.nodes);
+      if (through.sessions) replace("sessions", through.sessions);
       if (through.automation) replace("automation", through.automation);
       if (through.messaging) replace("messaging", through.messaging);
     } catch (error) {
