@@ -1,7 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
-import { delay } from "@clawtools/core";
-import { completionMessage } from "./announce.js";
+import { type AnnounceDeps, deliverAnnounce, type RunEnd } from "./announce-delivery.js";
+import { OneAtATime } from "./admissions.js";
 import { every } from "./every.js";
 import type { AgentRunner, RunOutcome, RunRegistry, SessionStore, StartRunRequest } from "./interfaces.js";
 import { agentOf } from "./keys.js";
@@ -10,12 +9,13 @@ import {
   DEFAULT_HEARTBEAT_MS,
   DEFAULT_KILL_WAIT_MS,
   type LivenessOptions,
-  lostReason,
   newOwner,
   period,
   type RunOwner,
 } from "./liveness.js";
 import { heldElsewhere, requestRemoteKill } from "./remote-kill.js";
+import { LostRunReaper } from "./reaper.js";
+import { newRunRecord } from "./run-record.js";
 import { answerSteerRequest } from "./remote-steer.js";
 import type { RunRecord, RunStatus, SessionEntry, TranscriptMessage } from "./types.js";
 
@@ -33,20 +33,9 @@ const STATUS: Record<RunOutcome["status"], RunStatus> = {
   aborted: "killed",
   running: "running",
 };
-const ANNOUNCE_ATTEMPTS = 4;
-/** A recorded end as the runner's outcome (to announce it again). */
-const ENDED: Partial<Record<RunStatus, RunOutcome["status"]>> = {
-  done: "ok",
-  failed: "error",
-  timeout: "timeout",
-};
-
 /** The message a yielded session's next turn starts with (the completion event is just above it). */
 export const YIELD_RESUMED =
   "[sessions_yield] A sub-agent result arrived (the completion event above). Continue your task.";
-
-/** What the registry learns when a run ends. */
-type RunEnd = Pick<RunRecord, "status" | "endedAt" | "outcome">;
 
 /**
  * What the sessions tools share: the store, the run registry and the runner, plus the runs this
@@ -59,7 +48,7 @@ export class SessionsService {
   private readonly active = new Map<string, string>();
   private readonly watching = new Map<string, Promise<void>>();
   private readonly killed = new Set<string>();
-  private readonly admissions = new Map<string, Promise<unknown>>();
+  private readonly admissions = new OneAtATime();
   /** This service as the owner of the runs it starts (liveness lives in the run registry). */
   readonly owner: RunOwner;
   private readonly heartbeatMs: number;
@@ -67,7 +56,8 @@ export class SessionsService {
   readonly killWaitMs: number;
   /** Stops the heartbeat and the check for kills asked by other processes. */
   private readonly stopTimers: Array<() => void>;
-  private reaping: Promise<RunRecord[]> | undefined;
+  private readonly reaper: LostRunReaper;
+  private readonly announceDeps: AnnounceDeps;
   /** Sessions that yielded, waiting for an announce to start their next turn. */
   private readonly wakers = new Map<string, (runId: string | undefined) => void>();
   /** A yielded sub-agent's current runner run, by its record's run id (kill aborts that one). */
@@ -77,7 +67,7 @@ export class SessionsService {
     readonly store: SessionStore,
     readonly runs: RunRegistry,
     readonly runner: AgentRunner | undefined,
-    private readonly retryDelayMs = 50,
+    retryDelayMs = 50,
     liveness: LivenessOptions = {},
   ) {
     this.owner = liveness.owner ? { ...liveness.owner } : newOwner();
@@ -85,6 +75,26 @@ export class SessionsService {
     this.staleMs = period(liveness, "staleMs", this.heartbeatMs * 6);
     this.killWaitMs = period(liveness, "killWaitMs", DEFAULT_KILL_WAIT_MS);
     const abortCheckMs = period(liveness, "abortCheckMs", DEFAULT_ABORT_CHECK_MS);
+    this.announceDeps = {
+      store,
+      runs,
+      events: this.events,
+      retryDelayMs,
+      ensure: (key) => this.ensure(key),
+      reachRequester: async (key, text) => {
+        const live = this.active.get(key);
+        if (live && this.runner) await this.runner.steer(live, text).catch(() => false);
+        else await this.wake(key).catch(() => {});
+      },
+    };
+    this.reaper = new LostRunReaper({
+      store,
+      runs,
+      events: this.events,
+      owner: this.owner,
+      staleMs: this.staleMs,
+      announce: (run, outcome, runtimeMs) => this.announce(run, outcome, runtimeMs),
+    });
     // at start, and then every heartbeat: runs whose owner is gone are ended as lost
     void this.reapLost().catch(() => {});
     this.stopTimers = [
@@ -117,40 +127,12 @@ export class SessionsService {
   }
 
   /**
-   * Ends every running run whose owner is gone (`lost`, with the reason) and tells its requester
-   * (the completion event, `failed: lost: <reason>`). A run held by a live process, this one or
-   * another, is never touched. Concurrent calls share one pass; returns the runs it ended.
+   * Ends every running run whose owner is gone (`lost`, with the reason) and tells its requester;
+   * with a requester, only that session's runs (what a tool shows or counts). A run held by a live
+   * process, this one or another, is never touched. Returns the runs it ended.
    */
-  reapLost(): Promise<RunRecord[]> {
-    this.reaping ??= this.reapOnce().finally(() => {
-      this.reaping = undefined;
-    });
-    return this.reaping;
-  }
-
-  private async reapOnce(): Promise<RunRecord[]> {
-    const ended: RunRecord[] = [];
-    const now = Date.now();
-    for (const run of await this.runs.list()) {
-      if (run.status !== "running") {
-        await this.redeliver(run, now);
-        continue;
-      }
-      const reason = lostReason(run, this.owner, now, this.staleMs);
-      if (!reason) continue;
-      // another process may be ending it too: only the one that sees it still running goes on
-      const current = await this.runs.get(run.runId);
-      if (current?.status !== "running" || lostReason(current, this.owner, now, this.staleMs) === undefined)
-        continue;
-      const endedAt = Date.now();
-      const error = `lost: ${reason}`;
-      const updated = await this.runs.update(run.runId, { status: "lost", endedAt, outcome: { error } });
-      await this.store.patch(run.childSessionKey, { status: "lost", endedAt }).catch(() => {});
-      this.events.emit("runEnded", updated);
-      await this.announce(updated, { status: "error", error }, endedAt - (run.startedAt ?? run.createdAt));
-      ended.push(updated);
-    }
-    return ended;
+  reapLost(requesterSessionKey?: string): Promise<RunRecord[]> {
+    return this.reaper.reap(requesterSessionKey);
   }
 
   /**
@@ -176,26 +158,6 @@ export class SessionsService {
     if (!resolve || this.active.get(sessionKey)) return;
     this.wakers.delete(sessionKey);
     resolve(await this.start(sessionKey, YIELD_RESUMED));
-  }
-
-  /**
-   * An announce a crashed process left pending (the run ended, the delivery did not finish) is
-   * delivered by whichever process finds it; the idempotency key keeps it to one message.
-   */
-  private async redeliver(run: RunRecord, now: number): Promise<void> {
-    if (run.announce.status !== "pending" || run.status === "killed" || run.status === "lost") return;
-    if (lostReason({ ...run, status: "running" }, this.owner, now, this.staleMs) === undefined) return;
-    const status = ENDED[run.status];
-    if (!status) return;
-    await this.announce(
-      run,
-      {
-        status,
-        ...(run.outcome?.reply ? { reply: run.outcome.reply } : {}),
-        ...(run.outcome?.error ? { error: run.outcome.error } : {}),
-      },
-      (run.endedAt ?? now) - (run.startedAt ?? run.createdAt),
-    );
   }
 
   /** Stops the heartbeat (the plugin's dispose). */
@@ -229,17 +191,7 @@ export class SessionsService {
    * spawns checks and takes the children limit one at a time, so the limit holds under load.
    */
   admit<T>(requesterKey: string, step: () => Promise<T>): Promise<T> {
-    const previous = this.admissions.get(requesterKey) ?? Promise.resolve();
-    const next = previous.then(step, step);
-    const tail = next.then(
-      () => {},
-      () => {},
-    );
-    this.admissions.set(requesterKey, tail);
-    void tail.then(() => {
-      if (this.admissions.get(requesterKey) === tail) this.admissions.delete(requesterKey);
-    });
-    return next;
+    return this.admissions.run(requesterKey, step);
   }
 
   /** Follows a sub-agent run to its end, records the outcome and announces it. */
@@ -290,56 +242,9 @@ export class SessionsService {
     if (run.cleanup === "delete") await this.store.delete(run.childSessionKey).catch(() => {});
   }
 
-  /**
-   * Delivers the completion event to the requester's session, retrying; never to another session.
-   * Given the run's `end`, it is recorded by the same registry write as the delivery (or, when the
-   * first attempt fails, at once with the announce still pending), and `runEnded` is emitted then.
-   * The requester's live run is steered only once the registry says the run ended and was announced.
-   */
-  async announce(run: RunRecord, outcome: RunOutcome, runtimeMs: number, end?: RunEnd): Promise<void> {
-    const child = await this.store.get(run.childSessionKey);
-    const message = completionMessage(
-      run,
-      child ?? { key: run.childSessionKey, sessionId: "unknown" },
-      outcome,
-      runtimeMs,
-    );
-    let unrecordedEnd = end;
-    const record = async (announce: RunRecord["announce"]) => {
-      const updated = await this.runs.update(run.runId, { ...unrecordedEnd, announce });
-      if (unrecordedEnd) {
-        unrecordedEnd = undefined;
-        this.events.emit("runEnded", updated);
-      }
-      return updated;
-    };
-    let lastError = "";
-    for (let attempt = 1; attempt <= ANNOUNCE_ATTEMPTS; attempt++) {
-      try {
-        await this.ensure(run.requesterSessionKey);
-        await this.store.append(run.requesterSessionKey, [message], {
-          idempotencyKey: run.announce.idempotencyKey,
-        });
-        const updated = await record({
-          ...run.announce,
-          status: "delivered",
-          attempts: attempt,
-          deliveredAt: Date.now(),
-        });
-        const live = this.active.get(run.requesterSessionKey);
-        if (live && this.runner) await this.runner.steer(live, message.content as string).catch(() => false);
-        else await this.wake(run.requesterSessionKey).catch(() => {});
-        this.events.emit("announce", { run: updated, message });
-        return;
-      } catch (error) {
-        lastError = (error as Error).message;
-        // a delivery being retried does not hold back the run's end
-        if (unrecordedEnd)
-          await record({ ...run.announce, status: "pending", attempts: attempt, lastError }).catch(() => {});
-        await delay(this.retryDelayMs * 4 ** (attempt - 1));
-      }
-    }
-    await record({ ...run.announce, status: "failed", attempts: ANNOUNCE_ATTEMPTS, lastError });
+  /** Delivers the completion event to the requester's session (see `deliverAnnounce`). */
+  announce(run: RunRecord, outcome: RunOutcome, runtimeMs: number, end?: RunEnd): Promise<void> {
+    return deliverAnnounce(this.announceDeps, run, outcome, runtimeMs, end);
   }
 
   /**
@@ -377,20 +282,9 @@ export class SessionsService {
     return killed;
   }
 
+  /** A new run record, held by this service, its announce pending. */
   newRun(fields: Omit<RunRecord, "announce" | "status" | "createdAt">): RunRecord {
-    const now = Date.now();
-    return {
-      ...fields,
-      status: "running",
-      createdAt: now,
-      owner: { ...this.owner },
-      heartbeatAt: now,
-      announce: {
-        status: "pending",
-        attempts: 0,
-        idempotencyKey: `announce:${fields.runId}:${randomUUID().slice(0, 8)}`,
-      },
-    };
+    return newRunRecord(this.owner, fields);
   }
 
   /** Resolves when every run this process watches has ended and been announced (tests, shutdown). */

@@ -132,3 +132,39 @@ describe("sessions_list answers a page without reading the store whole", () => {
     expect(next.sessions.map((s: { key: string }) => s.key)[0]).toBe("agent:main:late");
   });
 });
+
+describe("subagents list and sessions_spawn look at the caller's runs only", () => {
+  it("no whole-registry read per call; the caller's lost runs are still ended", async () => {
+    const stateDir = mkdtempSync(path.join(tmpdir(), "sessions-paging-"));
+    seed(stateDir);
+    const registry = new FileRunRegistry(stateDir);
+    let wholeReads = 0;
+    const runs = Object.create(registry) as FileRunRegistry;
+    runs.list = () => {
+      wholeReads++;
+      return registry.list();
+    };
+    // a run of a sub-agent's own, held by a process that is gone
+    await registry.record({
+      runId: "orphan",
+      childSessionKey: "agent:main:subagent:orphan",
+      requesterSessionKey: "agent:main:subagent:003",
+      task: "left behind",
+      cleanup: "keep",
+      depth: 2,
+      createdAt: Date.now() - 60_000,
+      status: "running",
+      owner: { instance: "gone", pid: 2 ** 22 + 7, host: "elsewhere", startedAt: 1 },
+      heartbeatAt: Date.now() - 60_000,
+      announce: { status: "pending", attempts: 0, idempotencyKey: "announce:orphan" },
+    });
+    const t = setup({ noRunner: true, store: new FileSessionStore(stateDir), runs });
+    await t.service.reapLost(); // the start-up pass over the whole registry
+    const before = wholeReads;
+    const listed = await t.json("subagents", {});
+    expect(listed.total).toBe(133);
+    const sub = await t.as("agent:main:subagent:003").json("subagents", {});
+    expect(sub.recent[0]).toMatchObject({ runId: "orphan", status: "lost" });
+    expect(wholeReads).toBe(before);
+  });
+});

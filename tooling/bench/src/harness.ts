@@ -3,6 +3,7 @@
  * same run and report ratios. Each suite writes results/<suite>.md; BENCHMARKS.md is
  * regenerated from every results file so suites can be run one at a time.
  */
+import { availableParallelism, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 
 export interface BenchRow {
@@ -24,6 +25,25 @@ export interface BenchSuiteResult {
   title: string;
   rows: BenchRow[];
   notes?: string[];
+  /** The 1-minute load average when the suite started (from `loadAtStart()`); the end is read at render. */
+  loadAtStart?: number;
+}
+
+/** The 1-minute load average now: a suite keeps it at its start for the load line. */
+export function loadAtStart(): number {
+  return loadavg()[0]!;
+}
+
+/**
+ * The load a suite ran under, printed under every suite's table: ratios taken side by side hold
+ * up under load, absolute times do not, so a reader needs to know which run this was.
+ */
+export function loadLine(start?: number): string {
+  const end = loadavg()[0]!.toFixed(2);
+  const cores = availableParallelism();
+  return start === undefined
+    ? `Load average (1 min) ${end} when the suite ended, on ${cores} cores.`
+    : `Load average (1 min) ${start.toFixed(2)} at the start and ${end} at the end, on ${cores} cores.`;
 }
 
 export interface BenchSuite {
@@ -113,6 +133,9 @@ export function renderSuite(suite: string, result: BenchSuiteResult, when: strin
       `| ${row.name}${row.note ? ` (${row.note})` : ""} | ${fmt(row.value)} ${row.unit} | ${ratioText} | ${row.target ?? ""} | ${met} |`,
     );
   }
+  // every suite says the load it ran under: here, unless its own notes already do
+  if (!(result.notes ?? []).some((note) => /load average/i.test(note)))
+    lines.push("", loadLine(result.loadAtStart));
   for (const note of result.notes ?? []) lines.push("", note);
   return `${lines.join("\n")}\n`;
 }

@@ -68,7 +68,9 @@ export function createReadTool(
         if ("answer" in found) return found.answer;
         return await readOpened(found.abs, found.stat, found.head, found.source, params, signal);
       } finally {
-        await opened?.close();
+        // the answer does not wait for the close (one thread-pool trip less per read); closing a
+        // descriptor opened read-only reports nothing the caller could act on
+        opened?.close().catch(() => {});
       }
     },
   };

@@ -192,7 +192,7 @@ export function createSessionsSpawnTool(env: SessionsEnv): AgentTool<typeof sess
           });
         const maxChildren = config.maxChildrenPerAgent ?? 5;
         // only live runs count: runs whose owner process is gone are ended as lost first
-        await service.reapLost();
+        await service.reapLost(env.callerKey);
         const running = (await service.runs.listByRequester(env.callerKey)).filter(
           (r) => r.status === "running",
         ).length;

@@ -75,7 +75,7 @@ export function createSubagentsTool(env: SessionsEnv): AgentTool<typeof subagent
       const callerIsSubagent = isSubagentKey(env.callerKey);
       const recentMs = Math.min(Math.max(1, p.recentMinutes ?? 30), 1440) * 60_000;
       // runs whose owner process is gone are shown as lost, never as active ghosts
-      await env.service.reapLost();
+      await env.service.reapLost(env.callerKey);
       // newest first; runs started in the same millisecond keep their reverse recording order
       const mine = (await env.service.runs.listByRequester(env.callerKey)).reverse();
       const active = mine.filter((r) => r.status === "running").sort(newestFirst);

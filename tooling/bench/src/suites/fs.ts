@@ -7,7 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { open, rename } from "node:fs/promises";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
-import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import {
   createEditTool,
@@ -24,7 +24,7 @@ import {
   createWriteTool as piWrite,
 } from "@mariozechner/pi-coding-agent";
 import { rgPath } from "@vscode/ripgrep";
-import { type BenchRow, type BenchSuite, timeInTurns, timeMedian } from "../harness.js";
+import { type BenchRow, type BenchSuite, loadAtStart, timeInTurns } from "../harness.js";
 
 function makeFile(file: string, mb: number): void {
   const line = `${"lorem ipsum dolor sit amet ".repeat(3)}\n`;
@@ -61,7 +61,7 @@ export default {
   async run() {
     const dir = mkdtempSync(path.join(tmpdir(), "clawtools-bench-fs-"));
     const rows: BenchRow[] = [];
-    const loadAtStart = loadavg()[0]!;
+    const startLoad = loadAtStart();
     try {
       const ours = {
         read: createReadTool({ workspaceDir: dir }),
@@ -98,16 +98,29 @@ export default {
           () => undefined,
           (error: Error) => error.message.slice(0, 80),
         );
-        const piMs = piFailure
-          ? Number.NaN
-          : await timeMedian(() => pi.read.execute("b", { path: file }), iterations, 0);
+        // pi, a repeat read and a first read (a new mtime makes the file unread) take turns
+        let stamp = Date.now() / 1000;
+        const reads = await timeInTurns(
+          {
+            ...(piFailure ? {} : { pi: () => pi.read.execute("b", { path: file }) }),
+            ours: () => ours.read.execute("b", { path: file }),
+            cold: async () => {
+              stamp += 1;
+              utimesSync(path.join(dir, file), stamp, stamp);
+              await ours.read.execute("b", { path: file });
+            },
+          } as Record<"pi" | "ours" | "cold", () => Promise<unknown>>,
+          iterations,
+          1,
+        );
+        const piMs = piFailure ? Number.NaN : reads.pi;
         rows.push({
           name: `pi read, first page of ${size}`,
           value: piMs,
           unit: "ms",
           ...(piFailure ? { note: `fails: ${piFailure}` } : {}),
         });
-        const ourMs = await timeMedian(() => ours.read.execute("b", { path: file }), iterations, 1);
+        const ourMs = reads.ours;
         rows.push({
           name: `clawtools read, first page of ${size}, read before (line total remembered)`,
           value: ourMs,
@@ -116,17 +129,7 @@ export default {
           target: "≤ 1×",
           met: piFailure !== undefined || ourMs <= piMs,
         });
-        // a new mtime makes every call count the file's lines again, as on a first read
-        let stamp = Date.now() / 1000;
-        const coldMs = await timeMedian(
-          async () => {
-            stamp += 1;
-            utimesSync(path.join(dir, file), stamp, stamp);
-            await ours.read.execute("b", { path: file });
-          },
-          iterations,
-          1,
-        );
+        const coldMs = reads.cold;
         rows.push({
           name: `clawtools read, first page of ${size}, file not read before`,
           value: coldMs,
@@ -153,29 +156,17 @@ export default {
       makeFile(path.join(dir, "edit.txt"), 10);
       writeFileSync(path.join(dir, "edit.txt"), "UNIQUE-MARKER-0\n", { flag: "a" });
       let n = 0;
-      const piEditMs = await timeMedian(
-        async () => {
-          await pi.edit.execute("b", {
-            path: "edit.txt",
-            edits: [{ oldText: `UNIQUE-MARKER-${n}`, newText: `UNIQUE-MARKER-${n + 1}` }],
-          } as never);
-          n++;
-        },
-        10,
-        1,
-      );
+      const editNext = (tool: { execute: (id: string, args: never) => Promise<unknown> }) => async () => {
+        await tool.execute("b", {
+          path: "edit.txt",
+          edits: [{ oldText: `UNIQUE-MARKER-${n}`, newText: `UNIQUE-MARKER-${n + 1}` }],
+        } as never);
+        n++;
+      };
+      const edits = await timeInTurns({ pi: editNext(pi.edit), ours: editNext(ours.edit) }, 10, 1);
+      const piEditMs = edits.pi;
+      const ourEditMs = edits.ours;
       rows.push({ name: "pi edit in a 10 MB file", value: piEditMs, unit: "ms" });
-      const ourEditMs = await timeMedian(
-        async () => {
-          await ours.edit.execute("b", {
-            path: "edit.txt",
-            edits: [{ oldText: `UNIQUE-MARKER-${n}`, newText: `UNIQUE-MARKER-${n + 1}` }],
-          });
-          n++;
-        },
-        10,
-        1,
-      );
       rows.push({
         name: "clawtools edit in a 10 MB file",
         value: ourEditMs,
@@ -271,22 +262,30 @@ export default {
         unit: "ms",
         baseline: "raw rg -n over 20,000 files (limit)",
       });
-      if (FD) {
-        const fdMs = await timeMedian(() => execFileSync(FD, ["--glob", "file42.ts", tree]), 5, 1);
-        rows.push({ name: "raw fd --glob over 20,000 files (limit)", value: fdMs, unit: "ms" });
-      }
       // pi's find runs fd and, when fd is missing, tries to download it from GitHub: without
       // fd on this machine its row is skipped rather than measuring a failed download
-      const piFindMs = FD
-        ? await timeMedian(() => pif.execute("b", { pattern: "file42.ts" }), 5, 1)
-        : Number.NaN;
+      const finds = await timeInTurns(
+        {
+          ...(FD
+            ? {
+                fd: () => execFileSync(FD, ["--glob", "file42.ts", tree]),
+                pi: () => pif.execute("b", { pattern: "file42.ts" }),
+              }
+            : {}),
+          ours: () => find.execute("b", { pattern: "file42.ts" }),
+        } as Record<"fd" | "pi" | "ours", () => unknown>,
+        5,
+        1,
+      );
+      if (FD) rows.push({ name: "raw fd --glob over 20,000 files (limit)", value: finds.fd, unit: "ms" });
+      const piFindMs = FD ? finds.pi : Number.NaN;
+      const findMs = finds.ours;
       rows.push({
         name: "pi find over 20,000 files",
         value: piFindMs,
         unit: "ms",
         ...(FD ? {} : { note: "skipped: fd is not installed (`apt-get install fd-find`)" }),
       });
-      const findMs = await timeMedian(() => find.execute("b", { pattern: "file42.ts" }), 5, 1);
       rows.push({
         name: "clawtools find over 20,000 files",
         value: findMs,
@@ -298,9 +297,10 @@ export default {
     }
     return {
       title: "fs: clawtools against pi-coding-agent 0.66.1",
+      loadAtStart: startLoad,
       rows,
       notes: [
-        `Load average (1 min) ${loadAtStart.toFixed(2)} at the start and ${loadavg()[0]!.toFixed(2)} at the end, on ${availableParallelism()} cores. The warm read, write and grep rows take turns call by call (the first of each round rotating), so load hits every side alike.`,
+        "Every row's sides take turns call by call (the first of each round rotating), so a burst of load hits each side alike: pi, a repeat read and a first read of each big file; pi's and clawtools' edits; the raw, pi and clawtools writes; rg, pi and both grep engines; fd, pi and clawtools find.",
         "rg is @vscode/ripgrep's binary (rg 15, from the npm registry); fd is Debian's fd-find when installed (`apt-get install fd-find`), otherwise the fd and pi find rows are skipped (pi's find would try to download fd). pi runs both from PATH. Files are in the page cache (just written), so reads measure the code, not the disk.",
         "The first read of a file must count all its lines, because the notice names the total (`Showing lines 1-2000 of N`): it streams at close to the disk cache's speed and holds one 1 MB chunk at a time, but it grows with the size. Later pages of the same unchanged file (same size and mtime) reuse the total and stop reading at the page's end, so they take the same time whatever the size.",
         "Peak memory is RSS growth sampled every 2 ms during one call.",

@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { open, readFile, rename } from "node:fs/promises";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
@@ -20,7 +20,7 @@ import {
   type SessionEntry,
 } from "@clawtools/sessions";
 import { createScriptedRunner } from "@clawtools/sessions/testing";
-import { type BenchRow, type BenchSuite, percentile, timeInTurns } from "../harness.js";
+import { type BenchRow, type BenchSuite, loadAtStart, percentile, timeInTurns } from "../harness.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -62,6 +62,7 @@ export default {
   async run() {
     const rows: BenchRow[] = [];
     const dirs: string[] = [];
+    const startLoad = loadAtStart();
     const fresh = () => {
       const dir = mkdtempSync(path.join(tmpdir(), "clawtools-bench-sessions-"));
       dirs.push(dir);
@@ -308,11 +309,12 @@ export default {
     }
     return {
       title: "Sessions: sub-agent overhead, listing and history",
+      loadAtStart: startLoad,
       rows,
       notes: [
         "Spawn → announce runs sessions_spawn through a toolset (validation, visibility, the children limit, the child session in sessions.json, the run in runs.json) with a scripted runner that answers at once, then waits for the completion event in the parent's transcript; the floor is the same runner's start + wait on an existing session (its two transcript appends included). The two take turns, 40 rounds.",
         "sessions_list walks an ordered index of sessions.json (built once per version of the file; a stat per call checks the file is unchanged, so other processes' writes are seen) newest first and stops at the limit: filters and visibility see only the rows it walks, and the runs are looked up for the page's rows only (runs.json indexed by requester, likewise once per version). The page is timed at 1,000 and 10,000 sessions in the same rounds; the caller is a plain session, so no row carries a 5,000-key childSessions list. Before this (2026-11-26), the page copied, checked and sorted every session and every run: 29.7 ms at 10,000, 1.27× parsing the index.",
-        `The machine's 1-minute load average when the suite ended was ${loadavg()[0]!.toFixed(1)}. Per sub-agent the sessions layer makes 4 atomic writes the bare run does not: the child session in sessions.json, the run in runs.json, then at the run's end the child's status in sessions.json beside one runs.json write holding both the run's end and the announce's delivered state; 3 of them are one after another, each one file (the lock file, created with O_EXCL, written with the new text and renamed over the file, as git does with index.lock). Writes asked for while one is in flight are merged into the next (group commit). It also appends 2 transcript lines the bare run does not (the child's header, the announce in the parent).`,
+        `Per sub-agent the sessions layer makes 4 atomic writes the bare run does not: the child session in sessions.json, the run in runs.json, then at the run's end the child's status in sessions.json beside one runs.json write holding both the run's end and the announce's delivered state; 3 of them are one after another, each one file (the lock file, created with O_EXCL, written with the new text and renamed over the file, as git does with index.lock). Writes asked for while one is in flight are merged into the next (group commit). It also appends 2 transcript lines the bare run does not (the child's header, the announce in the parent).`,
         "Before the write path was reworked (2026-11-23, same machine): +8.47 ms (9.13 ms against a 0.655 ms bare run, 13.94×) at a load of 2.6, and +20.56 ms at a load of 11.3, from 5 index and registry writes per sub-agent, each a lock file and a temp file, all through the thread pool, with the run's end and the announce state written separately. Transcript appends are now synchronous too, which made the bare run itself about twice as fast, so the ratio moves less than the difference.",
         "History reads the transcript backwards in 64 KB blocks and stops at the limit (or at 8 × 80 KB of raw lines without one); peak heap is sampled every millisecond after a full GC, median of 3.",
       ],
