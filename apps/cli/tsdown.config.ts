@@ -1,4 +1,4 @@
-import { defineConfig } from "tsdown";
+import { defineConfig, type TsdownPlugin } from "tsdown";
 
 /**
  * What `clawtools serve` loads before it answers is bundled into the CLI's own files: the
@@ -8,6 +8,25 @@ import { defineConfig } from "tsdown";
  * and secrets registry are module state), and a section loads only when one of its tools is used.
  */
 const BUNDLED = [/^clawtools(\/|$)/, /^@clawtools\/mcp(\/|$)/, /^@modelcontextprotocol\//, /^zod(\/|$)/];
+
+const inDeclarations = (importer: string | undefined) => /\.d\.[cm]?ts$/.test(importer ?? "");
+
+/**
+ * A bundled package that does not resolve (its dist not built yet) would be left as an import of
+ * a file that is missing at run time, without failing the build: fail it instead.
+ */
+const mustResolve: TsdownPlugin = {
+  name: "clawtools-bundled-must-resolve",
+  async resolveId(id, importer, options) {
+    if (!BUNDLED.some((re) => re.test(id)) || inDeclarations(importer)) return null;
+    const resolved = await this.resolve(id, importer, { ...options, skipSelf: true });
+    if (!resolved || resolved.external)
+      this.error(
+        `${id} (imported by ${importer}) does not resolve: build it before the CLI, which bundles it`,
+      );
+    return resolved;
+  },
+};
 
 export default defineConfig({
   entry: ["src/index.ts", "src/bin.ts"],
@@ -19,6 +38,7 @@ export default defineConfig({
   // package.json exports point at .js / .d.ts
   fixedExtension: false,
   // the declaration build (importers ending in .d.ts) keeps importing the packages by name
+  plugins: [mustResolve],
   deps: {
     alwaysBundle: (id, importer) =>
       BUNDLED.some((re) => re.test(id)) && !/\.d\.[cm]?ts$/.test(importer ?? ""),
