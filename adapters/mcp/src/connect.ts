@@ -58,15 +58,20 @@ export function mcpServerConfigProblem(value: unknown): string | undefined {
  * protocol is found by probing with `server/discover` (2026-07-28), falling back to `initialize`
  * (2025-11-25 and older). On stdio the SDK probes in a short-lived second process of the same
  * command (its stderr discarded), and a server silent for `probeTimeoutMs` is taken as 2025-era.
+ * `signal` gives up: aborted before the start nothing is started; aborted during it, the
+ * connection (a stdio server's process) is closed and the promise rejects with the abort reason.
  */
 export async function connectMcpServer(
   name: string,
   config: McpServerConfig,
-  options: { timeoutMs?: number; probeTimeoutMs?: number } = {},
+  options: { timeoutMs?: number; probeTimeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<ConnectedMcpServer> {
   const problem = mcpServerConfigProblem(config);
   if (problem) throw new Error(`MCP server "${name}": ${problem}`);
+  const { signal } = options;
   const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+  // checked after the import too: nothing is started once the caller gave up
+  signal?.throwIfAborted();
   // server/discover first: a 2026-07-28 server is used as one, a 2025-era server (no answer, or
   // an error for the unknown method) gets the initialize handshake
   const client = new Client(
@@ -78,30 +83,18 @@ export async function connectMcpServer(
       },
     },
   );
-  if ("command" in config) {
-    const { StdioClientTransport, getDefaultEnvironment } = await import(
-      "@modelcontextprotocol/client/stdio"
-    );
-    await client.connect(
-      new StdioClientTransport({
-        command: config.command,
-        ...(config.args ? { args: config.args } : {}),
-        env: { ...getDefaultEnvironment(), ...config.env },
-        ...(config.cwd ? { cwd: config.cwd } : {}),
-      }),
-    );
-  } else {
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(config.url), {
-        ...(config.headers ? { requestInit: { headers: config.headers } } : {}),
-      }),
-    );
-  }
+  const transport = await openTransport(config, StreamableHTTPClientTransport);
+  // a server that hangs in its handshake is closed (its process ended) when the caller gives up
+  const giveUp = () => void client.close().catch(() => {});
+  signal?.addEventListener("abort", giveUp, { once: true });
   try {
+    // the signal also ends the SDK's probe (on stdio, a second process of the same command)
+    await client.connect(transport, signal ? { signal } : {});
     const tools = await importMcpTools(client, {
       prefix: `${name}__`,
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     });
+    signal?.throwIfAborted();
     const closed = new Promise<void>((resolve) => {
       const before = client.onclose;
       client.onclose = () => {
@@ -111,7 +104,28 @@ export async function connectMcpServer(
     });
     return { name, tools, close: () => client.close(), closed };
   } catch (error) {
-    await client.close();
-    throw error;
+    await client.close().catch(() => {});
+    await transport.close().catch(() => {});
+    throw signal?.aborted ? signal.reason : error;
+  } finally {
+    signal?.removeEventListener("abort", giveUp);
   }
+}
+
+/** The client's transport, not started: the command's process (stdio) or the URL (Streamable HTTP). */
+async function openTransport(
+  config: McpServerConfig,
+  StreamableHTTPClientTransport: typeof import("@modelcontextprotocol/client").StreamableHTTPClientTransport,
+) {
+  if (!("command" in config))
+    return new StreamableHTTPClientTransport(new URL(config.url), {
+      ...(config.headers ? { requestInit: { headers: config.headers } } : {}),
+    });
+  const { StdioClientTransport, getDefaultEnvironment } = await import("@modelcontextprotocol/client/stdio");
+  return new StdioClientTransport({
+    command: config.command,
+    ...(config.args ? { args: config.args } : {}),
+    env: { ...getDefaultEnvironment(), ...config.env },
+    ...(config.cwd ? { cwd: config.cwd } : {}),
+  });
 }

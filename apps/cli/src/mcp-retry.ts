@@ -15,11 +15,14 @@ export interface RetryOptions {
 
 /**
  * Tries `connect` again with capped exponential backoff until it succeeds or `signal` aborts,
- * then hands the result to `onBack`. A result that arrives after the abort is closed instead.
+ * then hands the result to `onBack`. A result that arrives after the abort is closed instead, and
+ * no try starts once `signal` has aborted. Resolves when the loop is over (serve's stop awaits it,
+ * so no server process it started outlives serve).
  * Never rejects: the outcome of every try is the caller's through `onBack` and `onFailure`.
  */
 export async function retryUntilConnected<T extends { close(): Promise<void> }>(
-  connect: () => Promise<T>,
+  /** Given the stop signal: a try under way when serve stops gives up (a started process is ended). */
+  connect: (signal: AbortSignal) => Promise<T>,
   onBack: (connected: T) => void | Promise<void>,
   options: RetryOptions & { onFailure?: (error: Error, nextDelayMs: number) => void },
 ): Promise<void> {
@@ -33,10 +36,13 @@ export async function retryUntilConnected<T extends { close(): Promise<void> }>(
     } catch {
       return; // serve stopped while waiting
     }
+    // the wait can end in the same turn serve stops: no try may start after that
+    if (signal.aborted) return;
     let connected: T;
     try {
-      connected = await connect();
+      connected = await connect(signal);
     } catch (error) {
+      if (signal.aborted) return;
       wait = Math.min(wait * 2, max);
       options.onFailure?.(error as Error, wait);
       continue;

@@ -116,17 +116,22 @@ function registerServer(
  */
 function retryInBackground(name: string, config: unknown, mount: Mount): void {
   const stop = new AbortController();
+  let retrying: Promise<void> = Promise.resolve();
   mount.registry.registerPlugin(
     definePlugin({
       id: `mcp-retry:${name}`,
       version: "0.0.0",
       description: `retries MCP server "${name}" until it starts`,
       tools: [],
-      dispose: () => stop.abort(),
+      // a try under way gives up and its process is ended before serve's stop goes on
+      dispose: async () => {
+        stop.abort();
+        await retrying;
+      },
     }),
   );
-  void retryUntilConnected(
-    () => mount.connect(name, config as Parameters<Mount["connect"]>[1]),
+  retrying = retryUntilConnected(
+    (signal) => mount.connect(name, config as Parameters<Mount["connect"]>[1], { signal }),
     (server) => {
       const entry = registerServer(name, config, server, mount);
       if (typeof entry === "string") {

@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -13,7 +13,11 @@ const bin = path.join(cliDir, "dist", "bin.js");
 const flaky = path.join(cliDir, "test", "fixtures", "flaky-mcp-server.mjs");
 
 /** `clawtools serve` with a config whose one MCP server fails its first `failures` starts. */
-async function serveWithFlakyServer(failures: number, extra: string[] = []) {
+async function serveWithFlakyServer(
+  failures: number,
+  extra: string[] = [],
+  env: Record<string, string> = {},
+) {
   const dir = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-mcp-retry-"));
   const counter = path.join(dir, "starts");
   writeFileSync(counter, "");
@@ -25,7 +29,7 @@ async function serveWithFlakyServer(failures: number, extra: string[] = []) {
         flaky: {
           command: process.execPath,
           args: [flaky],
-          env: { FLAKY_COUNTER: counter, FLAKY_FAILURES: String(failures) },
+          env: { FLAKY_COUNTER: counter, FLAKY_FAILURES: String(failures), ...env },
         },
       },
     }),
@@ -58,7 +62,7 @@ async function serveWithFlakyServer(failures: number, extra: string[] = []) {
   const changed = changes(1);
   await client.connect(transport);
   const starts = () => readFileSync(counter, "utf8").split("\n").filter(Boolean).length;
-  return { client, changed, changes, stderr: () => stderr, starts };
+  return { client, changed, changes, stderr: () => stderr, starts, counter, transport };
 }
 
 describe("clawtools serve: a config MCP server that fails to start is retried", () => {
@@ -127,6 +131,48 @@ describe("clawtools serve: a config MCP server that fails to start is retried", 
       );
     } finally {
       await client.close();
+    }
+  }, 120_000);
+
+  it("stopping while a retry is under way ends the server process that try started", async () => {
+    // starts 1-2 fail, later ones hang in the handshake (ignoring their input's end)
+    const dir = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-mcp-stop-"));
+    const counter = path.join(dir, "starts");
+    writeFileSync(counter, "");
+    const file = path.join(dir, "clawtools.json");
+    const env = { FLAKY_COUNTER: counter, FLAKY_FAILURES: "2", FLAKY_HANG_FROM: "3" };
+    writeFileSync(
+      file,
+      JSON.stringify({ mcpServers: { flaky: { command: process.execPath, args: [flaky], env } } }),
+    );
+    // driven by hand, not by an SDK client: its close() signals serve after 2 s, and a second
+    // signal while stopping ends serve at once by design
+    const serve = spawn(process.execPath, [bin, "serve", "--config", file, "--workspace", dir], {
+      stdio: ["pipe", "ignore", "ignore"],
+    });
+    const exited = new Promise<number | null>((resolve) => serve.once("exit", resolve));
+    const hangs = () =>
+      existsSync(`${counter}.hangs`)
+        ? readFileSync(`${counter}.hangs`, "utf8").split("\n").filter(Boolean).map(Number)
+        : [];
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    try {
+      // a retry's try is under way: its server process started and hangs
+      await expect.poll(() => hangs().length, { timeout: 60_000 }).toBeGreaterThan(0);
+      // end of input: serve stops; its retry gives up and ends what it started before serve exits
+      serve.stdin!.end();
+      expect(await exited).toBe(0);
+      for (const pid of hangs()) expect(alive(pid), `hanging server ${pid} outlived serve`).toBe(false);
+    } finally {
+      serve.kill("SIGKILL");
+      for (const pid of hangs()) if (alive(pid)) process.kill(pid, "SIGKILL");
     }
   }, 120_000);
 });

@@ -79,4 +79,50 @@ describe("retryUntilConnected", () => {
     await during;
     expect(late.closed).toBe(true);
   });
+
+  it("starts no try once aborted, even when the wait ends in the same turn as the abort", async () => {
+    const clock = new FakeClock();
+    const stop = new AbortController();
+    let tries = 0;
+    const running = retryUntilConnected(
+      async () => {
+        tries += 1;
+        return connection();
+      },
+      () => {
+        throw new Error("must not be handed over");
+      },
+      { signal: stop.signal, clock },
+    );
+    await clock.whenPending(1);
+    // the timer fires and serve stops before the loop's next step runs
+    clock.runNext();
+    stop.abort();
+    await running;
+    expect(tries).toBe(0);
+  });
+
+  it("hands the try the stop signal, and a try that gives up on it ends the loop", async () => {
+    const clock = new FakeClock();
+    const stop = new AbortController();
+    let seen: AbortSignal | undefined;
+    const running = retryUntilConnected(
+      (signal) => {
+        seen = signal;
+        return new Promise<ReturnType<typeof connection>>((_resolve, reject) => {
+          signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+        });
+      },
+      () => {
+        throw new Error("must not be handed over");
+      },
+      { signal: stop.signal, clock, onFailure: () => expect.unreachable("no failure after the stop") },
+    );
+    await clock.whenPending(1);
+    clock.runNext();
+    await expect.poll(() => seen).toBe(stop.signal);
+    stop.abort();
+    await running;
+    expect(clock.pending).toBe(0);
+  });
 });
