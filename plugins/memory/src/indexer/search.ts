@@ -100,8 +100,9 @@ export async function searchIndex(
         : { v: 0, t: 1 };
   const minScore = mode === "keyword" && fallback ? 0 : (options.minScore ?? 0);
   const hits: MemoryHit[] = [];
+  const rows = store.chunks([...merged.keys()]);
   for (const [id, s] of merged) {
-    const row = store.chunk(id);
+    const row = rows.get(id);
     if (row) hits.push({ ...row, score: weight.v * s.v + weight.t * s.t, vectorScore: s.v, textScore: s.t });
   }
   applyTemporalDecay(

@@ -245,6 +245,22 @@ export class IndexStore {
     return row && { path: row.path, startLine: row.start_line, endLine: row.end_line, text: row.text };
   }
 
+  /** The rows of `ids` (those that exist) in one statement. */
+  chunks(ids: number[]): Map<number, ChunkRecord> {
+    const rows = this.sql(
+      "SELECT id, path, start_line, end_line, text FROM chunks WHERE id IN (SELECT value FROM json_each(?))",
+    ).all(JSON.stringify(ids)) as Array<{
+      id: number;
+      path: string;
+      start_line: number;
+      end_line: number;
+      text: string;
+    }>;
+    return new Map(
+      rows.map((r) => [r.id, { path: r.path, startLine: r.start_line, endLine: r.end_line, text: r.text }]),
+    );
+  }
+
   chunkCount(): number {
     return (this.sql("SELECT count(*) AS n FROM chunks").get() as { n: number }).n;
   }
