@@ -17,6 +17,8 @@ export interface ProcessRegistryOptions extends Partial<SessionLimits> {
  */
 export class ProcessRegistry {
   private readonly sessions = new Map<string, BackgroundProcess>();
+  /** The same sessions by scope: a scope's list costs its own sessions, not every scope's. */
+  private readonly byScope = new Map<string, Map<string, BackgroundProcess>>();
   private readonly host: ProcessHost;
   limits: SessionLimits;
   /** Spill directory of sessions started without one (no state dir): a private temp dir. */
@@ -42,6 +44,12 @@ export class ProcessRegistry {
       ...options,
     });
     this.sessions.set(session.id, session);
+    let scope = this.byScope.get(session.scopeKey);
+    if (!scope) {
+      scope = new Map();
+      this.byScope.set(session.scopeKey, scope);
+    }
+    scope.set(session.id, session);
     return session;
   }
 
@@ -54,15 +62,18 @@ export class ProcessRegistry {
   /** Running and finished sessions of a scope, newest first. */
   list(scopeKey: string): BackgroundProcess[] {
     this.sweep();
-    return [...this.sessions.values()]
-      .filter((s) => s.scopeKey === scopeKey)
-      .sort((a, b) => b.startedAt - a.startedAt);
+    return [...(this.byScope.get(scopeKey)?.values() ?? [])].sort((a, b) => b.startedAt - a.startedAt);
   }
 
   /** Forgets a session and removes its spill file. */
   delete(id: string): void {
-    this.sessions.get(id)?.dispose();
+    const session = this.sessions.get(id);
+    if (!session) return;
+    session.dispose();
     this.sessions.delete(id);
+    const scope = this.byScope.get(session.scopeKey);
+    scope?.delete(id);
+    if (scope?.size === 0) this.byScope.delete(session.scopeKey);
   }
 
   /** Limits for sessions started from now on (configuration read by a tool factory). */
@@ -89,6 +100,7 @@ export class ProcessRegistry {
     });
     for (const session of this.sessions.values()) session.dispose();
     this.sessions.clear();
+    this.byScope.clear();
     if (this.tempSpillDir) rmSync(this.tempSpillDir, { recursive: true, force: true });
     this.tempSpillDir = undefined;
   }
