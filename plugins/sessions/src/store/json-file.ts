@@ -85,6 +85,15 @@ const defaultWarning = (message: string) =>
  * A file that is not a JSON object (torn by hand, by a full disk, by another program) is stored
  * state, not trusted input: inside the lock it is renamed aside (`<file>.corrupt-<timestamp>`), a
  * warning names both files, and the file starts again empty, instead of every call failing.
+ *
+ * Why not core's `writeJsonAtomic` / `readJsonFile` (compared 2026-11-26): they are not better
+ * here on any count. Atomicity is the same (a whole new file renamed over the old one); neither
+ * fsyncs by default, and this store's files, like OpenClaw's, do not ask for it. The cross-process
+ * lock is not in them: a caller would hold `withFileLock` around them, so a write would create a
+ * lock file and a temp file (and sweep the directory for stale temps) where this creates one file,
+ * through several more thread-pool trips: the write path this replaced cost +8 ms per sub-agent.
+ * `readJsonFile` reads and parses on every call, where a list here is served from memory while a
+ * stat says the file is unchanged, and its ordered index is kept with it.
  */
 export class JsonFile<T extends object> {
   private cached: { sig: Signature | undefined; value: T; text: string | undefined } | undefined;
