@@ -11,3 +11,6 @@ export { type EventFrame, PROTOCOL_VERSION, parseFrame, type ResponseFrame } fro
 export { GatewayNodeHost, type GatewayNodeHostOptions } from "./node-host.js";
 export { type CronPage, GatewayCron } from "./cron.js";
 export { GatewayChannel, type GatewayChannelOptions } from "./channel.js";
+export { GatewaySessionStore } from "./session-store.js";
+export { type GatewaySessionRow, toSessionEntry, toTranscript } from "./session-entry.js";
+export { GatewayAgentRunner, type GatewayAgentRunnerOptions } from "./agent-runner.js";

@@ -10,9 +10,9 @@ if (skipReason) console.warn(`[gateway tests skipped] ${skipReason}`);
 // a boot takes 12-30 s, more under load; the first test file to boot pays it
 export const BOOT_TIMEOUT_MS = 180_000;
 
-export async function bootGateway(): Promise<RealGateway> {
+export async function bootGateway(options: { config?: Record<string, unknown> } = {}): Promise<RealGateway> {
   if ("skip" in openclaw) throw new Error(openclaw.skip);
-  return startRealGateway(openclaw, { readyTimeoutMs: BOOT_TIMEOUT_MS - 10_000 });
+  return startRealGateway(openclaw, { ...options, readyTimeoutMs: BOOT_TIMEOUT_MS - 10_000 });
 }
 
 export function operator(gateway: RealGateway): GatewayClient {

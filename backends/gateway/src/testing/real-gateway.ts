@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -89,11 +89,22 @@ export interface RealGateway {
  */
 export async function startRealGateway(
   install: OpenclawInstall,
-  options: { readyTimeoutMs?: number } = {},
+  options: {
+    readyTimeoutMs?: number;
+    /** OpenClaw's config (openclaw.json), e.g. `models.providers` for a loopback model. */
+    config?: Record<string, unknown>;
+  } = {},
 ): Promise<RealGateway> {
   const home = mkdtempSync(path.join(tmpdir(), "clawtools-openclaw-"));
   const token = randomBytes(16).toString("hex");
   const port = await freePort();
+  const env: Record<string, string> = {};
+  if (options.config) {
+    const configPath = path.join(home, "state", "openclaw.json");
+    mkdirSync(path.dirname(configPath), { recursive: true });
+    writeFileSync(configPath, JSON.stringify(options.config, null, 2), { mode: 0o600 });
+    env.OPENCLAW_CONFIG_PATH = configPath;
+  }
   const gateway = startOpenclaw(
     install,
     [
@@ -110,6 +121,7 @@ export async function startRealGateway(
       "loopback",
     ],
     home,
+    env,
   );
   const nodes: OpenclawProcess[] = [];
   const url = `ws://127.0.0.1:${port}`;
