@@ -1,11 +1,16 @@
-import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { ConformanceOptions } from "./sessions-conformance.js";
+import { conformanceEmbedder, memoryFile, none, rejection, SAMPLE } from "./memory-backend-fixtures.js";
+import { memorySearchSteps } from "./memory-backend-search-steps.js";
+import type {
+  ConformanceMemoryChanges,
+  Factory,
+  MemoryBackendConformanceOptions,
+} from "./memory-backend-types.js";
 
 /*
  * Conformance suite for @clawtools/memory's `MemoryBackend` seam (where memory chunks live and
- * how they are searched): SQLite, Postgres, a vector service. The types below are the seam's
- * shape, written structurally so this kit needs no dependency on the memory plugin:
+ * how they are searched): SQLite, Postgres, a vector service. The seam's shape
+ * (memory-backend-types.ts) is written structurally so this kit needs no dependency on the memory plugin:
  *
  *   memoryBackendConformance(({ dir, embedder }) => new MyBackend({ dir, embedder }), { persistent: true });
  *
@@ -15,118 +20,17 @@ import type { ConformanceOptions } from "./sessions-conformance.js";
  * ignore it, as long as related text still ranks first.
  */
 
-export interface ConformanceEmbedder {
-  id: string;
-  model: string;
-  dims: number;
-  embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
-}
+export type {
+  ConformanceEmbedder,
+  ConformanceFingerprint,
+  ConformanceMemoryChanges,
+  ConformanceMemoryHit,
+  MemoryBackendConformanceOptions,
+  MemoryBackendUnderTest,
+  MemoryBackendUnderTestSetup,
+} from "./memory-backend-types.js";
 
-export interface ConformanceFingerprint {
-  path: string;
-  hash: string;
-  mtime: number;
-  size: number;
-}
-
-export interface ConformanceMemoryChanges {
-  removed: string[];
-  changed: Array<
-    ConformanceFingerprint & {
-      chunks: Array<{ text: string; startLine: number; endLine: number; hash: string }>;
-    }
-  >;
-  touched: Array<Omit<ConformanceFingerprint, "hash">>;
-}
-
-export interface ConformanceMemoryHit {
-  path: string;
-  startLine: number;
-  endLine: number;
-  score: number;
-  vectorScore: number;
-  textScore: number;
-  text: string;
-}
-
-/** The MemoryBackend interface of @clawtools/memory, as this suite drives it. */
-export interface MemoryBackendUnderTest {
-  files(): Promise<ReadonlyMap<string, ConformanceFingerprint>>;
-  sync(
-    changes: ConformanceMemoryChanges,
-    signal?: AbortSignal,
-  ): Promise<{ chunks: number; pendingEmbeddings: number }>;
-  search(
-    query: string,
-    options: { maxResults?: number; minScore?: number; mode?: "hybrid" | "vector" | "keyword" },
-  ): Promise<{ hits: ConformanceMemoryHit[]; mode: string }>;
-  status(): Promise<{ chunks: number; files: number; vector: string }>;
-  close(): Promise<void> | void;
-}
-
-export interface MemoryBackendUnderTestSetup {
-  /** A fresh directory for this test (the same one again when reopening). */
-  dir: string;
-  embedder: ConformanceEmbedder;
-}
-
-export interface MemoryBackendConformanceOptions extends ConformanceOptions {
-  /** A backend made again over the same `dir` keeps what was synced (default false). */
-  persistent?: boolean;
-  /** Makes the per-test directory (default: the caller's factory ignores `dir` and gets ""). */
-  tempDir?: () => string;
-}
-
-type Factory = (
-  setup: MemoryBackendUnderTestSetup,
-) => MemoryBackendUnderTest | Promise<MemoryBackendUnderTest>;
-
-/** Words hashed into 32 buckets, normalised: texts sharing words are near, others far. */
-export function conformanceEmbedder(): ConformanceEmbedder {
-  const dims = 32;
-  const one = (text: string) => {
-    const v = new Array<number>(dims).fill(0);
-    for (const word of text.toLowerCase().match(/\p{L}+/gu) ?? [])
-      v[createHash("sha256").update(word).digest()[0]! % dims]! += 1;
-    const norm = Math.hypot(...v) || 1;
-    return v.map((x) => x / norm);
-  };
-  return { id: "conformance", model: "bag-of-words", dims, embed: async (texts) => texts.map(one) };
-}
-
-const sha = (text: string) => createHash("sha256").update(text).digest("hex");
-
-/** A changed file whose chunks are `lines` (line n holds lines[n-1]; empty lines make no chunk). */
-export function memoryFile(path: string, lines: string[], mtime = 1_700_000_000_000) {
-  const text = lines.join("\n");
-  const chunks = lines.flatMap((line, i) =>
-    line === "" ? [] : [{ text: line, startLine: i + 1, endLine: i + 1, hash: sha(line) }],
-  );
-  return { path, hash: sha(text), mtime, size: Buffer.byteLength(text), chunks };
-}
-
-const SAMPLE = [
-  memoryFile("memory/orchard.md", [
-    "The orchard grows apples and pears.",
-    "",
-    "Harvest of apples starts in September.",
-  ]),
-  memoryFile("memory/garage.md", ["The garage holds the bicycle and the lawn mower."]),
-  memoryFile("MEMORY.md", ["Dana leads the mobile team."]),
-];
-const none = { removed: [], changed: [], touched: [] };
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  return promise.then(
-    (value) => {
-      throw new Error(`expected a refusal, got ${JSON.stringify(value)?.slice(0, 200)}`);
-    },
-    (error: unknown) => error as Error,
-  );
-}
-
-const descending = (hits: ConformanceMemoryHit[]) =>
-  hits.every((h, i) => i === 0 || hits[i - 1]!.score >= h.score);
+export { conformanceEmbedder, memoryFile } from "./memory-backend-fixtures.js";
 
 /** Declares the MemoryBackend conformance suite for the backends `factory` makes. */
 export function memoryBackendConformance(
@@ -192,48 +96,7 @@ export function memoryBackendConformance(
       await backend.close();
     });
 
-    it("keyword, vector and hybrid search rank the related chunk first, best score first", async () => {
-      const { backend } = await seeded();
-      for (const mode of ["keyword", "vector", "hybrid"] as const) {
-        const found = await backend.search("bicycle lawn mower", { mode });
-        expect(found.mode, mode).toBe(mode);
-        expect(found.hits[0], mode).toMatchObject({ path: "memory/garage.md", startLine: 1, endLine: 1 });
-        expect(found.hits[0]!.text).toBe("The garage holds the bicycle and the lawn mower.");
-        expect(descending(found.hits), mode).toBe(true);
-        for (const hit of found.hits)
-          for (const s of [hit.score, hit.vectorScore, hit.textScore]) expect(Number.isFinite(s)).toBe(true);
-      }
-      expect(
-        (await backend.search("bicycle lawn mower", { mode: "keyword" })).hits[0]!.textScore,
-      ).toBeGreaterThan(0);
-      expect(
-        (await backend.search("bicycle lawn mower", { mode: "vector" })).hits[0]!.vectorScore,
-      ).toBeGreaterThan(0);
-      // the line of a later chunk is cited, not the file's start
-      const harvest = await backend.search("harvest September", { mode: "keyword" });
-      expect(harvest.hits[0]).toMatchObject({ path: "memory/orchard.md", startLine: 3, endLine: 3 });
-      await backend.close();
-    });
-
-    it("maxResults caps the hits and minScore drops weaker ones", async () => {
-      const { backend } = await seeded();
-      const all = await backend.search("the apples orchard garage Dana", { mode: "hybrid", maxResults: 10 });
-      expect(all.hits.length).toBeGreaterThanOrEqual(3);
-      expect((await backend.search("the apples orchard garage Dana", { maxResults: 2 })).hits).toHaveLength(
-        2,
-      );
-      const bar = all.hits[1]!.score;
-      const strong = await backend.search("the apples orchard garage Dana", {
-        maxResults: 10,
-        minScore: bar,
-      });
-      expect(strong.hits.length).toBeGreaterThan(0);
-      expect(strong.hits.every((h) => h.score >= bar)).toBe(true);
-      expect(strong.hits.length).toBe(all.hits.filter((h) => h.score >= bar).length);
-      expect((await backend.search("the apples", { minScore: 1e9 })).hits).toEqual([]);
-      expect((await backend.search("zebra quokka", { mode: "keyword" })).hits).toEqual([]);
-      await backend.close();
-    });
+    memorySearchSteps(seeded);
 
     it("bad input is refused with an error naming it, and a refused sync changes nothing", async () => {
       const { backend } = await seeded();

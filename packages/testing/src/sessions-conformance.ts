@@ -1,5 +1,12 @@
 import { delay } from "@clawtools/core";
 import { describe, expect, it } from "vitest";
+import type {
+  ConformanceMessage,
+  ConformanceOptions,
+  Factory,
+  Role,
+  SessionStoreUnderTest,
+} from "./sessions-conformance-types.js";
 
 /*
  * Conformance suites for the interfaces of @clawtools/sessions. They are written against the
@@ -13,78 +20,15 @@ import { describe, expect, it } from "vitest";
  * return an empty store.
  */
 
-type Role = "user" | "assistant" | "toolResult";
+export type {
+  ConformanceMessage,
+  ConformanceOptions,
+  ConformanceRun,
+  ConformanceSession,
+  RunRegistryUnderTest,
+  SessionStoreUnderTest,
+} from "./sessions-conformance-types.js";
 
-export interface ConformanceSession {
-  key: string;
-  sessionId: string;
-  agentId: string;
-  createdAt: number;
-  updatedAt: number;
-  label?: string;
-  model?: string;
-  spawnedBy?: string;
-  depth?: number;
-}
-
-export interface ConformanceMessage {
-  role: Role;
-  content: unknown;
-  timestamp: number;
-}
-
-/** What `SessionStore` of @clawtools/sessions promises (structurally). */
-export interface SessionStoreUnderTest {
-  list(filter?: { agentId?: string; updatedSince?: number }): Promise<ConformanceSession[]>;
-  get(key: string): Promise<ConformanceSession | undefined>;
-  resolve(ref: {
-    key?: string;
-    sessionId?: string;
-    label?: string;
-    agentId?: string;
-  }): Promise<ConformanceSession | undefined>;
-  create(entry: {
-    key: string;
-    agentId: string;
-    label?: string;
-    spawnedBy?: string;
-    depth?: number;
-  }): Promise<ConformanceSession>;
-  patch(key: string, patch: { label?: string; model?: string }): Promise<ConformanceSession>;
-  delete(key: string): Promise<boolean>;
-  append(key: string, messages: never[], options?: { idempotencyKey?: string }): Promise<boolean>;
-  history(key: string, options?: { limit?: number; maxBytes?: number }): Promise<ConformanceMessage[]>;
-}
-
-export interface ConformanceRun {
-  runId: string;
-  childSessionKey: string;
-  requesterSessionKey: string;
-  task: string;
-  cleanup: "delete" | "keep";
-  depth: number;
-  createdAt: number;
-  status: "running" | "done" | "failed" | "killed" | "timeout" | "lost";
-  label?: string;
-  endedAt?: number;
-  announce: { status: "pending" | "delivered" | "failed"; attempts: number; idempotencyKey: string };
-}
-
-/** What `RunRegistry` of @clawtools/sessions promises (structurally). */
-export interface RunRegistryUnderTest {
-  record(run: never): Promise<void>;
-  update(runId: string, patch: never): Promise<ConformanceRun>;
-  get(runId: string): Promise<ConformanceRun | undefined>;
-  listByRequester(requesterSessionKey: string): Promise<ConformanceRun[]>;
-  list(): Promise<ConformanceRun[]>;
-}
-
-export interface ConformanceOptions {
-  /** The describe block's name (default: the interface's). */
-  name?: string;
-}
-
-type Factory<T> = () => T | Promise<T>;
 const msg = (content: string, role: Role = "user"): never =>
   ({ role, content, timestamp: Date.now() }) as never;
 const contents = (messages: ConformanceMessage[]) => messages.map((m) => m.content);
@@ -210,67 +154,4 @@ export function sessionStoreConformance(
   });
 }
 
-const run = (runId: string, requester: string, createdAt: number): never =>
-  ({
-    runId,
-    childSessionKey: `agent:main:subagent:${runId}`,
-    requesterSessionKey: requester,
-    task: `task ${runId}`,
-    cleanup: "keep",
-    depth: 1,
-    createdAt,
-    status: "running",
-    announce: { status: "pending", attempts: 0, idempotencyKey: `announce:${runId}` },
-  }) as never;
-
-/** Declares the RunRegistry conformance suite for the registries `factory` makes. */
-export function runRegistryConformance(
-  factory: Factory<RunRegistryUnderTest>,
-  options: ConformanceOptions = {},
-): void {
-  describe(options.name ?? "RunRegistry conformance", () => {
-    it("records and gets a run as recorded", async () => {
-      const runs = await factory();
-      await runs.record(run("r1", "agent:main:main", 1));
-      expect(await runs.get("r1")).toMatchObject({
-        runId: "r1",
-        childSessionKey: "agent:main:subagent:r1",
-        status: "running",
-        announce: { status: "pending", attempts: 0, idempotencyKey: "announce:r1" },
-      });
-      expect(await runs.get("nope")).toBeUndefined();
-    });
-
-    it("update merges, returns the run, and refuses an unknown run", async () => {
-      const runs = await factory();
-      await runs.record(run("r1", "agent:main:main", 1));
-      const updated = await runs.update("r1", { status: "done", endedAt: 5 } as never);
-      expect(updated).toMatchObject({ runId: "r1", status: "done", endedAt: 5, task: "task r1" });
-      expect(await runs.get("r1")).toMatchObject({ status: "done", endedAt: 5 });
-      await expect(runs.update("nope", { status: "done" } as never)).rejects.toThrow();
-    });
-
-    it("lists by requester and in all, oldest first", async () => {
-      const runs = await factory();
-      await runs.record(run("b", "agent:main:main", 2));
-      await runs.record(run("a", "agent:main:main", 1));
-      await runs.record(run("c", "agent:main:other", 3));
-      expect((await runs.listByRequester("agent:main:main")).map((r) => r.runId)).toEqual(["a", "b"]);
-      expect((await runs.listByRequester("agent:main:nobody")).map((r) => r.runId)).toEqual([]);
-      expect((await runs.list()).map((r) => r.runId)).toEqual(["a", "b", "c"]);
-    });
-
-    it("20 concurrent records and updates lose nothing", async () => {
-      const runs = await factory();
-      await Promise.all(
-        Array.from({ length: 20 }, async (_, i) => {
-          await runs.record(run(`r${i}`, "agent:main:main", i));
-          await runs.update(`r${i}`, { status: "done" } as never);
-        }),
-      );
-      const all = await runs.listByRequester("agent:main:main");
-      expect(all).toHaveLength(20);
-      expect(all.every((r) => r.status === "done")).toBe(true);
-    });
-  });
-}
+export { runRegistryConformance } from "./run-registry-conformance.js";
