@@ -2,100 +2,15 @@ import {
   type AgentTool,
   type AgentToolResult,
   jsonResult,
-  optionalStringEnum,
-  stringEnum,
   type ToolContext,
   ToolInputError,
-  Type,
 } from "@clawtools/core";
-import type { NodeHost, NodeInfo } from "../host.js";
+import type { NodeHost } from "../host.js";
+import { fail, findNode } from "./find-node.js";
+import { MEDIA_COMMANDS, type Params, READS, SHELL_COMMANDS } from "./nodes-commands.js";
+import { type Action, nodesSchema } from "./nodes-schema.js";
 
-export const NODES_ACTIONS = [
-  "status",
-  "describe",
-  "pending",
-  "approve",
-  "reject",
-  "notify",
-  "camera_snap",
-  "camera_list",
-  "camera_clip",
-  "photos_latest",
-  "screen_record",
-  "screen_snapshot",
-  "location_get",
-  "notifications_list",
-  "notifications_action",
-  "device_status",
-  "device_info",
-  "device_permissions",
-  "device_health",
-  "invoke",
-] as const;
-type Action = (typeof NODES_ACTIONS)[number];
-
-export const nodesSchema = Type.Object(
-  {
-    action: stringEnum(NODES_ACTIONS, { description: "What to do." }),
-    gatewayUrl: Type.Optional(Type.String()),
-    gatewayToken: Type.Optional(Type.String()),
-    timeoutMs: Type.Optional(Type.Number({ minimum: 1 })),
-    node: Type.Optional(Type.String({ description: "Node id or name (optional when there is one node)." })),
-    requestId: Type.Optional(Type.String({ description: "approve / reject: the pairing request." })),
-    title: Type.Optional(Type.String()),
-    body: Type.Optional(Type.String()),
-    sound: Type.Optional(Type.String()),
-    priority: optionalStringEnum(["passive", "active", "timeSensitive"] as const),
-    delivery: optionalStringEnum(["system", "overlay", "auto"] as const),
-    facing: Type.Optional(Type.String()),
-    maxWidth: Type.Optional(Type.Number()),
-    quality: Type.Optional(Type.Number()),
-    delayMs: Type.Optional(Type.Number()),
-    deviceId: Type.Optional(Type.String()),
-    limit: Type.Optional(Type.Number({ minimum: 1 })),
-    duration: Type.Optional(Type.String()),
-    durationMs: Type.Optional(Type.Number({ maximum: 300_000 })),
-    includeAudio: Type.Optional(Type.Boolean()),
-    fps: Type.Optional(Type.Number()),
-    screenIndex: Type.Optional(Type.Number()),
-    outPath: Type.Optional(Type.String()),
-    maxAgeMs: Type.Optional(Type.Number()),
-    locationTimeoutMs: Type.Optional(Type.Number()),
-    desiredAccuracy: optionalStringEnum(["coarse", "balanced", "precise"] as const),
-    notificationAction: Type.Optional(Type.String()),
-    notificationKey: Type.Optional(Type.String()),
-    notificationReplyText: Type.Optional(Type.String()),
-    invokeCommand: Type.Optional(Type.String()),
-    invokeParamsJson: Type.Optional(Type.String()),
-    invokeTimeoutMs: Type.Optional(Type.Number()),
-  },
-  { additionalProperties: false },
-);
-
-type Params = Record<string, unknown>;
-
-/** Commands that return images or recordings: never through raw invoke (base64 would flood the context). */
-const MEDIA_COMMANDS: Record<string, string> = {
-  "camera.snap": "camera_snap",
-  "camera.clip": "camera_clip",
-  "photos.latest": "photos_latest",
-  "screen.record": "screen_record",
-  "screen.snapshot": "screen_snapshot",
-};
-const SHELL_COMMANDS = new Set(["system.run", "system.run.prepare"]);
-
-const READS: Partial<Record<Action, string>> = {
-  camera_list: "camera.list",
-  notifications_list: "notifications.list",
-  device_status: "device.status",
-  device_info: "device.info",
-  device_permissions: "device.permissions",
-  device_health: "device.health",
-};
-
-const fail = (message: string): never => {
-  throw new ToolInputError(message);
-};
+export { NODES_ACTIONS, nodesSchema } from "./nodes-schema.js";
 
 export interface NodesToolOptions {
   host: NodeHost;
@@ -109,22 +24,7 @@ const DESCRIPTION =
 export function createNodesTool(ctx: ToolContext, options: NodesToolOptions): AgentTool<typeof nodesSchema> {
   const { host } = options;
 
-  async function resolveNode(query: string | undefined): Promise<NodeInfo> {
-    const nodes = await host.list();
-    if (!query) {
-      const connected = nodes.filter((n) => n.connected);
-      if (connected.length === 1) return connected[0]!;
-      return fail("node required");
-    }
-    const q = query.trim().toLowerCase();
-    const matches = nodes.filter((n) => n.nodeId.toLowerCase() === q || n.displayName.toLowerCase() === q);
-    if (matches.length === 1) return matches[0]!;
-    if (matches.length > 1)
-      return fail(`ambiguous node: ${query} (matches: ${matches.map((n) => n.nodeId).join(", ")})`);
-    return fail(
-      `unknown node: ${query.slice(0, 60)} (known: ${nodes.map((n) => n.nodeId).join(", ") || "none"})`,
-    );
-  }
+  const resolveNode = (query: string | undefined) => findNode(host, query);
 
   async function run(p: Params, signal?: AbortSignal): Promise<AgentToolResult<unknown>> {
     const action = p.action as Action;

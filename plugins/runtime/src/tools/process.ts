@@ -3,117 +3,22 @@ import {
   type AgentTool,
   type AgentToolResult,
   type Static,
-  stringEnum,
   type ToolContext,
   ToolInputError,
-  Type,
   withTimeout,
 } from "@clawtools/core";
 import { BRACKETED_PASTE_END, BRACKETED_PASTE_START, encodeSendKeys } from "../process/keys.js";
 import type { ProcessRegistry } from "../process/registry.js";
 import type { BackgroundProcess } from "../process/host.js";
 import { quotePrefix, refuseNegative, shortPrefix } from "../text.js";
+import { duration, exitLine, summary, text } from "./process-results.js";
+import { MAX_POLL_WAIT_MS, nextOutput } from "./process-wait.js";
+import { KNOWN_ARGS, processSchema } from "./process-schema.js";
 
-const ACTIONS = [
-  "list",
-  "poll",
-  "log",
-  "write",
-  "send-keys",
-  "submit",
-  "paste",
-  "kill",
-  "clear",
-  "remove",
-] as const;
-
-export const processSchema = Type.Object(
-  {
-    action: stringEnum(ACTIONS, { description: "Process action" }),
-    sessionId: Type.Optional(Type.String({ description: "Session id for actions other than list" })),
-    data: Type.Optional(Type.String({ description: "Data to write for write" })),
-    keys: Type.Optional(
-      Type.Array(Type.String(), {
-        description: "Key tokens to send for send-keys (enter, up, C-c, M-x, ^D…)",
-      }),
-    ),
-    hex: Type.Optional(Type.Array(Type.String(), { description: "Hex bytes to send for send-keys" })),
-    literal: Type.Optional(Type.String({ description: "Literal string for send-keys" })),
-    text: Type.Optional(Type.String({ description: "Text to paste for paste" })),
-    bracketed: Type.Optional(Type.Boolean({ description: "Wrap paste in bracketed mode (default true)" })),
-    eof: Type.Optional(Type.Boolean({ description: "Close stdin after write" })),
-    offset: Type.Optional(Type.Number({ minimum: 0, description: "Log offset (0-based line)" })),
-    limit: Type.Optional(Type.Number({ minimum: 0, description: "Log length (lines)" })),
-    timeout: Type.Optional(
-      Type.Number({
-        minimum: 0,
-        description:
-          "For poll: wait up to this many milliseconds for new output or the exit, whichever comes first (max 120000)",
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
-const KNOWN_ARGS = new Set(Object.keys(processSchema.properties));
+export { processSchema } from "./process-schema.js";
 
 /** Not an error: OpenClaw answers an unknown session as a normal result a model reads and moves on from. */
 class NoSession extends Error {}
-
-const MAX_POLL_WAIT_MS = 120_000;
-
-/** Resolves on new output, the exit, the deadline or the abort, whichever comes first. */
-function nextOutput(session: BackgroundProcess, ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      stop();
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    const stop = session.onData(done);
-    session.exited.then(done);
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
-
-const text = (
-  value: string,
-  details: Record<string, unknown> = {},
-): AgentToolResult<Record<string, unknown>> => ({
-  content: [{ type: "text", text: value }],
-  details,
-});
-
-function duration(ms: number): string {
-  const s = Math.floor(ms / 1000);
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${s % 60}s`;
-  return `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60)}m`;
-}
-
-function exitLine(session: BackgroundProcess): string {
-  if (session.running) return "Process still running.";
-  const exit = session.exit!;
-  return exit.exitSignal
-    ? `Process exited with signal ${exit.exitSignal}.`
-    : `Process exited with code ${exit.exitCode}.`;
-}
-
-function summary(session: BackgroundProcess) {
-  return {
-    sessionId: session.id,
-    status: session.status,
-    pid: session.pid,
-    startedAt: session.startedAt,
-    runtimeMs: (session.endedAt ?? Date.now()) - session.startedAt,
-    cwd: session.cwd,
-    command: session.command,
-    tail: session.tail,
-    truncated: session.outputInfo().truncated,
-    ...(session.exit ? { exitCode: session.exit.exitCode, exitSignal: session.exit.exitSignal } : {}),
-  };
-}
 
 export function createProcessTool(
   ctx: ToolContext,
