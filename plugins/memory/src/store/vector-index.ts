@@ -25,6 +25,8 @@ export class VectorIndex {
   private readonly width: number;
   private readonly slots = new Map<number, number>();
   private count = 0;
+  private approx = new Float32Array(0);
+  private scratch = new Float32Array(0);
 
   /** `plain` scores the codes in JavaScript instead of WebAssembly SIMD (tests compare the two). */
   constructor(
@@ -135,16 +137,23 @@ export class VectorIndex {
     const qc = this.kernel.query;
     for (let j = 0; j < d; j++) qc[j] = Math.round(q[j]! * inverse);
     const sums = this.kernel.scores(this.count);
-    const approx = new Float32Array(this.count);
+    // scratch arrays reused across queries (a query allocates no per-vector memory)
+    if (this.approx.length < this.count) {
+      this.approx = new Float32Array(this.ids.length);
+      this.scratch = new Float32Array(this.ids.length);
+    }
+    const approx = this.approx.subarray(0, this.count);
     const { scales } = this;
     for (let i = 0; i < approx.length; i++) approx[i] = sums[i]! * scales[i]!;
-    return topSlots(approx, pool);
+    const scratch = this.scratch.subarray(0, this.count);
+    scratch.set(approx);
+    return topSlots(approx, scratch, pool);
   }
 }
 
-/** Indexes of the `k` largest values: the k-th largest by quickselect, then one pass. */
-function topSlots(values: Float32Array, k: number): number[] {
-  const threshold = kthLargest(Float32Array.from(values), k);
+/** Indexes of the `k` largest values: the k-th largest by quickselect (on `scratch`, a copy), then one pass. */
+function topSlots(values: Float32Array, scratch: Float32Array, k: number): number[] {
+  const threshold = kthLargest(scratch, k);
   const above: number[] = [];
   const equal: number[] = [];
   for (let i = 0; i < values.length; i++) {
