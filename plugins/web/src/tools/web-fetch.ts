@@ -1,27 +1,22 @@
-import { randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, readdir, stat, unlink, writeFile } from "node:fs/promises";
 import { STATUS_CODES } from "node:http";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import {
   type AgentTool,
   guardedFetch,
   isSsrfBlockedError,
   jsonResult,
   type Lookup,
-  optionalStringEnum,
   policyKey,
   type ToolContext,
-  sanitizeExternalText,
   ToolInputError,
-  Type,
   wrapExternalContent,
 } from "@clawtools/core";
 import { TtlCache } from "../cache.js";
 import { readWebConfig, urlPolicyOf, type WebFetchConfig } from "../config.js";
 import { decodeBody } from "../extract/charset.js";
-import { type ExtractMode, extractHtml } from "../extract/html.js";
-import { stripInvisibleUnicode } from "../extract/visibility.js";
+import type { ExtractMode } from "../extract/html.js";
+import { extract, wrapWithin } from "./web-fetch-content.js";
+import { type WebFetchResult, webFetchSchema } from "./web-fetch-schema.js";
+import { spillToFile } from "./web-fetch-spill.js";
 
 /** How to let web_fetch reach private addresses, added to the URL policy's refusal. */
 export const PRIVATE_NETWORK_HINT =
@@ -34,44 +29,7 @@ function explainRefusal(error: unknown): never {
   throw error;
 }
 
-export const webFetchSchema = Type.Object(
-  {
-    url: Type.String({ description: "HTTP or HTTPS URL to fetch." }),
-    extractMode: optionalStringEnum(["markdown", "text"] as const, {
-      description: 'Extraction mode ("markdown" or "text").',
-      default: "markdown",
-    }),
-    maxChars: Type.Optional(
-      Type.Number({
-        description: "Maximum characters to return (truncates when exceeded; the full text goes to a file).",
-        minimum: 100,
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-export interface WebFetchResult {
-  url: string;
-  finalUrl: string;
-  status: number;
-  contentType: string;
-  title?: string;
-  extractMode: ExtractMode;
-  extractor: "readability" | "raw-html" | "cf-markdown" | "json" | "raw";
-  externalContent: { untrusted: true; source: "web_fetch"; wrapped: true };
-  truncated: boolean;
-  length: number;
-  rawLength: number;
-  wrappedLength: number;
-  /** Where the whole text went when it did not fit `maxChars` (OpenClaw's `spill`). */
-  spill?: { path: string; chars: number; truncated?: true };
-  fetchedAt: string;
-  tookMs: number;
-  text: string;
-  warning?: string;
-  cached?: boolean;
-}
+export { type WebFetchResult, webFetchSchema } from "./web-fetch-schema.js";
 
 /** `config.web.fetch` plus what only code can give. */
 export interface WebFetchOptions extends WebFetchConfig {
@@ -84,83 +42,8 @@ const DEFAULT_UA =
 const ERROR_MAX_CHARS = 4_000;
 const ERROR_MAX_BYTES = 64_000;
 const SPILL_MAX_CHARS = 2_000_000;
-/** Spilled pages older than this are removed when the next one is written. */
-const SPILL_KEEP_MS = 24 * 60 * 60_000;
 
-/** Best effort: spilled pages do not pile up in the state directory. */
-async function pruneSpills(dir: string, keep: string): Promise<void> {
-  const cutoff = Date.now() - SPILL_KEEP_MS;
-  for (const name of await readdir(dir).catch(() => [] as string[])) {
-    const file = path.join(dir, name);
-    if (file === keep || !name.endsWith(".md")) continue;
-    const info = await stat(file).catch(() => undefined);
-    if (info?.isFile() && info.mtimeMs < cutoff) await unlink(file).catch(() => {});
-  }
-}
-
-async function extract(raw: string, contentType: string, mode: ExtractMode, url: string) {
-  const type = contentType.split(";")[0]!.trim().toLowerCase();
-  if (type === "text/markdown")
-    return { text: stripInvisibleUnicode(raw), extractor: "cf-markdown" as const };
-  if (type === "application/json" || type.endsWith("+json")) {
-    try {
-      return { text: JSON.stringify(JSON.parse(raw), null, 2), extractor: "json" as const };
-    } catch {
-      return { text: raw, extractor: "raw" as const };
-    }
-  }
-  if (type === "text/html" || type === "application/xhtml+xml" || /^\s*<(!doctype html|html)/i.test(raw))
-    return extractHtml(raw, mode, { url });
-  return { text: stripInvisibleUnicode(raw), extractor: "raw" as const };
-}
-
-const WITH_NOTICE = wrapExternalContent("", { source: "Web Fetch", includeWarning: true }).length;
-const BARE = wrapExternalContent("", { source: "Web Fetch" }).length;
-
-/**
- * Cuts text so that the wrapped result fits `maxChars`, the wrapper included. The text is
- * sanitised before it is cut (sanitising is idempotent and never lengthens a prefix of sanitised
- * text), so the cut lands exactly on the budget however many markers or tokens were replaced.
- */
-export function wrapWithin(
-  text: string,
-  maxChars: number,
-): { wrapped: string; truncated: boolean; warning?: string } {
-  const clean = sanitizeExternalText(text);
-  const notice = WITH_NOTICE < maxChars;
-  const room = Math.max(0, maxChars - (notice ? WITH_NOTICE : BARE));
-  const truncated = clean.length > room;
-  const wrapped = wrapExternalContent(truncated ? clean.slice(0, room) : clean, {
-    source: "Web Fetch",
-    ...(notice ? { includeWarning: true } : {}),
-  });
-  return {
-    wrapped,
-    truncated,
-    // the notice does not fit: the markers stay, the banner goes
-    ...(notice
-      ? {}
-      : { warning: "Security notice dropped to fit maxChars; the content is still untrusted." }),
-  };
-}
-
-/**
- * The whole text, wrapped, in a private file under the state directory (a temp dir without one);
- * spills older than a day are removed.
- */
-async function spillToFile(stateDir: string | undefined, text: string): Promise<string> {
-  const dir = stateDir
-    ? path.join(stateDir, "web-fetch")
-    : await mkdtemp(path.join(tmpdir(), "clawtools-web-fetch-"));
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "");
-  const file = path.join(dir, `${stamp}-${randomBytes(4).toString("hex")}.md`);
-  await writeFile(file, wrapExternalContent(text, { source: "Web Fetch", includeWarning: true }), {
-    mode: 0o600,
-  });
-  if (stateDir) await pruneSpills(dir, file);
-  return file;
-}
+export { wrapWithin } from "./web-fetch-content.js";
 
 export function createWebFetchTool(
   ctx: ToolContext = {},
