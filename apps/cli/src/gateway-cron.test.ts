@@ -1,7 +1,15 @@
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { findOpenclaw, type RealGateway, startRealGateway } from "@clawtools/gateway/testing";
+import { GatewayClient, GatewaySessionStore } from "@clawtools/gateway";
+import {
+  type FakeOpenAiModel,
+  fakeModelConfig,
+  findOpenclaw,
+  type RealGateway,
+  startFakeOpenAiModel,
+  startRealGateway,
+} from "@clawtools/gateway/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseCommonOptions } from "./options.js";
 import { buildToolset, type CliToolset } from "./toolset.js";
@@ -15,18 +23,29 @@ const text = (r: { content: Array<{ type: string; text?: string }> }) =>
   r.content.map((c) => c.text ?? "").join("");
 
 describe.skipIf(skipReason !== undefined)(
-  "serve --gateway: the cron tool through a real OpenClaw Gateway",
+  "serve --gateway: cron, messaging and sessions through a real OpenClaw Gateway",
   () => {
+    let model: FakeOpenAiModel;
     let gateway: RealGateway;
+    let operator: GatewayClient;
     let set: CliToolset;
     let stateDir: string;
     let startLine = "";
 
     beforeAll(async () => {
       if ("skip" in openclaw) return;
-      gateway = await startRealGateway(openclaw, { readyTimeoutMs: BOOT_TIMEOUT_MS - 10_000 });
+      // the Gateway's model is a loopback OpenAI-compatible server (sessions_send runs a turn)
+      model = await startFakeOpenAiModel();
+      gateway = await startRealGateway(openclaw, {
+        readyTimeoutMs: BOOT_TIMEOUT_MS - 10_000,
+        config: fakeModelConfig(model),
+      });
+      operator = new GatewayClient({ url: gateway.url, token: gateway.token, reconnect: false });
       const workspace = mkdtempSync(path.join(tmpdir(), "cli-gateway-cron-"));
       stateDir = path.join(workspace, ".state");
+      // the Gateway's sessions are not this caller's spawns: let the sessions tools see them all
+      const config = path.join(workspace, "clawtools.json");
+      writeFileSync(config, JSON.stringify({ sessions: { visibility: "all" } }));
       const options = parseCommonOptions(
         [
           "--workspace",
@@ -36,6 +55,8 @@ describe.skipIf(skipReason !== undefined)(
           "--profile",
           "full",
           "--owner",
+          "--config",
+          config,
           "--gateway",
           gateway.url,
           "--gateway-token",
@@ -56,7 +77,9 @@ describe.skipIf(skipReason !== undefined)(
 
     afterAll(async () => {
       await set?.close();
+      await operator?.close();
       await gateway?.stop();
+      await model?.close();
     }, 60_000);
 
     const tool = (name: string) => {
@@ -67,8 +90,13 @@ describe.skipIf(skipReason !== undefined)(
     const call = async (name: string, args: Record<string, unknown>) =>
       JSON.parse(text(await tool(name).execute("c", args)));
 
-    it("says at start that nodes and automation go through the Gateway", () => {
-      expect(startLine).toMatch(/through the Gateway: nodes, automation, messaging; embedded: .*\bfs\b/);
+    it("says at start that nodes, sessions, automation and messaging go through the Gateway", () => {
+      const line = startLine.match(
+        /through the Gateway: nodes, sessions, automation, messaging; embedded: ([^;\n]*); sessions act as the Gateway's agent main/,
+      );
+      expect(line, startLine).not.toBeNull();
+      expect(line?.[1].split(", ")).toContain("fs");
+      expect(line?.[1].split(", ")).not.toContain("sessions");
       expect(startLine).not.toContain(gateway.token);
     });
 
@@ -126,5 +154,36 @@ describe.skipIf(skipReason !== undefined)(
     it("the automation section's gateway tool (this app's configuration) stays", () => {
       expect(set.tools.map((t) => t.name)).toContain("gateway");
     });
+
+    it("sessions_list / sessions_history / session_status read the Gateway's sessions; sessions_send runs a turn there", async () => {
+      const key = "agent:main:via-serve";
+      const store = new GatewaySessionStore({ client: operator });
+      await store.create({ key, agentId: "main", label: "via serve" });
+      await store.append(key, [
+        { role: "assistant", content: "made outside clawtools", timestamp: Date.now() },
+      ]);
+
+      const listed = await call("sessions_list", {});
+      expect(listed).toMatchObject({ sessions: expect.arrayContaining([expect.objectContaining({ key })]) });
+      const history = await call("sessions_history", { sessionKey: key });
+      expect(JSON.stringify(history.messages)).toContain("made outside clawtools");
+      const status = text(await tool("session_status").execute("c", { sessionKey: key }));
+      expect(status).toContain(key);
+
+      const sent = await call("sessions_send", {
+        sessionKey: key,
+        message: "hello through serve",
+        timeoutSeconds: 240,
+      });
+      expect(sent).toMatchObject({ status: "ok", reply: "pong from the loopback model", sessionKey: key });
+      // the turn ran on the Gateway: its model was asked, and the reply is in the Gateway's transcript
+      expect(model.problems).toEqual([]);
+      expect(model.requests.length).toBeGreaterThan(0);
+      expect(JSON.stringify(await store.history(key, { limit: 5 }))).toContain(
+        "pong from the loopback model",
+      );
+      // nothing of it was written to an embedded session store
+      expect(existsSync(path.join(stateDir, "agents", "main", "sessions", "sessions.json"))).toBe(false);
+    }, 300_000);
   },
 );

@@ -4,11 +4,12 @@ import type { Clawtools } from "clawtools";
 import type { CommonOptions } from "./options.js";
 import { gatewayMessagingPlugin } from "./gateway-channel.js";
 import { gatewayAutomationPlugin } from "./gateway-cron.js";
+import { gatewaySessionsPlugin } from "./gateway-sessions.js";
 import { UsageError } from "./usage.js";
 import { CLI_VERSION } from "./version.js";
 
 /** The sections `serve --gateway` runs through the Gateway (when installed); every other one stays embedded. */
-export const GATEWAY_SECTIONS = ["nodes", "automation", "messaging"] as const;
+export const GATEWAY_SECTIONS = ["nodes", "sessions", "automation", "messaging"] as const;
 
 /** Where the device key that signs the Gateway's challenge is kept (one per state directory). */
 export const gatewayIdentityFile = (stateDir: string) =>
@@ -38,7 +39,12 @@ export async function gatewayPlugins(
   context: ToolContext,
   clawtools: Clawtools,
   log: (line: string) => void,
-): Promise<{ nodes: ClawtoolsPlugin; automation?: ClawtoolsPlugin; messaging?: ClawtoolsPlugin }> {
+): Promise<{
+  nodes: ClawtoolsPlugin;
+  sessions?: ClawtoolsPlugin;
+  automation?: ClawtoolsPlugin;
+  messaging?: ClawtoolsPlugin;
+}> {
   const url = options.gateway;
   if (!url) throw new Error("gatewayNodesPlugin needs --gateway");
   const token = options.gatewayToken ?? (process.env.OPENCLAW_GATEWAY_TOKEN || undefined);
@@ -65,7 +71,14 @@ export async function gatewayPlugins(
   const automation = clawtools.tools.plugins().find((p) => p.section === "automation");
   let forwarded: ClawtoolsPlugin | undefined;
   let messaging: ClawtoolsPlugin | undefined;
+  let sessions: ClawtoolsPlugin | undefined;
+  let sessionsAgent: string | undefined;
   try {
+    if (clawtools.tools.plugins().some((p) => p.section === "sessions")) {
+      const wired = await gatewaySessionsPlugin(client);
+      sessions = wired.plugin;
+      sessionsAgent = wired.agentId;
+    }
     if (automation) forwarded = await gatewayAutomationPlugin(client, automation);
     if (clawtools.tools.plugins().some((p) => p.section === "messaging"))
       messaging = await gatewayMessagingPlugin(client);
@@ -74,7 +87,11 @@ export async function gatewayPlugins(
     throw error;
   }
   const through = GATEWAY_SECTIONS.filter(
-    (s) => s === "nodes" || (s === "automation" && forwarded) || (s === "messaging" && messaging),
+    (s) =>
+      s === "nodes" ||
+      (s === "sessions" && sessions) ||
+      (s === "automation" && forwarded) ||
+      (s === "messaging" && messaging),
   );
   const embedded = [
     ...new Set(
@@ -86,9 +103,14 @@ export async function gatewayPlugins(
     ),
   ];
   log(
-    `[clawtools] gateway ${url} (OpenClaw ${version}): through the Gateway: ${through.join(", ")}; embedded: ${embedded.join(", ") || "none"}`,
+    `[clawtools] gateway ${url} (OpenClaw ${version}): through the Gateway: ${through.join(", ")}; embedded: ${embedded.join(", ") || "none"}${sessionsAgent ? `; sessions act as the Gateway's agent ${sessionsAgent}` : ""}`,
   );
   // the nodes plugin owns the connection: the toolset's dispose closes it once
   const nodes = createNodesPlugin({ nodeHost: new GatewayNodeHost({ client, ownsClient: true }) });
-  return { nodes, ...(forwarded ? { automation: forwarded } : {}), ...(messaging ? { messaging } : {}) };
+  return {
+    nodes,
+    ...(sessions ? { sessions } : {}),
+    ...(forwarded ? { automation: forwarded } : {}),
+    ...(messaging ? { messaging } : {}),
+  };
 }

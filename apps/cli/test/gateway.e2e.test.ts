@@ -69,7 +69,7 @@ describe.skipIf(skipReason !== undefined)("clawtools serve --gateway against a r
   it("says at start which sections go through the Gateway and which stay embedded", () => {
     expect(stderr).toMatch(
       new RegExp(
-        `gateway ${gateway.url} \\(OpenClaw 2026\\.9\\.6\\): through the Gateway: nodes, automation, messaging; embedded: .*\\bfs\\b`,
+        `gateway ${gateway.url} \\(OpenClaw 2026\\.9\\.6\\): through the Gateway: nodes, sessions, automation, messaging; embedded: .*\\bfs\\b`,
       ),
     );
     expect(stderr).not.toContain(gateway.token);
