@@ -28,6 +28,27 @@ export function approvalMessage(request: ToolApprovalRequest): string {
   ].join("\n");
 }
 
+/** The form that asks: the message and one required choice, `decision` (default deny). */
+export function approvalForm(request: ToolApprovalRequest) {
+  return {
+    mode: "form" as const,
+    message: approvalMessage(request),
+    requestedSchema: {
+      type: "object" as const,
+      properties: {
+        decision: {
+          type: "string" as const,
+          title: "Decision",
+          description: `Run \`${request.command}\` in ${request.cwd}?`,
+          oneOf: APPROVAL_CHOICES.map((c) => ({ ...c })),
+          default: "deny",
+        },
+      },
+      required: ["decision"],
+    },
+  };
+}
+
 /** The call handler's `ctx.mcpReq.send` (SDK v2): for spec methods the result is parsed by method. */
 type SendRequest = (
   request: { method: "elicitation/create"; params: Record<string, unknown> },
@@ -44,26 +65,7 @@ type SendRequest = (
 export function elicitationApprovalHandler(sendRequest: SendRequest): ToolApprovalHandler {
   return async (request, signal) => {
     const result = await sendRequest(
-      {
-        method: "elicitation/create",
-        params: {
-          mode: "form",
-          message: approvalMessage(request),
-          requestedSchema: {
-            type: "object",
-            properties: {
-              decision: {
-                type: "string",
-                title: "Decision",
-                description: `Run \`${request.command}\` in ${request.cwd}?`,
-                oneOf: APPROVAL_CHOICES,
-                default: "deny",
-              },
-            },
-            required: ["decision"],
-          },
-        },
-      },
+      { method: "elicitation/create", params: approvalForm(request) },
       { signal, timeout: NO_SDK_TIMEOUT_MS },
     );
     if (result.action !== "accept") return "deny";

@@ -3,12 +3,14 @@ import { isAbortError, runWithApprovalHandler, toolErrorResult } from "@clawtool
 import {
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
+  isInputRequiredResult,
   ProtocolErrorCode as ErrorCode,
   type Tool as McpTool,
   Server,
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { elicitationApprovalHandler, supportsFormElicitation } from "./elicit-approval.js";
+import { approvalStateOptions, RequestStateError, runWithMrtrApprovals } from "./mrtr-approval.js";
 import { type ResultLimits, toCallToolResult } from "./result.js";
 import { followRoots, type RootsListener, type SendRootsList } from "./roots.js";
 import { checkStructured } from "./structured-check.js";
@@ -80,6 +82,8 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
     { name: options.name ?? "clawtools", version: options.version ?? MCP_PACKAGE_VERSION },
     {
       capabilities: { tools: toolset.onToolsChanged ? { listChanged: true } : {} },
+      // approvals on 2026-07-28 round-trip through the client: their state is signed and checked
+      requestState: approvalStateOptions,
       ...(options.instructions ? { instructions: options.instructions } : {}),
     },
   );
@@ -148,20 +152,22 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
               .catch(() => {});
           };
     try {
-      const run = () =>
-        tool.execute(String(ctx.mcpReq.id), request.params.arguments ?? {}, ctx.mcpReq.signal, onUpdate);
+      const args = request.params.arguments ?? {};
+      const run = (signal = ctx.mcpReq.signal) => tool.execute(String(ctx.mcpReq.id), args, signal, onUpdate);
       // approvals of this call go to the client that made it, when it can show a form: pushed as
-      // elicitation/create on a 2025-era connection (a 2026-07-28 request has no push channel, so
-      // the tool's own refusal stands there)
-      const result =
-        options.elicitApprovals !== false &&
-        !ctx.mcpReq.envelope &&
-        supportsFormElicitation(capabilities(ctx))
-          ? await runWithApprovalHandler(elicitationApprovalHandler(ctx.mcpReq.send), run)
-          : await run();
+      // elicitation/create on a 2025-era connection; on 2026-07-28 (no push channel) answered
+      // input_required with the form embedded, and the call retried with the answer
+      const ask = options.elicitApprovals !== false && supportsFormElicitation(capabilities(ctx));
+      const result = !ask
+        ? await run()
+        : ctx.mcpReq.envelope
+          ? await runWithMrtrApprovals(ctx, tool.name, args, run)
+          : await runWithApprovalHandler(elicitationApprovalHandler(ctx.mcpReq.send), () => run());
+      if (isInputRequiredResult(result)) return result;
       const outputSchema = listed.find((t) => t.name === tool.name)?.outputSchema as JsonSchema | undefined;
       return checkStructured(tool.name, toCallToolResult(result, limits), outputSchema, log);
     } catch (error) {
+      if (error instanceof RequestStateError) throw error;
       // an aborted call's answer is never read (the client cancelled); anything else is a tool error
       if (isAbortError(error) || ctx.mcpReq.signal.aborted)
         return toCallToolResult(toolErrorResult(tool.name, "Aborted"), limits);
