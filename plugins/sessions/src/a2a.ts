@@ -1,127 +1,31 @@
-import { EventEmitter } from "node:events";
-import type { SessionsConfig } from "./config.js";
+import {
+  ANNOUNCE_STEP_MESSAGE,
+  agentToAgentAnnounceContext,
+  agentToAgentReplyContext,
+  isAnnounceSkip,
+  isReplySkip,
+  type Parties,
+} from "./a2a-context.js";
+export { type AgentToAgentEvents, type AgentToAgentTurn, agentToAgentEvents } from "./a2a-events.js";
+import { agentToAgentEvents } from "./a2a-events.js";
 import type { SessionsService } from "./service.js";
 import type { TranscriptMessage } from "./types.js";
 
-/** A reply of exactly this ends the ping-pong. */
-export const REPLY_SKIP = "REPLY_SKIP";
-/** An announce reply of exactly this keeps the exchange silent. */
-export const ANNOUNCE_SKIP = "ANNOUNCE_SKIP";
-export const DEFAULT_PING_PONG_TURNS = 5;
-export const MAX_PING_PONG_TURNS = 5;
-/** What the target session is sent for the announce step. */
-export const ANNOUNCE_STEP_MESSAGE = "Agent-to-agent announce step.";
-/** The longest a single follow-up step is waited for. */
+export {
+  ANNOUNCE_SKIP,
+  ANNOUNCE_STEP_MESSAGE,
+  agentToAgentAnnounceContext,
+  agentToAgentMessageContext,
+  agentToAgentReplyContext,
+  DEFAULT_PING_PONG_TURNS,
+  isAnnounceSkip,
+  isReplySkip,
+  MAX_PING_PONG_TURNS,
+  pingPongTurns,
+  REPLY_SKIP,
+} from "./a2a-context.js";
+
 const STEP_WAIT_MAX_MS = 60_000;
-
-export const isReplySkip = (text?: string) => (text ?? "").trim() === REPLY_SKIP;
-export const isAnnounceSkip = (text?: string) => (text ?? "").trim() === ANNOUNCE_SKIP;
-
-/** `config.sessions.agentToAgent.maxPingPongTurns`, clamped to 0..5 (default 5). */
-export function pingPongTurns(config: SessionsConfig): number {
-  const raw = config.agentToAgent?.maxPingPongTurns;
-  if (typeof raw !== "number" || !Number.isFinite(raw)) return DEFAULT_PING_PONG_TURNS;
-  return Math.max(0, Math.min(MAX_PING_PONG_TURNS, Math.floor(raw)));
-}
-
-interface Parties {
-  requesterSessionKey?: string | undefined;
-  requesterChannel?: string | undefined;
-  targetSessionKey: string;
-  targetChannel?: string | undefined;
-}
-
-const lines = (...parts: (string | undefined | false)[]) => parts.filter(Boolean).join("\n");
-const requesterLines = (p: Parties) => [
-  p.requesterSessionKey && `Agent 1 (requester) session: ${p.requesterSessionKey}.`,
-  p.requesterChannel && `Agent 1 (requester) channel: ${p.requesterChannel}.`,
-];
-
-/** The system-prompt addition of the first message a sessions_send delivers. */
-export function agentToAgentMessageContext(p: Omit<Parties, "targetChannel">): string {
-  return lines(
-    "Agent-to-agent message context:",
-    ...requesterLines(p),
-    `Agent 2 (target) session: ${p.targetSessionKey}.`,
-  );
-}
-
-/** The system-prompt addition of one ping-pong turn. */
-export function agentToAgentReplyContext(
-  p: Parties & { currentRole: "requester" | "target"; turn: number; maxTurns: number },
-): string {
-  return lines(
-    "Agent-to-agent reply step:",
-    `Current agent: ${p.currentRole === "requester" ? "Agent 1 (requester)" : "Agent 2 (target)"}.`,
-    `Turn ${p.turn} of ${p.maxTurns}.`,
-    ...requesterLines(p),
-    `Agent 2 (target) session: ${p.targetSessionKey}.`,
-    p.targetChannel && `Agent 2 (target) channel: ${p.targetChannel}.`,
-    `If you want to stop the ping-pong, reply exactly "${REPLY_SKIP}".`,
-  );
-}
-
-/** The system-prompt addition of the final announce step, run in the target session. */
-export function agentToAgentAnnounceContext(
-  p: Parties & {
-    originalMessage: string;
-    roundOneReply?: string | undefined;
-    latestReply?: string | undefined;
-  },
-): string {
-  return lines(
-    "Agent-to-agent announce step:",
-    ...requesterLines(p),
-    `Agent 2 (target) session: ${p.targetSessionKey}.`,
-    p.targetChannel && `Agent 2 (target) channel: ${p.targetChannel}.`,
-    `Original request: ${p.originalMessage}`,
-    p.roundOneReply ? `Round 1 reply: ${p.roundOneReply}` : "Round 1 reply: (not available).",
-    p.latestReply ? `Latest reply: ${p.latestReply}` : "Latest reply: (not available).",
-    `If you want to remain silent, reply exactly "${ANNOUNCE_SKIP}".`,
-    "Any other reply will be posted to the target channel.",
-    "After this reply, the agent-to-agent conversation is over.",
-  );
-}
-
-export interface AgentToAgentTurn {
-  turn: number;
-  maxTurns: number;
-  speakerSessionKey: string;
-  listenerSessionKey: string;
-  speakerRole: "requester" | "target";
-  reply: string;
-}
-
-export interface AgentToAgentEvents {
-  /** One ping-pong reply (not a skip). */
-  turn: [AgentToAgentTurn & { requesterSessionKey: string; targetSessionKey: string }];
-  /**
-   * The target's announce reply, for the target's channel. This section posts nowhere itself:
-   * an app with a channel (the messaging section, say) forwards it.
-   */
-  announce: [
-    {
-      requesterSessionKey?: string | undefined;
-      targetSessionKey: string;
-      channel?: string | undefined;
-      message: string;
-    },
-  ];
-  /** The exchange ended (`announced`: an announce event was emitted). */
-  done: [{ targetSessionKey: string; turns: number; announced: boolean; error?: string }];
-}
-
-const emitters = new WeakMap<SessionsService, EventEmitter<AgentToAgentEvents>>();
-
-/** The agent-to-agent events of one service (every context on the same state directory shares it). */
-export function agentToAgentEvents(service: SessionsService): EventEmitter<AgentToAgentEvents> {
-  let emitter = emitters.get(service);
-  if (!emitter) {
-    emitter = new EventEmitter<AgentToAgentEvents>();
-    emitters.set(service, emitter);
-  }
-  return emitter;
-}
 
 const textOf = (m: TranscriptMessage) =>
   typeof m.content === "string"

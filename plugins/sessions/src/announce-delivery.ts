@@ -2,7 +2,7 @@ import type { EventEmitter } from "node:events";
 import { delay } from "@clawtools/core";
 import { completionMessage } from "./announce.js";
 import type { RunOutcome, RunRegistry, SessionStore } from "./interfaces.js";
-import type { SessionsEvents } from "./service.js";
+import type { SessionsEvents } from "./service-events.js";
 import type { RunRecord } from "./types.js";
 
 /** What the registry learns when a run ends. */

@@ -1,7 +1,7 @@
 import type { EventEmitter } from "node:events";
 import type { RunOutcome, RunRegistry, SessionStore } from "./interfaces.js";
 import { lostReason, type RunOwner } from "./liveness.js";
-import type { SessionsEvents } from "./service.js";
+import type { SessionsEvents } from "./service-events.js";
 import type { RunRecord, RunStatus } from "./types.js";
 
 /** A recorded end as the runner's outcome (to announce it again). */

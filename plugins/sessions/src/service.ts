@@ -16,26 +16,12 @@ import {
 import { heldElsewhere, requestRemoteKill } from "./remote-kill.js";
 import { LostRunReaper } from "./reaper.js";
 import { newRunRecord } from "./run-record.js";
+import { type SessionsEvents, STATUS, YIELD_RESUMED } from "./service-events.js";
 import { answerSteerRequest } from "./remote-steer.js";
-import type { RunRecord, RunStatus, SessionEntry, TranscriptMessage } from "./types.js";
+import type { RunRecord, SessionEntry } from "./types.js";
 
-export interface SessionsEvents {
-  /** A completion announce landed in the requester's session. */
-  announce: [{ run: RunRecord; message: TranscriptMessage }];
-  /** A run finished (any status). */
-  runEnded: [RunRecord];
-}
-
-const STATUS: Record<RunOutcome["status"], RunStatus> = {
-  ok: "done",
-  error: "failed",
-  timeout: "timeout",
-  aborted: "killed",
-  running: "running",
-};
-/** The message a yielded session's next turn starts with (the completion event is just above it). */
-export const YIELD_RESUMED =
-  "[sessions_yield] A sub-agent result arrived (the completion event above). Continue your task.";
+export type { SessionsEvents } from "./service-events.js";
+export { YIELD_RESUMED } from "./service-events.js";
 
 /**
  * What the sessions tools share: the store, the run registry and the runner, plus the runs this

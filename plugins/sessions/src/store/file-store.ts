@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { appendFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
-import { redactValue, withWriteLock } from "@clawtools/core";
+import { withWriteLock } from "@clawtools/core";
 import type { SessionCursor, SessionPage } from "@clawtools/core/contracts";
 import type { SessionStore } from "../interfaces.js";
 import { agentOf } from "../keys.js";
@@ -11,7 +10,7 @@ import { withFileLock } from "./file-lock.js";
 import { JsonFile, type JsonFileOptions } from "./json-file.js";
 import { checkAgentId, checkSessionId, validEntry } from "./ids.js";
 import { checkPageQuery, newestFirst, type OrderedIndex, orderedIndex, pageOf } from "./session-order.js";
-import { linesFromEnd } from "./tail.js";
+import { appendHeader, appendMessages, readNewest } from "./transcript-io.js";
 import { TranscriptKeys } from "./transcript-keys.js";
 
 type Index = Record<string, SessionEntry>;
@@ -20,10 +19,8 @@ const UPDATED_AT_GRANULARITY_MS = 1_000;
 
 /**
  * OpenClaw's layout under the state directory: `agents/<agentId>/sessions/sessions.json` (the
- * index, written whole by temp file + rename under an in-process queue and a lock file) and one
- * pi-format JSONL transcript per session (`<sessionId>.jsonl`: a `session` header line, then a
- * `message` line per message). Transcript lines are appended with one synchronous call each (a
- * line is small; an asynchronous append is three trips through the thread pool).
+ * index, replaced whole under an in-process queue and a lock file; see `JsonFile`) and one
+ * pi-format JSONL transcript per session (`<sessionId>.jsonl`; see `transcript-io.ts`).
  */
 export class FileSessionStore implements SessionStore {
   /** The idempotency keys in each transcript, re-read as other processes append. */
@@ -139,20 +136,7 @@ export class FileSessionStore implements SessionStore {
       return { ...created };
     });
     const file = this.transcriptPath(entry);
-    await withWriteLock(file, async () => {
-      const header = {
-        type: "session",
-        version: 3,
-        id: entry.sessionId,
-        timestamp: new Date(now).toISOString(),
-        cwd: this.stateDir,
-      };
-      try {
-        appendFileSync(file, `${JSON.stringify(header)}\n`);
-      } catch {
-        // not fatal: a transcript without its header line still reads (history skips it)
-      }
-    });
+    await withWriteLock(file, async () => appendHeader(file, entry.sessionId, now, this.stateDir));
     return entry;
   }
 
@@ -190,11 +174,11 @@ export class FileSessionStore implements SessionStore {
     const file = this.transcriptPath(entry);
     const appended = await withWriteLock(file, async () => {
       const key = options.idempotencyKey;
-      if (!key) return this.write(file, messages);
+      if (!key) return appendMessages(file, messages);
       // a retried delivery may come from another process: look and append under the file's lock
       return withFileLock(
         file,
-        async () => !this.keys.current(file).has(key) && this.write(file, messages, key),
+        async () => !this.keys.current(file).has(key) && appendMessages(file, messages, key),
       );
     });
     // the index says when the session last changed, to the second: a run appending message
@@ -203,43 +187,12 @@ export class FileSessionStore implements SessionStore {
     return appended;
   }
 
-  /** Appends the messages as lines, in one synchronous call (a line is small). */
-  private write(file: string, messages: TranscriptMessage[], idempotencyKey?: string): true {
-    const lines = messages.map((message) =>
-      JSON.stringify({
-        type: "message",
-        id: randomUUID().slice(0, 8),
-        timestamp: new Date(message.timestamp).toISOString(),
-        // the secrets the process knows never land in a transcript
-        message: redactValue(message),
-        ...(idempotencyKey ? { idempotencyKey } : {}),
-      }),
-    );
-    appendFileSync(file, `${lines.join("\n")}\n`);
-    return true;
-  }
-
   async history(
     key: string,
     options: { limit?: number; maxBytes?: number } = {},
   ): Promise<TranscriptMessage[]> {
     const entry = await this.get(key);
     if (!entry) return [];
-    const limit = options.limit ?? Number.POSITIVE_INFINITY;
-    const out: TranscriptMessage[] = [];
-    let bytes = 0;
-    for await (const line of linesFromEnd(this.transcriptPath(entry))) {
-      if (out.length >= limit || (options.maxBytes !== undefined && bytes > options.maxBytes)) break;
-      let parsed: { type?: string; message?: TranscriptMessage };
-      try {
-        parsed = JSON.parse(line);
-      } catch {
-        continue;
-      }
-      if (parsed.type !== "message" || !parsed.message) continue;
-      bytes += line.length;
-      out.push(parsed.message);
-    }
-    return out.reverse();
+    return readNewest(this.transcriptPath(entry), options);
   }
 }

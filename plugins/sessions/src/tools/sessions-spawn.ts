@@ -1,14 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { type AgentTool, jsonResult, resolveInWorkspace, ToolInputError } from "@clawtools/core";
 import {
-  type AgentTool,
-  jsonResult,
-  optionalStringEnum,
-  resolveInWorkspace,
-  ToolInputError,
-  Type,
-} from "@clawtools/core";
-import {
-  ATTACHMENTS_MAX_ITEMS,
   attachmentLimits,
   materializeAttachments,
   removeAttachments,
@@ -17,75 +9,9 @@ import {
 import type { SessionsEnv } from "../context.js";
 import { trackFollowUp } from "../follow-ups.js";
 import { AGENT_ID } from "../keys.js";
-import { MAX_TIMEOUT_SECONDS } from "./limits.js";
+import { CHANNEL_FIELDS, SPAWN_NOTE, sessionsSpawnSchema, subagentMessage } from "./sessions-spawn-schema.js";
 
-export const sessionsSpawnSchema = Type.Object(
-  {
-    task: Type.String({ description: "What the sub-agent should do." }),
-    label: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
-    runtime: optionalStringEnum(["subagent", "acp"] as const),
-    agentId: Type.Optional(Type.String()),
-    model: Type.Optional(Type.String({ description: "provider/model for the sub-agent." })),
-    thinking: Type.Optional(Type.String()),
-    cwd: Type.Optional(Type.String({ description: "A directory inside the workspace." })),
-    runTimeoutSeconds: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_TIMEOUT_SECONDS })),
-    timeoutSeconds: Type.Optional(
-      Type.Number({
-        minimum: 0,
-        maximum: MAX_TIMEOUT_SECONDS,
-        description: "Legacy alias of runTimeoutSeconds.",
-      }),
-    ),
-    thread: Type.Optional(Type.Boolean()),
-    mode: optionalStringEnum(["run", "session"] as const),
-    cleanup: optionalStringEnum(["delete", "keep"] as const),
-    sandbox: optionalStringEnum(["inherit", "require"] as const),
-    lightContext: Type.Optional(Type.Boolean()),
-    resumeSessionId: Type.Optional(
-      Type.String({ description: "Resume an earlier ACP session (runtime=acp only)." }),
-    ),
-    streamTo: optionalStringEnum(["parent"] as const),
-    attachments: Type.Optional(
-      Type.Array(
-        Type.Object({
-          name: Type.String({ description: "A file name (no path)." }),
-          content: Type.String(),
-          encoding: optionalStringEnum(["utf8", "base64"] as const),
-          mimeType: Type.Optional(Type.String()),
-        }),
-        {
-          maxItems: ATTACHMENTS_MAX_ITEMS,
-          description: "Files written into the child's workspace before it starts (when enabled).",
-        },
-      ),
-    ),
-    attachAs: Type.Optional(
-      Type.Object({
-        mountPath: Type.Optional(Type.String({ description: "Where the child should look (a hint)." })),
-      }),
-    ),
-  },
-  { additionalProperties: true },
-);
-
-/** Channel-delivery fields a model sometimes sends to spawn; OpenClaw refuses them by name. */
-const CHANNEL_FIELDS = [
-  "target",
-  "transport",
-  "channel",
-  "to",
-  "threadId",
-  "thread_id",
-  "replyTo",
-  "reply_to",
-];
-
-export const SPAWN_NOTE =
-  "Auto-announce is push-based. After spawning children, do NOT call sessions_list, sessions_history, exec sleep, or any polling tool. Wait for the completion event to arrive in this session, then answer.";
-
-export function subagentMessage(task: string, depth: number, maxDepth: number): string {
-  return `[Subagent Context] You are running as a subagent (depth ${depth}/${maxDepth}). Results auto-announce to your requester; do not busy-poll for status.\n\n[Subagent Task]: ${task}`;
-}
+export { SPAWN_NOTE, sessionsSpawnSchema, subagentMessage } from "./sessions-spawn-schema.js";
 
 export function createSessionsSpawnTool(env: SessionsEnv): AgentTool<typeof sessionsSpawnSchema> {
   return {

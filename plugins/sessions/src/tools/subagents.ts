@@ -2,7 +2,7 @@ import { type AgentTool, jsonResult, optionalStringEnum, Type } from "@clawtools
 import type { SessionsEnv } from "../context.js";
 import { isSubagentKey } from "../keys.js";
 import { heldElsewhere } from "../remote-kill.js";
-import type { RunRecord } from "../types.js";
+import { holder, listItem, listText, name, newestFirst, resolveTarget } from "./subagent-target.js";
 import { steerElsewhere } from "./steer-elsewhere.js";
 
 export const subagentsSchema = Type.Object(
@@ -24,45 +24,6 @@ const MAX_STEER = 4_000;
 const STEER_GAP_MS = 2_000;
 /** Per service, when each caller last steered each run (`<caller> <runId>`): one steer per run per 2 s. */
 const steerTimes = new WeakMap<object, Map<string, number>>();
-
-const started = (r: RunRecord) => r.startedAt ?? r.createdAt;
-const newestFirst = (a: RunRecord, b: RunRecord) => started(b) - started(a);
-
-type Resolved = { run: RunRecord } | { error: string };
-
-/** OpenClaw's target resolution: last, index (active first, then recent), key, exact label, label prefix, run id prefix. */
-function resolveTarget(target: string, ordered: RunRecord[]): Resolved {
-  const t = target.trim();
-  if (!t) return { error: "Missing subagent target." };
-  if (t === "last") {
-    // the most recently started run, active or not
-    const newest = [...ordered].sort((a, b) => started(b) - started(a))[0];
-    return newest ? { run: newest } : { error: `Unknown subagent target: ${t}` };
-  }
-  if (/^\d+$/.test(t)) {
-    const run = ordered[Number(t) - 1];
-    return run ? { run } : { error: `Invalid subagent index: ${t}` };
-  }
-  if (t.includes(":")) {
-    const run = ordered.find((r) => r.childSessionKey === t);
-    return run ? { run } : { error: `Unknown subagent session: ${t}` };
-  }
-  const exact = ordered.filter((r) => r.label === t);
-  if (exact.length === 1) return { run: exact[0]! };
-  if (exact.length > 1) return { error: `Ambiguous subagent label: ${t}` };
-  const prefix = ordered.filter((r) => r.label?.startsWith(t));
-  if (prefix.length === 1) return { run: prefix[0]! };
-  if (prefix.length > 1) return { error: `Ambiguous subagent label prefix: ${t}` };
-  const byId = ordered.filter((r) => r.runId.startsWith(t));
-  if (byId.length === 1) return { run: byId[0]! };
-  if (byId.length > 1) return { error: `Ambiguous subagent run id prefix: ${t}` };
-  return { error: `Unknown subagent target: ${t}` };
-}
-
-const name = (r: RunRecord) => r.label ?? r.task.slice(0, 40);
-/** The process holding a run, as a kill result names it. */
-const holder = (r: RunRecord) =>
-  r.owner ? `process ${r.owner.pid}${r.owner.host ? ` on ${r.owner.host}` : ""}` : "another process";
 
 export function createSubagentsTool(env: SessionsEnv): AgentTool<typeof subagentsSchema> {
   return {
@@ -90,37 +51,13 @@ export function createSubagentsTool(env: SessionsEnv): AgentTool<typeof subagent
         callerIsSubagent,
       };
       if (action === "list") {
-        const item = (r: RunRecord, index: number) => ({
-          index: index + 1,
-          runId: r.runId,
-          sessionKey: r.childSessionKey,
-          ...(r.label ? { label: r.label } : {}),
-          task: r.task,
-          status: r.status,
-          runtime: "subagent",
-          runtimeMs: (r.endedAt ?? Date.now()) - (r.startedAt ?? r.createdAt),
-          pendingDescendants: 0,
-          ...(r.model ? { model: r.model } : {}),
-          ...(r.startedAt ? { startedAt: r.startedAt } : {}),
-          ...(r.endedAt ? { endedAt: r.endedAt } : {}),
-          announce: r.announce.status,
-        });
-        const text =
-          ordered.length === 0
-            ? "No sub-agents."
-            : ordered
-                .map(
-                  (r, i) =>
-                    `${i + 1}. ${name(r)} — ${r.status}${r.status !== "running" ? ` (announce ${r.announce.status})` : ""}`,
-                )
-                .join("\n");
         return jsonResult({
           status: "ok",
           ...base,
           total: ordered.length,
-          active: active.map(item),
-          recent: recent.map((r, i) => item(r, active.length + i)),
-          text,
+          active: active.map(listItem),
+          recent: recent.map((r, i) => listItem(r, active.length + i)),
+          text: listText(ordered),
         });
       }
       // a leaf: a sub-agent at the deepest level allowed to spawn, which has nothing to control
