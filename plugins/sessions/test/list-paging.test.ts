@@ -154,7 +154,7 @@ describe("subagents list and sessions_spawn look at the caller's runs only", () 
       depth: 2,
       createdAt: Date.now() - 60_000,
       status: "running",
-      owner: { instance: "gone", pid: 2 ** 22 + 7, host: "elsewhere", startedAt: 1 },
+      owner: { instance: "gone", pid: 2 ** 22 + 7, host: "elsewhere" },
       heartbeatAt: Date.now() - 60_000,
       announce: { status: "pending", attempts: 0, idempotencyKey: "announce:orphan" },
     });
