@@ -66,7 +66,7 @@ describe("the SQLite under the index", () => {
     expect(isCorruptionError(new Error("file is not a database"))).toBe(false);
   });
 
-  it("finds nearest neighbours the same with sqlite-vec and with the in-memory scan", () => {
+  it("finds nearest neighbours the same with sqlite-vec and with the in-memory scan", async () => {
     const dir = tempDir();
     const rows = [
       { id: 1, vector: unit([1, 0, 0]) },
@@ -74,7 +74,8 @@ describe("the SQLite under the index", () => {
       { id: 3, vector: unit([0, 1, 0]) },
       { id: 4, vector: unit([0, 0, 1]) },
     ];
-    const results = [true, false].map((vec) => {
+    const results = [];
+    for (const vec of [true, false]) {
       const store = new IndexStore(path.join(dir, `index-${vec}.sqlite`), 3, vec);
       if (vec) expect(store.vec).toBe(true); // sqlite-vec is an installed optional dependency here
       store.applyChanges(
@@ -95,16 +96,16 @@ describe("the SQLite under the index", () => {
         ],
       );
       store.storeVectors(rows);
-      const found = store.vectorCandidates(unit([1, 0.05, 0]), 2);
+      const found = await store.vectorCandidates(unit([1, 0.05, 0]), 2);
       store.close();
-      return found;
-    });
+      results.push(found);
+    }
     expect(results[0]!.map((c) => c.id)).toEqual([1, 2]);
     expect(results[1]!.map((c) => c.id)).toEqual([1, 2]);
     for (const [i, c] of results[0]!.entries()) expect(c.score).toBeCloseTo(results[1]![i]!.score, 5);
   });
 
-  it("an index written without sqlite-vec gets its vec0 table filled when reopened with it", () => {
+  it("an index written without sqlite-vec gets its vec0 table filled when reopened with it", async () => {
     const dir = tempDir();
     const file = path.join(dir, "index.sqlite");
     const plain = new IndexStore(file, 3, false);
@@ -125,9 +126,44 @@ describe("the SQLite under the index", () => {
     plain.close();
     const vec = new IndexStore(file, 3, true);
     expect(vec.vec).toBe(true);
-    expect(vec.vectorCandidates(unit([1, 2.5, 0]), 1)[0]!.id).toBe(2500);
-    expect(vec.vectorCandidates(unit([1, 0, 0]), 1)[0]!.id).toBe(1);
+    expect((await vec.vectorCandidates(unit([1, 2.5, 0]), 1))[0]!.id).toBe(2500);
+    expect((await vec.vectorCandidates(unit([1, 0, 0]), 1))[0]!.id).toBe(1);
     vec.close();
+  });
+
+  it("the in-memory index loads the stored vectors page by page, the event loop free between pages", async () => {
+    const file = path.join(tempDir(), "index.sqlite");
+    const writer = new IndexStore(file, 16, false);
+    const ids = Array.from({ length: 9000 }, (_, i) => i + 1); // three pages of 4,096
+    // well-separated directions: each vector's nearest neighbour is itself
+    const vectorOf = (id: number) =>
+      unit(Array.from({ length: 16 }, (_, j) => Math.sin(id * 12.9898 + j * 78.233)));
+    writer.applyChanges(
+      [],
+      [
+        {
+          path: "MEMORY.md",
+          hash: "h",
+          mtime: 1,
+          size: 1,
+          chunks: ids.map((id) => ({ startLine: id, endLine: id, text: `chunk ${id}`, hash: `${id}` })),
+        },
+      ],
+    );
+    writer.storeVectors(ids.map((id) => ({ id, vector: vectorOf(id) })));
+    writer.close();
+    const reader = new IndexStore(file, 16, false);
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    const first = await reader.vectorCandidates(vectorOf(1), 1);
+    expect(turned).toBe(true);
+    expect(first[0]!.id).toBe(1);
+    // ids on every page are found: one past a page boundary, the last
+    for (const id of [4097, 8193, 9000])
+      expect((await reader.vectorCandidates(vectorOf(id), 1))[0]!.id).toBe(id);
+    reader.close();
   });
 
   it("refuses SQL's load_extension() once sqlite-vec is in", () => {

@@ -80,7 +80,7 @@ export async function searchIndex(
     try {
       const [qv] = await embedder.embed([query], options.signal);
       if (!qv) throw new Error("the embedder returned no vector for the query");
-      vector = store.vectorCandidates(qv, k);
+      vector = await store.vectorCandidates(qv, k);
     } catch (error) {
       if (options.signal?.aborted) throw error;
       fallback = { from: embedder.id, reason: (error as Error).message };

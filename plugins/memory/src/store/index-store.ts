@@ -3,6 +3,9 @@ import { type Db, fromBlob, type IndexRecovery, openIndexDatabase, toBlob } from
 import type { SqlStatement } from "./sqlite.js";
 import { VectorIndex } from "./vector-index.js";
 
+/** Stored vectors read per statement when the in-memory index loads. */
+const LOAD_PAGE = 4096;
+
 export interface FileRecord {
   path: string;
   hash: string;
@@ -195,31 +198,40 @@ export class IndexStore {
     });
   }
 
-  private loadVectors(): VectorIndex {
-    if (!this.vectors) {
-      const vectors = new VectorIndex(this.dims);
-      vectors.reserve((this.sql("SELECT count(*) AS n FROM embeddings").get() as { n: number }).n);
-      for (const row of this.sql("SELECT chunk_id, vector FROM embeddings").iterate() as Iterable<{
-        chunk_id: number;
-        vector: Uint8Array;
-      }>) {
-        const b = row.vector;
+  /**
+   * The in-memory index, loaded on first use from the stored vectors: pages of LOAD_PAGE rows
+   * in id order, the event loop free between pages (50,000 vectors take about a second of CPU).
+   */
+  private async loadVectors(): Promise<VectorIndex> {
+    if (this.vectors) return this.vectors;
+    const vectors = new VectorIndex(this.dims);
+    vectors.reserve((this.sql("SELECT count(*) AS n FROM embeddings").get() as { n: number }).n);
+    const page = this.sql(
+      "SELECT chunk_id, vector FROM embeddings WHERE chunk_id > ? ORDER BY chunk_id LIMIT ?",
+    );
+    for (let after = -1; ; ) {
+      const rows = page.all(after, LOAD_PAGE) as Array<{ chunk_id: number; vector: Uint8Array }>;
+      for (const { chunk_id, vector: b } of rows) {
         // the index copies the floats: a view of the row's bytes will do when it is aligned
         vectors.set(
-          row.chunk_id,
+          chunk_id,
           b.byteOffset % 4 === 0 ? new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4) : fromBlob(b),
         );
       }
-      this.vectors = vectors;
+      if (rows.length < LOAD_PAGE) break;
+      after = rows[rows.length - 1]!.chunk_id;
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    return this.vectors;
+    // calls on one store run one at a time (the backend's queue): no write came in meanwhile
+    this.vectors = vectors;
+    return vectors;
   }
 
   /**
    * Chunk ids by cosine similarity to the (unit-length) query vector, best first: sqlite-vec's
    * KNN when enabled, else the in-memory quantized index (first pass) with an exact re-rank.
    */
-  vectorCandidates(queryVector: number[], k: number): Candidate[] {
+  async vectorCandidates(queryVector: number[], k: number): Promise<Candidate[]> {
     if (this.vec) {
       const rows = this.sql(
         "SELECT rowid AS id, distance FROM chunks_vec WHERE embedding MATCH ? AND k = ? ORDER BY distance",
@@ -227,7 +239,7 @@ export class IndexStore {
       // vectors are unit length: cosine = 1 - L2² / 2
       return rows.map((r) => ({ id: Number(r.id), score: 1 - (r.distance * r.distance) / 2 }));
     }
-    return this.loadVectors().search(queryVector, k);
+    return (await this.loadVectors()).search(queryVector, k);
   }
 
   /** Chunk ids matching an FTS5 query, by BM25, with OpenClaw's rank → score mapping 1 / (1 + rank). */
