@@ -168,6 +168,24 @@ describe("clawtools serve --http", () => {
     }
   }, 120_000);
 
+  it("--root picks each session's root by name among its client's roots", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-http-root-"));
+    const [start, a, b] = ["start", "a", "b"].map((name) => marked(dir, name)) as [string, string, string];
+    const { url, err } = await serve(start, ["--root", "b"]);
+    const both = await connect(url, [a, b]);
+    const onlyA = await connect(url, [a]);
+    const read = async (session: typeof both) =>
+      text(await session.client.callTool({ name: "read", arguments: { path: "which.txt" } }));
+    try {
+      expect(await read(both)).toContain("this is b");
+      // a client without that root keeps the default and is told why on stderr
+      expect(await read(onlyA)).toContain("this is start");
+      expect(err()).toContain('none of the client\'s roots is "b"');
+    } finally {
+      await Promise.all([both.client.close(), onlyA.client.close()]);
+    }
+  }, 120_000);
+
   it("--workspace wins over the clients' roots", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-http-ws-"));
     const [fixed, a] = ["fixed", "a"].map((name) => marked(dir, name)) as [string, string];
