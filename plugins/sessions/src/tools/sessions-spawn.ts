@@ -9,7 +9,8 @@ import {
 import type { SessionsEnv } from "../context.js";
 import { trackFollowUp } from "../follow-ups.js";
 import { AGENT_ID } from "../keys.js";
-import { CHANNEL_FIELDS, SPAWN_NOTE, sessionsSpawnSchema, subagentMessage } from "./sessions-spawn-schema.js";
+import { startChild } from "./spawn-child.js";
+import { CHANNEL_FIELDS, SPAWN_NOTE, sessionsSpawnSchema } from "./sessions-spawn-schema.js";
 
 export { SPAWN_NOTE, sessionsSpawnSchema, subagentMessage } from "./sessions-spawn-schema.js";
 
@@ -139,51 +140,20 @@ export function createSessionsSpawnTool(env: SessionsEnv): AgentTool<typeof sess
           if (files && env.workspaceDir)
             await removeAttachments(env.workspaceDir, files.receipt.relDir).catch(() => {});
         };
-        const childKey = `agent:${agentId}:${runtime}:${randomUUID()}`;
-        const label = p.label?.trim() || undefined;
-        await service.store
-          .create({
-            key: childKey,
-            agentId,
-            depth,
-            spawnedBy: env.callerKey,
-            parentSessionKey: env.callerKey,
-            status: "running",
-            startedAt: Date.now(),
-            ...(label ? { label } : {}),
-            ...(p.model ? { model: p.model } : {}),
-          })
-          .catch(async (error: unknown) => {
-            await removeFiles(); // no child, no files
-            throw error;
-          });
-        const timeoutSeconds = p.runTimeoutSeconds ?? p.timeoutSeconds;
-        let runId: string;
-        try {
-          runId = await service.start(childKey, subagentMessage(p.task, depth, maxDepth), {
-            ...(p.model ? { model: p.model } : {}),
-            ...(timeoutSeconds ? { timeoutMs: timeoutSeconds * 1000 } : {}),
-            ...(files ? { extraSystemPrompt: files.systemPromptSuffix } : {}),
-            ...(p.resumeSessionId ? { resumeSessionId: p.resumeSessionId } : {}),
-            ...(acpCwd ? { cwd: acpCwd } : {}),
-          });
-        } catch (error) {
-          await removeFiles();
-          await service.store.patch(childKey, { status: "failed", endedAt: Date.now() });
-          return jsonResult({ status: "error", error: (error as Error).message, childSessionKey: childKey });
-        }
-        const run = service.newRun({
-          runId,
-          childSessionKey: childKey,
-          requesterSessionKey: env.callerKey,
-          task: p.task,
-          cleanup: p.cleanup ?? "keep",
+        const started = await startChild(service, {
+          childKey: `agent:${agentId}:${runtime}:${randomUUID()}`,
+          agentId,
+          requesterKey: env.callerKey,
           depth,
-          startedAt: Date.now(),
-          ...(label ? { label } : {}),
-          ...(p.model ? { model: p.model } : {}),
+          maxDepth,
+          params: p,
+          files,
+          removeFiles,
+          ...(acpCwd ? { cwd: acpCwd } : {}),
         });
-        await service.runs.record(run);
+        if ("error" in started)
+          return jsonResult({ status: "error", error: started.error, childSessionKey: started.childKey });
+        const { run } = started;
         return { run, files, removeFiles };
       });
       if (!("run" in admitted)) return admitted;
