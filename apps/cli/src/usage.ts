@@ -125,11 +125,11 @@ ${COMMON}
                           (config "store"; password from the URL or PGPASSWORD), shared by every
                           serve on that database; default: embedded files under the state
                           directory. A database that cannot be reached fails the start
-  --root <name|path>      which of a stdio client's roots is the workspace (default: the first);
-                          not with --workspace or --http
+  --root <name|path>      which of a client's roots is the workspace (default: the first);
+                          not with --workspace
 
-Without --workspace, a stdio client that offers roots (MCP 2025-11-25) sets the workspace: its
-first root (or --root's), followed when it announces roots/list_changed. The protocol is
+Without --workspace, a client that offers roots (MCP 2025-11-25) sets the workspace: its
+first root (or --root's), followed when it announces roots/list_changed (with --http, per client). The protocol is
 2026-07-28 for a client that opens with server/discover, 2025-11-25 (or older) with initialize.
 
 With --http each MCP client gets its own agent session: its own background processes
