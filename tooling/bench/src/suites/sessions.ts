@@ -129,7 +129,7 @@ export default {
         await service.idle();
       }
 
-      // 2. sessions_list over 1,000 and 10,000 sessions (half of them sub-agents with a run each)
+      // 2. sessions_list over 1,000 and 10,000 sessions (half of them sub-agents with a run each, one per chat session)
       {
         const seedList = (n: number) => {
           const stateDir = fresh();
@@ -155,14 +155,16 @@ export default {
               agentId: "main",
               createdAt: now - i * 1000,
               updatedAt: now - i * 1000,
-              ...(sub ? { spawnedBy: "agent:main:main", depth: 1, status: "done", label: `job-${i}` } : {}),
+              ...(sub
+                ? { spawnedBy: `agent:main:chat-${i - 1}`, depth: 1, status: "done", label: `job-${i}` }
+                : {}),
             };
             if (sub) {
               const runId = randomUUID();
               runs[runId] = {
                 runId,
                 childSessionKey: key,
-                requesterSessionKey: "agent:main:main",
+                requesterSessionKey: `agent:main:chat-${i - 1}`,
                 task: `job ${i}`,
                 cleanup: "keep",
                 depth: 1,
@@ -175,7 +177,8 @@ export default {
           const indexFile = path.join(dir, "sessions.json");
           writeFileSync(indexFile, JSON.stringify(index, null, 2));
           writeFileSync(path.join(stateDir, "subagents", "runs.json"), JSON.stringify(runs, null, 2));
-          // the caller is a sub-agent (its row lists no children): the page's rows are all alike
+          // each sub-agent is the child of the chat before it: every row's content is the same size
+          // at 1,000 and 10,000 (one parent of 5,000 children would list them all in its row)
           const tool = toolsFor(stateDir, createSessionsPlugin({ visibility: "agent" }), "agent:main:chat-1");
           return { indexFile, tool };
         };
@@ -317,7 +320,7 @@ export default {
       rows,
       notes: [
         "Spawn → announce runs sessions_spawn through a toolset (validation, visibility, the children limit, the child session in sessions.json, the run in runs.json) with a scripted runner that answers at once, then waits for the completion event in the parent's transcript; the floor is the same runner's start + wait on an existing session (its two transcript appends included). The two take turns, 40 rounds.",
-        "sessions_list walks an ordered index of sessions.json (built once per version of the file; a stat per call checks the file is unchanged, so other processes' writes are seen) newest first and stops at the limit: filters and visibility see only the rows it walks, and the runs are looked up for the page's rows only (runs.json indexed by requester, likewise once per version). The page is timed at 1,000 and 10,000 sessions taking turns (60 rounds, apart from the whole-index rows, whose garbage would land on the next call); the caller is a plain session, so no row carries a 5,000-key childSessions list. Before this (2026-11-26), the page copied, checked and sorted every session and every run: 29.7 ms at 10,000, 1.27× parsing the index.",
+        "sessions_list walks an ordered index of sessions.json (built once per version of the file; a stat per call checks the file is unchanged, so other processes' writes are seen) newest first and stops at the limit: filters and visibility see only the rows it walks, and the runs are looked up for the page's rows only (runs.json indexed by requester, likewise once per version). The page is timed at 1,000 and 10,000 sessions taking turns (60 rounds, apart from the whole-index rows, whose garbage would land on the next call); each sub-agent is the child of the chat session before it, so a row's content (its `childSessions`) is the same at both sizes: a session with 5,000 children lists them all in its row, which is the answer's size, not the walk's. Before this (2026-11-26), the page copied, checked and sorted every session and every run: 29.7 ms at 10,000, 1.27× parsing the index.",
         `Per sub-agent the sessions layer makes 4 atomic writes the bare run does not: the child session in sessions.json, the run in runs.json, then at the run's end the child's status in sessions.json beside one runs.json write holding both the run's end and the announce's delivered state; 3 of them are one after another, each one file (the lock file, created with O_EXCL, written with the new text and renamed over the file, as git does with index.lock). Writes asked for while one is in flight are merged into the next (group commit). It also appends 2 transcript lines the bare run does not (the child's header, the announce in the parent).`,
         "Before the write path was reworked (2026-11-23, same machine): +8.47 ms (9.13 ms against a 0.655 ms bare run, 13.94×) at a load of 2.6, and +20.56 ms at a load of 11.3, from 5 index and registry writes per sub-agent, each a lock file and a temp file, all through the thread pool, with the run's end and the announce state written separately. Transcript appends are now synchronous too, which made the bare run itself about twice as fast, so the ratio moves less than the difference.",
         "History reads the transcript backwards in 64 KB blocks and stops at the limit (or at 8 × 80 KB of raw lines without one); peak heap is sampled every millisecond after a full GC, median of 3.",
