@@ -30,6 +30,15 @@ const { Client, StreamableHTTPClientTransport } = (await import(pathToFileURL(sd
   Client: new (info: { name: string; version: string }, options: Record<string, unknown>) => V2Client;
   StreamableHTTPClientTransport: new (url: URL) => unknown;
 };
+const { StdioClientTransport } = (await import(
+  pathToFileURL(
+    createRequire(path.join(cliDir, "../../adapters/mcp/package.json")).resolve(
+      "@modelcontextprotocol/client/stdio",
+    ),
+  ).href
+)) as {
+  StdioClientTransport: new (options: { command: string; args: string[]; stderr: "ignore" }) => unknown;
+};
 const text = (r: unknown) =>
   ((r as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? "").join("\n");
 
@@ -149,6 +158,37 @@ describe("clawtools serve --http: exec approvals for a 2026-07-28 client (input_
       expect(result.isError).toBe(true);
       expect(text(result)).toContain("no approval handler is configured");
       expect(existsSync(path.join(workspace, "refused.txt"))).toBe(false);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it("over stdio too: the call waits for the answer and runs the command", async () => {
+    const workspace = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-mrtr-stdio-"));
+    const config = path.join(workspace, "clawtools.json");
+    writeFileSync(config, JSON.stringify({ runtime: { exec: { ask: "always" } } }));
+    const client = new Client(
+      { name: "e2e-mrtr-stdio", version: "1" },
+      { versionNegotiation: { mode: "auto" }, capabilities: { elicitation: { form: {} } } },
+    );
+    const asked: string[] = [];
+    client.setRequestHandler("elicitation/create", async (request) => {
+      asked.push((request.params as { message: string }).message);
+      return { action: "accept", content: { decision: "allow-once" } };
+    });
+    const args = ["serve", "--workspace", workspace, "--state-dir", path.join(workspace, ".state")];
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [bin, ...args, "--config", config],
+        stderr: "ignore",
+      }),
+    );
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+      const result = await client.callTool({ name: "exec", arguments: { command: "echo via-stdio" } });
+      expect(text(result)).toContain("via-stdio");
+      expect(asked[0]).toContain("Command: echo via-stdio");
     } finally {
       await client.close();
     }
