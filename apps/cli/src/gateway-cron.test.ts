@@ -95,8 +95,9 @@ describe.skipIf(skipReason !== undefined)(
         /through the Gateway: nodes, sessions, automation, messaging; embedded: ([^;\n]*); sessions act as the Gateway's agent main/,
       );
       expect(line, startLine).not.toBeNull();
-      expect(line?.[1].split(", ")).toContain("fs");
-      expect(line?.[1].split(", ")).not.toContain("sessions");
+      const embedded = (line?.[1] ?? "").split(", ");
+      expect(embedded).toContain("fs");
+      expect(embedded).not.toContain("sessions");
       expect(startLine).not.toContain(gateway.token);
     });
 

@@ -1,14 +1,9 @@
-import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import {
   type ClawtoolsPlugin,
   createToolset,
   getCoreToolDefinition,
-  redactSecrets,
-  registerSecrets,
   resolveCoreToolProfilePolicy,
-  resolveStateDir,
-  secretsInDocument,
   type Toolset,
   type ToolContext,
   ToolRegistry,
@@ -21,15 +16,17 @@ import {
   SECTION_MANIFESTS,
   SECTIONS_WITH_STATE,
 } from "clawtools";
-import { type AcpHarness, type CliConfig, loadConfig } from "./config.js";
+import type { AcpHarness, CliConfig } from "./config.js";
 import { cliConfigSchema } from "./config-schema.js";
 import { type CommonOptions, invocationDir } from "./options.js";
+import { contextAndConfig, warn } from "./context.js";
 import { LateMcpTools } from "./mcp-late-tools.js";
 import { mountMcpServers } from "./mcp-servers.js";
 import { type NamedPlugin, registerNamedPlugins } from "./plugins.js";
 import { type CliStore, describeState, openCliStore, sessionsOnStore, storeCloser } from "./store/open.js";
 import { automationOnSessions, sessionsWithRunner } from "./subagents.js";
-import { UsageError } from "./usage.js";
+
+export { buildContext } from "./context.js";
 
 /**
  * The installed sections, listed from their manifests: a section's code is imported when one of
@@ -50,59 +47,6 @@ async function loadConfiguredSections(clawtools: Clawtools, context: ToolContext
       .filter((p) => isLazySectionPlugin(p) && p.section && context.config?.[p.section] !== undefined)
       .map((p) => (isLazySectionPlugin(p) ? p.load() : undefined)),
   );
-}
-
-const warn = (message: string) => process.stderr.write(redactSecrets(`${message}\n`));
-
-/** `--allow-private-network`: web_fetch and the browser may reach loopback and private addresses. */
-function privateNetworkConfig(clawtools: Clawtools): Record<string, Record<string, unknown>> {
-  const installed = new Set(clawtools.tools.plugins().map((p) => p.section ?? p.id));
-  return {
-    ...(installed.has("web") ? { web: { fetch: { allowPrivateNetwork: true } } } : {}),
-    ...(installed.has("ui") ? { ui: { browser: { allowPrivateNetwork: true } } } : {}),
-  };
-}
-
-/**
- * The context every command works in: the workspace, the `--config` sections (validated up front
- * against each installed plugin's schema) and the state directory (`--state-dir`, else the
- * file's `stateDir`, else one per workspace under the XDG state home).
- */
-export function buildContext(options: CommonOptions, clawtools: Clawtools): ToolContext {
-  return contextAndConfig(options, clawtools).context;
-}
-
-function contextAndConfig(
-  options: CommonOptions,
-  clawtools: Clawtools,
-): { context: ToolContext; config: CliConfig } {
-  const here = invocationDir();
-  const workspace = path.resolve(here, options.workspace);
-  if (!existsSync(workspace) || !statSync(workspace).isDirectory())
-    throw new UsageError(`workspace is not a directory: ${workspace}`);
-  const config = loadConfig(
-    options.config === undefined ? undefined : path.resolve(here, options.config),
-    clawtools,
-    {
-      ...(options.allowPrivateNetwork ? privateNetworkConfig(clawtools) : {}),
-      ...(options.nodes ? { nodes: { host: options.nodes } } : {}),
-    },
-  );
-  // the configuration's credentials (tokens, keys, webhook URLs) are secrets of the process
-  registerSecrets(secretsInDocument(config.sections));
-  for (const warning of config.warnings) warn(warning);
-  const explicit = options.stateDir === undefined ? config.stateDir : path.resolve(here, options.stateDir);
-  const model = options.model ?? config.model;
-  const context: ToolContext = {
-    workspaceDir: workspace,
-    agentId: "cli",
-    // the MCP client is the agent's main session: sub-agents announce there, "main" names it
-    sessionKey: "agent:cli:main",
-    // `model` is app-wide (sub-agents, and image when media names none)
-    config: { ...config.sections, ...(model ? { model } : {}), ...(config.acp ? { acp: config.acp } : {}) },
-    stateDir: resolveStateDir({ workspaceDir: workspace, ...(explicit ? { stateDir: explicit } : {}) }),
-  };
-  return { context, config };
 }
 
 export type CliToolset = Toolset & {
