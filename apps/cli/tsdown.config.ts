@@ -1,3 +1,4 @@
+import { bundledLicences } from "../../tooling/build/bundled-licences.ts";
 import { defineConfig, type TsdownPlugin } from "tsdown";
 
 /**
@@ -38,7 +39,7 @@ export default defineConfig({
   // package.json exports point at .js / .d.ts
   fixedExtension: false,
   // the declaration build (importers ending in .d.ts) keeps importing the packages by name
-  plugins: [mustResolve],
+  plugins: [mustResolve, bundledLicences()],
   deps: {
     alwaysBundle: (id, importer) =>
       BUNDLED.some((re) => re.test(id)) && !/\.d\.[cm]?ts$/.test(importer ?? ""),

@@ -1,3 +1,4 @@
+import { bundledLicences } from "../../tooling/build/bundled-licences.ts";
 import { defineConfig } from "tsdown";
 
 export default defineConfig({
@@ -9,6 +10,8 @@ export default defineConfig({
   target: "node20",
   // package.json exports point at .js / .d.ts
   fixedExtension: false,
+  // bundled TypeBox keeps its licence beside the bundle
+  plugins: [bundledLicences()],
   // The TypeBox builders core runs are bundled into its JavaScript: importing "@sinclair/typebox"
   // loads some 200 files, most of a cold start. Only `Type` builders run here (schemas carry
   // TypeBox's Symbol.for keys, so a section's own copy reads them alike). The declarations keep
