@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,6 +20,24 @@ const skipReason = "skip" in openclaw ? openclaw.skip : undefined;
 if (skipReason) console.warn(`[serve --gateway tests skipped] ${skipReason}`);
 const BOOT_TIMEOUT_MS = 180_000;
 
+/**
+ * The root README's Gateway example ("Compose your bundle", the ```bash block): the serve line's
+ * arguments after `npx clawtools`, the Gateway URL it names, and the start-up line it shows.
+ */
+function readmeGatewayExample(): { args: string[]; url: string; startLine: string } {
+  const readme = readFileSync(path.resolve(path.dirname(bin), "../../../README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Compose your bundle\n"));
+  const block = /```bash\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
+  const serve = /^OPENCLAW_GATEWAY_TOKEN=<token> npx clawtools (serve .*)$/m.exec(block)?.[1];
+  const startLine = /^# \[clawtools\] (gateway .*)$/m.exec(block)?.[1];
+  if (!serve || !startLine)
+    throw new Error(`README's Gateway example is not in the expected shape:\n${block}`);
+  const args = serve.split(/\s+/);
+  const url = args[args.indexOf("--gateway") + 1] ?? "";
+  return { args, url, startLine };
+}
+const example = readmeGatewayExample();
+
 describe.skipIf(skipReason !== undefined)("clawtools serve --gateway against a real OpenClaw Gateway", () => {
   let gateway: RealGateway;
   let client: Client;
@@ -35,23 +53,18 @@ describe.skipIf(skipReason !== undefined)("clawtools serve --gateway against a r
     if ("skip" in openclaw) return;
     gateway = await startRealGateway(openclaw, { readyTimeoutMs: BOOT_TIMEOUT_MS - 10_000 });
     const workspace = mkdtempSync(path.join(tmpdir(), "cli-gateway-"));
-    // the README's example: serve --gateway with the token from the environment
+    // the README's example: serve --gateway with the token from the environment, state in the
+    // workspace's own state directory (XDG_STATE_HOME points into it)
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [
-        bin,
-        "serve",
-        "--workspace",
-        workspace,
-        "--state-dir",
-        path.join(workspace, ".state"),
-        "--profile",
-        "full",
-        "--owner",
-        "--gateway",
-        gateway.url,
-      ],
-      env: { ...getDefaultEnvironment(), OPENCLAW_GATEWAY_TOKEN: gateway.token },
+      // the README's line as written, its Gateway URL this test's Gateway; run in a fresh workspace
+      args: [bin, ...example.args.map((arg) => (arg === example.url ? gateway.url : arg))],
+      cwd: workspace,
+      env: {
+        ...getDefaultEnvironment(),
+        OPENCLAW_GATEWAY_TOKEN: gateway.token,
+        XDG_STATE_HOME: path.join(workspace, ".state"),
+      },
       stderr: "pipe",
     });
     transport.stderr?.on("data", (d) => {
@@ -73,6 +86,10 @@ describe.skipIf(skipReason !== undefined)("clawtools serve --gateway against a r
       ),
     );
     expect(stderr).not.toContain(gateway.token);
+    // and the README shows that line as serve prints it (its list of embedded sections elided)
+    const [shown, elided] = example.startLine.replace(example.url, gateway.url).split(" …");
+    expect(stderr).toContain(shown);
+    expect(stderr).toContain(elided);
   });
 
   it("a real node pairs through the nodes tool and shows up in status and describe", async () => {
