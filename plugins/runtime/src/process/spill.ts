@@ -70,7 +70,8 @@ export class SpillFile {
     // a PTY can deliver its last output after the exit closed the file: append to it
     this.fd ??= openSync(this.path, "a", 0o600);
     let part = chunk;
-    if (this.chars + chunk.length > this.maxChars) {
+    // a chunk that exactly fills the file counts too: it may end mid-line
+    if (this.chars + chunk.length >= this.maxChars) {
       // keep whole lines only: cut after the last newline that fits
       const cut = chunk.lastIndexOf("\n", this.maxChars - this.chars - 1);
       part = cut === -1 ? "" : chunk.slice(0, cut + 1);
