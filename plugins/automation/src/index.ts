@@ -92,8 +92,8 @@ export {
   notFoundText,
   recoverFlat,
 } from "./tools/cron.js";
+export { createGatewayTool } from "./tools/gateway.js";
 export {
-  createGatewayTool,
   GATEWAY_ACTIONS,
   gatewaySchema,
   NO_RESTART_HOOK,
@@ -101,4 +101,4 @@ export {
   PROTECTED_CONFIG_PATHS,
   RESTART_DISABLED,
   WRITES_DISABLED,
-} from "./tools/gateway.js";
+} from "./tools/gateway-schema.js";

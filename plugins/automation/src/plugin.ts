@@ -15,7 +15,7 @@ import { ConfigDocument } from "./gateway/config-doc.js";
 import { FileLeaderLease } from "./store/file-lease.js";
 import { FileCronStore } from "./store/file-store.js";
 import { createCronTool } from "./tools/cron.js";
-import { createGatewayTool } from "./tools/gateway.js";
+import { createGatewayTool, type RestartHook, type Updater } from "./tools/gateway.js";
 
 /** A session store as the automation section uses it (structurally `SessionStore` of @clawtools/sessions). */
 export type AutomationSessions = NonNullable<ExecutorOptions["sessions"]> & {
@@ -32,14 +32,9 @@ export interface AppConfigOptions {
   /** Called with the new configuration after a successful write. */
   onChange?: (config: Record<string, unknown>) => void;
   /** The app's restart hook (gateway restart). */
-  restart?: (request: {
-    delayMs: number;
-    reason?: string;
-    note?: string;
-    sessionKey?: string;
-  }) => void | Promise<void>;
+  restart?: RestartHook;
   /** The app's updater (gateway update.run). */
-  updater?: (request: { timeoutMs: number }) => Promise<unknown>;
+  updater?: Updater;
 }
 
 export interface AutomationPluginOptions extends AutomationConfig {

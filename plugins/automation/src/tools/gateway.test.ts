@@ -6,7 +6,7 @@ import { tempDir } from "../../test/helpers.js";
 import { AutomationConfigSchema } from "../config.js";
 import { REDACTED } from "../gateway/config-doc.js";
 import { createAutomationPlugin } from "../plugin.js";
-import { NO_RESTART_HOOK, NO_UPDATER, RESTART_DISABLED, WRITES_DISABLED } from "./gateway.js";
+import { NO_RESTART_HOOK, NO_UPDATER, RESTART_DISABLED, WRITES_DISABLED } from "./gateway-schema.js";
 
 const AppSchema = Type.Object(
   {

@@ -30,15 +30,16 @@ import {
   WRITES_DISABLED,
 } from "./gateway-schema.js";
 
-export {
-  GATEWAY_ACTIONS,
-  gatewaySchema,
-  NO_RESTART_HOOK,
-  NO_UPDATER,
-  PROTECTED_CONFIG_PATHS,
-  RESTART_DISABLED,
-  WRITES_DISABLED,
-} from "./gateway-schema.js";
+/** The app's restart hook (gateway restart). */
+export type RestartHook = (request: {
+  delayMs: number;
+  reason?: string;
+  note?: string;
+  sessionKey?: string;
+}) => void | Promise<void>;
+
+/** The app's updater (gateway update.run). */
+export type Updater = (request: { timeoutMs: number }) => Promise<unknown>;
 
 export interface GatewayToolOptions {
   document: ConfigDocument;
@@ -46,13 +47,8 @@ export interface GatewayToolOptions {
   schema?: object;
   allowConfigWrites: boolean;
   allowRestart: boolean;
-  restart?: (request: {
-    delayMs: number;
-    reason?: string;
-    note?: string;
-    sessionKey?: string;
-  }) => void | Promise<void>;
-  updater?: (request: { timeoutMs: number }) => Promise<unknown>;
+  restart?: RestartHook;
+  updater?: Updater;
   protectedPaths?: readonly string[];
 }
 
