@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { NodeHost, NodeInfo, PairingRequest } from "@clawtools/core/contracts";
 import type { GatewayClient } from "./client.js";
+import { GatewayError, isGatewayError } from "./errors.js";
 
 /** A node as the Gateway lists it (`node.list` / `node.describe`); only what NodeInfo needs is read. */
 interface GatewayNode {
@@ -51,6 +52,30 @@ function toPairingRequest(request: GatewayPairingRequest): PairingRequest {
   };
 }
 
+/**
+ * Rethrows the Gateway's refusal with the ids it was about added when its text lacks them (9.6
+ * answers "unknown nodeId" / "unknown requestId" without the id), code and details kept.
+ */
+function naming(ids: Record<string, string>): (error: unknown) => never {
+  return (error) => {
+    if (!isGatewayError(error)) throw error;
+    const missing = Object.entries(ids).filter(([, id]) => !error.message.includes(id));
+    if (missing.length === 0) throw error;
+    const prefix = `gateway ${error.method}: ${error.code}: `;
+    const text = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+    throw new GatewayError(
+      error.code,
+      `${text} (${missing.map(([what, id]) => `${what} ${JSON.stringify(id)}`).join(", ")})`,
+      {
+        details: error.details,
+        retryable: error.retryable,
+        ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+        ...(error.method !== undefined ? { method: error.method } : {}),
+      },
+    );
+  };
+}
+
 export interface GatewayNodeHostOptions {
   client: GatewayClient;
   /** Closes the client on dispose (when the host owns it). */
@@ -76,9 +101,9 @@ export class GatewayNodeHost implements NodeHost {
   }
 
   async describe(nodeId: string): Promise<NodeInfo & Record<string, unknown>> {
-    const answer = await this.#client.request<GatewayNode & { node?: GatewayNode }>("node.describe", {
-      nodeId,
-    });
+    const answer = await this.#client
+      .request<GatewayNode & { node?: GatewayNode }>("node.describe", { nodeId })
+      .catch(naming({ nodeId }));
     const node = answer.node ?? answer;
     return { ...node, ...toNodeInfo(node) };
   }
@@ -90,11 +115,13 @@ export class GatewayNodeHost implements NodeHost {
     options: { timeoutMs: number; signal?: AbortSignal },
   ): Promise<unknown> {
     // the Gateway dedupes on idempotencyKey; the socket waits a little longer than the node may
-    const answer = await this.#client.request<{ ok?: boolean; payload?: unknown; payloadJSON?: unknown }>(
-      "node.invoke",
-      { nodeId, command, params, timeoutMs: options.timeoutMs, idempotencyKey: randomUUID() },
-      { timeoutMs: options.timeoutMs + 5_000, ...(options.signal ? { signal: options.signal } : {}) },
-    );
+    const answer = await this.#client
+      .request<{ ok?: boolean; payload?: unknown; payloadJSON?: unknown }>(
+        "node.invoke",
+        { nodeId, command, params, timeoutMs: options.timeoutMs, idempotencyKey: randomUUID() },
+        { timeoutMs: options.timeoutMs + 5_000, ...(options.signal ? { signal: options.signal } : {}) },
+      )
+      .catch(naming({ nodeId, command }));
     if (answer.payload !== undefined) return answer.payload;
     if (typeof answer.payloadJSON === "string") return JSON.parse(answer.payloadJSON);
     return answer;
@@ -114,9 +141,9 @@ export class GatewayNodeHost implements NodeHost {
   }
 
   async #decide(method: string, requestId: string): Promise<{ ok: true; nodeId: string }> {
-    const answer = await this.#client.request<{ nodeId?: unknown; node?: { nodeId?: unknown } }>(method, {
-      requestId,
-    });
+    const answer = await this.#client
+      .request<{ nodeId?: unknown; node?: { nodeId?: unknown } }>(method, { requestId })
+      .catch(naming({ requestId }));
     const nodeId = typeof answer.nodeId === "string" ? answer.nodeId : answer.node?.nodeId;
     if (typeof nodeId !== "string") throw new Error(`gateway ${method} answered without the node id`);
     return { ok: true, nodeId };

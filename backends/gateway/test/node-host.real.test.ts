@@ -1,3 +1,4 @@
+import { nodeHostConformance } from "@clawtools/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GatewayClient } from "../src/client.js";
 import { isGatewayError } from "../src/errors.js";
@@ -91,4 +92,18 @@ describe.skipIf(skipReason !== undefined)("GatewayNodeHost against a real OpenCl
   it("rejecting an unknown pairing request names the Gateway's error", async () => {
     await expect(host.reject("no-such-request")).rejects.toThrow(/^gateway node\.pair\.reject: /);
   });
+
+  // the shared suite, against the node paired above (a host per test over the one connection)
+  nodeHostConformance(
+    () => ({
+      host: new GatewayNodeHost({ client }),
+      probe: {
+        command: "system.run",
+        params: { command: ["echo", "conformance probe"] },
+        timeoutMs: 60_000,
+        check: (result) => expect(result).toMatchObject({ exitCode: 0, stdout: "conformance probe\n" }),
+      },
+    }),
+    { name: "GatewayNodeHost: NodeHost conformance", stepTimeoutMs: 90_000 },
+  );
 });

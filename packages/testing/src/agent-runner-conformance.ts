@@ -39,12 +39,33 @@ export interface AgentRunnerConformanceOptions {
   steer?: boolean;
   /** The runner gives its runs the tools it is made with (default true); false skips that step. */
   tools?: boolean;
+  /**
+   * Steps the runner declares it cannot do, each with the reason (printed with the skipped step):
+   * `steer`, `tools` (as `steer: false` / `tools: false`, with a reason), `concurrent` (two runs at once).
+   */
+  lacks?: Partial<Record<RunnerStep, string>>;
+  /** How long the suite waits for a run to end (default 30 s); a runner whose turns are slow raises it. */
+  waitMs?: number;
+  /** Each step's test time limit (default vitest's); raise it with `waitMs`. */
+  stepTimeoutMs?: number;
+  /** `setup`'s time limit (default vitest's hook limit): a runner that boots a server raises it. */
+  setupTimeoutMs?: number;
   /** The session key of the suite's n-th run (default `agent:main:subagent:conformance-<n>`). */
   sessionKey?(n: number): string;
   setup(deps: AgentRunnerUnderTestSetup): Promise<AgentRunnerUnderTest>;
 }
 
-const WAIT_MS = 30_000;
+/** The steps a runner may declare it lacks (`lacks`). */
+export type RunnerStep = "steer" | "tools" | "concurrent";
+
+/** Why `step` is skipped for this runner, or undefined when it runs. */
+function lacking(options: AgentRunnerConformanceOptions, step: RunnerStep): string | undefined {
+  const reason = options.lacks?.[step];
+  if (reason) return reason;
+  if (step === "steer" && options.steer === false) return "the runner takes no steered messages";
+  if (step === "tools" && options.tools === false) return "the runner does not run the suite's tools";
+  return undefined;
+}
 
 /** Declares the AgentRunner conformance steps for one runner. */
 export function agentRunnerConformance(options: AgentRunnerConformanceOptions): void {
@@ -53,6 +74,15 @@ export function agentRunnerConformance(options: AgentRunnerConformanceOptions): 
     describe.skip(`${name} (${options.skip})`, () => it("skipped", () => {}));
     return;
   }
+  const WAIT_MS = options.waitMs ?? 30_000;
+  const timeout = options.stepTimeoutMs;
+  /** A step, or (when the runner lacks it) the step skipped with the reason in its title and printed. */
+  const step = (lacks: RunnerStep | undefined, title: string, fn: () => Promise<void>) => {
+    const reason = lacks && lacking(options, lacks);
+    if (!reason) return it(title, fn, timeout);
+    console.info(`[${name}] skipped "${title}": ${reason}`);
+    it.skip(`${title} (skipped: ${reason})`, fn);
+  };
   describe(name, () => {
     const model = new ScriptedConformanceModel();
     const toolCalls: unknown[] = [];
@@ -78,13 +108,13 @@ export function agentRunnerConformance(options: AgentRunnerConformanceOptions): 
 
     beforeAll(async () => {
       subject = await options.setup({ model, tools: [echo] });
-    });
+    }, options.setupTimeoutMs);
     afterAll(async () => {
       model.releaseAll();
       await subject?.close?.();
     });
 
-    it("a run answers with text and wait returns it", async () => {
+    step(undefined, "a run answers with text and wait returns it", async () => {
       const runId = await start("say hello from the model");
       expect(await subject.runner.wait(runId, WAIT_MS)).toMatchObject({
         status: "ok",
@@ -92,18 +122,22 @@ export function agentRunnerConformance(options: AgentRunnerConformanceOptions): 
       });
     });
 
-    it("wait with a timeout on a run that has not ended answers running, and the run goes on", async () => {
-      const runId = await start("hold slow");
-      await model.asked("slow");
-      expect(await subject.runner.wait(runId, 1)).toEqual({ status: "running" });
-      model.release("slow");
-      expect(await subject.runner.wait(runId, WAIT_MS)).toMatchObject({
-        status: "ok",
-        reply: "released slow",
-      });
-    });
+    step(
+      undefined,
+      "wait with a timeout on a run that has not ended answers running, and the run goes on",
+      async () => {
+        const runId = await start("hold slow");
+        await model.asked("slow");
+        expect(await subject.runner.wait(runId, 1)).toEqual({ status: "running" });
+        model.release("slow");
+        expect(await subject.runner.wait(runId, WAIT_MS)).toMatchObject({
+          status: "ok",
+          reply: "released slow",
+        });
+      },
+    );
 
-    it("abort ends a running run as aborted, and wait says so", async () => {
+    step(undefined, "abort ends a running run as aborted, and wait says so", async () => {
       const runId = await start("hold stuck");
       await model.asked("stuck");
       await subject.runner.abort(runId);
@@ -111,7 +145,8 @@ export function agentRunnerConformance(options: AgentRunnerConformanceOptions): 
       expect(await subject.runner.steer(runId, "too late")).toBe(false);
     });
 
-    it.skipIf(options.steer === false)(
+    step(
+      "steer",
       "steer puts a message into a running run and the model sees it; an ended run refuses",
       async () => {
         const runId = await start("hold steered");
@@ -124,36 +159,45 @@ export function agentRunnerConformance(options: AgentRunnerConformanceOptions): 
       },
     );
 
-    it("an unknown run id: wait errors naming it, steer refuses, abort does not hang", async () => {
-      const outcome = await subject.runner.wait("no-such-run", 1);
-      expect(outcome.status).toBe("error");
-      expect(outcome.error).toContain("no-such-run");
-      expect(await subject.runner.steer("no-such-run", "hello")).toBe(false);
-      // an abort of an unknown run either does nothing or errors naming the run
-      await subject.runner.abort("no-such-run").catch((error: Error) => {
-        expect(error.message).toContain("no-such-run");
-      });
-    });
+    step(
+      undefined,
+      "an unknown run id: wait errors naming it, steer refuses, abort does not hang",
+      async () => {
+        const outcome = await subject.runner.wait("no-such-run", 1);
+        expect(outcome.status).toBe("error");
+        expect(outcome.error).toContain("no-such-run");
+        expect(await subject.runner.steer("no-such-run", "hello")).toBe(false);
+        // an abort of an unknown run either does nothing or errors naming the run
+        await subject.runner.abort("no-such-run").catch((error: Error) => {
+          expect(error.message).toContain("no-such-run");
+        });
+      },
+    );
 
-    it("two runs at once stay apart: each ends with its own answer, in its own time", async () => {
-      const first = await start("hold first");
-      const second = await start("hold second");
-      expect(first).not.toBe(second);
-      await Promise.all([model.asked("first"), model.asked("second")]);
-      model.release("second");
-      expect(await subject.runner.wait(second, WAIT_MS)).toMatchObject({
-        status: "ok",
-        reply: "released second",
-      });
-      expect(await subject.runner.wait(first, 1)).toEqual({ status: "running" });
-      model.release("first");
-      expect(await subject.runner.wait(first, WAIT_MS)).toMatchObject({
-        status: "ok",
-        reply: "released first",
-      });
-    });
+    step(
+      "concurrent",
+      "two runs at once stay apart: each ends with its own answer, in its own time",
+      async () => {
+        const first = await start("hold first");
+        const second = await start("hold second");
+        expect(first).not.toBe(second);
+        await Promise.all([model.asked("first"), model.asked("second")]);
+        model.release("second");
+        expect(await subject.runner.wait(second, WAIT_MS)).toMatchObject({
+          status: "ok",
+          reply: "released second",
+        });
+        expect(await subject.runner.wait(first, 1)).toEqual({ status: "running" });
+        model.release("first");
+        expect(await subject.runner.wait(first, WAIT_MS)).toMatchObject({
+          status: "ok",
+          reply: "released first",
+        });
+      },
+    );
 
-    it.skipIf(options.tools === false)(
+    step(
+      "tools",
       "a tool call inside a run reaches the given tool, and its result reaches the model",
       async () => {
         const runId = await start('tool conformance_echo {"text":"ping"}');

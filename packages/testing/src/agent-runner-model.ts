@@ -13,7 +13,11 @@
 
 /** One request of a runner to its model, as the harness reads it off the wire. */
 export interface ConformanceTurn {
-  /** The user messages of the conversation so far, oldest first (read when the answer is due). */
+  /**
+   * The user messages of the conversation so far, oldest first (read when the answer is due), as
+   * the user wrote them: a harness whose runner wraps them on the wire (a timestamp, runtime lines,
+   * context messages of its own) unwraps them here.
+   */
   userMessages(): string[];
   /** Tool results sent back since the newest user message (text). */
   toolResults: string[];

@@ -42,7 +42,11 @@ export {
   channelConformance,
   type DeliveredMessage,
 } from "./channel-conformance.js";
-export { type NodeHostUnderTest, nodeHostConformance } from "./node-host-conformance.js";
+export {
+  type NodeHostConformanceOptions,
+  type NodeHostUnderTest,
+  nodeHostConformance,
+} from "./node-host-conformance.js";
 export {
   BROWSER_CONFORMANCE_SITE,
   type BrowserDriverUnderTest,
@@ -91,6 +95,7 @@ export {
   type AgentRunnerUnderTest,
   type AgentRunnerUnderTestSetup,
   agentRunnerConformance,
+  type RunnerStep,
 } from "./agent-runner-conformance.js";
 export {
   type ConformanceModel,
