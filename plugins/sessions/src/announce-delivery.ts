@@ -27,6 +27,8 @@ export interface AnnounceDeps {
  * Given the run's `end`, it is recorded by the same registry write as the delivery (or, when the
  * first attempt fails, at once with the announce still pending), and `runEnded` is emitted then.
  * The requester's live run is reached only once the registry says the run ended and was announced.
+ * Given `recorded` (the run's first record, still being written), the message is prepared
+ * meanwhile and delivered only once that record is in; if it failed, nothing is announced.
  */
 export async function deliverAnnounce(
   deps: AnnounceDeps,
@@ -34,6 +36,7 @@ export async function deliverAnnounce(
   outcome: RunOutcome,
   runtimeMs: number,
   end?: RunEnd,
+  recorded?: Promise<unknown>,
 ): Promise<void> {
   const child = await deps.store.get(run.childSessionKey);
   const message = completionMessage(
@@ -42,6 +45,15 @@ export async function deliverAnnounce(
     outcome,
     runtimeMs,
   );
+  // never announced ahead of the record: a crash in between would leave an announce of no run
+  if (
+    recorded &&
+    !(await recorded.then(
+      () => true,
+      () => false,
+    ))
+  )
+    return;
   let unrecordedEnd = end;
   const record = async (announce: RunRecord["announce"]) => {
     const updated = await deps.runs.update(run.runId, { ...unrecordedEnd, announce });

@@ -180,17 +180,21 @@ export class SessionsService {
     return this.admissions.run(requesterKey, step);
   }
 
-  /** Follows a sub-agent run to its end, records the outcome and announces it. */
-  watch(run: RunRecord): Promise<void> {
+  /**
+   * Follows a sub-agent run to its end, records the outcome and announces it. Given `recorded`
+   * (the run's record being written), it follows the run at once, and a run that ends before its
+   * record is in is announced only once it is (never when that write fails).
+   */
+  watch(run: RunRecord, recorded?: Promise<unknown>): Promise<void> {
     let watching = this.watching.get(run.runId);
     if (!watching) {
-      watching = this.follow(run).finally(() => this.watching.delete(run.runId));
+      watching = this.follow(run, recorded).finally(() => this.watching.delete(run.runId));
       this.watching.set(run.runId, watching);
     }
     return watching;
   }
 
-  private async follow(run: RunRecord): Promise<void> {
+  private async follow(run: RunRecord, recorded?: Promise<unknown>): Promise<void> {
     const runner = this.runner!;
     let outcome: RunOutcome;
     let current = run.runId;
@@ -223,14 +227,20 @@ export class SessionsService {
     // the child's status goes into the index while the announce is delivered (another file);
     // the run's end goes into the registry with the announce's state, in one write
     const childPatched = this.store.patch(run.childSessionKey, { status, endedAt }).catch(() => {});
-    await this.announce(run, outcome, endedAt - (run.startedAt ?? run.createdAt), end);
+    await this.announce(run, outcome, endedAt - (run.startedAt ?? run.createdAt), end, recorded);
     await childPatched;
     if (run.cleanup === "delete") await this.store.delete(run.childSessionKey).catch(() => {});
   }
 
   /** Delivers the completion event to the requester's session (see `deliverAnnounce`). */
-  announce(run: RunRecord, outcome: RunOutcome, runtimeMs: number, end?: RunEnd): Promise<void> {
-    return deliverAnnounce(this.announceDeps, run, outcome, runtimeMs, end);
+  announce(
+    run: RunRecord,
+    outcome: RunOutcome,
+    runtimeMs: number,
+    end?: RunEnd,
+    recorded?: Promise<unknown>,
+  ): Promise<void> {
+    return deliverAnnounce(this.announceDeps, run, outcome, runtimeMs, end, recorded);
   }
 
   /**

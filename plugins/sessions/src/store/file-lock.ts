@@ -32,7 +32,7 @@ async function breakStale(lock: string, seen: string): Promise<void> {
 }
 
 /** Writes all of `bytes` at `position` (a write may be short). */
-function writeAll(fd: number, bytes: Buffer, position = 0): void {
+function writeAll(fd: number, bytes: Uint8Array, position = 0): void {
   let done = 0;
   while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done, position + done);
 }
@@ -40,12 +40,12 @@ function writeAll(fd: number, bytes: Buffer, position = 0): void {
 /** A lock held on a file: release it, or replace the file through it. */
 export interface HeldFileLock {
   /**
-   * Replaces the file with `text` and releases the lock in one step, as git does with its
+   * Replaces the file with `data` (text or its UTF-8 bytes) and releases the lock in one step, as git does with its
    * `index.lock`: the text is written into the lock file, which is then renamed over the file. A
    * reader sees the old file or the new one, never a part; the next writer can take the lock the
    * moment the rename lands.
    */
-  replace(text: string): Promise<void>;
+  replace(data: string | Uint8Array): Promise<void>;
   /** Releases the lock, leaving the file as it is. */
   release(): void;
 }
@@ -84,8 +84,9 @@ export async function acquireFileLock(file: string, timeoutMs = 20_000): Promise
     }
   }
   let held = true;
+  const owner = Buffer.from(`${process.pid}\n${Date.now()}\n`);
   try {
-    writeAll(fd, Buffer.from(`${process.pid}\n${Date.now()}\n`));
+    writeAll(fd, owner);
   } catch (error) {
     closeSync(fd);
     unlinkSync(lock);
@@ -96,11 +97,15 @@ export async function acquireFileLock(file: string, timeoutMs = 20_000): Promise
     held = false;
   };
   return {
-    async replace(text) {
+    async replace(data) {
       done();
       try {
-        ftruncateSync(fd, 0);
-        writeAll(fd, Buffer.from(text));
+        // written over the owner line, never truncated to 0 first: ext4 flushes a file cut to
+        // nothing when it is closed (auto_da_alloc), which would block this thread; the rename
+        // over the old file starts that flush anyway, off this thread
+        const bytes = typeof data === "string" ? Buffer.from(data) : data;
+        writeAll(fd, bytes);
+        if (bytes.length < owner.length) ftruncateSync(fd, bytes.length);
       } catch (error) {
         closeSync(fd);
         unlinkSync(lock);

@@ -11,9 +11,10 @@ function signature(file: string): Signature | undefined {
   return s ? `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : undefined;
 }
 
-function readText(file: string): string | undefined {
+/** The file's bytes: compared as they are with the bytes last seen, decoded only to be parsed. */
+function readBytes(file: string): Buffer | undefined {
   try {
-    return readFileSync(file, "utf8");
+    return readFileSync(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
@@ -45,10 +46,10 @@ export interface JsonFileOptions {
 const isPlainObject = (value: unknown): value is object =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** The file's text as a JSON object, or why it is not one. */
-function parseObject<T>(text: string): { value: T } | { error: string } {
+/** The file's bytes as a JSON object, or why they are not one. */
+function parseObject<T>(bytes: Buffer): { value: T } | { error: string } {
   try {
-    const value = JSON.parse(text) as unknown;
+    const value = JSON.parse(bytes.toString("utf8")) as unknown;
     return isPlainObject(value) ? { value: value as T } : { error: "not a JSON object" };
   } catch (error) {
     return { error: (error as Error).message };
@@ -72,8 +73,10 @@ const defaultWarning = (message: string) =>
  * Reads are served from memory while the file is the one last parsed (its identity, size and
  * times unchanged). Writes never build on that check alone (another process's two same-size
  * writes within one timestamp tick onto a reused inode would pass it): inside the lock the file is
- * read and compared with the text this process last wrote or parsed, and parsed only if it
- * differs. The value returned by `read` is shared: never change it.
+ * read and its bytes compared with the bytes this process last wrote or parsed (a memcmp, no
+ * decoding), and decoded and parsed only if they differ. A read that finds this process's own
+ * write landing (renamed in, not yet recorded) knows it by its bytes too and parses nothing. The
+ * value returned by `read` is shared: never change it.
  *
  * The small file operations inside the lock (read, lock file write, stat) are synchronous: each
  * asynchronous call costs a trip through libuv's thread pool, which costs more than the call on a
@@ -96,7 +99,9 @@ const defaultWarning = (message: string) =>
  * stat says the file is unchanged, and its ordered index is kept with it.
  */
 export class JsonFile<T extends object> {
-  private cached: { sig: Signature | undefined; value: T; text: string | undefined } | undefined;
+  private cached: { sig: Signature | undefined; value: T; bytes: Buffer | undefined } | undefined;
+  /** The write being renamed in: its value and bytes, until `cached` holds them. */
+  private landing: { value: T; bytes: Buffer } | undefined;
   private dirMade = false;
   private queue: Pending<T>[] = [];
   private flushing: Promise<void> | undefined;
@@ -112,16 +117,28 @@ export class JsonFile<T extends object> {
     const sig = signature(this.file);
     if (sig === undefined) return this.empty();
     if (this.cached?.sig === sig) return this.cached.value;
-    const text = readText(this.file);
-    if (text === undefined) return this.empty();
-    const parsed = parseObject<T>(text);
+    const bytes = readBytes(this.file);
+    if (bytes === undefined) return this.empty();
+    const known = this.known(bytes);
+    if (known) {
+      this.cached = { sig, value: known, bytes };
+      return known;
+    }
+    const parsed = parseObject<T>(bytes);
     if ("error" in parsed) {
       // set aside under the lock (another process may have just repaired it), then read again
       await this.mutate(() => {});
       return this.cached?.value ?? this.empty();
     }
-    this.cached = { sig, value: parsed.value, text };
+    this.cached = { sig, value: parsed.value, bytes };
     return parsed.value;
+  }
+
+  /** The value of these bytes when they are the ones this process last saw or is writing. */
+  private known(bytes: Buffer): T | undefined {
+    if (this.cached?.bytes?.equals(bytes)) return this.cached.value;
+    if (this.landing?.bytes.equals(bytes)) return this.landing.value;
+    return undefined;
   }
 
   /**
@@ -154,20 +171,20 @@ export class JsonFile<T extends object> {
     }
   }
 
-  /** The file's value as it is now, parsed only if it is not the text this process last saw. */
-  private current(): { value: T; text: string | undefined } {
-    const text = readText(this.file);
-    if (text === undefined) return { value: this.empty(), text };
-    if (this.cached && this.cached.text === text) return { value: this.cached.value, text };
+  /** The file's value as it is now, parsed only if it is not the bytes this process last saw. */
+  private current(): { value: T; bytes: Buffer | undefined } {
+    const bytes = readBytes(this.file);
+    if (bytes === undefined) return { value: this.empty(), bytes };
+    if (this.cached?.bytes?.equals(bytes)) return { value: this.cached.value, bytes };
     this.stats.parses++;
-    const parsed = parseObject<T>(text);
-    if ("value" in parsed) return { value: parsed.value, text };
+    const parsed = parseObject<T>(bytes);
+    if ("value" in parsed) return { value: parsed.value, bytes };
     const aside = `${this.file}.corrupt-${new Date().toISOString().replace(/[:.]/g, "-")}`;
     renameSync(this.file, aside);
     (this.options.onWarning ?? defaultWarning)(
       `${this.file} could not be read (${parsed.error}); it was set aside as ${aside} and rebuilt empty`,
     );
-    return { value: this.empty(), text: undefined };
+    return { value: this.empty(), bytes: undefined };
   }
 
   private async commit(batch: Pending<T>[]): Promise<void> {
@@ -191,13 +208,18 @@ export class JsonFile<T extends object> {
             results.push({ ok: false, error });
           }
         }
-        const text = JSON.stringify(value, null, 2);
-        if (text !== before.text) {
+        const bytes = Buffer.from(JSON.stringify(value, null, 2));
+        if (!before.bytes?.equals(bytes)) {
           replaced = true;
-          await lock.replace(text);
+          this.landing = { value, bytes };
+          try {
+            await lock.replace(bytes);
+          } finally {
+            this.landing = undefined;
+          }
           this.stats.writes++;
         }
-        this.cached = { sig: signature(this.file), value, text };
+        this.cached = { sig: signature(this.file), value, bytes };
         return results;
       } finally {
         if (!replaced) lock.release();

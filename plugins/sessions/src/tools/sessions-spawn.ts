@@ -153,12 +153,11 @@ export function createSessionsSpawnTool(env: SessionsEnv): AgentTool<typeof sess
         });
         if ("error" in started)
           return jsonResult({ status: "error", error: started.error, childSessionKey: started.childKey });
-        const { run } = started;
-        return { run, files, removeFiles };
+        const { run, watched } = started;
+        return { run, watched, files, removeFiles };
       });
       if (!("run" in admitted)) return admitted;
-      const { run, files, removeFiles } = admitted;
-      const watched = service.watch(run);
+      const { run, watched, files, removeFiles } = admitted;
       // cleanup "delete" always removes the files; "keep" keeps them only when configured to
       if (files && (run.cleanup === "delete" || !files.retainOnSessionKeep))
         trackFollowUp(service, watched.finally(removeFiles));

@@ -9,7 +9,9 @@ type Written = Extract<MaterializeResult, { status: "ok" }>;
 /**
  * The child of an admitted spawn: its session, then its run on the runner, then the run's record.
  * A child session that cannot be created leaves no files; a run that cannot start marks the child
- * failed and removes its files, and the caller answers with the error.
+ * failed and removes its files, and the caller answers with the error. The run is followed from
+ * its start, while its record is written: a quick run's end and announce are prepared meanwhile
+ * (the announce itself waits for the record).
  */
 export async function startChild(
   service: SessionsService,
@@ -24,7 +26,7 @@ export async function startChild(
     removeFiles: () => Promise<void>;
     cwd?: string;
   },
-): Promise<{ run: RunRecord } | { error: string; childKey: string }> {
+): Promise<{ run: RunRecord; watched: Promise<void> } | { error: string; childKey: string }> {
   const { childKey, depth, params: p, files, removeFiles } = spawn;
   const label = p.label?.trim() || undefined;
   await service.store
@@ -69,6 +71,8 @@ export async function startChild(
     ...(label ? { label } : {}),
     ...(p.model ? { model: p.model } : {}),
   });
-  await service.runs.record(run);
-  return { run };
+  const recorded = service.runs.record(run);
+  const watched = service.watch(run, recorded);
+  await recorded;
+  return { run, watched };
 }
