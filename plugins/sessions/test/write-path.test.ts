@@ -85,7 +85,7 @@ describe("group commit", () => {
     );
     // each change saw the ones before it in the batch
     expect(results).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
-    expect(json.stats).toEqual({ changes: 50, writes: 1, parses: 0 });
+    expect(json.stats).toEqual({ changes: 50, writes: 1, parses: 0, readParses: 0 });
     expect(onDisk(file)).toEqual(Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i])));
     expect(leftovers(d)).toEqual([]);
   });
@@ -106,7 +106,7 @@ describe("group commit", () => {
         );
     });
     await Promise.all(later);
-    expect(json.stats).toEqual({ changes: 11, writes: 2, parses: 0 });
+    expect(json.stats).toEqual({ changes: 11, writes: 2, parses: 0, readParses: 0 });
     expect(Object.keys(onDisk(file)).sort()).toEqual(
       ["first", ...Array.from({ length: 10 }, (_, i) => `later${i}`)].sort(),
     );

@@ -35,6 +35,8 @@ export interface JsonFileStats {
   writes: number;
   /** Times the file was parsed inside the lock (it had changed since this process last saw it). */
   parses: number;
+  /** Times `read` parsed the file (it was not what this process last saw or is writing). */
+  readParses: number;
 }
 
 /** Options of a JSON file: who hears that an unreadable file was set aside. */
@@ -105,7 +107,7 @@ export class JsonFile<T extends object> {
   private dirMade = false;
   private queue: Pending<T>[] = [];
   private flushing: Promise<void> | undefined;
-  readonly stats: JsonFileStats = { changes: 0, writes: 0, parses: 0 };
+  readonly stats: JsonFileStats = { changes: 0, writes: 0, parses: 0, readParses: 0 };
 
   constructor(
     readonly file: string,
@@ -124,6 +126,7 @@ export class JsonFile<T extends object> {
       this.cached = { sig, value: known, bytes };
       return known;
     }
+    this.stats.readParses++;
     const parsed = parseObject<T>(bytes);
     if ("error" in parsed) {
       // set aside under the lock (another process may have just repaired it), then read again
