@@ -1,7 +1,8 @@
 import { defineConfig } from "tsdown";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/http-origin.ts"],
+  // stdio is an entry of its own: `clawtools serve` answers its opening before loading the SDK
+  entry: ["src/index.ts", "src/http-origin.ts", "src/stdio.ts"],
   format: "esm",
   dts: true,
   clean: true,

@@ -15,7 +15,7 @@ import { type ResultLimits, toCallToolResult } from "./result.js";
 import { followRoots, type RootsListener, type SendRootsList } from "./roots.js";
 import { checkStructured } from "./structured-check.js";
 import { toMcpTool } from "./tool-listing.js";
-import { MCP_PACKAGE_VERSION } from "./version.js";
+import { serverCapabilitiesOf, serverInfoOf } from "./stdio-opening.js";
 
 export { toMcpTool } from "./tool-listing.js";
 
@@ -78,15 +78,13 @@ function rpcError(code: number, message: string): Error & { code: number } {
  * `ResultLimits`). Connect it to any transport, or use `serveStdio` / `serveHttp`.
  */
 export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServerOptions = {}): Server {
-  const server = new Server(
-    { name: options.name ?? "clawtools", version: options.version ?? MCP_PACKAGE_VERSION },
-    {
-      capabilities: { tools: toolset.onToolsChanged ? { listChanged: true } : {} },
-      // approvals on 2026-07-28 round-trip through the client: their state is signed and checked
-      requestState: approvalStateOptions,
-      ...(options.instructions ? { instructions: options.instructions } : {}),
-    },
-  );
+  // the same identity and capabilities stdio's front answers with before it loads the SDK
+  const server = new Server(serverInfoOf(options), {
+    capabilities: serverCapabilitiesOf(toolset),
+    // approvals on 2026-07-28 round-trip through the client: their state is signed and checked
+    requestState: approvalStateOptions,
+    ...(options.instructions ? { instructions: options.instructions } : {}),
+  });
   if (toolset.onToolsChanged) announceToolChanges(server, toolset.onToolsChanged.bind(toolset));
   // the toolset's tools may change (roots): the listing is rebuilt when the array does
   let view: { tools: AnyAgentTool[]; byName: Map<string, AnyAgentTool>; listed: McpTool[] } | undefined;

@@ -1,10 +1,9 @@
-import {
-  type JSONRPCMessage,
-  parseJSONRPCMessage,
-  ProtocolErrorCode as ErrorCode,
-  type Transport,
-} from "@modelcontextprotocol/server";
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
+import { checkJsonRpcMessage } from "./jsonrpc-shape.js";
 import { MessageIdScanner } from "./message-scan.js";
+
+/** JSON-RPC's codes, as the SDK's `ProtocolErrorCode` has them (not imported: stdio starts without the SDK). */
+const ErrorCode = { ParseError: -32700, InvalidRequest: -32600 } as const;
 
 /** 64 MiB: room for a model writing a large file in one call (the SDK's own stdio limit is 10 MiB). */
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -44,6 +43,11 @@ export class LineTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /**
+   * Reads a parsed line as a JSON-RPC message or throws. By default a check of the shapes MCP's
+   * schema accepts (no SDK needed); `serveStdio` swaps in the SDK's own parser once it loads it.
+   */
+  parseMessage: (raw: unknown) => JSONRPCMessage = checkJsonRpcMessage;
 
   private readonly max: number;
   private readonly drainTimeoutMs: number;
@@ -159,19 +163,9 @@ export class LineTransport implements Transport {
     }
     let message: JSONRPCMessage;
     try {
-      message = parseJSONRPCMessage(raw);
+      message = this.parseMessage(raw);
     } catch {
-      const { id, method } = (typeof raw === "object" && raw !== null ? raw : {}) as Record<string, unknown>;
-      // never answer what is not a request (an answer to an answer would ping-pong)
-      if (typeof method !== "string" || id === undefined) {
-        this.onerror?.(new Error("Ignored a message that is not JSON-RPC 2.0"));
-        return;
-      }
-      this.write({
-        jsonrpc: "2.0",
-        id: typeof id === "string" || typeof id === "number" ? id : null,
-        error: { code: ErrorCode.InvalidRequest, message: "Invalid Request: not a JSON-RPC 2.0 message" },
-      });
+      this.refuseInvalid(raw);
       return;
     }
     if ("method" in message && "id" in message) this.inFlight.add(key(message.id));
@@ -180,6 +174,26 @@ export class LineTransport implements Transport {
       if (requestId !== undefined) this.settle(key(requestId));
     }
     this.onmessage?.(message);
+  }
+
+  /** Answers (or, for what is not a request, reports) a message that is not JSON-RPC 2.0. */
+  refuseInvalid(raw: unknown): void {
+    const { id, method } = (typeof raw === "object" && raw !== null ? raw : {}) as Record<string, unknown>;
+    // never answer what is not a request (an answer to an answer would ping-pong)
+    if (typeof method !== "string" || id === undefined) {
+      this.onerror?.(new Error("Ignored a message that is not JSON-RPC 2.0"));
+      return;
+    }
+    this.write({
+      jsonrpc: "2.0",
+      id: typeof id === "string" || typeof id === "number" ? id : null,
+      error: { code: ErrorCode.InvalidRequest, message: "Invalid Request: not a JSON-RPC 2.0 message" },
+    });
+  }
+
+  /** Forgets a request already counted as running (one read again by a later parser, refused). */
+  forget(id: Id): void {
+    this.settle(key(id));
   }
 
   private settle(id: string): void {

@@ -1,6 +1,6 @@
-import { serveStdio as serveStdioEntry } from "@modelcontextprotocol/server/stdio";
 import { createLifecycle, type LifecycleOptions, type McpServing } from "./lifecycle.js";
-import { type CreateMcpServerOptions, createMcpServer, type McpToolsetLike } from "./server.js";
+import type { CreateMcpServerOptions, McpToolsetLike } from "./server.js";
+import { StdioFront } from "./stdio-front.js";
 import { LineTransport, type LineTransportOptions } from "./stdio-transport.js";
 
 export interface ServeStdioOptions extends CreateMcpServerOptions, LifecycleOptions, LineTransportOptions {
@@ -19,6 +19,10 @@ export interface ServeStdioOptions extends CreateMcpServerOptions, LifecycleOpti
  * Both protocol eras are served (SDK v2's stdio entry decides once per connection): a client that
  * opens with `initialize` gets 2025-11-25 (or the older revision it asks for), one that opens with
  * `server/discover` gets 2026-07-28.
+ *
+ * The SDK loads on the first message that is not part of a 2025-era opening (`initialize`,
+ * `notifications/initialized`, `ping`, `tools/list`): those are answered first, with the SDK
+ * server's own answers (see `StdioFront`), so a client lists the tools sooner.
  */
 export async function serveStdio(
   toolset: McpToolsetLike,
@@ -30,12 +34,10 @@ export async function serveStdio(
   input.once("end", () => {
     inputEnded = true;
   });
-  const handle = serveStdioEntry(() => createMcpServer(toolset, options), {
-    transport,
-    onerror: (error) => options.log?.(error.message),
-  });
-  const life = createLifecycle(toolset, options, () => handle.close());
-  // the entry owns the transport's handlers: its close (end of input, a broken pipe) stops us
+  const front = new StdioFront(transport, toolset, options, () => import("./stdio-sdk.js"));
+  const life = createLifecycle(toolset, options, () => front.close());
+  // the transport's close (end of input, a broken pipe) stops us
   void transport.done.then(() => life.stopWith(inputEnded ? "end of input" : "transport closed"));
+  await front.start();
   return { done: life.done, stop: life.stop };
 }

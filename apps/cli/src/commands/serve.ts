@@ -1,5 +1,6 @@
 import { redactSecrets, registerSecret } from "@clawtools/core";
-import { isLoopbackHost, serveHttp, serveStdio, tokenRequiredMessage } from "@clawtools/mcp";
+// stdio's entry answers a client's opening before it loads the MCP SDK; HTTP loads it with the adapter
+import { serveStdio } from "@clawtools/mcp/stdio";
 import type { CommonOptions } from "../options.js";
 import { followClientRoots } from "../roots.js";
 import { buildToolset } from "../toolset.js";
@@ -16,8 +17,10 @@ export const HTTP_SESSION_PREFIX = "agent:cli:mcp-";
  */
 export async function serveCommand(options: CommonOptions): Promise<number> {
   const token = options.token ?? (process.env.CLAWTOOLS_MCP_TOKEN || undefined);
-  if (options.host !== undefined && !token && !isLoopbackHost(options.host))
-    throw new UsageError(tokenRequiredMessage(options.host));
+  if (options.host !== undefined && !token) {
+    const { isLoopbackHost, tokenRequiredMessage } = await import("@clawtools/mcp");
+    if (!isLoopbackHost(options.host)) throw new UsageError(tokenRequiredMessage(options.host));
+  }
   registerSecret(token);
   if (options.root !== undefined && options.workspaceGiven)
     throw new UsageError(
@@ -53,6 +56,7 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
     const origins = options.allowOrigin ?? set.config.http.allowOrigins;
     const idleMinutes = options.sessionIdleMinutes ?? set.config.http.sessionIdleMinutes;
     const maxSessions = options.maxSessions ?? set.config.http.maxSessions;
+    const { serveHttp } = await import("@clawtools/mcp");
     const serving = await serveHttp(set, {
       ...common,
       port: options.http,
