@@ -120,7 +120,9 @@ describe("several processes on one cron directory", () => {
   it("a burst of 300 jobs due at once, two schedulers without a lease: each fires exactly once", async () => {
     const dir = path.join(tempDir(), "cron");
     const log = path.join(dir, "..", "fired.log");
-    const at = Date.now() + 300;
+    // due once both have started (a loaded machine takes seconds to start them), so their first
+    // ticks race: a scheduler claims in batches, and one started alone would take the whole burst
+    const at = Date.now() + 6_000;
     // hourly jobs, so each is due exactly once during the test; written as after a restart
     const jobs = Array.from({ length: 300 }, (_, i) => ({
       ...dueJob(`burst${i}`, at, "every"),
@@ -131,6 +133,7 @@ describe("several processes on one cron directory", () => {
     const a = worker("serve", dir, log, "none");
     const b = worker("serve", dir, log, "none");
     await Promise.all([firstLine(a), firstLine(b)]);
+    expect(Date.now(), "both schedulers started before the burst was due").toBeLessThan(at);
     // every run fired and recorded (a run still being recorded when its process stops is left
     // to the next start's recovery, which another test covers)
     const store = new FileCronStore(dir);
@@ -152,6 +155,45 @@ describe("several processes on one cron directory", () => {
         (job: CronJob) => job.state.lastRunStatus === "ok",
       ),
     ).toBe(true);
+  }, 180_000);
+
+  it("200 due jobs, two schedulers claiming in batches, one stopped mid-batch: each job fires exactly once", async () => {
+    const dir = path.join(tempDir(), "cron");
+    const log = path.join(dir, "..", "fired.log");
+    const at = Date.now() + 300;
+    const jobs = Array.from({ length: 200 }, (_, i) => ({
+      ...dueJob(`b${i}`, at, "every"),
+      schedule: { kind: "every", everyMs: 3_600_000 },
+    }));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, "jobs.json"), JSON.stringify({ version: 1, jobs }));
+    // one run at a time, 25 ms each: each scheduler holds a batch of claims it has not run yet
+    const a = worker("serve", dir, log, "none", "25", "1");
+    const b = worker("serve", dir, log, "none", "25", "1");
+    await Promise.all([firstLine(a), firstLine(b)]);
+    const by = (child: ChildProcess) => lines(log).filter((line) => line.startsWith(`${child.pid} `));
+    await vi.waitFor(() => expect(by(a).length).toBeGreaterThanOrEqual(3), { timeout: 60_000, interval: 20 });
+    // stopped with most of its batch unrun: it gives those claims back and the other runs them
+    a.kill("SIGTERM");
+    expect(await exited(a)).toBe(0);
+    const firedByA = by(a).length;
+    expect(firedByA).toBeLessThan(200);
+    await vi.waitFor(() => expect(lines(log).length).toBeGreaterThanOrEqual(200), {
+      timeout: 120_000,
+      interval: 100,
+    });
+    b.kill("SIGTERM");
+    expect(await exited(b)).toBe(0);
+    const texts = lines(log).map((line) => line.split(" ").slice(1).join(" "));
+    expect(texts).toHaveLength(200);
+    expect(new Set(texts).size).toBe(200);
+    expect(by(a)).toHaveLength(firedByA);
+    expect(by(b)).toHaveLength(200 - firedByA);
+    // nothing is left claimed but, at most, the one run A had in flight when it exited
+    const store = new FileCronStore(dir);
+    expect(
+      (await store.list()).filter((job) => job.state.runningAtMs !== undefined).length,
+    ).toBeLessThanOrEqual(1);
   }, 180_000);
 
   it("kill -9 of the leader: the follower takes the lease and the due jobs over", async () => {

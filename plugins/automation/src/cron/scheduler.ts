@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { CLAIM_BATCH, ClaimQueue } from "./claim-queue.js";
 import type { CronExecutor } from "./executor.js";
 import type { Clock, CronStore, LeaderLease } from "./interfaces.js";
 import { settleRun } from "./outcome.js";
@@ -38,9 +39,11 @@ export interface SchedulerOptions {
 
 /**
  * The loop: one timer to the nearest due job (capped at 60 s); due jobs claimed through the
- * store's lease, up to the concurrency limit; each run's outcome recorded when it finishes, and
- * its freed slot going straight to the next due job. Claiming and arming ask the store for the
- * head of its due order, so a burst of n jobs costs n claims, not n scans.
+ * store's lease in batches (the free run slots plus CLAIM_BATCH, one store write for the lot),
+ * run up to the concurrency limit, the rest waiting in a ClaimQueue; each run's outcome recorded
+ * when it finishes, and its freed slot going straight to the next claimed job. Claiming and
+ * arming ask the store for the head of its due order, so a burst of n jobs costs n / batch
+ * claims, not n scans.
  */
 export class CronScheduler {
   private timer: unknown;
@@ -51,8 +54,20 @@ export class CronScheduler {
   private readonly pending = new Set<Promise<unknown>>();
   private ticking: Promise<void> | undefined;
   private tickAgain = false;
+  /** Claimed, not started yet. */
+  private readonly queue: ClaimQueue;
+  /** Until when the leader lease is ours without renewing it (renewed once a third of it is gone). */
+  private leaderUntilMs = Number.NEGATIVE_INFINITY;
 
-  constructor(private readonly o: SchedulerOptions) {}
+  constructor(private readonly o: SchedulerOptions) {
+    this.queue = new ClaimQueue({
+      store: o.store,
+      clock: o.clock,
+      owner: o.owner,
+      leaseMs: o.leaseMs,
+      track: (promise) => this.track(promise),
+    });
+  }
 
   get runningCount(): number {
     return this.running.size;
@@ -60,6 +75,11 @@ export class CronScheduler {
 
   isRunning(id: string): boolean {
     return this.running.has(id);
+  }
+
+  /** Takes a claimed job waiting for a run slot out of the queue: a forced run uses its claim. */
+  takeQueued(id: string): boolean {
+    return this.queue.take(id);
   }
 
   track<T>(promise: Promise<T>): Promise<T> {
@@ -83,8 +103,7 @@ export class CronScheduler {
     this.started = true;
     this.stopped = false;
     const lease = this.o.lease;
-    if (!lease || (await lease.acquire("cron", this.o.owner, this.leaderTtl)))
-      await this.track(this.recover());
+    if (!lease || (await this.leader("acquire"))) await this.track(this.recover());
     await this.track(this.arm());
   }
 
@@ -95,14 +114,33 @@ export class CronScheduler {
     this.timer = undefined;
     this.timerAtMs = undefined;
     if (this.ticking) await this.ticking.catch(() => {});
+    // jobs claimed but not started are given back for another scheduler (or the next start)
+    await this.queue.releaseAll();
     // finished runs still being recorded complete before the store's last write
     await Promise.allSettled([...this.pending]);
     await this.o.store.flush?.();
     await this.o.lease?.release("cron", this.o.owner);
+    this.leaderUntilMs = Number.NEGATIVE_INFINITY;
   }
 
   private get leaderTtl(): number {
     return this.o.leaderTtlMs ?? LEADER_LEASE_MS;
+  }
+
+  /**
+   * Takes or renews the leader lease. A renewal is a write under the lease's lock: between runs
+   * of a burst it is skipped while two thirds of the lease are still ahead (by this clock, which
+   * the lease's end is counted on), so the lease is renewed as often as the timer does, not per run.
+   */
+  private async leader(how: "acquire" | "renew"): Promise<boolean> {
+    const lease = this.o.lease;
+    if (!lease) return true;
+    const now = this.o.clock.now();
+    const ttl = this.leaderTtl;
+    if (how === "renew" && now + (2 * ttl) / 3 < this.leaderUntilMs) return true;
+    const ok = await lease[how]("cron", this.o.owner, ttl);
+    this.leaderUntilMs = ok ? now + ttl : Number.NEGATIVE_INFINITY;
+    return ok;
   }
 
   private recover(): Promise<void> {
@@ -153,15 +191,33 @@ export class CronScheduler {
   private async claimAndLaunch(): Promise<void> {
     if (this.stopped || !this.started) return;
     const { lease, owner, leaseMs } = this.o;
-    if (lease && !(await lease.renew("cron", owner, this.leaderTtl))) {
+    if (lease && !(await this.leader("renew"))) {
+      // no longer the leader: what this one claimed and has not started is the new leader's
+      await this.queue.releaseAll();
       // a new leader first recovers what the last one left (interrupted and missed runs)
-      if (!(await lease.acquire("cron", owner, this.leaderTtl))) return;
+      if (!(await this.leader("acquire"))) return;
       await this.recover();
     }
+    // claimed jobs waiting for a slot go first, each checked against the store as it stands now
+    while (this.running.size < this.o.maxConcurrentRuns && this.queue.size > 0) {
+      const job = await this.queue.next();
+      if (!job) break;
+      if (this.stopped) {
+        this.queue.add([job], job.state.runningAtMs as number);
+        return;
+      }
+      this.launch(job);
+    }
     const capacity = this.o.maxConcurrentRuns - this.running.size;
-    if (capacity <= 0) return;
-    const claimed = await this.o.store.claimDue(this.o.clock.now(), owner, leaseMs, capacity);
-    for (const job of claimed) this.launch(job);
+    if (capacity <= 0 || this.queue.size > 0) return;
+    const now = this.o.clock.now();
+    const claimed = await this.o.store.claimDue(now, owner, leaseMs, capacity + CLAIM_BATCH);
+    const start = claimed.slice(0, Math.max(0, this.o.maxConcurrentRuns - this.running.size));
+    for (const job of start) this.launch(job);
+    const wait = claimed.slice(start.length);
+    this.queue.add(wait, now);
+    // stopped while the claim was on its way: the jobs not started go back at once
+    if (this.stopped) await this.queue.releaseAll();
   }
 
   /** Starts a claimed job; `done` settles when its outcome is recorded. */

@@ -226,7 +226,10 @@ export class CronService {
       (!job.enabled || job.state.nextRunAtMs === undefined || job.state.nextRunAtMs > now)
     )
       return { ok: true, ran: false, reason: "not-due" };
-    const claimed = await this.store.claim(id, now, this.owner, this.leaseMs);
+    // claimed in a batch and waiting for a run slot here: the run uses that claim
+    const claimed = this.scheduler.takeQueued(id)
+      ? job
+      : await this.store.claim(id, now, this.owner, this.leaseMs);
     if (!claimed) return { ok: true, ran: false, reason: "already-running" };
     const { runId, done } = this.scheduler.launch(claimed);
     this.runs_.set(runId, done);

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { withFileLock, withWriteLock } from "@clawtools/core";
@@ -91,7 +92,8 @@ export class FileCronStore implements CronStore {
       const batch = this.queue.splice(0);
       const results: Array<{ ok: boolean; value: unknown }> = [];
       try {
-        await mkdir(this.dir, { recursive: true });
+        // one stat rather than a thread-pool round trip per commit
+        if (!existsSync(this.dir)) await mkdir(this.dir, { recursive: true });
         await withWriteLock(this.jobsFile, () =>
           withFileLock(this.jobsFile, async () => {
             const doc = this.view.refresh();

@@ -1,4 +1,5 @@
-import { appendFile, mkdir, readFile, rm, stat } from "node:fs/promises";
+import { closeSync, fstatSync, openSync, writeSync } from "node:fs";
+import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { withFileLock, withWriteLock } from "@clawtools/core";
 import type { CronRunLogEntry, Page } from "../cron/types.js";
@@ -16,6 +17,9 @@ export const RUN_LOG_KEEP_LINES = 2_000;
  * process and across processes, so a prune by one process never drops a line another appends.
  */
 export class RunLogs {
+  /** The directory was made (or found) once; it is made again only if an append finds it gone. */
+  private dirReady = false;
+
   constructor(
     private readonly dir: string,
     private readonly maxBytes: number,
@@ -32,11 +36,22 @@ export class RunLogs {
 
   async append(entry: CronRunLogEntry): Promise<void> {
     const file = this.file(entry.jobId);
-    await mkdir(this.dir, { recursive: true });
+    const line = `${JSON.stringify(entry)}\n`;
+    if (!this.dirReady) {
+      await mkdir(this.dir, { recursive: true });
+      this.dirReady = true;
+    }
     await this.locked(file, async () => {
-      const line = `${JSON.stringify(entry)}\n`;
-      await appendFile(file, line);
-      if ((await stat(file)).size <= this.maxBytes) return;
+      let size: number;
+      try {
+        size = appendLine(file, line);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+        // the runs directory was removed since: made again
+        await mkdir(this.dir, { recursive: true });
+        size = appendLine(file, line);
+      }
+      if (size <= this.maxBytes) return;
       // newest lines first: at most keepLines, and at most half the byte bound
       const lines = (await readFile(file, "utf8")).split("\n").filter(Boolean);
       const kept: string[] = [];
@@ -89,5 +104,22 @@ export class RunLogs {
       hasMore,
       nextOffset: hasMore ? offset + entries.length : null,
     };
+  }
+}
+
+/**
+ * Appends one line and answers the file's new size. Synchronous: a few microseconds for a small
+ * line, where a promise-based append (open, write, close and a stat, each a thread-pool round
+ * trip) cost a burst of runs more than the run itself.
+ */
+function appendLine(file: string, line: string): number {
+  const fd = openSync(file, "a", 0o600);
+  try {
+    const data = Buffer.from(line, "utf8");
+    let written = 0;
+    while (written < data.length) written += writeSync(fd, data, written, data.length - written);
+    return fstatSync(fd).size;
+  } finally {
+    closeSync(fd);
   }
 }

@@ -1,0 +1,133 @@
+import type { Clock, CronStore } from "./interfaces.js";
+import type { CronJob } from "./types.js";
+
+/**
+ * Due jobs claimed in one store call beyond the free run slots. A claim is a write under the
+ * store's cross-process lock (a journal line, or an UPDATE); claiming a burst's jobs in batches
+ * pays that once per batch instead of once per job.
+ */
+export const CLAIM_BATCH = 32;
+/**
+ * A claimed job waits at most this long for a run slot (behind a slow run); then its claim is
+ * given back, so another scheduler, or a forced run from another process, may take the job.
+ */
+export const CLAIM_HOLD_MS = 1_000;
+
+interface Held {
+  job: CronJob;
+  /** The `nowMs` of the claim: the store marked the job running at this time. */
+  claimedAtMs: number;
+}
+
+export interface ClaimQueueOptions {
+  store: CronStore;
+  clock: Clock;
+  owner: string;
+  leaseMs: number;
+  /** Keeps a background promise visible to the scheduler's `idle()` and `stop()`. */
+  track: <T>(promise: Promise<T>) => Promise<T>;
+}
+
+/**
+ * Jobs this scheduler claimed but has not started yet, first claimed first. Each waits under the
+ * claim the batch took; when its turn comes it is looked up again and runs only if a claim made
+ * at that moment would have taken it (still there, enabled, due, and still under this claim).
+ * Otherwise the claim is given back unchanged, as it is when the scheduler stops, loses its
+ * leadership, or the job waited longer than CLAIM_HOLD_MS.
+ */
+export class ClaimQueue {
+  private readonly held: Held[] = [];
+  private timer: unknown;
+
+  constructor(private readonly o: ClaimQueueOptions) {}
+
+  get size(): number {
+    return this.held.length;
+  }
+
+  add(jobs: CronJob[], claimedAtMs: number): void {
+    for (const job of jobs) this.held.push({ job, claimedAtMs });
+    this.armHold();
+  }
+
+  /** Takes the waiting claim of `id` out of the queue (a forced run of it uses the claim). */
+  take(id: string): boolean {
+    const i = this.held.findIndex((held) => held.job.id === id);
+    if (i < 0) return false;
+    this.held.splice(i, 1);
+    if (this.held.length === 0) this.disarmHold();
+    return true;
+  }
+
+  /** The next waiting job that may run now, as the store has it; claims that may not are given back. */
+  async next(): Promise<CronJob | undefined> {
+    for (let held = this.held.shift(); held; held = this.held.shift()) {
+      if (this.held.length === 0) this.disarmHold();
+      const job = await this.confirm(held);
+      if (job) return job;
+    }
+    return undefined;
+  }
+
+  /** Gives every waiting claim back (the scheduler stops or is no longer the leader). */
+  async releaseAll(): Promise<void> {
+    this.disarmHold();
+    const all = this.held.splice(0);
+    // released together: the store commits changes queued during one write in the next one
+    await Promise.all(all.map((held) => this.giveBack(held.job.id)));
+  }
+
+  private async confirm(held: Held): Promise<CronJob | undefined> {
+    const { clock, leaseMs, store } = this.o;
+    const id = held.job.id;
+    const now = clock.now();
+    // past half its lease the claim could end during the run: give it back rather than run on it
+    if (now - held.claimedAtMs >= leaseMs / 2) {
+      await this.giveBack(id);
+      return undefined;
+    }
+    const job = await store.get(id);
+    // removed while waiting: the claim went with the job
+    if (!job) return undefined;
+    // A claim made now would take the job only if it is enabled and due; an edit that replaced
+    // the job's state (or a remove and re-add under the same id) no longer carries this claim.
+    const due = job.enabled && job.state.nextRunAtMs !== undefined && job.state.nextRunAtMs <= now;
+    if (!due || job.state.runningAtMs !== held.claimedAtMs) {
+      await this.giveBack(id);
+      return undefined;
+    }
+    return job;
+  }
+
+  /** Ends this owner's claim without running the job; its state stays as it was (still due if it was). */
+  private async giveBack(id: string): Promise<void> {
+    try {
+      await this.o.store.release(id, this.o.owner, {});
+    } catch {
+      // the claim ends with its lease anyway; recovery treats it as a run that never finished
+    }
+  }
+
+  private armHold(): void {
+    if (this.timer !== undefined || this.held.length === 0) return;
+    const oldest = this.held[0] as Held;
+    const clock = this.o.clock;
+    this.timer = clock.setTimeout(
+      () => {
+        this.timer = undefined;
+        const now = clock.now();
+        const stale: Held[] = [];
+        while (this.held[0] && now - this.held[0].claimedAtMs >= CLAIM_HOLD_MS)
+          stale.push(this.held.shift() as Held);
+        if (stale.length > 0) void this.o.track(Promise.all(stale.map((held) => this.giveBack(held.job.id))));
+        this.armHold();
+      },
+      Math.max(0, oldest.claimedAtMs + CLAIM_HOLD_MS - clock.now()),
+    );
+  }
+
+  private disarmHold(): void {
+    if (this.timer !== undefined) this.o.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
