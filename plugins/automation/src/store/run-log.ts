@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { withFileLock, withWriteLock } from "@clawtools/core";
@@ -38,7 +38,8 @@ export class RunLogs {
     const file = this.file(entry.jobId);
     const line = `${JSON.stringify(entry)}\n`;
     if (!this.dirReady) {
-      await mkdir(this.dir, { recursive: true });
+      // once, synchronously: a burst of first appends does not queue a mkdir each
+      mkdirSync(this.dir, { recursive: true });
       this.dirReady = true;
     }
     await this.locked(file, async () => {
