@@ -196,6 +196,40 @@ describe("several processes on one cron directory", () => {
     ).toBeLessThanOrEqual(1);
   }, 180_000);
 
+  it("kill -9 of the leader mid-batch: the follower takes its unrun claims over and runs every job", async () => {
+    const dir = path.join(tempDir(), "cron");
+    const log = path.join(dir, "..", "fired.log");
+    const leader = worker("serve", dir, log, "lease", "25", "1");
+    expect(await firstLine(leader)).toBe("ready leader");
+    const follower = worker("serve", dir, log, "lease", "25", "1");
+    expect(await firstLine(follower)).toBe("ready follower");
+    const store = new FileCronStore(dir);
+    const ids = Array.from({ length: 60 }, (_, i) => `k${i}`);
+    const at = Date.now();
+    await Promise.all(
+      ids.map((id) =>
+        store.upsert({ ...dueJob(id, at, "every"), schedule: { kind: "every", everyMs: 3_600_000 } }),
+      ),
+    );
+    const by = (child: ChildProcess) => lines(log).filter((line) => line.startsWith(`${child.pid} `));
+    // the leader picks the jobs up on its next wake-up (at most a third of its 1.5 s lease)
+    await vi.waitFor(() => expect(by(leader).length).toBeGreaterThanOrEqual(3), {
+      timeout: 60_000,
+      interval: 20,
+    });
+    leader.kill("SIGKILL");
+    await exited(leader);
+    expect(by(leader).length).toBeLessThan(ids.length);
+    const fired = () => new Set(lines(log).map((line) => line.split(" ").slice(1).join(" ")));
+    await vi.waitFor(() => expect(fired().size).toBe(ids.length), { timeout: 90_000, interval: 100 });
+    follower.kill("SIGTERM");
+    expect(await exited(follower)).toBe(0);
+    // every job ran; only the run in flight when the leader died ran again (its end was never recorded)
+    const texts = lines(log).map((line) => line.split(" ").slice(1).join(" "));
+    expect(texts.length - fired().size).toBeLessThanOrEqual(1);
+    expect((await store.list()).filter((job) => job.state.runningAtMs !== undefined)).toEqual([]);
+  }, 180_000);
+
   it("kill -9 of the leader: the follower takes the lease and the due jobs over", async () => {
     const dir = path.join(tempDir(), "cron");
     const log = path.join(dir, "..", "fired.log");
