@@ -29,6 +29,15 @@ export type { CronStore } from "./cron-store.js";
 export type { LeaderLease } from "./leader-lease.js";
 export type { NodeHost, NodeInfo, PairingRequest } from "./node-host.js";
 export type { AnnounceState, RunOwner, RunRecord, RunRegistry, RunStatus } from "./run-registry.js";
+export {
+  createLoopRunner,
+  type LoopAgent,
+  type LoopAgentParts,
+  type LoopRun,
+  type LoopRunnerOptions,
+  type LoopRunnerParts,
+  type RunTools,
+} from "./loop-run.js";
 export { armTimeLimit, settleTurn, TranscriptWriter, type TurnAnswer, turnOutcome } from "./run-parts.js";
 export { RECENT_OUTCOMES, type RunDriver, RunTable, type SessionRun } from "./run-table.js";
 export { type TrackedRun, waitForRun } from "./run-wait.js";
