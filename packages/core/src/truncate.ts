@@ -43,15 +43,43 @@ function untouched(content: string, lines: number, bytes: number, maxLines: numb
   } satisfies TruncationResult;
 }
 
-/** Keeps whole lines from the start until either cap is reached. */
-export function truncateHead(content: string, options: TruncationOptions = {}): TruncationResult {
+/** A cut's caps and the content's lines and size; `kept` set when it fits both caps untouched. */
+function measure(content: string, options: TruncationOptions) {
   const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const totalBytes = byteLength(content);
   const lines = content.split("\n");
-  if (lines.length <= maxLines && totalBytes <= maxBytes) {
-    return untouched(content, lines.length, totalBytes, maxLines, maxBytes);
+  const kept =
+    lines.length <= maxLines && totalBytes <= maxBytes
+      ? untouched(content, lines.length, totalBytes, maxLines, maxBytes)
+      : undefined;
+  return { lines, maxLines, maxBytes, totalBytes, kept };
+}
+
+/**
+ * How many whole lines fit both caps, taken from the start (or from the end), and which cap
+ * stopped the count (the lines between them cost one newline byte each).
+ */
+function fitLines(lines: string[], fromEnd: boolean, maxLines: number, maxBytes: number) {
+  let used = 0;
+  let kept = 0;
+  let truncatedBy: "lines" | "bytes" = "lines";
+  while (kept < lines.length && kept < maxLines) {
+    const cost = byteLength(lines[fromEnd ? lines.length - 1 - kept : kept]!) + (kept > 0 ? 1 : 0);
+    if (used + cost > maxBytes) {
+      truncatedBy = "bytes";
+      break;
+    }
+    used += cost;
+    kept++;
   }
+  return { kept, truncatedBy };
+}
+
+/** Keeps whole lines from the start until either cap is reached. */
+export function truncateHead(content: string, options: TruncationOptions = {}): TruncationResult {
+  const { lines, maxLines, maxBytes, totalBytes, kept: whole } = measure(content, options);
+  if (whole) return whole;
   const base = {
     truncated: true,
     totalLines: lines.length,
@@ -70,19 +98,7 @@ export function truncateHead(content: string, options: TruncationOptions = {}): 
       firstLineExceedsLimit: true,
     };
   }
-  let used = 0;
-  let kept = 0;
-  let truncatedBy: "lines" | "bytes" = "lines";
-  for (const line of lines) {
-    if (kept >= maxLines) break;
-    const cost = byteLength(line) + (kept > 0 ? 1 : 0);
-    if (used + cost > maxBytes) {
-      truncatedBy = "bytes";
-      break;
-    }
-    used += cost;
-    kept++;
-  }
+  const { kept, truncatedBy } = fitLines(lines, false, maxLines, maxBytes);
   const out = lines.slice(0, kept).join("\n");
   return {
     ...base,
@@ -105,13 +121,8 @@ function tailBytes(text: string, maxBytes: number): string {
 
 /** Keeps whole lines from the end; a single oversized last line keeps its tail bytes. */
 export function truncateTail(content: string, options: TruncationOptions = {}): TruncationResult {
-  const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const totalBytes = byteLength(content);
-  const lines = content.split("\n");
-  if (lines.length <= maxLines && totalBytes <= maxBytes) {
-    return untouched(content, lines.length, totalBytes, maxLines, maxBytes);
-  }
+  const { lines, maxLines, maxBytes, totalBytes, kept: whole } = measure(content, options);
+  if (whole) return whole;
   const base = {
     truncated: true,
     totalLines: lines.length,
@@ -120,38 +131,19 @@ export function truncateTail(content: string, options: TruncationOptions = {}): 
     maxLines,
     maxBytes,
   };
-  let used = 0;
-  let kept = 0;
-  let truncatedBy: "lines" | "bytes" = "lines";
-  for (let i = lines.length - 1; i >= 0; i--) {
-    if (kept >= maxLines) break;
-    const cost = byteLength(lines[i]!) + (kept > 0 ? 1 : 0);
-    if (used + cost > maxBytes) {
-      truncatedBy = "bytes";
-      if (kept === 0) {
-        const out = tailBytes(lines[i]!, maxBytes);
-        return {
-          ...base,
-          content: out,
-          truncatedBy,
-          outputLines: 1,
-          outputBytes: byteLength(out),
-          lastLinePartial: true,
-        };
-      }
-      break;
-    }
-    used += cost;
-    kept++;
-  }
-  const out = lines.slice(lines.length - kept).join("\n");
+  const { kept, truncatedBy } = fitLines(lines, true, maxLines, maxBytes);
+  // the last line alone is over the byte cap: its tail is kept
+  const partial = kept === 0 && truncatedBy === "bytes";
+  const out = partial
+    ? tailBytes(lines[lines.length - 1]!, maxBytes)
+    : lines.slice(lines.length - kept).join("\n");
   return {
     ...base,
     content: out,
     truncatedBy,
-    outputLines: kept,
+    outputLines: partial ? 1 : kept,
     outputBytes: byteLength(out),
-    lastLinePartial: false,
+    lastLinePartial: partial,
   };
 }
 
