@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { closeSync, ftruncateSync, openSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, ftruncateSync, openSync, renameSync, rmSync, unlinkSync, writeSync } from "node:fs";
 import { link, readFile, rename, rm, stat } from "node:fs/promises";
 import { delay } from "@clawtools/core";
 
@@ -45,7 +45,7 @@ export interface HeldFileLock {
    * reader sees the old file or the new one, never a part; the next writer can take the lock the
    * moment the rename lands.
    */
-  replace(data: string | Uint8Array): Promise<void>;
+  replace(data: string | Uint8Array): void;
   /** Releases the lock, leaving the file as it is. */
   release(): void;
 }
@@ -97,12 +97,11 @@ export async function acquireFileLock(file: string, timeoutMs = 20_000): Promise
     held = false;
   };
   return {
-    async replace(data) {
+    replace(data) {
       done();
       try {
-        // written over the owner line, never truncated to 0 first: ext4 flushes a file cut to
-        // nothing when it is closed (auto_da_alloc), which would block this thread; the rename
-        // over the old file starts that flush anyway, off this thread
+        // written over the owner line: a truncate to 0 first is a call more, and on ext4 it moves
+        // the flush that replacing the file starts (auto_da_alloc) into the close
         const bytes = typeof data === "string" ? Buffer.from(data) : data;
         writeAll(fd, bytes);
         if (bytes.length < owner.length) ftruncateSync(fd, bytes.length);
@@ -113,9 +112,10 @@ export async function acquireFileLock(file: string, timeoutMs = 20_000): Promise
       }
       closeSync(fd);
       try {
-        await rename(lock, file);
+        // synchronous: see JsonFile (a trip through the thread pool costs more than the rename)
+        renameSync(lock, file);
       } catch (error) {
-        await rm(lock, { force: true });
+        rmSync(lock, { force: true });
         throw error;
       }
     },

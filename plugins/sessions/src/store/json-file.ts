@@ -76,16 +76,18 @@ const defaultWarning = (message: string) =>
  * times unchanged). Writes never build on that check alone (another process's two same-size
  * writes within one timestamp tick onto a reused inode would pass it): inside the lock the file is
  * read and its bytes compared with the bytes this process last wrote or parsed (a memcmp, no
- * decoding), and decoded and parsed only if they differ. A read that finds this process's own
- * write landing (renamed in, not yet recorded) knows it by its bytes too and parses nothing. The
- * value returned by `read` is shared: never change it.
+ * decoding), and decoded and parsed only if they differ; a read does the same when the stat has
+ * changed. The value returned by `read` is shared: never change it.
  *
- * The small file operations inside the lock (read, lock file write, stat) are synchronous: each
+ * The file operations inside the lock (read, lock file write, rename, stat) are synchronous: each
  * asynchronous call costs a trip through libuv's thread pool, which costs more than the call on a
- * loaded machine, and the JSON work on the same bytes blocks anyway. The rename is not: replacing
- * an existing file makes ext4 start writing the new one out (auto_da_alloc), which takes a
- * millisecond that other work can use. There is no fsync, as in OpenClaw's store: the rename makes
- * every write all or nothing, not durable across a power cut.
+ * loaded machine, and the JSON work on the same bytes blocks anyway. That includes the rename:
+ * replacing an existing file makes ext4 start writing the new one out (auto_da_alloc), which
+ * blocked this thread before too (in the close, when the lock file was first truncated to
+ * nothing); done in the thread pool it cost two thread hand-offs more per write, and measured
+ * side by side on a loaded machine a sub-agent's spawn → announce took 0.65-0.87x as long with
+ * it synchronous. There is no fsync, as in OpenClaw's store: the rename makes every write all or
+ * nothing, not durable across a power cut.
  *
  * A file that is not a JSON object (torn by hand, by a full disk, by another program) is stored
  * state, not trusted input: inside the lock it is renamed aside (`<file>.corrupt-<timestamp>`), a
@@ -102,8 +104,6 @@ const defaultWarning = (message: string) =>
  */
 export class JsonFile<T extends object> {
   private cached: { sig: Signature | undefined; value: T; bytes: Buffer | undefined } | undefined;
-  /** The write being renamed in: its value and bytes, until `cached` holds them. */
-  private landing: { value: T; bytes: Buffer } | undefined;
   private dirMade = false;
   private queue: Pending<T>[] = [];
   private flushing: Promise<void> | undefined;
@@ -121,10 +121,10 @@ export class JsonFile<T extends object> {
     if (this.cached?.sig === sig) return this.cached.value;
     const bytes = readBytes(this.file);
     if (bytes === undefined) return this.empty();
-    const known = this.known(bytes);
-    if (known) {
-      this.cached = { sig, value: known, bytes };
-      return known;
+    // another write of the very bytes last seen (the same value): nothing to parse
+    if (this.cached?.bytes?.equals(bytes)) {
+      this.cached = { ...this.cached, sig };
+      return this.cached.value;
     }
     this.stats.readParses++;
     const parsed = parseObject<T>(bytes);
@@ -135,13 +135,6 @@ export class JsonFile<T extends object> {
     }
     this.cached = { sig, value: parsed.value, bytes };
     return parsed.value;
-  }
-
-  /** The value of these bytes when they are the ones this process last saw or is writing. */
-  private known(bytes: Buffer): T | undefined {
-    if (this.cached?.bytes?.equals(bytes)) return this.cached.value;
-    if (this.landing?.bytes.equals(bytes)) return this.landing.value;
-    return undefined;
   }
 
   /**
@@ -214,12 +207,7 @@ export class JsonFile<T extends object> {
         const bytes = Buffer.from(JSON.stringify(value, null, 2));
         if (!before.bytes?.equals(bytes)) {
           replaced = true;
-          this.landing = { value, bytes };
-          try {
-            await lock.replace(bytes);
-          } finally {
-            this.landing = undefined;
-          }
+          lock.replace(bytes);
           this.stats.writes++;
         }
         this.cached = { sig: signature(this.file), value, bytes };
