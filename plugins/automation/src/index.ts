@@ -38,6 +38,7 @@ export {
   parseAt,
   staggerOffsetMs,
 } from "./cron/schedule.js";
+export { CLAIM_BATCH, CLAIM_HOLD_MS } from "./cron/claim-queue.js";
 export {
   CronService,
   type CronServiceOptions,
