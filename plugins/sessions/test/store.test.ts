@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { FileRunRegistry, FileSessionStore, type RunRegistry, SessionsService } from "../src/index.js";
 import { createScriptedRunner } from "../src/scripted-runner.js";
 import { setup } from "./helpers.js";
+import { spawnAndWatch } from "./spawn-and-watch.js";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -224,23 +225,7 @@ describe("announce delivery", () => {
     };
     const service = new SessionsService(store, runs, createScriptedRunner({ store }), 1);
     await service.ensure("agent:main:main");
-    await store.create({
-      key: "agent:main:subagent:c",
-      agentId: "main",
-      spawnedBy: "agent:main:main",
-      depth: 1,
-    });
-    const runId = await service.start("agent:main:subagent:c", "work");
-    const record = service.newRun({
-      runId,
-      childSessionKey: "agent:main:subagent:c",
-      requesterSessionKey: "agent:main:main",
-      task: "work",
-      cleanup: "keep",
-      depth: 1,
-    });
-    await runs.record(record);
-    await service.watch(record);
+    const runId = await spawnAndWatch(service, store, runs);
     const announces = (await store.history("agent:main:main")).filter((m) => m.internal?.runId === runId);
     expect(announces).toHaveLength(1);
     expect((await runs.get(runId))?.announce).toMatchObject({ status: "delivered", attempts: 2 });
@@ -258,23 +243,7 @@ describe("announce delivery", () => {
     };
     const runs = new FileRunRegistry(stateDir);
     const service = new SessionsService(store, runs, createScriptedRunner({ store }), 1);
-    await store.create({
-      key: "agent:main:subagent:c",
-      agentId: "main",
-      spawnedBy: "agent:main:main",
-      depth: 1,
-    });
-    const runId = await service.start("agent:main:subagent:c", "work");
-    const record = service.newRun({
-      runId,
-      childSessionKey: "agent:main:subagent:c",
-      requesterSessionKey: "agent:main:main",
-      task: "work",
-      cleanup: "keep",
-      depth: 1,
-    });
-    await runs.record(record);
-    await service.watch(record);
+    const runId = await spawnAndWatch(service, store, runs);
     expect((await runs.get(runId))?.announce).toMatchObject({
       status: "failed",
       attempts: 4,

@@ -22,6 +22,7 @@ import {
 import { createScriptedRunner } from "../src/scripted-runner.js";
 import { acquireFileLock } from "../src/store/file-lock.js";
 import { JsonFile } from "../src/store/json-file.js";
+import { spawnAndWatch } from "./spawn-and-watch.js";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -29,32 +30,6 @@ const TSX = path.join(import.meta.dirname, "..", "node_modules", ".bin", "tsx");
 const dir = () => mkdtempSync(path.join(tmpdir(), "sessions-write-"));
 const onDisk = (file: string) => JSON.parse(readFileSync(file, "utf8"));
 const leftovers = (d: string) => readdirSync(d).filter((f) => f.endsWith(".lock") || f.endsWith(".tmp"));
-
-/** A child of agent:main:main started, recorded and watched to its end; its run id. */
-async function spawnAndWatch(
-  service: SessionsService,
-  store: FileSessionStore,
-  runs: RunRegistry,
-): Promise<string> {
-  await store.create({
-    key: "agent:main:subagent:c",
-    agentId: "main",
-    spawnedBy: "agent:main:main",
-    depth: 1,
-  });
-  const runId = await service.start("agent:main:subagent:c", "work");
-  const record = service.newRun({
-    runId,
-    childSessionKey: "agent:main:subagent:c",
-    requesterSessionKey: "agent:main:main",
-    task: "work",
-    cleanup: "keep",
-    depth: 1,
-  });
-  await runs.record(record);
-  await service.watch(record);
-  return runId;
-}
 
 function runRecord(runId: string, requester = "agent:main:main"): RunRecord {
   return {
