@@ -1,18 +1,14 @@
 import {
   type AgentTool,
   DEFAULT_MAX_BYTES,
-  formatSize,
   type ToolContext,
-  ToolInputError,
   type TruncationResult,
   Type,
-  truncateHead,
 } from "@clawtools/core";
 import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
-import { displayPath } from "../paths.js";
 import { makeGlobMatcher } from "../search/glob.js";
 import { walk } from "../search/walk.js";
-import { checkPathArg } from "./messages.js";
+import { listedDirectory, listingResult } from "./listing.js";
 
 export const findSchema = Type.Object(
   {
@@ -43,16 +39,8 @@ export function createFindTool(
     parameters: findSchema,
     async execute(_id, { pattern, path, limit }, signal) {
       throwIfAborted(signal);
-      checkPathArg("path", path);
-      const abs = env.resolve(path || ".");
+      const { abs } = await listedDirectory(env, path, "find searches a directory");
       const cap = Math.max(1, Math.floor(limit ?? 1000));
-      const stat = await env.bridge.stat({ filePath: abs });
-      const shown = displayPath(env.root, abs);
-      if (!stat) throw new ToolInputError(`Path not found: ${shown}.`);
-      if (stat.type !== "directory")
-        throw new ToolInputError(
-          `Not a directory: ${shown}. find searches a directory; use read for a file.`,
-        );
       const matches = makeGlobMatcher(pattern);
       const found: string[] = [];
       let limited = false;
@@ -66,19 +54,11 @@ export function createFindTool(
       }
       if (found.length === 0)
         return { content: [{ type: "text", text: "No files found matching pattern" }], details: undefined };
-      const truncation = truncateHead(found.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
-      const notices: string[] = [];
-      const details: FindDetails = {};
-      if (limited) {
-        notices.push(`${cap} results limit reached. Use limit=${cap * 2} for more, or refine pattern`);
-        details.resultLimitReached = cap;
-      }
-      if (truncation.truncated) {
-        notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
-        details.truncation = truncation;
-      }
-      const text = truncation.content + (notices.length ? `\n\n[${notices.join(". ")}]` : "");
-      return { content: [{ type: "text", text }], details: notices.length ? details : undefined };
+      const notice = `${cap} results limit reached. Use limit=${cap * 2} for more, or refine pattern`;
+      return listingResult<FindDetails>(
+        found,
+        limited ? { notice, details: { resultLimitReached: cap } } : undefined,
+      );
     },
   };
 }

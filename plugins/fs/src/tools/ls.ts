@@ -3,16 +3,14 @@ import {
   DEFAULT_MAX_BYTES,
   type FsBridge,
   type FsStat,
-  formatSize,
   type ToolContext,
   ToolInputError,
   type TruncationResult,
   Type,
-  truncateHead,
 } from "@clawtools/core";
 import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
-import { displayPath } from "../paths.js";
-import { checkPathArg, clip } from "./messages.js";
+import { listedDirectory, listingResult } from "./listing.js";
+import { clip } from "./messages.js";
 
 export const lsSchema = Type.Object(
   {
@@ -68,14 +66,8 @@ export function createLsTool(
     parameters: lsSchema,
     async execute(_id, { path, limit, after }, signal) {
       throwIfAborted(signal);
-      checkPathArg("path", path);
-      const abs = env.resolve(path || ".");
+      const { abs, shown } = await listedDirectory(env, path, "ls lists a directory");
       const cap = Math.max(1, Math.floor(limit ?? 500));
-      const stat = await env.bridge.stat({ filePath: abs });
-      const shown = displayPath(env.root, abs);
-      if (!stat) throw new ToolInputError(`Path not found: ${shown}.`);
-      if (stat.type !== "directory")
-        throw new ToolInputError(`Not a directory: ${shown}. ls lists a directory; use read for a file.`);
       if (!env.bridge.readdir)
         throw new ToolInputError("This file-system bridge cannot list directories (readdir missing)");
       let entries: Awaited<ReturnType<NonNullable<typeof env.bridge.readdir>>>;
@@ -110,22 +102,11 @@ export function createLsTool(
       }
       if (lines.length === 0)
         return { content: [{ type: "text", text: "(empty directory)" }], details: undefined };
-      const truncation = truncateHead(lines.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
-      const notices: string[] = [];
-      const details: LsDetails = {};
-      if (limited) {
-        notices.push(
-          `${cap} entries limit reached. Use limit=${cap * 2} for more, or after=${JSON.stringify(lastName)} to continue`,
-        );
-        details.entryLimitReached = cap;
-        details.nextAfter = lastName!;
-      }
-      if (truncation.truncated) {
-        notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
-        details.truncation = truncation;
-      }
-      const text = truncation.content + (notices.length ? `\n\n[${notices.join(". ")}]` : "");
-      return { content: [{ type: "text", text }], details: notices.length ? details : undefined };
+      const notice = `${cap} entries limit reached. Use limit=${cap * 2} for more, or after=${JSON.stringify(lastName)} to continue`;
+      return listingResult<LsDetails>(
+        lines,
+        limited ? { notice, details: { entryLimitReached: cap, nextAfter: lastName! } } : undefined,
+      );
     },
   };
 }
