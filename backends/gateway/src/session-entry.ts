@@ -42,7 +42,8 @@ export function toSessionEntry(row: GatewaySessionRow): SessionEntry {
     sessionId: row.sessionId ?? "",
     agentId: row.agentId ?? agentOfKey(row.key) ?? "main",
     createdAt: row.createdAt ?? row.updatedAt ?? 0,
-    updatedAt: row.updatedAt ?? row.createdAt ?? 0,
+    // 9.6 stamps a new row's updatedAt a few ms before its createdAt: an entry is never updated before it exists
+    updatedAt: Math.max(row.updatedAt ?? 0, row.createdAt ?? 0),
     depth,
   };
   if (row.label) entry.label = row.label;

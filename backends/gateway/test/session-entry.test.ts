@@ -35,6 +35,20 @@ describe("Gateway session rows as SessionEntries", () => {
     });
   });
 
+  it("never has an entry updated before it was created (9.6 stamps updatedAt a few ms early)", () => {
+    const entry = toSessionEntry({
+      key: "agent:main:a",
+      sessionId: "s",
+      createdAt: 1_000_005,
+      updatedAt: 1_000_000,
+    });
+    expect(entry).toMatchObject({ createdAt: 1_000_005, updatedAt: 1_000_005 });
+    expect(toSessionEntry({ key: "agent:main:b", updatedAt: 7 })).toMatchObject({
+      createdAt: 7,
+      updatedAt: 7,
+    });
+  });
+
   it("reads a spawned session's parent, an override model and the Gateway's status names", () => {
     const entry = toSessionEntry({
       key: "agent:ops:subagent:x",

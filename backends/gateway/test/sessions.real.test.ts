@@ -1,6 +1,7 @@
+import { once } from "node:events";
+import { agentRunnerConformance, type ConformanceModel, sessionStoreConformance } from "@clawtools/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GatewayClient } from "../src/client.js";
-import { once } from "node:events";
 import { GatewayAgentRunner } from "../src/agent-runner.js";
 import { GatewaySessionStore } from "../src/session-store.js";
 import {
@@ -9,18 +10,25 @@ import {
   type RealGateway,
   startFakeOpenAiModel,
 } from "../src/testing/index.js";
+import { conformanceResponder } from "./conformance-model.js";
 import { BOOT_TIMEOUT_MS, bootGateway, operator, skipReason } from "./real.js";
 
-// one Gateway for the file, its model a loopback OpenAI-compatible server
+const RUN_MS = 240_000; // a turn on a loaded machine takes 20-60 s before the model is asked
+
+// one Gateway for the file, its model a loopback OpenAI-compatible server; a second one
+// (provider `scripted`) answers the AgentRunner conformance suite's sessions with the suite's model
 describe.skipIf(skipReason !== undefined)("sessions and agent runs through a real OpenClaw Gateway", () => {
   let model: FakeOpenAiModel;
+  let scripted: FakeOpenAiModel;
+  let conformance: ConformanceModel | undefined;
   let gateway: RealGateway;
   let client: GatewayClient;
   let store: GatewaySessionStore;
 
   beforeAll(async () => {
     model = await startFakeOpenAiModel();
-    gateway = await bootGateway({ config: fakeModelConfig(model) });
+    scripted = await startFakeOpenAiModel({ respond: conformanceResponder(() => conformance) });
+    gateway = await bootGateway({ config: fakeModelConfig(model, { scripted }) });
     client = operator(gateway);
     await client.connect();
     store = new GatewaySessionStore({ client });
@@ -30,7 +38,31 @@ describe.skipIf(skipReason !== undefined)("sessions and agent runs through a rea
     await client?.close();
     await gateway?.stop();
     await model?.close();
+    await scripted?.close();
   }, 60_000);
+
+  // first in the file: each step starts from an empty store (the Gateway's sessions deleted)
+  sessionStoreConformance(
+    async () => {
+      await Promise.all((await store.list()).map((entry) => store.delete(entry.key)));
+      return store;
+    },
+    {
+      name: "GatewaySessionStore: SessionStore conformance",
+      stepTimeoutMs: 120_000,
+      patchModel: "fake/echo-1", // 9.6 refuses a model it does not know
+      lacks: {
+        verbatimContent: "the Gateway's chat.history gives content back as text parts",
+        userMessages: "the Gateway's chat.inject writes assistant messages only",
+        idempotentAppend: "the Gateway's chat.inject takes no idempotency key",
+        // with agents.entries {main, ops} in its config, 2026.9.6 did not start here twice ("state
+        // lease heartbeat did not become ready"); not looked into further
+        otherAgents: "this test's Gateway has the one agent, main",
+        spawnedBy:
+          "the Gateway's sessions.create makes a spawned session from parentSessionKey, not spawnedBy alone",
+      },
+    },
+  );
 
   describe("GatewaySessionStore", () => {
     const key = "agent:main:clawtools-store";
@@ -104,8 +136,6 @@ describe.skipIf(skipReason !== undefined)("sessions and agent runs through a rea
   });
 
   describe("GatewayAgentRunner", () => {
-    const RUN_MS = 240_000; // a turn on a loaded machine takes 20-60 s before the model is asked
-
     it(
       "runs a turn on the Gateway's agent loop; wait gives the model's final text",
       async () => {
@@ -156,5 +186,33 @@ describe.skipIf(skipReason !== undefined)("sessions and agent runs through a rea
       },
       RUN_MS + 30_000,
     );
+  });
+
+  agentRunnerConformance({
+    name: "GatewayAgentRunner: AgentRunner conformance",
+    waitMs: RUN_MS,
+    stepTimeoutMs: 2 * RUN_MS + 30_000,
+    lacks: {
+      // seen on 9.6: chat.send (queueMode steer) into a run whose model is answering is accepted,
+      // yet the model gets the message in a new turn after the run has ended, not in the run
+      steer:
+        "the Gateway runs a message steered into a run whose model is answering as a follow-up turn after the run",
+      tools:
+        "the Gateway's agent loop runs the Gateway's own tools (exec, read, …), not tools handed to the runner",
+    },
+    setup: async ({ model: suiteModel }) => {
+      conformance = suiteModel;
+      return {
+        runner: new GatewayAgentRunner({ client }),
+        // the session's model override sends its turns to the scripted fake
+        createSession: async (key) =>
+          void (await store.create({ key, agentId: "main", model: "scripted/echo-1" })),
+      };
+    },
+  });
+
+  it("the scripted model was sent only well-formed chat-completions requests", () => {
+    expect(scripted.requests.length).toBeGreaterThan(0);
+    expect(scripted.problems).toEqual([]);
   });
 });

@@ -8,6 +8,8 @@ export {
   type ConformanceOptions,
   type RunRegistryUnderTest,
   runRegistryConformance,
+  type SessionStoreConformanceOptions,
+  type SessionStoreStep,
   type SessionStoreUnderTest,
   sessionStoreConformance,
 } from "./sessions-conformance.js";

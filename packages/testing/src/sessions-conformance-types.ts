@@ -71,5 +71,27 @@ export interface ConformanceOptions {
   name?: string;
 }
 
+/** SessionStore steps a store may declare it cannot do (`SessionStoreConformanceOptions.lacks`). */
+export type SessionStoreStep =
+  /** `append` of user messages: a store that writes assistant text only gets assistant messages. */
+  | "userMessages"
+  /** `append` under an idempotency key, once. */
+  | "idempotentAppend"
+  /** spawned sessions created from `spawnedBy` + `depth` alone. */
+  | "spawnedBy"
+  /** sessions of an agent besides `main` (`ops`): a second session of `main` stands in for them. */
+  | "otherAgents"
+  /** history giving each message's content back as appended (not as text parts). */
+  | "verbatimContent";
+
+export interface SessionStoreConformanceOptions extends ConformanceOptions {
+  /** Steps the store declares it cannot do, each with the reason (printed with what is skipped). */
+  lacks?: Partial<Record<SessionStoreStep, string>>;
+  /** A `provider/model` the store accepts in `patch` (default "openai/x"). */
+  patchModel?: string;
+  /** Each step's test time limit (default vitest's): a store over a slow server raises it. */
+  stepTimeoutMs?: number;
+}
+
 /** Makes a new, empty instance for each test. */
 export type Factory<T> = () => T | Promise<T>;

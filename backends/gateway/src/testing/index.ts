@@ -2,8 +2,11 @@ export { findOpenclaw, OPENCLAW_VERSION, type OpenclawInstall } from "./openclaw
 export { freePort, type OpenclawProcess, type RealGateway, startRealGateway } from "./real-gateway.js";
 export {
   chatCompletionsProblems,
+  type FakeModelReply,
   type FakeModelRequest,
+  type FakeModelResponder,
   type FakeOpenAiModel,
   fakeModelConfig,
+  fakeProvider,
   startFakeOpenAiModel,
 } from "./openai-fake.js";

@@ -7,6 +7,14 @@ export interface FakeModelRequest {
   body: Record<string, unknown>;
 }
 
+/** What a scripted fake answers one request with: text, or one call of a tool the request offers. */
+export type FakeModelReply =
+  | { text: string }
+  | { toolCall: { name: string; arguments: Record<string, unknown> } };
+
+/** Answers a request body (already checked against the wire format); may wait, e.g. for a test to release it. */
+export type FakeModelResponder = (body: Record<string, unknown>) => Promise<FakeModelReply>;
+
 export interface FakeOpenAiModel {
   /** The `baseUrl` for OpenClaw's `models.providers.<id>` (ends in /v1). */
   baseUrl: string;
@@ -67,7 +75,12 @@ const textOf = (content: unknown): string =>
  * chunk every 200 ms until the client hangs up (an abort) or five minutes pass.
  */
 export async function startFakeOpenAiModel(
-  options: { reply?: string; apiKey?: string } = {},
+  options: {
+    reply?: string;
+    apiKey?: string;
+    /** Answers each request instead of `reply` (and of the SLOW stream): a scripted model. */
+    respond?: FakeModelResponder;
+  } = {},
 ): Promise<FakeOpenAiModel> {
   const apiKey = options.apiKey ?? "fake-model-key";
   const reply = options.reply ?? "pong from the loopback model";
@@ -93,6 +106,7 @@ export async function startFakeOpenAiModel(
     requests.push({ path: req.url, body });
     const wrong = chatCompletionsProblems(body);
     if (wrong.length) return refuse(res, 400, wrong.join("; "));
+    if (options.respond) return answerScripted(res, body, options.respond, requests.length);
     const messages = body.messages as Array<{ role: string; content: unknown }>;
     const slow = messages.some((m) => m.role === "user" && textOf(m.content).includes("SLOW"));
     const base = {
@@ -160,30 +174,99 @@ export async function startFakeOpenAiModel(
   };
 }
 
-/** OpenClaw config (openclaw.json) with the fake as provider `fake`, model `fake/echo-1` the default. */
-export function fakeModelConfig(model: Pick<FakeOpenAiModel, "baseUrl" | "apiKey">): Record<string, unknown> {
+/**
+ * Answers with the responder's reply in chat-completions form. A streamed answer starts (headers
+ * and the role chunk) before the responder is asked, as a real model's does: while a reply is held
+ * the run is streaming, so the Gateway steers a message into it instead of queueing a follow-up.
+ */
+async function answerScripted(
+  res: ServerResponse,
+  body: Record<string, unknown>,
+  respond: FakeModelResponder,
+  n: number,
+): Promise<void> {
+  const base = { id: `chatcmpl-${n}`, created: Math.floor(Date.now() / 1000), model: body.model };
+  const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+    res.write(`data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices, ...extra })}\n\n`);
+  if (body.stream) {
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }]);
+  }
+  let reply: FakeModelReply;
+  try {
+    reply = await respond(body);
+  } catch (error) {
+    if (!res.headersSent) throw error; // answered with OpenAI's error shape by the caller
+    res.destroy(error as Error); // a stream already begun can only be cut
+    return;
+  }
+  if (res.destroyed) return; // the client hung up (an abort) while the reply was held
+  const call =
+    "toolCall" in reply
+      ? {
+          id: `call_${n}`,
+          type: "function",
+          function: { name: reply.toolCall.name, arguments: JSON.stringify(reply.toolCall.arguments) },
+        }
+      : undefined;
+  const finish = call ? "tool_calls" : "stop";
+  if (!body.stream) {
+    const message = call
+      ? { role: "assistant", content: null, tool_calls: [call] }
+      : { role: "assistant", content: (reply as { text: string }).text };
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(
+      JSON.stringify({
+        ...base,
+        object: "chat.completion",
+        choices: [{ index: 0, message, finish_reason: finish }],
+        usage,
+      }),
+    );
+    return;
+  }
+  const delta = call
+    ? { tool_calls: [{ index: 0, ...call }] }
+    : { content: (reply as { text: string }).text };
+  chunk([{ index: 0, delta, finish_reason: null }]);
+  chunk([{ index: 0, delta: {}, finish_reason: finish }]);
+  chunk([], { usage });
+  res.end("data: [DONE]\n\n");
+}
+
+/** A `models.providers.<id>` entry for OpenClaw with the fake's one model, `echo-1`. */
+export function fakeProvider(model: Pick<FakeOpenAiModel, "baseUrl" | "apiKey">): Record<string, unknown> {
   return {
-    models: {
-      mode: "merge",
-      providers: {
-        fake: {
-          baseUrl: model.baseUrl,
-          apiKey: model.apiKey,
-          api: "openai-completions",
-          models: [
-            {
-              id: "echo-1",
-              name: "Loopback echo",
-              reasoning: false,
-              input: ["text"],
-              cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-              contextWindow: 32000,
-              maxTokens: 1000,
-            },
-          ],
-        },
+    baseUrl: model.baseUrl,
+    apiKey: model.apiKey,
+    api: "openai-completions",
+    models: [
+      {
+        id: "echo-1",
+        name: "Loopback echo",
+        reasoning: false,
+        input: ["text"],
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+        contextWindow: 32000,
+        maxTokens: 1000,
       },
-    },
+    ],
+  };
+}
+
+/**
+ * OpenClaw config (openclaw.json) with the fake as provider `fake`, model `fake/echo-1` the default;
+ * `more` adds providers (e.g. a scripted fake a session picks with its model override).
+ */
+export function fakeModelConfig(
+  model: Pick<FakeOpenAiModel, "baseUrl" | "apiKey">,
+  more: Record<string, Pick<FakeOpenAiModel, "baseUrl" | "apiKey">> = {},
+): Record<string, unknown> {
+  const providers: Record<string, unknown> = { fake: fakeProvider(model) };
+  for (const [id, extra] of Object.entries(more)) providers[id] = fakeProvider(extra);
+  return {
+    models: { mode: "merge", providers },
     agents: { defaults: { model: { primary: "fake/echo-1" } } },
   };
 }
