@@ -1,8 +1,17 @@
 import type { Locator, Page } from "playwright-core";
 import { TRUNCATED_NOTICE } from "../driver/limits.js";
+import {
+  BOX,
+  INTERACTIVE_ROLES,
+  REF,
+  ROLE_LINE,
+  roleSnapshotLines,
+  STRUCTURAL_ROLES,
+} from "./role-snapshot.js";
 import type { SnapshotRefs } from "./tab.js";
 
 export { takeAriaNodes } from "./aria-nodes.js";
+export { INTERACTIVE_ROLES };
 
 /** How a role ref is found again: by role and accessible name, the nth match. */
 export interface RoleRef {
@@ -35,44 +44,13 @@ export interface SnapshotResult {
   boxes: Map<string, { x: number; y: number; width: number; height: number }>;
 }
 
-export const INTERACTIVE_ROLES = new Set([
-  "button",
-  "checkbox",
-  "combobox",
-  "link",
-  "listbox",
-  "menuitem",
-  "menuitemcheckbox",
-  "menuitemradio",
-  "option",
-  "radio",
-  "searchbox",
-  "slider",
-  "spinbutton",
-  "switch",
-  "tab",
-  "textbox",
-  "treeitem",
-]);
-
-const STRUCTURAL = new Set(["generic", "none", "presentation"]);
-
 interface Line {
   depth: number;
   role?: string;
   name?: string;
   rest: string;
   raw: string;
-  /** Position among elements getByRole would match the same way (role refs only). */
-  nth?: number;
 }
-
-// One pass per line, no nested quantifiers: linear in the line's length.
-const ROLE_LINE = /^- ([a-z][a-z-]*)(?: "((?:[^"\\]|\\.)*)")?(.*)$/;
-const BOX = / \[box=(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?),(\d+(?:\.\d+)?),(\d+(?:\.\d+)?)\]/;
-const REF = /\[ref=([a-z0-9]+)\]/;
-// what the AI walk adds to a line: its own ref, focus and pointer marks
-const AI_MARKERS = / \[(?:ref=[a-z0-9]+|active|cursor=pointer)\]/g;
 
 function parse(yaml: string): Line[] {
   return yaml.split("\n").flatMap((raw): Line[] => {
@@ -101,7 +79,7 @@ function filter(lines: Line[], options: Pick<SnapshotOptions, "interactive" | "c
   const dropped: number[] = []; // depths of dropped ancestors still open
   for (const line of lines) {
     while (dropped.length > 0 && dropped[dropped.length - 1]! >= line.depth) dropped.pop();
-    if (line.role && STRUCTURAL.has(line.role) && line.name === undefined) {
+    if (line.role && STRUCTURAL_ROLES.has(line.role) && line.name === undefined) {
       dropped.push(line.depth);
       continue;
     }
@@ -132,7 +110,7 @@ function root(page: Page, options: Pick<SnapshotOptions, "selector" | "frame">):
 export async function takeSnapshot(page: Page, options: SnapshotOptions): Promise<SnapshotResult> {
   const target = root(page, options);
   const depth = options.depth !== undefined ? { depth: options.depth } : {};
-  const boxes = new Map<string, { x: number; y: number; width: number; height: number }>();
+  let boxes = new Map<string, { x: number; y: number; width: number; height: number }>();
   let out: string[];
   let refs: SnapshotRefs;
   if (options.refs === "aria") {
@@ -159,38 +137,10 @@ export async function takeSnapshot(page: Page, options: SnapshotOptions): Promis
       ...depth,
       ...(options.boxes ? { boxes: true } : {}),
     });
-    const byRef = new Map<string, RoleRef>();
-    const counts = new Map<string, number>();
-    const bump = (key: string) => {
-      const n = counts.get(key) ?? 0;
-      counts.set(key, n + 1);
-      return n;
-    };
-    let next = 1;
-    // Unnamed generic wrappers are the AI walk's own additions: dropped, their children lifted.
-    const parsed = filter(parse(yaml), { interactive: false, compact: true });
-    for (const line of parsed) {
-      if (!line.role || line.role === "text") continue;
-      const ofRole = bump(line.role);
-      line.nth = line.name !== undefined ? bump(`${line.role}\u0000${line.name}`) : ofRole;
-    }
-    out = filter(parsed, options).map((line) => {
-      const ariaRef = REF.exec(line.rest)?.[1];
-      const rest = line.rest.replace(BOX, "").replace(AI_MARKERS, "");
-      if (!line.role || line.role === "text") return render({ ...line, rest });
-      const nth = line.nth ?? 0;
-      const ref = `e${next++}`;
-      byRef.set(ref, {
-        role: line.role,
-        ...(line.name !== undefined ? { name: line.name } : {}),
-        nth,
-        ...(ariaRef ? { ariaRef } : {}),
-      });
-      const box = BOX.exec(line.rest);
-      if (box) boxes.set(ref, { x: +box[1]!, y: +box[2]!, width: +box[3]!, height: +box[4]! });
-      return render({ ...line, rest }, ` [ref=${ref}]${nth > 0 ? ` [nth=${nth}]` : ""}`);
-    });
-    refs = { mode: "role", refs: byRef, ...(options.frame ? { frame: options.frame } : {}) };
+    const role = roleSnapshotLines(yaml, options.interactive);
+    out = role.lines;
+    boxes = role.boxes;
+    refs = { mode: "role", refs: role.refs, ...(options.frame ? { frame: options.frame } : {}) };
   }
   let text = out.join("\n");
   const truncated = text.length > options.maxChars;
