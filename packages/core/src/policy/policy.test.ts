@@ -11,7 +11,12 @@ import {
 } from "./match.js";
 import { normalizeToolName } from "./normalize.js";
 import { applyOwnerOnlyToolPolicy, isOwnerOnlyTool } from "./owner-only.js";
-import { applyToolPolicyPipeline, resetPolicyWarnings } from "./pipeline.js";
+import {
+  type ApplyToolPolicyPipelineParams,
+  applyToolPolicyPipeline,
+  resetPolicyWarnings,
+  type ToolPolicyPipelineStep,
+} from "./pipeline.js";
 import { DEFAULT_SANDBOX_TOOL_POLICY, resolveSandboxToolPolicy } from "./sandbox.js";
 import { resolveSubagentToolPolicy } from "./subagent.js";
 
@@ -30,6 +35,15 @@ function tool(name: string, extra: Partial<T> = {}): T {
 
 const coreTools = getCoreToolCatalog().map((meta) => tool(meta.id));
 const names = (tools: { name: string }[]) => tools.map((t) => t.name);
+
+/** The policy pipeline over `tools` (core's by default), what it warns pushed to `warnings`. */
+function pipeline(
+  steps: ToolPolicyPipelineStep[],
+  options: { toolMeta: ApplyToolPolicyPipelineParams<T>["toolMeta"]; tools?: T[]; warnings?: string[] },
+): T[] {
+  const { tools = coreTools, toolMeta, warnings = [] } = options;
+  return applyToolPolicyPipeline({ tools, toolMeta, warn: (m) => warnings.push(m), steps });
+}
 
 describe("names and groups", () => {
   it("normalises case, whitespace and exactly two aliases", () => {
@@ -125,27 +139,24 @@ describe("applyToolPolicyPipeline", () => {
   const toolMeta = (t: T) => (t.pluginId ? { pluginId: t.pluginId } : undefined);
 
   it("a deny in a later step beats an allow in an earlier one", () => {
-    const out = applyToolPolicyPipeline({
-      tools: coreTools,
-      toolMeta,
-      warn: () => {},
-      steps: [
+    const out = pipeline(
+      [
         { label: "tools.profile (coding)", policy: { allow: ["read", "exec", "process"] }, isProfile: true },
         { label: "tools.allow", policy: { deny: ["exec"] } },
         { label: "agents.main.tools.allow", policy: undefined },
       ],
-    });
+      { toolMeta },
+    );
     expect(names(out)).toEqual(["read", "process"]);
   });
 
   it("warns once about unknown allowlist entries with the reference text", () => {
     const warnings: string[] = [];
     const run = () =>
-      applyToolPolicyPipeline({
-        tools: coreTools.filter((t) => t.name !== "browser"),
+      pipeline([{ label: "tools.allow", policy: { allow: ["read", "frobnicate", "browser"] } }], {
         toolMeta,
-        warn: (m) => warnings.push(m),
-        steps: [{ label: "tools.allow", policy: { allow: ["read", "frobnicate", "browser"] } }],
+        tools: coreTools.filter((t) => t.name !== "browser"),
+        warnings,
       });
     expect(names(run())).toEqual(["read"]);
     run();
@@ -157,16 +168,14 @@ describe("applyToolPolicyPipeline", () => {
   it("uses the single-kind suffixes and spares gated core ids in a profile step", () => {
     const warnings: string[] = [];
     const tools = coreTools.filter((t) => t.name !== "apply_patch");
-    applyToolPolicyPipeline({
-      tools,
-      toolMeta,
-      warn: (m) => warnings.push(m),
-      steps: [
+    pipeline(
+      [
         { label: "tools.profile (coding)", policy: { allow: ["read", "apply_patch"] }, isProfile: true },
         { label: "tools.allow", policy: { allow: ["read", "apply_patch"] } },
         { label: "group tools.allow", policy: { allow: ["read", "nope"] } },
       ],
-    });
+      { toolMeta, tools, warnings },
+    );
     expect(warnings).toEqual([
       "tools: tools.allow allowlist contains unknown entries (apply_patch). These entries are shipped core tools but unavailable in the current runtime/provider/model/config.",
       "tools: group tools.allow allowlist contains unknown entries (nope). These entries won't match any tool unless the plugin is enabled.",
@@ -180,45 +189,27 @@ describe("applyToolPolicyPipeline", () => {
       tool("jira_create", { pluginId: "jira" }),
     ];
     const run = (allow: string[]) =>
-      names(
-        applyToolPolicyPipeline({
-          tools,
-          toolMeta,
-          warn: () => {},
-          steps: [{ label: "tools.allow", policy: { allow } }],
-        }),
-      );
+      names(pipeline([{ label: "tools.allow", policy: { allow } }], { toolMeta, tools }));
     expect(run(["jira_search"])).toEqual(["jira_search"]);
     expect(run(["jira"])).toEqual(["jira_search", "jira_create"]);
     expect(run(["group:plugins", "read"])).toEqual(["read", "jira_search", "jira_create"]);
-    const denied = applyToolPolicyPipeline({
-      tools,
-      toolMeta,
-      warn: () => {},
-      steps: [{ label: "tools.allow", policy: { deny: ["jira"] } }],
-    });
+    const denied = pipeline([{ label: "tools.allow", policy: { deny: ["jira"] } }], { toolMeta, tools });
     expect(names(denied)).not.toContain("jira_create");
   });
 
   it("applies alsoAllow without allow as additive", () => {
-    const out = applyToolPolicyPipeline({
-      tools: coreTools,
-      toolMeta,
-      warn: () => {},
-      steps: [
+    const out = pipeline(
+      [
         { label: "tools.profile (minimal)", policy: { allow: ["session_status"] }, isProfile: true },
         { label: "tools.allow", policy: { alsoAllow: ["exec"] } },
       ],
-    });
+      { toolMeta },
+    );
     expect(names(out)).toEqual(["session_status"]);
-    const widened = applyToolPolicyPipeline({
-      tools: coreTools,
-      toolMeta,
-      warn: () => {},
-      steps: [
-        { label: "tools.profile (minimal)", policy: { allow: ["session_status"], alsoAllow: ["exec"] } },
-      ],
-    });
+    const widened = pipeline(
+      [{ label: "tools.profile (minimal)", policy: { allow: ["session_status"], alsoAllow: ["exec"] } }],
+      { toolMeta },
+    );
     expect(names(widened)).toEqual(["exec", "session_status"]);
   });
 });
@@ -229,11 +220,9 @@ describe("empty never means everything", () => {
 
   it("an explicit empty allowlist allows nothing and names its step", () => {
     const warnings: string[] = [];
-    const out = applyToolPolicyPipeline({
-      tools: coreTools,
+    const out = pipeline([{ label: "agents.main.tools.allow", policy: { allow: [" "] } }], {
       toolMeta,
-      warn: (m) => warnings.push(m),
-      steps: [{ label: "agents.main.tools.allow", policy: { allow: [" "] } }],
+      warnings,
     });
     expect(out).toEqual([]);
     expect(warnings).toEqual([
@@ -243,11 +232,9 @@ describe("empty never means everything", () => {
 
   it("`group:plugins` with no plugin tools matches nothing and is reported as unknown", () => {
     const warnings: string[] = [];
-    const out = applyToolPolicyPipeline({
-      tools: coreTools,
+    const out = pipeline([{ label: "tools.allow", policy: { allow: ["group:plugins"] } }], {
       toolMeta,
-      warn: (m) => warnings.push(m),
-      steps: [{ label: "tools.allow", policy: { allow: ["group:plugins"] } }],
+      warnings,
     });
     expect(out).toEqual([]);
     expect(warnings).toEqual([
@@ -262,11 +249,9 @@ describe("empty never means everything", () => {
       tool("jira_search", { pluginId: "jira" }),
     ];
     const meta = (t: T) => (t.name === "read" ? { pluginId: "fs", source: "core" } : toolMeta(t));
-    const out = applyToolPolicyPipeline({
-      tools,
+    const out = pipeline([{ label: "tools.allow", policy: { allow: ["group:plugins"] } }], {
       toolMeta: meta,
-      warn: () => {},
-      steps: [{ label: "tools.allow", policy: { allow: ["group:plugins"] } }],
+      tools,
     });
     expect(names(out)).toEqual(["anon_tool", "jira_search"]);
   });
