@@ -96,18 +96,7 @@ async function walkDir(root: Root, dirTarget: string, out: MemoryListing): Promi
       }
       if (!isMarkdown(entry.name) || !entry.isFile()) continue;
       const st = await lstat(`${dir.path}/${entry.name}`).catch(() => undefined);
-      if (!st) continue;
-      const why = refusal(st);
-      if (why) out.skipped.push({ path: shownPath(root, target), reason: why });
-      else if (st.isFile())
-        out.files.push({
-          rel: shownPath(root, target),
-          root: root.root,
-          target,
-          real: path.join(root.real, target),
-          mtimeMs: st.mtimeMs,
-          size: st.size,
-        });
+      if (st) record(root, target, st, out);
     }
   } finally {
     await dir.close();
@@ -119,6 +108,12 @@ async function walkDir(root: Root, dirTarget: string, out: MemoryListing): Promi
 async function addFile(root: Root, target: string, out: MemoryListing): Promise<boolean> {
   const st = await lstat(path.join(root.real, target)).catch(() => undefined);
   if (!st) return false;
+  record(root, target, st, out);
+  return true;
+}
+
+/** A file found below a root: listed, or skipped with the reason it is refused. */
+function record(root: Root, target: string, st: Stats, out: MemoryListing): void {
   const why = refusal(st);
   if (why) out.skipped.push({ path: shownPath(root, target), reason: why });
   else if (st.isFile())
@@ -130,7 +125,6 @@ async function addFile(root: Root, target: string, out: MemoryListing): Promise<
       mtimeMs: st.mtimeMs,
       size: st.size,
     });
-  return true;
 }
 
 /** Where a path given as memory (the workspace's own files or an extra path) is opened from. */
