@@ -39,6 +39,9 @@ export function createNodesTool(ctx: ToolContext, options: NodesToolOptions): Ag
         }),
       };
     };
+    // the node's answer is the tool's result as it came
+    const relay = async (command: string, params: Params = {}) =>
+      jsonResult((await invoke(command, params)).payload);
     switch (action) {
       case "status":
         return jsonResult({ nodes: await host.list() });
@@ -74,33 +77,22 @@ export function createNodesTool(ctx: ToolContext, options: NodesToolOptions): Ag
         return jsonResult(payload);
       }
       case "camera_clip":
-        return jsonResult(
-          (
-            await invoke("camera.clip", {
-              facing: p.facing,
-              durationMs: p.durationMs,
-              includeAudio: p.includeAudio,
-            })
-          ).payload,
-        );
+        return relay("camera.clip", {
+          facing: p.facing,
+          durationMs: p.durationMs,
+          includeAudio: p.includeAudio,
+        });
       case "photos_latest": {
         const limit = Math.min(Math.max(1, Math.floor(Number(p.limit ?? 1))), 20);
-        return jsonResult(
-          (await invoke("photos.latest", { limit, maxWidth: p.maxWidth ?? 1600, quality: p.quality ?? 0.85 }))
-            .payload,
-        );
+        return relay("photos.latest", { limit, maxWidth: p.maxWidth ?? 1600, quality: p.quality ?? 0.85 });
       }
       case "screen_record":
-        return jsonResult(
-          (
-            await invoke("screen.record", {
-              durationMs: Math.min(Number(p.durationMs ?? 10_000), 300_000),
-              fps: p.fps ?? 10,
-              screenIndex: p.screenIndex,
-              includeAudio: p.includeAudio ?? true,
-            })
-          ).payload,
-        );
+        return relay("screen.record", {
+          durationMs: Math.min(Number(p.durationMs ?? 10_000), 300_000),
+          fps: p.fps ?? 10,
+          screenIndex: p.screenIndex,
+          includeAudio: p.includeAudio ?? true,
+        });
       case "screen_snapshot": {
         const { node, payload } = await invoke("screen.snapshot", { screenIndex: p.screenIndex });
         const shot = payload as { format?: string; base64?: string };
@@ -117,30 +109,22 @@ export function createNodesTool(ctx: ToolContext, options: NodesToolOptions): Ag
         };
       }
       case "location_get":
-        return jsonResult(
-          (
-            await invoke("location.get", {
-              maxAgeMs: p.maxAgeMs,
-              desiredAccuracy: p.desiredAccuracy,
-              timeoutMs: p.locationTimeoutMs,
-            })
-          ).payload,
-        );
+        return relay("location.get", {
+          maxAgeMs: p.maxAgeMs,
+          desiredAccuracy: p.desiredAccuracy,
+          timeoutMs: p.locationTimeoutMs,
+        });
       case "notifications_action": {
         const kind = p.notificationAction;
         if (kind !== "open" && kind !== "dismiss" && kind !== "reply")
           return fail("notificationAction must be open|dismiss|reply");
         if (kind === "reply" && !p.notificationReplyText)
           return fail("notificationReplyText required when notificationAction=reply");
-        return jsonResult(
-          (
-            await invoke("notifications.actions", {
-              key: p.notificationKey,
-              action: kind,
-              replyText: p.notificationReplyText,
-            })
-          ).payload,
-        );
+        return relay("notifications.actions", {
+          key: p.notificationKey,
+          action: kind,
+          replyText: p.notificationReplyText,
+        });
       }
       case "invoke": {
         const command = typeof p.invokeCommand === "string" ? p.invokeCommand.trim() : "";
@@ -162,12 +146,12 @@ export function createNodesTool(ctx: ToolContext, options: NodesToolOptions): Ag
             return fail(`invokeParamsJson must be valid JSON: ${(error as Error).message}`);
           }
         }
-        return jsonResult((await invoke(command, params)).payload);
+        return relay(command, params);
       }
       default: {
         const command = READS[action];
         if (!command) return fail(`Unknown action: ${String(action).slice(0, 40)}`);
-        return jsonResult((await invoke(command)).payload);
+        return relay(command);
       }
     }
   }
