@@ -112,6 +112,28 @@ describe("browser on a real Chromium", () => {
     expect(error(unknown)).toBe(staleRef("e999"));
   });
 
+  it("a ref whose element left the page is stale at once, even with a long action timeout; a button that removes itself clicks", async () => {
+    const { targetId } = json(await call({ action: "open", targetUrl: pages.url("/form") }));
+    await evaluate(
+      targetId,
+      `() => { const b = document.createElement("button"); b.type = "button"; b.textContent = "Vanish";
+        b.onclick = () => { document.title = "vanished"; b.remove(); }; document.body.append(b); }`,
+    );
+    const body = text(await call({ action: "snapshot", targetId }));
+    const ref = (name: string) => new RegExp(`- button "${name}" \\[ref=(e\\d+)\\]`).exec(body)![1]!;
+    // the element goes, the snapshot stays the latest: the click must not wait out its 10 minutes
+    await evaluate(targetId, "document.querySelector('button[type=submit]').remove()");
+    const gone = await call({
+      action: "act",
+      request: { kind: "click", targetId, ref: ref("Send"), timeoutMs: 600_000 },
+    });
+    expect(error(gone)).toBe(staleRef(ref("Send")));
+    const vanish = await call({ action: "act", request: { kind: "click", targetId, ref: ref("Vanish") } });
+    expect(vanish.isError).toBeFalsy();
+    expect(await evaluate(targetId, "document.title")).toBe("vanished");
+    expect(await evaluate(targetId, "document.querySelectorAll('button').length")).toBe(0);
+  });
+
   it("acts through Playwright's aria refs too", async () => {
     const { targetId } = json(await call({ action: "open", targetUrl: pages.url("/form") }));
     const body = text(await call({ action: "snapshot", targetId, refs: "aria" }));

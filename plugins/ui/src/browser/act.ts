@@ -5,6 +5,24 @@ import type { Locator, Page } from "playwright-core";
 import { type ActRequest, EVALUATE_DISABLED, staleRef, validateAct } from "../driver/act-request.js";
 import type { Tab } from "./tab.js";
 
+/** The locator of a ref of the tab's latest snapshot, unchecked; undefined when the ref is not one of them. */
+function refLocator(tab: Tab, ref: string): Locator | undefined {
+  const page = tab.page;
+  const refs = tab.refs;
+  const scope = refs?.frame ? page.frameLocator(refs.frame) : page;
+  if (refs?.mode === "aria") return refs.refs.has(ref) ? page.getByRef(ref) : undefined;
+  if (refs?.mode !== "role") return undefined;
+  const entry = refs.refs.get(ref);
+  if (!entry) return undefined;
+  // the exact element the snapshot saw; by role, name and position when it has no AI ref
+  if (entry.ariaRef) return scope.locator(`aria-ref=${entry.ariaRef}`);
+  return scope
+    .getByRole(entry.role as Parameters<Page["getByRole"]>[0], {
+      ...(entry.name !== undefined ? { name: entry.name, exact: true } : {}),
+    })
+    .nth(entry.nth);
+}
+
 /**
  * The element a ref or selector names. A ref must come from the tab's latest snapshot and still
  * match an element right now: anything else fails at once with advice to re-snapshot, instead
@@ -15,28 +33,50 @@ export async function locate(
   ref: string | undefined,
   selector: string | undefined,
 ): Promise<Locator> {
-  const page = tab.page;
   if (ref) {
-    const refs = tab.refs;
-    const scope = refs?.frame ? page.frameLocator(refs.frame) : page;
-    let locator: Locator | undefined;
-    if (refs?.mode === "aria" && refs.refs.has(ref)) locator = page.getByRef(ref);
-    else if (refs?.mode === "role") {
-      const entry = refs.refs.get(ref);
-      // the exact element the snapshot saw; by role, name and position when it has no AI ref
-      if (entry?.ariaRef) locator = scope.locator(`aria-ref=${entry.ariaRef}`);
-      else if (entry)
-        locator = scope
-          .getByRole(entry.role as Parameters<Page["getByRole"]>[0], {
-            ...(entry.name !== undefined ? { name: entry.name, exact: true } : {}),
-          })
-          .nth(entry.nth);
-    }
+    const locator = refLocator(tab, ref);
     if (!locator || (await locator.count()) === 0) throw new ToolInputError(staleRef(ref));
     return locator;
   }
   if (!selector) throw new ToolInputError("ref or selector required");
-  return page.locator(selector);
+  return tab.page.locator(selector);
+}
+
+/**
+ * `act` on a ref with the ref's check in flight beside the action instead of before it (one
+ * round trip to the page less). The check is sent first, so it sees the page before the action
+ * touches it: no match aborts the action, which is then still waiting for its element, and
+ * answers as a stale ref, exactly as `locate` does. An action that finished regardless found
+ * its element, and stands.
+ */
+export async function onRef(
+  tab: Tab,
+  ref: string,
+  action: (locator: Locator, signal: AbortSignal) => Promise<unknown>,
+): Promise<void> {
+  const locator = refLocator(tab, ref);
+  if (!locator) throw new ToolInputError(staleRef(ref));
+  const abort = new AbortController();
+  const checking = locator.count();
+  const acting = action(locator, abort.signal).then(
+    () => undefined,
+    (error: unknown) => ({ error }),
+  );
+  let found: number;
+  try {
+    found = await checking;
+  } catch (error) {
+    abort.abort();
+    await acting;
+    throw error;
+  }
+  if (found === 0) {
+    abort.abort();
+    if (await acting) throw new ToolInputError(staleRef(ref));
+    return;
+  }
+  const failed = await acting;
+  if (failed) throw failed.error;
 }
 
 const pause = (ms: number) => delay(ms);
@@ -53,7 +93,6 @@ export async function runAct(
   const base = { ok: true, kind, targetId: tab.targetId };
   switch (kind) {
     case "click": {
-      const el = await locate(tab, req.ref, req.selector);
       const opts = {
         ...timeout,
         ...(req.button ? { button: req.button as "left" | "right" | "middle" } : {}),
@@ -61,8 +100,12 @@ export async function runAct(
           ? { modifiers: req.modifiers as Array<"Alt" | "Control" | "Meta" | "Shift"> }
           : {}),
       };
-      if (req.doubleClick) await el.dblclick(opts);
-      else await el.click(opts);
+      const click = (el: Locator, signal?: AbortSignal) => {
+        const how = signal ? { ...opts, signal } : opts;
+        return req.doubleClick ? el.dblclick(how) : el.click(how);
+      };
+      if (req.ref) await onRef(tab, req.ref, click);
+      else await click(await locate(tab, undefined, req.selector));
       break;
     }
     case "type": {
