@@ -53,7 +53,16 @@ function measure(content: string, options: TruncationOptions) {
     lines.length <= maxLines && totalBytes <= maxBytes
       ? untouched(content, lines.length, totalBytes, maxLines, maxBytes)
       : undefined;
-  return { lines, maxLines, maxBytes, totalBytes, kept };
+  // a cut result's totals and caps, with the flag of its direction in its place
+  const cut = <F extends object>(flag: F) => ({
+    truncated: true,
+    totalLines: lines.length,
+    totalBytes,
+    ...flag,
+    maxLines,
+    maxBytes,
+  });
+  return { lines, maxBytes, maxLines, kept, cut };
 }
 
 /**
@@ -78,16 +87,9 @@ function fitLines(lines: string[], fromEnd: boolean, maxLines: number, maxBytes:
 
 /** Keeps whole lines from the start until either cap is reached. */
 export function truncateHead(content: string, options: TruncationOptions = {}): TruncationResult {
-  const { lines, maxLines, maxBytes, totalBytes, kept: whole } = measure(content, options);
+  const { lines, maxLines, maxBytes, kept: whole, cut } = measure(content, options);
   if (whole) return whole;
-  const base = {
-    truncated: true,
-    totalLines: lines.length,
-    totalBytes,
-    lastLinePartial: false,
-    maxLines,
-    maxBytes,
-  };
+  const base = cut({ lastLinePartial: false });
   if (byteLength(lines[0]!) > maxBytes) {
     return {
       ...base,
@@ -121,16 +123,9 @@ function tailBytes(text: string, maxBytes: number): string {
 
 /** Keeps whole lines from the end; a single oversized last line keeps its tail bytes. */
 export function truncateTail(content: string, options: TruncationOptions = {}): TruncationResult {
-  const { lines, maxLines, maxBytes, totalBytes, kept: whole } = measure(content, options);
+  const { lines, maxLines, maxBytes, kept: whole, cut } = measure(content, options);
   if (whole) return whole;
-  const base = {
-    truncated: true,
-    totalLines: lines.length,
-    totalBytes,
-    firstLineExceedsLimit: false,
-    maxLines,
-    maxBytes,
-  };
+  const base = cut({ firstLineExceedsLimit: false });
   const { kept, truncatedBy } = fitLines(lines, true, maxLines, maxBytes);
   // the last line alone is over the byte cap: its tail is kept
   const partial = kept === 0 && truncatedBy === "bytes";
