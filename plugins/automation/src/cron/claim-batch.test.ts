@@ -153,7 +153,7 @@ describe("claims taken in batches", () => {
       expect((await a.store.readRuns(id)).entries).toHaveLength(1);
   });
 
-  it("claims waiting longer than CLAIM_HOLD_MS behind a slow run are given back, and another scheduler runs them", async () => {
+  it("claims of which none starts for CLAIM_HOLD_MS (a slow run holds the slot) are given back, and another scheduler runs them", async () => {
     const dir = tempDir();
     const ids = ["slow", "q1", "q2", "q3"];
     writeJobs(dir, dueJobs(ids));

@@ -8,8 +8,9 @@ import type { CronJob } from "./types.js";
  */
 export const CLAIM_BATCH = 32;
 /**
- * A claimed job waits at most this long for a run slot (behind a slow run); then its claim is
- * given back, so another scheduler, or a forced run from another process, may take the job.
+ * When no waiting job has started for this long (the slots are held by slow runs), the waiting
+ * claims are given back, so another scheduler, or a forced run from another process, may take
+ * the jobs. A queue that moves, however slowly (a loaded machine), keeps its claims.
  */
 export const CLAIM_HOLD_MS = 1_000;
 
@@ -33,11 +34,13 @@ export interface ClaimQueueOptions {
  * claim the batch took; when its turn comes it is looked up again and runs only if a claim made
  * at that moment would have taken it (still there, enabled, due, and still under this claim).
  * Otherwise the claim is given back unchanged, as it is when the scheduler stops, loses its
- * leadership, or the job waited longer than CLAIM_HOLD_MS.
+ * leadership, or no waiting job has started for CLAIM_HOLD_MS.
  */
 export class ClaimQueue {
   private readonly held: Held[] = [];
   private timer: unknown;
+  /** When the queue last moved: claims added, or a waiting job taken to run. */
+  private movedAtMs = 0;
 
   constructor(private readonly o: ClaimQueueOptions) {}
 
@@ -47,6 +50,7 @@ export class ClaimQueue {
 
   add(jobs: CronJob[], claimedAtMs: number): void {
     for (const job of jobs) this.held.push({ job, claimedAtMs });
+    this.movedAtMs = this.o.clock.now();
     this.armHold();
   }
 
@@ -64,7 +68,10 @@ export class ClaimQueue {
     for (let held = this.held.shift(); held; held = this.held.shift()) {
       if (this.held.length === 0) this.disarmHold();
       const job = await this.confirm(held);
-      if (job) return job;
+      if (job) {
+        this.movedAtMs = this.o.clock.now();
+        return job;
+      }
     }
     return undefined;
   }
@@ -110,19 +117,17 @@ export class ClaimQueue {
 
   private armHold(): void {
     if (this.timer !== undefined || this.held.length === 0) return;
-    const oldest = this.held[0] as Held;
     const clock = this.o.clock;
     this.timer = clock.setTimeout(
       () => {
         this.timer = undefined;
-        const now = clock.now();
-        const stale: Held[] = [];
-        while (this.held[0] && now - this.held[0].claimedAtMs >= CLAIM_HOLD_MS)
-          stale.push(this.held.shift() as Held);
-        if (stale.length > 0) void this.o.track(Promise.all(stale.map((held) => this.giveBack(held.job.id))));
+        if (clock.now() - this.movedAtMs >= CLAIM_HOLD_MS) {
+          const stale = this.held.splice(0);
+          void this.o.track(Promise.all(stale.map((held) => this.giveBack(held.job.id))));
+        }
         this.armHold();
       },
-      Math.max(0, oldest.claimedAtMs + CLAIM_HOLD_MS - clock.now()),
+      Math.max(0, this.movedAtMs + CLAIM_HOLD_MS - clock.now()),
     );
   }
 
