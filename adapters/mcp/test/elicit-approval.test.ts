@@ -1,71 +1,15 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import {
-  APPROVALS_FILE,
-  ApprovalGate,
-  createToolset,
-  definePlugin,
-  ToolInputError,
-  type ToolApprovalRequest,
-  Type,
-} from "@clawtools/core";
+import { APPROVALS_FILE } from "@clawtools/core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { createMcpServer } from "../src/index.js";
+import { type Answer, gatedToolset, NO_ROUTE } from "./support/gated-tool.js";
 
 const workspaceDir = mkdtempSync(path.join(tmpdir(), "clawtools-mcp-approvals-"));
-const NO_ROUTE = "needs approval but no approval handler is configured";
-
-/**
- * A tool that, like exec under ask=always, runs its "command" only once approved through core's
- * approval path (no handler given in code: the one serve installs around the call is used).
- */
-function gatedToolset(stateDir: string, ran: string[], timeoutMs?: number) {
-  const plugin = definePlugin({
-    id: "gated",
-    version: "1.0.0",
-    tools: [
-      {
-        name: "gated_run",
-        factory: (ctx) => {
-          const gate = new ApprovalGate({
-            ...(ctx.stateDir ? { stateDir: ctx.stateDir } : {}),
-            ...(timeoutMs ? { timeoutMs } : {}),
-          });
-          return {
-            name: "gated_run",
-            label: "Gated run",
-            description: "runs a command after approval",
-            parameters: Type.Object({ command: Type.String() }),
-            async execute(_id: string, params: { command: string }, signal?: AbortSignal) {
-              const request: ToolApprovalRequest = {
-                tool: "gated_run",
-                command: params.command,
-                cwd: workspaceDir,
-                reason: "ask=always",
-              };
-              const outcome = await gate.decide(request, params.command, signal);
-              if (outcome === "unavailable") throw new ToolInputError(`denied: this command ${NO_ROUTE}`);
-              if (outcome !== "allow-once" && outcome !== "allow-always" && outcome !== "remembered")
-                throw new ToolInputError(`denied: ${outcome}`);
-              ran.push(params.command);
-              return {
-                content: [{ type: "text" as const, text: `ran ${params.command}` }],
-                details: undefined,
-              };
-            },
-          };
-        },
-      },
-    ],
-  });
-  return createToolset({ plugins: [plugin], context: { workspaceDir, stateDir } });
-}
-
-type Answer = { action: "accept" | "decline" | "cancel"; content?: Record<string, string> };
 
 async function connect(
   stateDir: string,
@@ -73,7 +17,9 @@ async function connect(
   timeoutMs?: number,
 ) {
   const ran: string[] = [];
-  const server = createMcpServer(gatedToolset(stateDir, ran, timeoutMs));
+  const server = createMcpServer(
+    gatedToolset({ workspaceDir, stateDir, ran, ...(timeoutMs ? { timeoutMs } : {}) }),
+  );
   const client = new Client(
     { name: "test", version: "1.0.0" },
     { capabilities: answer ? { elicitation: { form: {} } } : {} },

@@ -1,65 +1,15 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import {
-  ApprovalGate,
-  createToolset,
-  definePlugin,
-  type ToolApprovalRequest,
-  ToolInputError,
-  Type,
-} from "@clawtools/core";
 import { Client } from "@modelcontextprotocol/client";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { type McpHttpServing, serveHttp } from "../src/index.js";
+import { type Answer, gatedToolset } from "./support/gated-tool.js";
 
 const workspaceDir = mkdtempSync(path.join(tmpdir(), "clawtools-mcp-mrtr-"));
 const text = (r: unknown) =>
   ((r as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? "").join("\n");
-
-/** Like exec under ask=always: runs its "command" only once core's approval path allows it. */
-function gatedToolset(stateDir: string, ran: string[]) {
-  const plugin = definePlugin({
-    id: "gated",
-    version: "1.0.0",
-    tools: [
-      {
-        name: "gated_run",
-        factory: (ctx) => {
-          const gate = new ApprovalGate({ ...(ctx.stateDir ? { stateDir: ctx.stateDir } : {}) });
-          return {
-            name: "gated_run",
-            label: "Gated run",
-            description: "runs a command after approval",
-            parameters: Type.Object({ command: Type.String() }),
-            async execute(_id: string, params: { command: string }, signal?: AbortSignal) {
-              const request: ToolApprovalRequest = {
-                tool: "gated_run",
-                command: params.command,
-                cwd: workspaceDir,
-                reason: "ask=always",
-              };
-              const outcome = await gate.decide(request, params.command, signal);
-              if (outcome === "unavailable")
-                throw new ToolInputError("denied: no approval handler is configured");
-              if (outcome !== "allow-once" && outcome !== "allow-always" && outcome !== "remembered")
-                throw new ToolInputError(`denied: ${outcome}`);
-              ran.push(params.command);
-              return {
-                content: [{ type: "text" as const, text: `ran ${params.command}` }],
-                details: undefined,
-              };
-            },
-          };
-        },
-      },
-    ],
-  });
-  return createToolset({ plugins: [plugin], context: { workspaceDir, stateDir } });
-}
-
-type Answer = { action: "accept" | "decline" | "cancel"; content?: Record<string, string> };
 
 let serving: McpHttpServing | undefined;
 afterEach(async () => {
@@ -71,7 +21,7 @@ afterEach(async () => {
 async function start(answer?: (message: string) => Answer) {
   const ran: string[] = [];
   const stateDir = mkdtempSync(path.join(tmpdir(), "clawtools-mcp-mrtr-state-"));
-  serving = await serveHttp(gatedToolset(stateDir, ran), { port: 0, signals: false });
+  serving = await serveHttp(gatedToolset({ workspaceDir, stateDir, ran }), { port: 0, signals: false });
   const client = new Client(
     { name: "v2-client", version: "2.4.0" },
     {

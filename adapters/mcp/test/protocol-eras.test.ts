@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createToolset, definePlugin, Type } from "@clawtools/core";
+import { createToolset, definePlugin } from "@clawtools/core";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
@@ -10,6 +10,7 @@ import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/clien
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectMcpServer, type McpHttpServing, serveHttp } from "../src/index.js";
+import { echoTool } from "./support/echo-tool.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../../..");
@@ -131,20 +132,7 @@ describe("serveHttp speaks both protocol eras", () => {
   const plugin = definePlugin({
     id: "demo",
     version: "1.0.0",
-    tools: [
-      {
-        factory: {
-          name: "echo",
-          label: "Echo",
-          description: "Echoes its text",
-          parameters: Type.Object({ text: Type.String() }),
-          execute: async (_id, p) => ({
-            content: [{ type: "text", text: (p as { text: string }).text }],
-            details: { length: (p as { text: string }).text.length },
-          }),
-        },
-      },
-    ],
+    tools: [{ factory: echoTool() }],
   });
   let serving: McpHttpServing;
   let sessions = 0;

@@ -1,5 +1,5 @@
 import { request } from "node:http";
-import { createToolset, definePlugin, Type } from "@clawtools/core";
+import { createToolset, definePlugin } from "@clawtools/core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +9,7 @@ import {
   serveHttp,
   tokenRequiredMessage,
 } from "../src/index.js";
+import { echoTool } from "./support/echo-tool.js";
 
 function toolset() {
   const state = { disposed: 0 };
@@ -18,20 +19,7 @@ function toolset() {
     dispose: () => {
       state.disposed += 1;
     },
-    tools: [
-      {
-        factory: {
-          name: "echo",
-          label: "Echo",
-          description: "Echoes its text",
-          parameters: Type.Object({ text: Type.String() }),
-          execute: async (_id, p) => ({
-            content: [{ type: "text", text: (p as { text: string }).text }],
-            details: { length: (p as { text: string }).text.length },
-          }),
-        },
-      },
-    ],
+    tools: [{ factory: echoTool() }],
   });
   return { set: createToolset({ plugins: [plugin] }), state };
 }

@@ -12,6 +12,7 @@ import {
   serveStdio,
   truncatedResultNotice,
 } from "../src/index.js";
+import { echoTool } from "./support/echo-tool.js";
 
 const text = (r: unknown) =>
   ((r as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? "").join("\n");
@@ -27,18 +28,7 @@ function demo() {
       state.disposed += 1;
     },
     tools: [
-      {
-        factory: {
-          name: "echo",
-          label: "Echo",
-          description: "Echoes its text and reports its length in details",
-          parameters: Type.Object({ text: Type.String() }),
-          execute: async (_id, p) => ({
-            content: [{ type: "text", text: (p as { text: string }).text }],
-            details: { length: (p as { text: string }).text.length, nested: { ok: true } },
-          }),
-        },
-      },
+      { factory: echoTool("Echoes its text and reports its length in details", { nested: { ok: true } }) },
       {
         factory: {
           name: "flood",
