@@ -1,9 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   type ChatRequest,
@@ -11,13 +9,11 @@ import {
   type Reply,
   startModelServer,
 } from "../../../adapters/runner-pi/test/model-server.js";
+import { json, requireBuilt } from "./support/cli.js";
+import { connectCli } from "./support/serve.js";
 
 // cron through `clawtools serve`, driven by the MCP SDK's own client: agentTurn jobs run on the same
 // runner and session store as the sessions section, and jobs persist under the state directory.
-const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "dist", "bin.js");
-const text = (r: unknown) =>
-  ((r as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? "").join("\n");
-const json = (r: unknown) => JSON.parse(text(r));
 
 const NO_MODEL =
   'no model for agentTurn jobs: set one with --model <provider>/<id> or "model" in the config file (systemEvent jobs run without one)';
@@ -34,7 +30,7 @@ function script(request: ChatRequest): Reply {
 
 let model: Awaited<ReturnType<typeof startModelServer>>;
 beforeAll(async () => {
-  if (!existsSync(bin)) throw new Error(`build first: ${bin} is missing (pnpm build)`);
+  requireBuilt();
   model = await startModelServer(script);
 });
 const clients: Client[] = [];
@@ -44,10 +40,8 @@ afterAll(async () => {
 });
 
 async function serve(workspace: string, args: string[], env: Record<string, string> = {}) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [
-      bin,
+  const { client } = await connectCli(
+    [
       "serve",
       "--workspace",
       workspace,
@@ -58,11 +52,8 @@ async function serve(workspace: string, args: string[], env: Record<string, stri
       "--owner",
       ...args,
     ],
-    env: { ...getDefaultEnvironment(), ...env },
-    stderr: "ignore",
-  });
-  const client = new Client({ name: "e2e", version: "1.0.0" });
-  await client.connect(transport);
+    { env, stderr: "ignore" },
+  );
   clients.push(client);
   return {
     client,

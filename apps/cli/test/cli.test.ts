@@ -6,21 +6,9 @@ import type { AddressInfo } from "node:net";
 import { definePlugin, resolveStateDir } from "@clawtools/core";
 import { createClawtools } from "clawtools";
 import { describe, expect, it, vi } from "vitest";
-import { main } from "../src/cli.js";
 import { invocationDir, parseCommonOptions } from "../src/options.js";
 import { buildContext } from "../src/toolset.js";
-
-function run(argv: string[]) {
-  const lines: string[] = [];
-  const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
-  return main(argv, (l) => lines.push(l))
-    .then((code) => ({
-      code,
-      out: lines.join("\n"),
-      err: stderr.mock.calls.map((c) => String(c[0])).join(""),
-    }))
-    .finally(() => stderr.mockRestore());
-}
+import { runMain as run } from "./support/main.js";
 
 describe("clawtools CLI", () => {
   const workspace = mkdtempSync(path.join(tmpdir(), "clawtools-cli-"));

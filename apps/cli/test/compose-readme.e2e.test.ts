@@ -1,17 +1,11 @@
 // The root README's "Compose your bundle" examples, taken from README.md and run as written:
 // `npx clawtools` becomes the checkout's built CLI, and packages resolve from its install.
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { beforeAll, describe, expect, it } from "vitest";
-
-const cliDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const root = path.resolve(cliDir, "../..");
-const bin = path.join(cliDir, "dist", "bin.js");
+import { BUILD_TIMEOUT_MS, bin, ensureBuilt, repo as root } from "./support/cli.js";
+import { connectCli } from "./support/serve.js";
 
 interface Example {
   config: Record<string, unknown>;
@@ -58,31 +52,20 @@ async function run(example: Example) {
   mkdirSync(project);
   for (const dir of example.dirs) mkdirSync(path.resolve(project, dir), { recursive: true });
   writeFileSync(path.join(project, "clawtools.json"), JSON.stringify(localCli(example.config)));
-  let stderr = "";
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [bin, ...example.args],
+  const { client, stderr } = await connectCli(example.args, {
     cwd: project,
     env: { ...process.env, HOME: base, MEM0_TELEMETRY: "false" } as Record<string, string>,
-    stderr: "pipe",
+    name: "compose-readme",
   });
-  transport.stderr?.on("data", (d) => {
-    stderr += String(d);
-  });
-  const client = new Client({ name: "compose-readme", version: "1" });
-  await client.connect(transport);
   const names = (await client.listTools()).tools.map((t) => t.name);
-  return { client, names, project, stderr: () => stderr };
+  return { client, names, project, stderr };
 }
 
 describe('README "Compose your bundle"', () => {
-  beforeAll(() => {
-    if (!existsSync(bin) || !existsSync(path.join(root, "adapters/openclaw-plugins/dist/index.js")))
-      execFileSync("pnpm", ["turbo", "run", "build", "--filter=@clawtools/cli..."], {
-        cwd: root,
-        stdio: "ignore",
-      });
-  }, 400_000);
+  beforeAll(
+    () => ensureBuilt([path.join(root, "adapters/openclaw-plugins/dist/index.js")]),
+    BUILD_TIMEOUT_MS,
+  );
 
   it("has the plugins and the MCP-servers examples", () => {
     const examples = composeExamples();

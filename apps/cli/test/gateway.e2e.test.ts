@@ -1,19 +1,14 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { delay } from "@clawtools/core";
 import { findOpenclaw, type RealGateway, startRealGateway } from "@clawtools/gateway/testing";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "dist", "bin.js");
-const text = (r: unknown) =>
-  ((r as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? "").join("\n");
-const json = (r: unknown) => JSON.parse(text(r));
+import { bin, json, requireBuilt, text } from "./support/cli.js";
+import { connectCli } from "./support/serve.js";
 
 const openclaw = findOpenclaw();
 const skipReason = "skip" in openclaw ? openclaw.skip : undefined;
@@ -41,7 +36,7 @@ const example = readmeGatewayExample();
 describe.skipIf(skipReason !== undefined)("clawtools serve --gateway against a real OpenClaw Gateway", () => {
   let gateway: RealGateway;
   let client: Client;
-  let stderr = "";
+  let stderr: () => string = () => "";
   const call = async (args: Record<string, unknown>) => {
     const result = await client.callTool({ name: "nodes", arguments: args });
     if (result.isError) throw new Error(`nodes ${JSON.stringify(args)} failed: ${text(result)}`);
@@ -49,29 +44,21 @@ describe.skipIf(skipReason !== undefined)("clawtools serve --gateway against a r
   };
 
   beforeAll(async () => {
-    if (!existsSync(bin)) throw new Error(`build first: ${bin} is missing (pnpm build)`);
+    requireBuilt();
     if ("skip" in openclaw) return;
     gateway = await startRealGateway(openclaw, { readyTimeoutMs: BOOT_TIMEOUT_MS - 10_000 });
     const workspace = mkdtempSync(path.join(tmpdir(), "cli-gateway-"));
     // the README's example: serve --gateway with the token from the environment, state in the
     // workspace's own state directory (XDG_STATE_HOME points into it)
-    const transport = new StdioClientTransport({
-      command: process.execPath,
+    ({ client, stderr } = await connectCli(
       // the README's line as written, its Gateway URL this test's Gateway; run in a fresh workspace
-      args: [bin, ...example.args.map((arg) => (arg === example.url ? gateway.url : arg))],
-      cwd: workspace,
-      env: {
-        ...getDefaultEnvironment(),
-        OPENCLAW_GATEWAY_TOKEN: gateway.token,
-        XDG_STATE_HOME: path.join(workspace, ".state"),
+      example.args.map((arg) => (arg === example.url ? gateway.url : arg)),
+      {
+        cwd: workspace,
+        env: { OPENCLAW_GATEWAY_TOKEN: gateway.token, XDG_STATE_HOME: path.join(workspace, ".state") },
+        name: "e2e-gateway",
       },
-      stderr: "pipe",
-    });
-    transport.stderr?.on("data", (d) => {
-      stderr += String(d);
-    });
-    client = new Client({ name: "e2e-gateway", version: "1.0.0" });
-    await client.connect(transport);
+    ));
   }, BOOT_TIMEOUT_MS + 60_000);
 
   afterAll(async () => {
@@ -80,16 +67,16 @@ describe.skipIf(skipReason !== undefined)("clawtools serve --gateway against a r
   }, 60_000);
 
   it("says at start which sections go through the Gateway and which stay embedded", () => {
-    expect(stderr).toMatch(
+    expect(stderr()).toMatch(
       new RegExp(
         `gateway ${gateway.url} \\(OpenClaw 2026\\.9\\.6\\): through the Gateway: nodes, sessions, automation, messaging; embedded: .*\\bfs\\b`,
       ),
     );
-    expect(stderr).not.toContain(gateway.token);
+    expect(stderr()).not.toContain(gateway.token);
     // and the README shows that line as serve prints it (its list of embedded sections elided)
     const [shown, elided] = example.startLine.replace(example.url, gateway.url).split(" …");
-    expect(stderr).toContain(shown);
-    expect(stderr).toContain(elided);
+    expect(stderr()).toContain(shown);
+    expect(stderr()).toContain(elided);
   });
 
   it("a real node pairs through the nodes tool and shows up in status and describe", async () => {

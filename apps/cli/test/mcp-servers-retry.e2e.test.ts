@@ -1,16 +1,14 @@
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
+import { BUILD_TIMEOUT_MS, bin, ensureBuilt, fixtures } from "./support/cli.js";
+import { connectCli } from "./support/serve.js";
 
-const cliDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const bin = path.join(cliDir, "dist", "bin.js");
-const flaky = path.join(cliDir, "test", "fixtures", "flaky-mcp-server.mjs");
+const flaky = path.join(fixtures, "flaky-mcp-server.mjs");
 
 /** `clawtools serve` with a config whose one MCP server fails its first `failures` starts. */
 async function serveWithFlakyServer(
@@ -34,17 +32,6 @@ async function serveWithFlakyServer(
       },
     }),
   );
-  let stderr = "";
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [bin, "serve", "--config", file, ...extra],
-    // no --workspace: serve follows the client's roots (this client offers none), the default way
-    cwd: dir,
-    stderr: "pipe",
-  });
-  transport.stderr?.on("data", (d) => {
-    stderr += String(d);
-  });
   const client = new Client({ name: "e2e-mcp-retry", version: "1" });
   // registered before connecting: the notification may come at any time after the start
   let notified = 0;
@@ -60,19 +47,14 @@ async function serveWithFlakyServer(
       else waiters.push({ count, resolve });
     });
   const changed = changes(1);
-  await client.connect(transport);
+  // no --workspace: serve follows the client's roots (this client offers none), the default way
+  const { transport, stderr } = await connectCli(["serve", "--config", file, ...extra], { cwd: dir, client });
   const starts = () => readFileSync(counter, "utf8").split("\n").filter(Boolean).length;
-  return { client, changed, changes, stderr: () => stderr, starts, counter, transport };
+  return { client, changed, changes, stderr, starts, counter, transport };
 }
 
 describe("clawtools serve: a config MCP server that fails to start is retried", () => {
-  beforeAll(() => {
-    if (!existsSync(bin))
-      execFileSync("pnpm", ["turbo", "run", "build", "--filter=@clawtools/cli..."], {
-        cwd: path.resolve(cliDir, "../.."),
-        stdio: "ignore",
-      });
-  }, 400_000);
+  beforeAll(() => ensureBuilt(), BUILD_TIMEOUT_MS);
 
   it("serves its tools once it comes back and tells the client with tools/list_changed", async () => {
     const { client, changed, stderr, starts } = await serveWithFlakyServer(3, ["--profile", "minimal"]);

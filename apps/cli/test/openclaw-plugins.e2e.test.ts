@@ -1,18 +1,15 @@
 // Real published OpenClaw plugins (dev dependencies) served by `clawtools serve`, each called
 // against a loopback fake of the service it talks to.
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { listenOnOllamaPort, OLLAMA_PORT } from "../../../adapters/openclaw-plugins/test/ollama-port.js";
+import { BUILD_TIMEOUT_MS, bin, cliDir, ensureBuilt } from "./support/cli.js";
+import { connectCli } from "./support/serve.js";
 
-const cliDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const bin = path.join(cliDir, "dist", "bin.js");
 const adapterDist = path.resolve(cliDir, "../../adapters/openclaw-plugins/dist/index.js");
 const home = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-openclaw-home-"));
 const workspace = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-openclaw-"));
@@ -59,21 +56,13 @@ async function fake(
 }
 
 async function serve(args: string[]) {
-  let stderr = "";
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [bin, "serve", "--workspace", workspace, ...args],
+  const { client, stderr } = await connectCli(["serve", "--workspace", workspace, ...args], {
     cwd: cliDir,
     env,
-    stderr: "pipe",
+    name: "e2e-openclaw",
   });
-  transport.stderr?.on("data", (d) => {
-    stderr += String(d);
-  });
-  const client = new Client({ name: "e2e-openclaw", version: "1" });
-  await client.connect(transport);
   const names = (await client.listTools()).tools.map((t) => t.name);
-  return { client, names, stderr: () => stderr };
+  return { client, names, stderr };
 }
 
 const start = (args: string[]) =>
@@ -86,13 +75,7 @@ const start = (args: string[]) =>
 
 describe("clawtools serve with real OpenClaw plugins", () => {
   const servers: Server[] = [];
-  beforeAll(() => {
-    if (!existsSync(bin) || !existsSync(adapterDist))
-      execFileSync("pnpm", ["turbo", "run", "build", "--filter=@clawtools/cli..."], {
-        cwd: path.resolve(cliDir, "../.."),
-        stdio: "ignore",
-      });
-  }, 400_000);
+  beforeAll(() => ensureBuilt([adapterDist]), BUILD_TIMEOUT_MS);
   afterAll(() => {
     for (const server of servers) server.close();
   });

@@ -1,43 +1,23 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { beforeAll, describe, expect, it } from "vitest";
+import { alive, BUILD_TIMEOUT_MS, bin, ensureBuilt, fixtures } from "./support/cli.js";
+import { connectCli } from "./support/serve.js";
 
-const cliDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const bin = path.join(cliDir, "dist", "bin.js");
-const fixtures = path.join(cliDir, "test", "fixtures");
 const shout = path.join(fixtures, "shout-plugin.mjs");
 const broken = path.join(fixtures, "broken-plugin.mjs");
 
 async function serve(args: string[]) {
-  let stderr = "";
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [bin, "serve", ...args],
-    stderr: "pipe",
-  });
-  transport.stderr?.on("data", (d) => {
-    stderr += String(d);
-  });
-  const client = new Client({ name: "e2e-plugins", version: "1" });
-  await client.connect(transport);
+  const { client, stderr } = await connectCli(["serve", ...args], { name: "e2e-plugins" });
   const names = (await client.listTools()).tools.map((t) => t.name);
-  return { client, names, stderr: () => stderr };
+  return { client, names, stderr };
 }
 
 describe("clawtools serve --plugin / config plugins", () => {
   const workspace = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-plugins-"));
-  beforeAll(() => {
-    if (!existsSync(bin))
-      execFileSync("pnpm", ["turbo", "run", "build", "--filter=@clawtools/cli..."], {
-        cwd: path.resolve(cliDir, "../.."),
-        stdio: "ignore",
-      });
-  }, 400_000);
+  beforeAll(() => ensureBuilt(), BUILD_TIMEOUT_MS);
 
   it("serves a named plugin's tools under the default coding profile and says so at start", async () => {
     const { client, names, stderr } = await serve(["--workspace", workspace, "--plugin", shout]);
@@ -122,10 +102,7 @@ describe("clawtools serve --plugin / config plugins", () => {
     });
     expect(stderr()).toContain('[clawtools] MCP server "ghost" did not start and is skipped: ');
     expect(stderr()).toContain("plugin mcp:echoes (mcpServers.echoes): serving echoes__echo");
-    const serverProcesses = () =>
-      execFileSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" })
-        .split("\n")
-        .filter((l) => l.includes("echo-mcp-server.mjs") && !l.trim().startsWith("Z")).length;
+    const serverProcesses = () => alive("echo-mcp-server.mjs");
     expect(serverProcesses()).toBeGreaterThanOrEqual(1);
     // serve ends at end of input, and the server it started ends with it
     await client.close();

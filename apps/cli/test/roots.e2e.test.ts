@@ -1,16 +1,12 @@
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
-
-const cliDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const bin = path.join(cliDir, "dist", "bin.js");
-const text = (r: unknown) =>
-  ((r as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? "").join("\n");
+import { requireBuilt, text } from "./support/cli.js";
+import { connectCli } from "./support/serve.js";
 
 /** A directory holding `marker.txt` with its own name in it, so a read says where it ran. */
 function dir(name: string): string {
@@ -23,28 +19,15 @@ type Roots = Array<{ uri: string; name?: string }>;
 
 /** `clawtools serve` started in `cwd`, with a client that offers `roots()` (when given). */
 async function serve(cwd: string, args: string[], roots?: () => Roots) {
-  const stderr: string[] = [];
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [
-      bin,
-      "serve",
-      "--profile",
-      "coding",
-      "--state-dir",
-      mkdtempSync(path.join(tmpdir(), "st-")),
-      ...args,
-    ],
-    cwd,
-    stderr: "pipe",
-  });
-  transport.stderr?.on("data", (d) => stderr.push(String(d)));
   const client = new Client(
     { name: "roots-e2e", version: "1" },
     roots ? { capabilities: { roots: { listChanged: true } } } : {},
   );
   if (roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: roots() }));
-  await client.connect(transport);
+  const { stderr } = await connectCli(
+    ["serve", "--profile", "coding", "--state-dir", mkdtempSync(path.join(tmpdir(), "st-")), ...args],
+    { cwd, client },
+  );
   const read = async () => text(await client.callTool({ name: "read", arguments: { path: "marker.txt" } }));
   return { client, read, stderr };
 }
@@ -52,10 +35,7 @@ async function serve(cwd: string, args: string[], roots?: () => Roots) {
 const root = (d: string, name?: string) => ({ uri: pathToFileURL(d).href, ...(name ? { name } : {}) });
 
 describe("serve follows the MCP client's roots", () => {
-  beforeAll(() => {
-    if (!existsSync(bin))
-      throw new Error(`build the CLI first (pnpm turbo run build --filter=@clawtools/cli...): ${bin}`);
-  });
+  beforeAll(requireBuilt);
 
   it("works in the client's first root, and in the new one after roots/list_changed", async () => {
     const [start, first, second] = [dir("start"), dir("first"), dir("second")];
@@ -65,7 +45,7 @@ describe("serve follows the MCP client's roots", () => {
     roots = [root(second, "second")];
     await client.sendRootsListChanged();
     expect(await read()).toContain("I am second");
-    expect(stderr.join("")).toContain(`workspace is now ${second}`);
+    expect(stderr()).toContain(`workspace is now ${second}`);
     await client.close();
   });
 
@@ -77,9 +57,7 @@ describe("serve follows the MCP client's roots", () => {
     roots = [root(first, "first")];
     await client.sendRootsListChanged();
     expect(await read()).toContain("I am second");
-    expect(stderr.join("")).toContain(
-      `none of the client's roots is "second" (--root or the config file's root)`,
-    );
+    expect(stderr()).toContain(`none of the client's roots is "second" (--root or the config file's root)`);
     await client.close();
   });
 

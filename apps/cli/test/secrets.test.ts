@@ -2,19 +2,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { main } from "../src/cli.js";
+import { runMain as run } from "./support/main.js";
 
-function run(argv: string[]) {
-  const lines: string[] = [];
-  const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
-  return main(argv, (l) => lines.push(l))
-    .then((code) => ({
-      code,
-      out: lines.join("\n"),
-      err: stderr.mock.calls.map((c) => String(c[0])).join(""),
-    }))
-    .finally(() => stderr.mockRestore());
-}
 afterEach(() => {
   vi.unstubAllEnvs();
 });

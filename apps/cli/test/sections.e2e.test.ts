@@ -1,31 +1,22 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bin, json, requireBuilt, text } from "./support/cli.js";
+import { connectCli } from "./support/serve.js";
 
 // The wave-2 sections through `clawtools serve`, driven by the MCP SDK's own client.
-const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "dist", "bin.js");
-const text = (r: unknown) =>
-  ((r as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? "").join("\n");
-const json = (r: unknown) => JSON.parse(text(r));
-
 const clients: Client[] = [];
 async function serve(args: string[], env: Record<string, string> = {}) {
   const workspace = mkdtempSync(path.join(tmpdir(), "cli-sections-"));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [bin, "serve", "--workspace", workspace, "--state-dir", path.join(workspace, ".state"), ...args],
-    env: { ...getDefaultEnvironment(), ...env },
-    stderr: "ignore",
-  });
-  const client = new Client({ name: "e2e", version: "1.0.0" });
-  await client.connect(transport);
+  const { client } = await connectCli(
+    ["serve", "--workspace", workspace, "--state-dir", path.join(workspace, ".state"), ...args],
+    { env, stderr: "ignore" },
+  );
   clients.push(client);
   return {
     client,
@@ -38,9 +29,7 @@ afterAll(async () => {
   await Promise.all(clients.map((c) => c.close().catch(() => {})));
 });
 
-beforeAll(() => {
-  if (!existsSync(bin)) throw new Error(`build first: ${bin} is missing (pnpm build)`);
-});
+beforeAll(requireBuilt);
 
 describe("serve --profile messaging", () => {
   it("serves message over the inbox: an MCP client sends and reads back", async () => {

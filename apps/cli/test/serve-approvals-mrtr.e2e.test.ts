@@ -1,13 +1,13 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { BUILD_TIMEOUT_MS, bin, cliDir, ensureBuilt, text } from "./support/cli.js";
+import { serveHttp } from "./support/serve.js";
 
-const cliDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const bin = path.join(cliDir, "dist", "bin.js");
 // the SDK v2 client is a dependency of @clawtools/mcp, not of the CLI: loaded from there
 const sdkV2 = createRequire(path.join(cliDir, "../../adapters/mcp/package.json")).resolve(
   "@modelcontextprotocol/client",
@@ -39,8 +39,6 @@ const { StdioClientTransport } = (await import(
 )) as {
   StdioClientTransport: new (options: { command: string; args: string[]; stderr: "ignore" }) => unknown;
 };
-const text = (r: unknown) =>
-  ((r as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? "").join("\n");
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -57,28 +55,10 @@ async function start(answer?: () => Answer) {
   const workspace = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-mrtr-"));
   const config = path.join(workspace, "clawtools.json");
   writeFileSync(config, JSON.stringify({ runtime: { exec: { ask: "always" } } }));
-  const args = [
-    "serve",
-    "--http",
-    "0",
-    "--workspace",
-    workspace,
-    "--state-dir",
-    path.join(workspace, ".state"),
-  ];
-  const child = spawn(process.execPath, [bin, ...args, "--config", config], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  children.push(child);
-  let stderr = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on("data", (d) => {
-      stderr += String(d);
-      const found = /at (http:\S+)/.exec(stderr)?.[1];
-      if (found && stderr.includes("own agent session")) resolve(found);
-    });
-    child.on("exit", (code) => reject(new Error(`serve exited (${code}): ${stderr}`)));
-  });
+  const { url } = await serveHttp(
+    ["--workspace", workspace, "--state-dir", path.join(workspace, ".state"), "--config", config],
+    { stdout: "ignore", track: children },
+  );
   const client = new Client(
     { name: "e2e-mrtr", version: "1" },
     {
@@ -99,13 +79,7 @@ async function start(answer?: () => Answer) {
 }
 
 describe("clawtools serve --http: exec approvals for a 2026-07-28 client (input_required)", () => {
-  beforeAll(() => {
-    if (!existsSync(bin))
-      execFileSync("pnpm", ["turbo", "run", "build", "--filter=@clawtools/cli..."], {
-        cwd: path.resolve(cliDir, "../.."),
-        stdio: "ignore",
-      });
-  }, 400_000);
+  beforeAll(() => ensureBuilt(), BUILD_TIMEOUT_MS);
 
   it("allow once runs the command after showing it and its directory; the next run asks again", async () => {
     const { client, exec, asked, workspace } = await start(() => ({

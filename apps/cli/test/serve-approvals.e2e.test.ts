@@ -1,16 +1,12 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUILD_TIMEOUT_MS, ensureBuilt } from "./support/cli.js";
+import { connectCli } from "./support/serve.js";
 
-const cliDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const bin = path.join(cliDir, "dist", "bin.js");
-const repo = path.resolve(cliDir, "../..");
 const clients: Client[] = [];
 
 type Decision = "allow-once" | "allow-always" | "deny";
@@ -22,21 +18,6 @@ async function serve(
 ) {
   const config = path.join(workspace, "clawtools.json");
   writeFileSync(config, JSON.stringify({ runtime: { exec: { ask: "always" } } }));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [
-      bin,
-      "serve",
-      "--workspace",
-      workspace,
-      "--state-dir",
-      path.join(workspace, ".state"),
-      "--config",
-      config,
-    ],
-    env: getDefaultEnvironment(),
-    stderr: "ignore",
-  });
   const client = new Client(
     { name: "e2e-approvals", version: "1" },
     { capabilities: answer ? { elicitation: {} } : {} },
@@ -48,7 +29,10 @@ async function serve(
       const { action, decision } = answer();
       return action === "accept" ? { action, content: { decision: decision ?? "deny" } } : { action };
     });
-  await client.connect(transport);
+  await connectCli(
+    ["serve", "--workspace", workspace, "--state-dir", path.join(workspace, ".state"), "--config", config],
+    { client, stderr: "ignore" },
+  );
   clients.push(client);
   const exec = async (command: string) => {
     const result = await client.callTool({ name: "exec", arguments: { command } });
@@ -61,13 +45,7 @@ async function serve(
 }
 
 describe("clawtools serve: exec approvals reach the client through elicitation", () => {
-  beforeAll(() => {
-    if (!existsSync(bin))
-      execFileSync("pnpm", ["turbo", "run", "build", "--filter=@clawtools/cli..."], {
-        cwd: repo,
-        stdio: "ignore",
-      });
-  }, 400_000);
+  beforeAll(() => ensureBuilt(), BUILD_TIMEOUT_MS);
   afterAll(async () => {
     for (const client of clients) await client.close();
   });

@@ -1,8 +1,8 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
@@ -10,12 +10,10 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { BUILD_TIMEOUT_MS, ensureBuilt, fixtures, text } from "./support/cli.js";
+import { serveHttp } from "./support/serve.js";
 
-const cliDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const bin = path.join(cliDir, "dist", "bin.js");
-const flaky = path.join(cliDir, "test", "fixtures", "flaky-mcp-server.mjs");
-const text = (r: unknown) =>
-  ((r as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? "").join("\n");
+const flaky = path.join(fixtures, "flaky-mcp-server.mjs");
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -24,21 +22,8 @@ afterEach(() => {
 
 /** `clawtools serve --http 0 …` in `cwd` until it prints its URL. */
 async function serve(cwd: string, args: string[]) {
-  const child = spawn(process.execPath, [bin, "serve", "--http", "0", ...args], {
-    cwd,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let stderr = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on("data", (d) => {
-      stderr += String(d);
-      const found = /at (http:\S+)/.exec(stderr)?.[1];
-      if (found && stderr.includes("own agent session")) resolve(found);
-    });
-    child.on("exit", (code) => reject(new Error(`serve exited (${code}): ${stderr}`)));
-  });
-  return { url, err: () => stderr };
+  const { url, err } = await serveHttp(args, { cwd, track: children });
+  return { url, err };
 }
 
 /** A 1.32 SDK client over Streamable HTTP; with `roots`, it offers them and can change them. */
@@ -81,13 +66,7 @@ function marked(parent: string, name: string): string {
 }
 
 describe("clawtools serve --http", () => {
-  beforeAll(() => {
-    if (!existsSync(bin))
-      execFileSync("pnpm", ["turbo", "run", "build", "--filter=@clawtools/cli..."], {
-        cwd: path.resolve(cliDir, "../.."),
-        stdio: "ignore",
-      });
-  }, 400_000);
+  beforeAll(() => ensureBuilt(), BUILD_TIMEOUT_MS);
 
   for (const profile of ["minimal", "coding"])
     it(`announces a mounted MCP server that comes back to connected clients, and serves it to later ones (${profile})`, async () => {

@@ -1,48 +1,13 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const cliDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const bin = path.join(cliDir, "dist", "bin.js");
-const repo = path.resolve(cliDir, "../..");
-const text = (r: unknown) =>
-  ((r as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? "").join("\n");
-const alive = (needle: string) =>
-  execFileSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" })
-    .split("\n")
-    .filter((l) => l.includes(needle) && !l.trim().startsWith("Z")).length;
-
-function ensureBuilt() {
-  // the end-to-end tests drive the built CLI, as a user would run it
-  if (!existsSync(bin))
-    execFileSync("pnpm", ["turbo", "run", "build", "--filter=@clawtools/cli..."], {
-      cwd: repo,
-      stdio: "ignore",
-    });
-}
-
-/** `clawtools serve --http 0 …` until it prints its URL. */
-async function start(args: string[]): Promise<{ child: ChildProcess; url: string; err: () => string }> {
-  const child = spawn(process.execPath, [bin, "serve", "--http", "0", ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on("data", (d) => {
-      stderr += String(d);
-      const found = /at (http:\S+)/.exec(stderr)?.[1];
-      if (found && stderr.includes("own agent session")) resolve(found);
-    });
-    child.on("exit", (code) => reject(new Error(`serve exited (${code}): ${stderr}`)));
-  });
-  return { child, url, err: () => stderr };
-}
+import { alive, ensureBuilt, text } from "./support/cli.js";
+import { serveHttp as start } from "./support/serve.js";
 
 async function connect(url: string) {
   const client = new Client({ name: "e2e-http-client", version: "1" });

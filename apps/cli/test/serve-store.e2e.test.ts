@@ -1,14 +1,12 @@
 import { spawn } from "node:child_process";
 import { EventEmitter, once } from "node:events";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startModelServer } from "../../../adapters/runner-pi/test/model-server.js";
 import {
@@ -17,6 +15,8 @@ import {
   SKIP_REASON,
   startCluster,
 } from "../../../backends/store-postgres/test/cluster.js";
+import { bin, requireBuilt, text } from "./support/cli.js";
+import { connectCli } from "./support/serve.js";
 
 // Two real `clawtools serve` processes, each with its own state directory, on one PostgreSQL
 // database (a throwaway cluster started once for the file): they share sessions and cron jobs,
@@ -30,9 +30,6 @@ interface PgClient {
 const pg = createRequire(new URL("../../../backends/store-postgres/package.json", import.meta.url))("pg") as {
   Client: new (config: { connectionString: string }) => PgClient;
 };
-const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "dist", "bin.js");
-const text = (r: unknown) =>
-  ((r as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? "").join("\n");
 
 type Call = (name: string, args: Record<string, unknown>) => Promise<any>;
 interface Serve {
@@ -108,10 +105,8 @@ async function serve(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<Serve> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [
-      bin,
+  const { client, transport, stderr } = await connectCli(
+    [
       "serve",
       "--workspace",
       workspace,
@@ -122,22 +117,15 @@ async function serve(
       "--owner",
       ...args,
     ],
-    env: { ...getDefaultEnvironment(), ...env },
-    stderr: "pipe",
-  });
-  let log = "";
-  transport.stderr?.on("data", (chunk) => {
-    log += chunk;
-  });
-  const client = new Client({ name: `e2e-${name}`, version: "1.0.0" });
-  await client.connect(transport);
+    { env, name: `e2e-${name}` },
+  );
   clients.push(client);
   const call: Call = async (tool, toolArgs) => {
     const result = await client.callTool({ name: tool, arguments: toolArgs });
     if (result.isError) throw new Error(`${tool} failed: ${text(result)}`);
     return JSON.parse(text(result));
   };
-  return { call, pid: transport.pid as number, stderr: () => log, client };
+  return { call, pid: transport.pid as number, stderr, client };
 }
 
 const job = (name: string, hooks: Hooks, atMs: number) => ({
@@ -177,7 +165,7 @@ describe.skipIf(!HAVE_POSTGRES)(
     };
 
     beforeAll(async () => {
-      if (!existsSync(bin)) throw new Error(`build first: ${bin} is missing (pnpm build)`);
+      requireBuilt();
       cluster = await startCluster();
       admin = new pg.Client({ connectionString: cluster.url });
       await admin.connect();

@@ -1,16 +1,11 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const cliDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const bin = path.join(cliDir, "dist", "bin.js");
-const repo = path.resolve(cliDir, "../..");
+import { BUILD_TIMEOUT_MS, ensureBuilt } from "./support/cli.js";
+import { connectCli } from "./support/serve.js";
 
 /** A call for every tool that declares an outputSchema: the SDK client validates each result. */
 const CALLS: Record<string, Record<string, unknown>> = {
@@ -30,27 +25,17 @@ describe("clawtools serve --profile full: titles, annotations, output schemas", 
   const stateDir = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-tools-state-"));
   let client: Client;
   let tools: Tool[];
-  let stderr = "";
+  let stderr: () => string;
 
   beforeAll(async () => {
-    if (!existsSync(bin))
-      execFileSync("pnpm", ["turbo", "run", "build", "--filter=@clawtools/cli..."], {
-        cwd: repo,
-        stdio: "ignore",
-      });
+    ensureBuilt();
     writeFileSync(path.join(workspace, "notes.txt"), "alpha\n");
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [bin, "serve", "--workspace", workspace, "--state-dir", stateDir, "--profile", "full", "--owner"],
-      stderr: "pipe",
-    });
-    transport.stderr?.on("data", (d) => {
-      stderr += String(d);
-    });
-    client = new Client({ name: "e2e-tools", version: "1" });
-    await client.connect(transport);
+    ({ client, stderr } = await connectCli(
+      ["serve", "--workspace", workspace, "--state-dir", stateDir, "--profile", "full", "--owner"],
+      { name: "e2e-tools" },
+    ));
     ({ tools } = await client.listTools());
-  }, 400_000);
+  }, BUILD_TIMEOUT_MS);
   afterAll(async () => {
     await client?.close();
   });
@@ -96,7 +81,7 @@ describe("clawtools serve --profile full: titles, annotations, output schemas", 
       const result = await client.callTool({ name, arguments: args });
       expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
       expect(result.structuredContent).toBeTypeOf("object");
-      expect(stderr).not.toContain("does not match its outputSchema");
+      expect(stderr()).not.toContain("does not match its outputSchema");
     });
   }
 

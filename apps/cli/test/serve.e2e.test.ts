@@ -1,47 +1,19 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { alive, bin, cliDir, ensureBuilt, repo, text } from "./support/cli.js";
+import { connectCli } from "./support/serve.js";
 
-const cliDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const bin = path.join(cliDir, "dist", "bin.js");
-const repo = path.resolve(cliDir, "../..");
-const text = (r: unknown) =>
-  ((r as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? "").join("\n");
-const alive = (needle: string) =>
-  execFileSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" })
-    .split("\n")
-    .filter((l) => l.includes(needle) && !l.trim().startsWith("Z")).length;
 const until = async (check: () => boolean, ms = 10_000) => {
   const end = Date.now() + ms;
   while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
 };
 
-function ensureBuilt() {
-  // the end-to-end tests drive the built CLI, as a user would run it
-  if (!existsSync(bin))
-    execFileSync("pnpm", ["turbo", "run", "build", "--filter=@clawtools/cli..."], {
-      cwd: repo,
-      stdio: "ignore",
-    });
-}
-
-async function stdioClient(args: string[], onStderr?: (s: string) => void) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [bin, "serve", ...args],
-    stderr: "pipe",
-  });
-  transport.stderr?.on("data", (d) => onStderr?.(String(d)));
-  const client = new Client({ name: "e2e", version: "1.0.0" });
-  await client.connect(transport);
-  return { client, transport };
-}
+const stdioClient = (args: string[]) => connectCli(["serve", ...args]);
 
 /** The CLI as a plain child process: exit code and stderr once it ends on its own. */
 function run(args: string[], stdin?: string) {
@@ -64,13 +36,11 @@ function run(args: string[], stdin?: string) {
 describe("clawtools serve (built, over stdio MCP)", () => {
   const workspace = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-"));
   let client: Client;
-  let stderr = "";
+  let stderr: () => string;
 
   beforeAll(async () => {
     ensureBuilt();
-    ({ client } = await stdioClient(["--workspace", workspace, "--max-message-mb", "10"], (s) => {
-      stderr += s;
-    }));
+    ({ client, stderr } = await stdioClient(["--workspace", workspace, "--max-message-mb", "10"]));
   }, 400_000);
 
   afterAll(async () => {
@@ -85,7 +55,7 @@ describe("clawtools serve (built, over stdio MCP)", () => {
     );
     expect(tools.find((t) => t.name === "read")!.annotations).toMatchObject({ readOnlyHint: true });
     expect(tools.find((t) => t.name === "write")!.annotations).toMatchObject({ destructiveHint: true });
-    expect(stderr).toContain("[clawtools] serving");
+    expect(stderr()).toContain("[clawtools] serving");
     const version = JSON.parse(readFileSync(path.join(cliDir, "package.json"), "utf8")).version;
     expect(client.getServerVersion()).toEqual({ name: "clawtools", version });
   });
@@ -196,7 +166,7 @@ describe("clawtools serve (built, over stdio MCP)", () => {
 
 describe("clawtools serve: stopping", () => {
   const workspace = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-stop-"));
-  beforeAll(ensureBuilt, 400_000);
+  beforeAll(() => ensureBuilt(), 400_000);
 
   it("refuses requests before initialize, and exits on its own at end of input", async () => {
     const line = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
@@ -277,7 +247,7 @@ describe("clawtools serve: stopping", () => {
 
 describe("clawtools call (built)", () => {
   const workspace = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-call-"));
-  beforeAll(ensureBuilt, 400_000);
+  beforeAll(() => ensureBuilt(), 400_000);
 
   it("ends what the tool started: a background exec dies with the command", async () => {
     const p = run([
@@ -296,7 +266,7 @@ describe("clawtools call (built)", () => {
 
 describe("clawtools serve --config", () => {
   const workspace = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-config-"));
-  beforeAll(ensureBuilt, 400_000);
+  beforeAll(() => ensureBuilt(), 400_000);
 
   it("applies a section's configuration from the file", async () => {
     const file = path.join(workspace, "clawtools.json");
@@ -327,7 +297,7 @@ describe("clawtools serve --config", () => {
 
 describe("clawtools serve --http", () => {
   const workspace = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-http-"));
-  beforeAll(ensureBuilt, 400_000);
+  beforeAll(() => ensureBuilt(), 400_000);
 
   async function start(args: string[]): Promise<{ child: ChildProcess; url: string }> {
     const p = run(["serve", "--workspace", workspace, ...args]);

@@ -1,13 +1,12 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { BUILD_TIMEOUT_MS, bin, cliDir, ensureBuilt, fixtures } from "./support/cli.js";
 
-const cliDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const bin = path.join(cliDir, "dist", "bin.js");
-const recorder = path.join(cliDir, "test", "fixtures", "record-modules.mjs");
+const recorder = path.join(fixtures, "record-modules.mjs");
 
 /** Runs the built CLI and returns every module URL it loaded. */
 function modulesLoadedBy(
@@ -49,13 +48,7 @@ const HELLO = [
   .join("");
 
 describe("clawtools --version / --help start light", () => {
-  beforeAll(() => {
-    if (!existsSync(bin))
-      execFileSync("pnpm", ["turbo", "run", "build", "--filter=@clawtools/cli..."], {
-        cwd: path.resolve(cliDir, "../.."),
-        stdio: "ignore",
-      });
-  }, 400_000);
+  beforeAll(() => ensureBuilt(), BUILD_TIMEOUT_MS);
 
   for (const args of [["--version"], ["--help"], ["-v"]]) {
     it(`${args.join(" ")} loads only the CLI's own files: no section, no MCP server, no SDK`, () => {
