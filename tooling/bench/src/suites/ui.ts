@@ -19,8 +19,10 @@ const PAGE = `<!doctype html><title>Bench</title><h1>Orders</h1><form>${Array.fr
 ).join("")}<button type="button" onclick="this.dataset.n=(+this.dataset.n||0)+1">Go</button></form>`;
 
 // Both sides take turns call after call (first place alternating each round). A click waits for
-// animation frames, so its times bunch at frame steps and a median of few rounds can jump a step.
+// animation frames, so its times bunch at frame steps and a median of few rounds can jump a step;
+// a snapshot is short (about 10 ms), so many more of them cost little and steady its median.
 const ROUNDS = 80;
+const SNAPSHOT_ROUNDS = 200;
 
 export default {
   name: "ui",
@@ -46,24 +48,39 @@ export default {
         return result;
       };
       await call({ action: "open", targetUrl: url });
-      const raw = await chromium.launchPersistentContext(root(), {
-        executablePath,
-        headless: true,
-        chromiumSandbox: process.getuid?.() !== 0,
-        args: CHROMIUM_ARGS,
-        viewport: { width: 1280, height: 720 },
-      });
-      const page = raw.pages()[0] ?? (await raw.newPage());
-      await page.goto(url);
+      const launchRaw = async () => {
+        const context = await chromium.launchPersistentContext(root(), {
+          executablePath,
+          headless: true,
+          chromiumSandbox: process.getuid?.() !== 0,
+          args: CHROMIUM_ARGS,
+          viewport: { width: 1280, height: 720 },
+        });
+        const first = context.pages()[0] ?? (await context.newPage());
+        await first.goto(url);
+        return { context, page: first };
+      };
+      const { context: raw, page } = await launchRaw();
+      // the AI walk clawtools' snapshot is built on, in a browser of its own (AI walks on the
+      // plain side's page would change what that side measures): Chromium's share of the gap
+      const ai = await launchRaw();
 
       const snapshot = await timeInTurns(
         {
           ours: () => call({ action: "snapshot" }),
           raw: () => page.ariaSnapshot(),
+          rawAi: () => ai.page.ariaSnapshot({ mode: "ai" }),
         },
-        ROUNDS,
+        SNAPSHOT_ROUNDS,
       );
+      await ai.context.close();
       rows.push({ name: "ariaSnapshot (raw playwright-core)", value: snapshot.raw, unit: "ms" });
+      rows.push({
+        name: 'ariaSnapshot({ mode: "ai" }) (raw playwright-core)',
+        value: snapshot.rawAi,
+        unit: "ms",
+        baseline: "ariaSnapshot (raw playwright-core)",
+      });
       rows.push({
         name: "snapshot, role refs (clawtools)",
         value: snapshot.ours,
@@ -157,6 +174,7 @@ export default {
       rows,
       notes: [
         "Both sides drive Debian's Chromium headless with the same switches, each its own browser, taking turns call after call.",
+        "clawtools' role-ref snapshot is built on Playwright's AI walk (ariaSnapshot({ mode: \"ai\" }): it keeps visible children of hidden parents and refs to the exact elements); the raw AI-walk row, in a third browser, is that walk alone.",
         "clawtools' snapshot adds ref numbering, external-content wrapping and caps; its act checks the ref against the latest snapshot (in flight beside the click, which the check aborts when the element is gone); its screenshot also writes the file under the state directory.",
       ],
     };
