@@ -1,39 +1,26 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-
-const cliDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const bin = path.join(cliDir, "dist", "bin.js");
-const recorder = path.join(cliDir, "test", "fixtures", "record-modules.mjs");
+import { BUILD_TIMEOUT_MS, ensureBuilt } from "./support/cli.js";
+import { modulesLoadedBy, sdkChunks } from "./support/modules.js";
 
 type Message = { id?: number; result?: Record<string, unknown>; error?: unknown };
 
 /** Runs `clawtools serve` on the given lines (stdin then ends): its answers and loaded modules. */
 function serve(args: string[], messages: unknown[]) {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "clawtools-front-")), "loaded.txt");
-  const run = spawnSync(process.execPath, ["--import", recorder, bin, "serve", ...args], {
-    encoding: "utf8",
-    input: messages.map((m) => `${JSON.stringify(m)}\n`).join(""),
-    env: { ...process.env, RECORD_MODULES: file },
-  });
+  const run = modulesLoadedBy(["serve", ...args], messages.map((m) => `${JSON.stringify(m)}\n`).join(""));
   const answers = run.stdout
     .split("\n")
     .filter(Boolean)
     .map((line) => JSON.parse(line) as Message);
-  const modules = readFileSync(file, "utf8").split("\n");
-  return { status: run.status, answers, byId: (id: number) => answers.find((m) => m.id === id), modules };
+  return {
+    status: run.status,
+    answers,
+    byId: (id: number) => answers.find((m) => m.id === id),
+    modules: run.modules,
+  };
 }
-
-/** The CLI's own files carrying the MCP SDK or zod (the bundler's region comments name them). */
-const sdkChunks = (modules: string[]) =>
-  modules.filter(
-    (url) =>
-      url.startsWith(`file://${path.join(cliDir, "dist")}/`) &&
-      /node_modules\/\.pnpm\/(?:@modelcontextprotocol\+|zod@)/.test(readFileSync(fileURLToPath(url), "utf8")),
-  );
 
 const initialize = (protocolVersion: string, meta?: object) => ({
   jsonrpc: "2.0",
@@ -57,14 +44,10 @@ const list = (params?: object) => ({
 describe("clawtools serve answers a client's opening before it loads the MCP SDK", () => {
   let workspace: string;
   beforeAll(() => {
-    if (!existsSync(bin))
-      execFileSync("pnpm", ["turbo", "run", "build", "--filter=@clawtools/cli..."], {
-        cwd: path.resolve(cliDir, "../.."),
-        stdio: "ignore",
-      });
+    ensureBuilt();
     workspace = mkdtempSync(path.join(tmpdir(), "clawtools-front-ws-"));
     writeFileSync(path.join(workspace, "notes.txt"), "first line\nsecond line\n");
-  }, 600_000);
+  }, BUILD_TIMEOUT_MS);
 
   it("lists the tools without loading the SDK or zod; the first call loads them and is answered", () => {
     const opening = serve(
