@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, type TestContext, it as vitestIt } from "vitest";
 import type { ConformanceOptions } from "./sessions-conformance.js";
 
 /*
@@ -40,7 +40,14 @@ export interface ConformanceMessageRequest {
 export interface ChannelUnderTest {
   id: string;
   actions: ReadonlySet<string>;
-  capabilities: { media?: { maxBytes: number } };
+  /** The suite reads `media`; the others are listed so a channel declaring only them fits too. */
+  capabilities: {
+    media?: { maxBytes: number };
+    polls?: boolean;
+    threads?: boolean;
+    reactions?: boolean;
+    interactive?: boolean;
+  };
   prepare(request: ConformanceMessageRequest): Promise<unknown[]> | unknown[];
   execute(request: ConformanceMessageRequest, signal?: AbortSignal): Promise<{ messageId?: string }>;
   dispose?(): Promise<void>;
@@ -64,6 +71,24 @@ export interface ChannelUnderTestSetup {
   target?: string;
 }
 
+/** The suite's steps, by the names a channel uses to declare one it cannot do (`lacks`). */
+export type ChannelStep =
+  | "declares"
+  | "prepare"
+  | "send"
+  | "undeclaredAction"
+  | "media"
+  | "mediaLimit"
+  | "read"
+  | "search";
+
+export interface ChannelConformanceOptions extends ConformanceOptions {
+  /** Steps the channel declares it cannot do, each with the reason (printed with the skipped step). */
+  lacks?: Partial<Record<ChannelStep, string>>;
+  /** Each step's test time limit (default vitest's): a channel over a slow server raises it. */
+  stepTimeoutMs?: number;
+}
+
 type Factory<T> = () => T | Promise<T>;
 let keys = 0;
 const key = () => `conformance-${process.pid}-${++keys}`;
@@ -71,9 +96,17 @@ const key = () => `conformance-${process.pid}-${++keys}`;
 /** Declares the Channel conformance suite for the channels `factory` makes. */
 export function channelConformance(
   factory: Factory<ChannelUnderTestSetup>,
-  options: ConformanceOptions = {},
+  options: ChannelConformanceOptions = {},
 ): void {
-  describe(options.name ?? "Channel conformance", () => {
+  const name = options.name ?? "Channel conformance";
+  /** A step, or (when the channel lacks it) the step skipped with the reason in its title and printed. */
+  const it = (step: ChannelStep, title: string, fn: (ctx: TestContext) => Promise<void>) => {
+    const reason = options.lacks?.[step];
+    if (!reason) return vitestIt(title, fn, options.stepTimeoutMs);
+    console.info(`[${name}] skipped "${title}": ${reason}`);
+    vitestIt.skip(`${title} (skipped: ${reason})`, fn);
+  };
+  describe(name, () => {
     const setup = async () => {
       const made = await factory();
       return { ...made, to: made.target ?? "conformance-target" };
@@ -85,7 +118,7 @@ export function channelConformance(
       idempotencyKey: key(),
     });
 
-    it("declares an id and a subset of the known actions, send among them", async () => {
+    it("declares", "declares an id and a subset of the known actions, send among them", async () => {
       const { channel } = await setup();
       expect(channel.id).toMatch(/^[a-z][a-z0-9_-]*$/);
       expect(channel.actions.has("send")).toBe(true);
@@ -93,7 +126,7 @@ export function channelConformance(
       await channel.dispose?.();
     });
 
-    it("prepare describes the send, shows no secret, and delivers nothing", async () => {
+    it("prepare", "prepare describes the send, shows no secret, and delivers nothing", async () => {
       const { channel, delivered, secrets = [], to } = await setup();
       const prepared = await channel.prepare(send("dry run only", to));
       expect(prepared.length).toBeGreaterThan(0);
@@ -104,7 +137,7 @@ export function channelConformance(
       await channel.dispose?.();
     });
 
-    it("execute delivers each send once, in order, each with its own message id", async () => {
+    it("send", "execute delivers each send once, in order, each with its own message id", async () => {
       const { channel, delivered, to } = await setup();
       const first = await channel.execute(send("first message", to));
       const second = await channel.execute(send("second message", to));
@@ -117,17 +150,21 @@ export function channelConformance(
       await channel.dispose?.();
     });
 
-    it("an action the channel does not declare is refused, and nothing is delivered", async (ctx) => {
-      const { channel, delivered, to } = await setup();
-      const missing = CONFORMANCE_MESSAGE_ACTIONS.find((a) => !channel.actions.has(a));
-      if (!missing) return ctx.skip("the channel declares every action");
-      const request: ConformanceMessageRequest = { ...send("refused", to), action: missing };
-      await expect(Promise.resolve().then(() => channel.execute(request))).rejects.toThrow(missing);
-      expect(await delivered()).toEqual([]);
-      await channel.dispose?.();
-    });
+    it(
+      "undeclaredAction",
+      "an action the channel does not declare is refused, and nothing is delivered",
+      async (ctx) => {
+        const { channel, delivered, to } = await setup();
+        const missing = CONFORMANCE_MESSAGE_ACTIONS.find((a) => !channel.actions.has(a));
+        if (!missing) return ctx.skip("the channel declares every action");
+        const request: ConformanceMessageRequest = { ...send("refused", to), action: missing };
+        await expect(Promise.resolve().then(() => channel.execute(request))).rejects.toThrow(missing);
+        expect(await delivered()).toEqual([]);
+        await channel.dispose?.();
+      },
+    );
 
-    it("an attachment within the channel's limit arrives whole", async (ctx) => {
+    it("media", "an attachment within the channel's limit arrives whole", async (ctx) => {
       const { channel, delivered, to } = await setup();
       if (!channel.capabilities.media) return ctx.skip("the channel takes no media");
       const data = Buffer.from("attachment body\n");
@@ -140,22 +177,28 @@ export function channelConformance(
       await channel.dispose?.();
     });
 
-    it("an attachment over the channel's limit is refused before anything is sent", async (ctx) => {
-      const { channel, delivered, to } = await setup();
-      const max = channel.capabilities.media?.maxBytes;
-      if (max === undefined || !Number.isFinite(max))
-        return ctx.skip("the channel sets no finite media limit");
-      const data = Buffer.alloc(max + 1, 0x61);
-      const request = {
-        ...send("too big", to),
-        media: { filename: "big.bin", contentType: "application/octet-stream", data, source: "big.bin" },
-      };
-      await expect(Promise.resolve().then(() => channel.execute(request))).rejects.toThrow(/big\.bin|bytes/);
-      expect(await delivered()).toEqual([]);
-      await channel.dispose?.();
-    });
+    it(
+      "mediaLimit",
+      "an attachment over the channel's limit is refused before anything is sent",
+      async (ctx) => {
+        const { channel, delivered, to } = await setup();
+        const max = channel.capabilities.media?.maxBytes;
+        if (max === undefined || !Number.isFinite(max))
+          return ctx.skip("the channel sets no finite media limit");
+        const data = Buffer.alloc(max + 1, 0x61);
+        const request = {
+          ...send("too big", to),
+          media: { filename: "big.bin", contentType: "application/octet-stream", data, source: "big.bin" },
+        };
+        await expect(Promise.resolve().then(() => channel.execute(request))).rejects.toThrow(
+          /big\.bin|bytes/,
+        );
+        expect(await delivered()).toEqual([]);
+        await channel.dispose?.();
+      },
+    );
 
-    it("read, when declared, answers with what was sent to the target", async (ctx) => {
+    it("read", "read, when declared, answers with what was sent to the target", async (ctx) => {
       const { channel, to } = await setup();
       if (!channel.actions.has("read")) return ctx.skip("the channel does not read");
       await channel.execute(send("readable message", to));
@@ -164,17 +207,21 @@ export function channelConformance(
       await channel.dispose?.();
     });
 
-    it("search, when declared, finds a sent message by a word and skips the others", async (ctx) => {
-      const { channel, to } = await setup();
-      if (!channel.actions.has("search")) return ctx.skip("the channel does not search");
-      await channel.execute(send("the deploy finished", to));
-      await channel.execute(send("lunch is ready", to));
-      const found = JSON.stringify(
-        await channel.execute({ action: "search", to, query: "deploy", idempotencyKey: key() }),
-      );
-      expect(found).toContain("the deploy finished");
-      expect(found).not.toContain("lunch is ready");
-      await channel.dispose?.();
-    });
+    it(
+      "search",
+      "search, when declared, finds a sent message by a word and skips the others",
+      async (ctx) => {
+        const { channel, to } = await setup();
+        if (!channel.actions.has("search")) return ctx.skip("the channel does not search");
+        await channel.execute(send("the deploy finished", to));
+        await channel.execute(send("lunch is ready", to));
+        const found = JSON.stringify(
+          await channel.execute({ action: "search", to, query: "deploy", idempotencyKey: key() }),
+        );
+        expect(found).toContain("the deploy finished");
+        expect(found).not.toContain("lunch is ready");
+        await channel.dispose?.();
+      },
+    );
   });
 }

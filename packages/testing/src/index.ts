@@ -38,6 +38,8 @@ export {
 } from "./process-host-conformance.js";
 export {
   CONFORMANCE_MESSAGE_ACTIONS,
+  type ChannelConformanceOptions,
+  type ChannelStep,
   type ChannelUnderTest,
   type ChannelUnderTestSetup,
   type ConformanceMessageRequest,
