@@ -35,7 +35,6 @@ describe("serve --plugin <package folder> whose plugin logs", () => {
       const result = await session.client.callTool({ name: "noisy_echo", arguments: { text } });
       expect(result.content).toEqual([{ type: "text", text }]);
     }
-    const err = session.stderr();
     for (const line of [
       "noisy: console.log at load",
       "noisy: console.info at load",
@@ -45,7 +44,7 @@ describe("serve --plugin <package folder> whose plugin logs", () => {
       "noisy: console.info in call",
       "noisy: stdout.write in call",
     ])
-      expect(err).toContain(line);
+      await expect.poll(() => session.stderr()).toContain(line);
     expect(clientErrors).toEqual([]);
   });
 
@@ -58,10 +57,11 @@ describe("serve --plugin <package folder> whose plugin logs", () => {
     );
     writeFileSync(
       path.join(dir, "out", "entry.mjs"),
-      `export const plugin = { id: "main-only", version: "1.0.0", tools: [{ factory: {
-        name: "main_only_ping", label: "Ping", description: "Answers pong",
-        parameters: { type: "object", properties: {} },
-        execute: async () => ({ content: [{ type: "text", text: "pong" }], details: {} }) } }] };\n`,
+      `export const plugin = { id: "main-only", version: "1.0.0", tools: [{ pluginId: "main-only",
+        names: ["main_only_ping"], factory: () => ({
+          name: "main_only_ping", label: "Ping", description: "Answers pong",
+          parameters: { type: "object", properties: {} },
+          execute: async () => ({ content: [{ type: "text", text: "pong" }], details: {} }) }) }] };\n`,
     );
     const { client } = await connectCli(["serve", "--workspace", workspace, "--plugin", dir]);
     expect(await client.callTool({ name: "main_only_ping", arguments: {} })).toMatchObject({

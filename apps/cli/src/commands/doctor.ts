@@ -69,7 +69,9 @@ async function modelLine(model: string | undefined): Promise<string> {
 export async function doctorCommand(options: CommonOptions, out: (line: string) => void): Promise<number> {
   const env = process.env;
   out(nodeLine());
-  const set = await buildToolset(options, { profile: "coding", store: false });
+  // the model is reported below, not refused: doctor says what is wrong and exits 0
+  const { model, ...rest } = options;
+  const set = await buildToolset(rest, { profile: "coding", store: false });
   try {
     const served = new Map<string, string[]>();
     for (const tool of set.tools) {
@@ -91,7 +93,7 @@ export async function doctorCommand(options: CommonOptions, out: (line: string) 
     );
     out(displayLine(env));
     out(await keysLine(env));
-    out(await modelLine(options.model ?? set.config.model));
+    out(await modelLine(model ?? set.config.model));
     out(await storeLine(options.store ?? set.config.store));
   } finally {
     await set.close();

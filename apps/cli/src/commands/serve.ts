@@ -25,6 +25,16 @@ function listenProblem(error: NodeJS.ErrnoException, port: number, host: string)
   return error;
 }
 
+/** Listens on the port for a moment: a taken port (or a host that is not ours) is a usage error. */
+async function probePort(port: number, host: string): Promise<void> {
+  const { createServer } = await import("node:net");
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", (error: NodeJS.ErrnoException) => reject(listenProblem(error, port, host)));
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
+}
+
 /** Session keys of `serve --http` clients: `agent:cli:mcp-<MCP session id>` (stdio's client is `agent:cli:main`). */
 export const HTTP_SESSION_PREFIX = "agent:cli:mcp-";
 
@@ -44,6 +54,8 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
     throw new UsageError(
       "--root picks one of the client's roots; --workspace fixes the workspace: give one of them",
     );
+  // a port that is taken fails the start before anything loads or logs (the listen below says it too)
+  if (options.http) await probePort(options.http, options.host ?? "127.0.0.1");
   // before any plugin or section loads: what they print must not land between protocol messages
   const protocolOut = options.http === undefined ? reserveStdoutForProtocol() : undefined;
   const set = await buildToolset(options, { profile: "coding", store: true });
