@@ -6,7 +6,9 @@ import { seekSequence } from "./seek.js";
 /** The new content of a file after its update chunks; throws (changing nothing) when a chunk does not fit. */
 export function applyUpdateChunks(original: string, chunks: UpdateChunk[], displayPath: string): string {
   const lines = original.split("\n");
-  if (lines[lines.length - 1] === "") lines.pop(); // the trailing newline is restored below
+  // the trailing newline is restored below; a file without one keeps going without one
+  const finalNewline = original === "" || lines[lines.length - 1] === "";
+  if (finalNewline) lines.pop();
   const replacements: Array<{ at: number; remove: number; insert: string[] }> = [];
   let cursor = 0;
   for (const chunk of chunks) {
@@ -50,5 +52,6 @@ export function applyUpdateChunks(original: string, chunks: UpdateChunk[], displ
   }
   replacements.sort((a, b) => a.at - b.at);
   for (const r of [...replacements].reverse()) lines.splice(r.at, r.remove, ...r.insert);
-  return lines.length ? `${lines.join("\n")}\n` : "";
+  if (!lines.length) return "";
+  return finalNewline ? `${lines.join("\n")}\n` : lines.join("\n");
 }
