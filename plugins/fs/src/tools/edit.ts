@@ -102,9 +102,11 @@ function describeDrift(drift: AppliedDrift[], n: number): string {
   return drift
     .map(({ edit, kind, detail }) => {
       const which = n === 1 ? "oldText" : `edits[${edit}].oldText`;
-      return kind === "indentation"
-        ? `\nApplied with indentation drift: the file has the lines of ${which} ${detail}; newText was re-indented to match.`
-        : `\nApplied with spacing drift: ${which} matched lines whose runs of spaces differ; newText was used as given.`;
+      if (kind === "indentation")
+        return `\nApplied with indentation drift: the file has the lines of ${which} ${detail}; newText was re-indented to match.`;
+      if (kind === "tabs")
+        return `\nApplied with tab/space drift: the file indents the lines of ${which} with ${detail}; newText was re-indented in the file's characters.`;
+      return `\nApplied with spacing drift: ${which} matched lines whose runs of spaces differ; newText follows the file's spacing.`;
     })
     .join("");
 }
