@@ -43,13 +43,25 @@ describe("the stale guard judges a change by the region it touches", () => {
     for (let round = 0; round < 5; round++) {
       // churn: another process reformats the top of the file between the session's calls
       format(file, `${round + 1}s/ +/ /g`);
-      expect(await message(s.edit("a.js", `let   v${20 + round}   =   ${20 + round};`, `let v${20 + round} = 0;`))).toBe(
-        "applied",
-      );
+      expect(
+        await message(s.edit("a.js", `let   v${20 + round}   =   ${20 + round};`, `let v${20 + round} = 0;`)),
+      ).toBe("applied");
     }
     const lines = readFileSync(file, "utf8").split("\n");
-    expect(lines.slice(0, 5)).toEqual(["let v0 = 0;", "let v1 = 1;", "let v2 = 2;", "let v3 = 3;", "let v4 = 4;"]);
-    expect(lines.slice(20, 25)).toEqual(["let v20 = 0;", "let v21 = 0;", "let v22 = 0;", "let v23 = 0;", "let v24 = 0;"]);
+    expect(lines.slice(0, 5)).toEqual([
+      "let v0 = 0;",
+      "let v1 = 1;",
+      "let v2 = 2;",
+      "let v3 = 3;",
+      "let v4 = 4;",
+    ]);
+    expect(lines.slice(20, 25)).toEqual([
+      "let v20 = 0;",
+      "let v21 = 0;",
+      "let v22 = 0;",
+      "let v23 = 0;",
+      "let v24 = 0;",
+    ]);
     expect(lines[5]).toBe("let   v5   =   5;");
   });
 
@@ -125,12 +137,19 @@ describe("the stale guard judges a change by the region it touches", () => {
     const patch = (from: string, to: string) =>
       ["*** Begin Patch", "*** Update File: a.js", "@@", `-${from}`, `+${to}`, "*** End Patch"].join("\n");
     expect(await message(s.patch(patch("let   v10   =   10;", "let v10 = 10; // ten")))).toBe("applied");
-    expect(readFileSync(file, "utf8").split("\n").slice(0, 2)).toEqual(["  let   v0   =   0;", "  let   v1   =   1;"]);
+    expect(readFileSync(file, "utf8").split("\n").slice(0, 2)).toEqual([
+      "  let   v0   =   0;",
+      "  let   v1   =   1;",
+    ]);
     // the patch's own write refreshed what the session saw: the formatter runs again
     format(file, "2s/^/  /");
     const refused = await message(s.patch(patch("let   v1   =   1;", "let v1 = 11;")));
-    expect(refused).toMatch(/^a\.js changed on disk since this session last read it, in the lines this change touches \(2-2\)/);
-    expect(refused).toContain("What you saw there:\n  2 |   let   v1   =   1;\nWhat is there now:\n  2 |     let   v1   =   1;");
+    expect(refused).toMatch(
+      /^a\.js changed on disk since this session last read it, in the lines this change touches \(2-2\)/,
+    );
+    expect(refused).toContain(
+      "What you saw there:\n  2 |   let   v1   =   1;\nWhat is there now:\n  2 |     let   v1   =   1;",
+    );
     expect(readFileSync(file, "utf8").split("\n")[1]).toBe("    let   v1   =   1;");
   });
 });

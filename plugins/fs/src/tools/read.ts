@@ -138,7 +138,9 @@ export function createReadTool(
     // what the model sees is remembered for the stale guard (read now: a later change is not what it saw)
     env.seen.set(
       abs,
-      stat.size <= MAX_SEEN_BYTES ? (await env.bridge.readFile({ filePath: abs })).toString("utf8") : undefined,
+      stat.size <= MAX_SEEN_BYTES
+        ? (await env.bridge.readFile({ filePath: abs })).toString("utf8")
+        : undefined,
     );
     const start = offset !== undefined ? Math.floor(offset) - 1 : 0;
     const want = limit !== undefined ? Math.min(Math.floor(limit), DEFAULT_MAX_LINES) : DEFAULT_MAX_LINES;
