@@ -62,7 +62,7 @@ describe("clawtools exec-policy check", () => {
     expect(out.source).toBe(`${claude}:4`);
     expect(out.commands.map((c: { argv: string[] }) => c.argv.join(" "))).toEqual([
       "cd repo",
-      'bash -c g"i"t push origin main'.replace('g"i"t', "git"),
+      'bash -c g"i"t push origin main',
       "git push origin main",
     ]);
     expect(out.commands[2].via).toEqual(["bash -c"]);
@@ -91,8 +91,8 @@ describe("clawtools call exec under the policy", () => {
   it("a denied command never starts; the error names the rule, its file:line and the command", () => {
     const run = callExec(`cd ${dir} && eval "touch ${marker}"`);
     expect(run.status).toBe(1);
-    expect(run.stdout + run.stderr).toContain(
-      `rule Bash(touch *) from ${claude}:5 matched "touch ${marker}"`,
+    expect(JSON.parse(run.stdout).error).toBe(
+      `exec denied by rule Bash(touch *) from ${claude}:5 matched "touch ${marker}" (inside eval)`,
     );
     expect(existsSync(marker)).toBe(false);
   });
