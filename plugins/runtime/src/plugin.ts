@@ -4,6 +4,8 @@ import type { SessionLimits } from "./process/limits.js";
 import { ProcessRegistry } from "./process/registry.js";
 import { ExecPolicy, type ExecPolicyConfig } from "./security/exec-policy.js";
 import { RuleFileError } from "./security/rule-files.js";
+import { ExecSandbox } from "./sandbox/sandbox.js";
+import { sandboxUrlPolicy } from "./sandbox/url-policy.js";
 import { createExecTool, type ExecToolOptions } from "./tools/exec.js";
 import { createProcessTool } from "./tools/process.js";
 
@@ -67,14 +69,34 @@ export function createRuntimePlugin(
     if (!options.registry && merged.limits && ctx.config?.runtime !== undefined)
       registry.setLimits(merged.limits);
     const defined = Object.fromEntries(Object.entries(code).filter(([, v]) => v !== undefined));
+    const full = ctx as ToolContext;
+    const sandbox = sandboxFor(merged.sandbox, full);
     return {
       ...merged.exec,
       ...defined,
       registry,
-      policy: loadPolicy(merged, (ctx as ToolContext).workspaceDir),
+      policy: loadPolicy(merged, full.workspaceDir),
+      ...(sandbox ? { sandbox } : {}),
     } as ExecToolOptions;
   };
-  const dispose = () => registry.dispose();
+  // one sandbox (and egress proxy) per mode, state dir and URL policy, for the plugin's lifetime
+  const sandboxes = new Map<string, ExecSandbox>();
+  const sandboxFor = (mode: "auto" | "bwrap" | "none" | undefined, ctx: ToolContext) => {
+    if (!mode || mode === "none") return undefined;
+    const urlPolicy = sandboxUrlPolicy(ctx.config);
+    const key = JSON.stringify([mode, ctx.stateDir ?? "", urlPolicy]);
+    let sandbox = sandboxes.get(key);
+    if (!sandbox) {
+      sandbox = new ExecSandbox({ mode, urlPolicy, ...(ctx.stateDir ? { stateDir: ctx.stateDir } : {}) });
+      sandboxes.set(key, sandbox);
+    }
+    return sandbox;
+  };
+  const dispose = async () => {
+    await registry.dispose();
+    await Promise.all([...sandboxes.values()].map((s) => s.dispose()));
+    sandboxes.clear();
+  };
   // the runtime's configuration overlays exec keys itself (readRuntimeConfig), checked above
   return defineSectionPlugin({
     module: import.meta.url,
