@@ -132,8 +132,16 @@ async function readBody(req: IncomingMessage, max: number): Promise<Body> {
   }
 }
 
-/** 413 for a body whose Content-Length is over the limit; the connection closes (the body is never read). */
-function refuseDeclaredBody(res: ServerResponse, declared: number, max: number): void {
+/** How long a refused body may keep arriving (discarded) before its connection is cut. */
+const REFUSED_BODY_GRACE_MS = 2000;
+
+/**
+ * 413 for a body whose Content-Length is over the limit, sent before any of it is read. What
+ * arrives meanwhile is discarded (a client still sending reads the answer, not a reset), and the
+ * connection closes after a short grace whatever the client does.
+ */
+function refuseDeclaredBody(req: IncomingMessage, res: ServerResponse, declared: number, max: number): void {
+  req.resume();
   sendJson(
     res,
     413,
@@ -143,7 +151,7 @@ function refuseDeclaredBody(res: ServerResponse, declared: number, max: number):
     }),
     { connection: "close" },
   );
-  res.once("finish", () => res.socket?.destroy());
+  res.once("finish", () => setTimeout(() => req.socket.destroy(), REFUSED_BODY_GRACE_MS).unref());
 }
 
 function tokenMatches(header: string | undefined, token: string): boolean {
@@ -310,7 +318,7 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
     if (req.method === "POST") {
       // a declared length over the limit is refused before any of the body is waited for
       const declared = Number(req.headers["content-length"] ?? Number.NaN);
-      if (declared > max) return refuseDeclaredBody(res, declared, max);
+      if (declared > max) return refuseDeclaredBody(req, res, declared, max);
       const read = await readBody(req, max);
       if (!read.ok) return sendJson(res, read.status, read.error);
       body = read.value;

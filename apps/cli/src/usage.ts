@@ -111,7 +111,8 @@ ${COMMON}
   --token <token>         bearer token clients must send with --http (or $CLAWTOOLS_MCP_TOKEN)
   --allow-origin <origin> a browser origin (https://app.example.com) allowed to use --http
                           (comma-separated, repeatable; config "allowOrigins"); requests from any
-                          other Origin get 403, requests without one are served
+                          other Origin get 403, requests without one are served; on loopback,
+                          pages on localhost, 127.0.0.1 and [::1] (any port) are served too
   --session-idle-minutes <n>
                           close a client's session after n minutes without a request
                           (default 30; config "sessionIdleMinutes")
