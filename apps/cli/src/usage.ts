@@ -56,6 +56,8 @@ Commands:
   call <tool> --args <json> | --args-file <file>
                           run one tool and print its result (exit 1 on a tool error)
   serve                   serve the tools over MCP on stdio (or Streamable HTTP with --http)
+  exec-policy check -- <command…>
+                          how the exec policy (config runtime.execPolicy) decides a command
 
   -v, --version           print the version
 
