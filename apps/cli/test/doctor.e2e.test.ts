@@ -35,7 +35,9 @@ describe("clawtools doctor", () => {
     expect(lines.find((l) => l.startsWith("served: fs: "))).toContain("read");
     expect(lines.find((l) => l.startsWith("not served: web/web_search: "))).toContain("BRAVE_API_KEY");
     expect(lines.find((l) => l.startsWith("chromium: "))).toBe(
-      existsSync("/usr/bin/chromium") ? "chromium: /usr/bin/chromium (browser, canvas)" : expect.stringContaining("missing"),
+      existsSync("/usr/bin/chromium")
+        ? "chromium: /usr/bin/chromium (browser, canvas)"
+        : expect.stringContaining("missing"),
     );
     expect(lines.find((l) => l.startsWith("espeak-ng: "))).toBeDefined();
     expect(lines.find((l) => l.startsWith("display: "))).toContain("DISPLAY is not set");
@@ -49,10 +51,14 @@ describe("clawtools doctor", () => {
   });
 
   it("names the model it would use, or why it cannot", () => {
-    const run = spawnSync(process.execPath, [bin, "doctor", "--workspace", workspace, "--model", "fakeprov/x"], {
-      encoding: "utf8",
-      input: "",
-    });
+    const run = spawnSync(
+      process.execPath,
+      [bin, "doctor", "--workspace", workspace, "--model", "fakeprov/x"],
+      {
+        encoding: "utf8",
+        input: "",
+      },
+    );
     // an unknown provider is a careless start for serve; doctor reports it and still exits 0
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain('model: fakeprov/x: no endpoint known for provider "fakeprov"');
