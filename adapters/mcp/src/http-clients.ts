@@ -67,7 +67,12 @@ export class StatelessClients {
     let entry = this.clients.get(id);
     if (!entry) {
       if (!this.sessions.reserve()) return undefined;
-      const made: ClientEntry = { id, active: 0, closed: false, ready: Promise.resolve(this.make(id)) };
+      const made: ClientEntry = {
+        id,
+        active: 0,
+        closed: false,
+        ready: Promise.resolve().then(() => this.make(id)),
+      };
       made.ready.then(
         (toolset) => {
           made.toolset = toolset;
