@@ -104,3 +104,35 @@ describe("clawtools call exec under the policy", () => {
     expect(run.stdout).toContain('notes.txt:never run "rm -rf" here');
   });
 });
+
+describe("clawtools call exec with runtime.sandbox", () => {
+  it("runs in bubblewrap: the workspace writable, nothing outside it, and the result says so", () => {
+    const sandboxConfig = path.join(dir, "sandbox.json");
+    writeFileSync(sandboxConfig, JSON.stringify({ runtime: { sandbox: "bwrap" } }));
+    const command = `echo made > made.txt; touch ../escaped ${dir}/escaped-too /usr/clawtools-e2e-marker; echo done`;
+    const run = spawnSync(
+      process.execPath,
+      [
+        bin,
+        "call",
+        "exec",
+        "--workspace",
+        workspace,
+        "--config",
+        sandboxConfig,
+        "--json",
+        "--args",
+        JSON.stringify({ command }),
+      ],
+      { encoding: "utf8" },
+    );
+    expect(run.status).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.details.sandbox).toBe("bwrap");
+    expect(result.content[0].text).toContain("Read-only file system");
+    expect(existsSync(path.join(workspace, "made.txt"))).toBe(true);
+    expect(existsSync(path.join(dir, "escaped"))).toBe(false);
+    expect(existsSync(path.join(dir, "escaped-too"))).toBe(false);
+    expect(existsSync("/usr/clawtools-e2e-marker")).toBe(false);
+  });
+});

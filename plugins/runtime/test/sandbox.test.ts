@@ -179,6 +179,19 @@ describe("exec in bubblewrap", () => {
     expect(log).not.toContain("PRIVATE-KEY-MATERIAL");
   });
 
+  it("PTY runs are sandboxed too, with their terminal", async () => {
+    const { out, details } = await run(
+      `cat ${home}/.ssh/id_ed25519; test -t 1 && echo is-a-terminal; echo pty-done`,
+      {
+        pty: true,
+      },
+    );
+    expect(out).toContain("is-a-terminal");
+    expect(out).toContain("pty-done");
+    expect(out).not.toContain("PRIVATE-KEY-MATERIAL");
+    expect(details?.sandbox).toBe("bwrap");
+  });
+
   it("under ask=on-miss an allowlist miss runs inside the sandbox without an approval", async () => {
     const strict = plugin.tools
       .find((t) => t.names.includes("exec"))!
