@@ -2,6 +2,7 @@ import path from "node:path";
 import { type AgentTool, type ToolContext, ToolInputError, Type } from "@clawtools/core";
 import { type FsEnv, type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
 import { displayPath } from "../paths.js";
+import { joinEndings, splitEndings } from "../edit/line-endings.js";
 import { applyUpdateChunks } from "../patch/apply-update.js";
 import { parsePatch } from "../patch/parse.js";
 
@@ -84,7 +85,9 @@ async function plan(env: FsEnv, input: string) {
       const original = await current(abs);
       if (original === null)
         throw new ToolInputError(`Failed to read file to update ${shown}: file not found`);
-      const updated = applyUpdateChunks(original, hunk.chunks, shown);
+      // chunks fit the LF text; every line keeps its own ending, new lines take their neighbours'
+      const lined = splitEndings(original);
+      const updated = joinEndings(lined, applyUpdateChunks(lined.text, hunk.chunks, shown));
       if (hunk.moveTo) {
         const dest = env.resolve(hunk.moveTo);
         const destShown = displayPath(env.root, dest);
@@ -170,6 +173,8 @@ export function createApplyPatchTool(
     async execute(_id, { input }, signal) {
       throwIfAborted(signal);
       if (!input?.trim()) throw new ToolInputError("Provide a patch input.");
+      // an envelope with nothing in it is an error, as in Codex and OpenClaw
+      if (parsePatch(input).length === 0) throw new ToolInputError("No files were modified.");
       // the write lock of every file the patch touches (the same locks write and edit take),
       // held while its files are planned and written as a unit
       const touched = parsePatch(input).flatMap((h) => [

@@ -7,7 +7,8 @@ import {
   type EditOutcome,
 } from "../edit/apply-edits.js";
 import { generateDiffString } from "../edit/diff.js";
-import { detectLineEnding, normalizeToLF, restoreLineEndings, stripBom } from "../edit/normalize.js";
+import { joinEndings, splitEndings } from "../edit/line-endings.js";
+import { normalizeToLF } from "../edit/normalize.js";
 import { checkPathArg } from "./messages.js";
 import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
 
@@ -101,9 +102,11 @@ function describeDrift(drift: AppliedDrift[], n: number): string {
   return drift
     .map(({ edit, kind, detail }) => {
       const which = n === 1 ? "oldText" : `edits[${edit}].oldText`;
-      return kind === "indentation"
-        ? `\nApplied with indentation drift: the file has the lines of ${which} ${detail}; newText was re-indented to match.`
-        : `\nApplied with spacing drift: ${which} matched lines whose runs of spaces differ; newText was used as given.`;
+      if (kind === "indentation")
+        return `\nApplied with indentation drift: the file has the lines of ${which} ${detail}; newText was re-indented to match.`;
+      if (kind === "tabs")
+        return `\nApplied with tab/space drift: the file indents the lines of ${which} with ${detail}; newText was re-indented in the file's characters.`;
+      return `\nApplied with spacing drift: ${which} matched lines whose runs of spaces differ; newText follows the file's spacing.`;
     })
     .join("");
 }
@@ -158,9 +161,8 @@ export function createEditTool(
         if (stat.type !== "file") throw new ToolInputError(`Not a regular file: ${path}.`);
         const raw = (await env.bridge.readFile({ filePath: abs })).toString("utf8");
         throwIfAborted(signal);
-        const { bom, text } = stripBom(raw);
-        const ending = detectLineEnding(text);
-        const original = normalizeToLF(text);
+        const lined = splitEndings(raw);
+        const original = lined.text;
         const normalizedEdits = edits.map((e) => ({
           ...e,
           oldText: normalizeToLF(e.oldText),
@@ -179,7 +181,7 @@ export function createEditTool(
         }
         throwIfAborted(signal);
         const updated = outcome.content;
-        await env.bridge.writeFile({ filePath: abs, data: bom + restoreLineEndings(updated, ending) });
+        await env.bridge.writeFile({ filePath: abs, data: joinEndings(lined, updated) });
         const { diff, firstChangedLine } = generateDiffString(original, updated);
         const answer = `Successfully replaced ${outcome.replaced} block(s) in ${path}.${describeDrift(outcome.drift, edits.length)}`;
         return {
