@@ -46,28 +46,48 @@ const testFiles = [
 /** This file names the patterns it looks for; it reads files and runs the same on any Node. */
 const self = fileURLToPath(import.meta.url);
 
-/** The file's text and that of every relative module it imports, transitively. */
-function withRelativeImports(file: string, seen = new Set<string>()): string {
-  if (seen.has(file) || !existsSync(file)) return "";
-  seen.add(file);
-  const text = readFileSync(file, "utf8");
-  let all = text;
-  for (const [, spec] of text.matchAll(/(?:from|import\()\s*["'](\.{1,2}\/[^"']+)["']/gu)) {
-    const target = path.resolve(path.dirname(file), spec as string).replace(/\.js$/u, ".ts");
-    all += `\n${withRelativeImports(target, seen)}`;
+const texts = new Map<string, string>();
+const read = (file: string) => {
+  if (!texts.has(file)) texts.set(file, existsSync(file) ? readFileSync(file, "utf8") : "");
+  return texts.get(file) as string;
+};
+
+/** The relative modules a file imports (`./x.js` read as `./x.ts`). */
+const relativeImports = (file: string) =>
+  [...read(file).matchAll(/(?:from|import\()\s*["'](\.{1,2}\/[^"']+)["']/gu)].map(([, spec]) =>
+    path.resolve(path.dirname(file), spec as string).replace(/\.js$/u, ".ts"),
+  );
+
+/** Every file the test files reach through relative imports, with what each imports. */
+const graph = new Map<string, string[]>();
+const pending = [...testFiles];
+for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+  if (graph.has(file)) continue;
+  const imports = relativeImports(file);
+  graph.set(file, imports);
+  pending.push(...imports);
+}
+/** The files that match VERSION_DEPENDENT or import (transitively) one that does. */
+const loadsVersionDependent = new Set([...graph.keys()].filter((file) => VERSION_DEPENDENT.test(read(file))));
+for (let grew = true; grew; ) {
+  grew = false;
+  for (const [file, imports] of graph) {
+    if (!loadsVersionDependent.has(file) && imports.some((i) => loadsVersionDependent.has(i))) {
+      loadsVersionDependent.add(file);
+      grew = true;
+    }
   }
-  return all;
 }
 
 /** Packages whose own code loads a native module or branches on the Node version. */
 const versionDependentPackages = packageDirs.filter((dir) =>
-  walk(path.join(dir, "src"), isSource).some((file) => VERSION_DEPENDENT.test(readFileSync(file, "utf8"))),
+  walk(path.join(dir, "src"), isSource).some((file) => VERSION_DEPENDENT.test(read(file))),
 );
 
 function whyNodeNext(file: string): string | undefined {
-  const text = withRelativeImports(file);
-  if (VERSION_DEPENDENT.test(text)) return "loads a native module or node:sqlite, or checks the Node version";
-  if (TAG.test(readFileSync(file, "utf8"))) return "is tagged // ci: node-next";
+  if (loadsVersionDependent.has(file))
+    return "loads a native module or node:sqlite, or checks the Node version";
+  if (TAG.test(read(file))) return "is tagged // ci: node-next";
   const owner = versionDependentPackages.find((dir) => file.startsWith(dir + path.sep));
   if (owner) return `tests ${rel(owner)}, whose code depends on the Node version`;
   if (/^apps\/cli\/test\/.*\.e2e\.test\.ts$/u.test(rel(file))) return "drives the built CLI end to end";
