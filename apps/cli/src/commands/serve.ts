@@ -2,6 +2,7 @@ import { redactSecrets, registerSecret } from "@clawtools/core";
 // stdio's entry answers a client's opening before it loads the MCP SDK; HTTP loads it with the adapter
 import { serveStdio } from "@clawtools/mcp/stdio";
 import type { CommonOptions } from "../options.js";
+import { withholdOwnSecrets } from "../own-secrets.js";
 import { followClientRoots } from "../roots.js";
 import { buildToolset } from "../toolset.js";
 import { UsageError } from "../usage.js";
@@ -27,6 +28,12 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
       "--root picks one of the client's roots; --workspace fixes the workspace: give one of them",
     );
   const set = await buildToolset(options, { profile: "coding", store: true });
+  // what serve uses as its own secrets never reaches a command it runs
+  withholdOwnSecrets(process.env, {
+    ...((options.store ?? set.config.store) ? { storeUrl: options.store ?? set.config.store } : {}),
+    tokens: [token, options.gatewayToken],
+    ...(set.config.passEnv ? { passEnv: set.config.passEnv } : {}),
+  });
   const log = (line: string) => process.stderr.write(redactSecrets(`[clawtools] ${line}\n`));
   log(
     `serving ${set.tools.length} tools from ${set.context.workspaceDir}: ${set.tools.map((t) => t.name).join(", ")}`,
