@@ -92,7 +92,18 @@ describe("serve --gateway: a refusing, a starting and a restarting Gateway (loop
     });
     const workspace = mkdtempSync(path.join(tmpdir(), "cli-gw-restart-"));
     const { client, stderr } = await connectCli(
-      ["serve", "--workspace", workspace, "--gateway", g.url, "--gateway-token", TOKEN],
+      [
+        "serve",
+        "--workspace",
+        workspace,
+        "--profile",
+        "full",
+        "--owner",
+        "--gateway",
+        g.url,
+        "--gateway-token",
+        TOKEN,
+      ],
       { env: { XDG_STATE_HOME: path.join(workspace, ".state") }, name: "gw-start" },
     );
     try {
