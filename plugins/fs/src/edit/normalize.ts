@@ -1,21 +1,7 @@
-/** Text helpers for edit: BOM, line endings, and the fuzzy space with a map back to the original. */
-
-export function stripBom(text: string): { bom: string; text: string } {
-  return text.startsWith("\ufeff") ? { bom: "\ufeff", text: text.slice(1) } : { bom: "", text };
-}
-
-/** CRLF iff the first `\n` is preceded by `\r`. */
-export function detectLineEnding(text: string): "\r\n" | "\n" {
-  const nl = text.indexOf("\n");
-  return nl > 0 && text[nl - 1] === "\r" ? "\r\n" : "\n";
-}
+/** Text helpers for edit: LF normalisation of model text, and the fuzzy space with a map back to the original. */
 
 export function normalizeToLF(text: string): string {
   return text.replace(/\r\n/g, "\n").replace(/\r/g, "\n");
-}
-
-export function restoreLineEndings(text: string, ending: "\r\n" | "\n"): string {
-  return ending === "\r\n" ? text.replace(/\n/g, "\r\n") : text;
 }
 
 const SINGLE_QUOTES = /[\u2018\u2019\u201a\u201b]/g;
