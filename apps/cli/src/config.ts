@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { type ConfigError, getCoreSections, isConfigError, parseSectionConfig } from "@clawtools/core";
+import { TOOL_SURFACES, type ToolSurface } from "@clawtools/core/surface";
 import { normalizeOrigin } from "@clawtools/mcp/origin";
 import type { Clawtools } from "clawtools";
 import { type PluginEntry, readPluginEntries } from "./plugin-entries.js";
@@ -29,6 +30,8 @@ export interface CliConfig {
   store?: string;
   /** `root` from the file: which of a stdio client's roots serve works in (the `--root` flag wins). */
   root?: string;
+  /** `surface` from the file: which tools a host sees (the `--surface` flag wins). */
+  surface?: ToolSurface;
   /** Keys accepted without a check (a section that is not installed, a plugin without a schema). */
   warnings: string[];
 }
@@ -126,6 +129,7 @@ export function loadConfig(
     mcpServers,
     store,
     root,
+    surface,
     ...sections
   } = raw;
   if (mcpServers !== undefined && !isObject(mcpServers))
@@ -135,6 +139,8 @@ export function loadConfig(
   if (store !== undefined) checkStoreUrl(store, `${where}: store`);
   if (root !== undefined && (typeof root !== "string" || root.trim() === ""))
     throw new UsageError(`${where}: root must be a non-empty string (a client root's name or path)`);
+  if (surface !== undefined && !(TOOL_SURFACES as readonly unknown[]).includes(surface))
+    throw new UsageError(`${where}: surface must be ${TOOL_SURFACES.map((s) => `"${s}"`).join(" or ")}`);
   if (stateDir !== undefined && typeof stateDir !== "string")
     throw new UsageError(`${where}: stateDir must be a string (a directory)`);
   if (model !== undefined && (typeof model !== "string" || !/^[^/\s]+\/\S+$/.test(model)))
@@ -169,7 +175,7 @@ export function loadConfig(
     if (!plugin) {
       if (!known.has(key))
         throw new UsageError(
-          `${where}: unknown key "${key}" (expected stateDir, model, acp, plugins, mcpServers, allowOrigins, sessionIdleMinutes, maxSessions, store, root or a section: ${[...known].join(", ")})`,
+          `${where}: unknown key "${key}" (expected stateDir, model, acp, plugins, mcpServers, allowOrigins, sessionIdleMinutes, maxSessions, store, root, surface or a section: ${[...known].join(", ")})`,
         );
       warnings.push(`config: "${key}" is not used: its section is not installed`);
       validated[key] = value;
@@ -202,6 +208,7 @@ export function loadConfig(
     mcpServers: (mcpServers as Record<string, unknown> | undefined) ?? {},
     ...(store !== undefined ? { store: store as string } : {}),
     ...(root !== undefined ? { root: root as string } : {}),
+    ...(surface !== undefined ? { surface: surface as ToolSurface } : {}),
     warnings,
   };
 }
