@@ -56,6 +56,8 @@ Commands:
   call <tool> --args <json> | --args-file <file>
                           run one tool and print its result (exit 1 on a tool error)
   serve                   serve the tools over MCP on stdio (or Streamable HTTP with --http)
+  exec-policy check -- <command…>
+                          how the exec policy (config runtime.execPolicy) decides a command
 
   -v, --version           print the version
 
@@ -109,7 +111,8 @@ ${COMMON}
   --token <token>         bearer token clients must send with --http (or $CLAWTOOLS_MCP_TOKEN)
   --allow-origin <origin> a browser origin (https://app.example.com) allowed to use --http
                           (comma-separated, repeatable; config "allowOrigins"); requests from any
-                          other Origin get 403, requests without one are served
+                          other Origin get 403, requests without one are served; on loopback,
+                          pages on localhost, 127.0.0.1 and [::1] (any port) are served too
   --session-idle-minutes <n>
                           close a client's session after n minutes without a request
                           (default 30; config "sessionIdleMinutes")

@@ -387,3 +387,4 @@ export {
   systemLookup,
   type UrlPolicy,
 } from "./safety/url/index.js";
+export { BLOCKED_HEADER, EgressProxy, type EgressProxyOptions } from "./safety/url/egress-proxy.js";

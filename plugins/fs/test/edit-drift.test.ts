@@ -59,9 +59,10 @@ describe("edit: indentation and spacing drift", () => {
       oldText: "const total = a + b;",
       newText: "const total = a - b;",
     });
-    expect(read()).toBe("const total = a - b;\nkeep   this\n");
+    // the file's runs of spaces are kept: each word lands at the column it had
+    expect(read()).toBe("const  total =   a - b;\nkeep   this\n");
     expect(text(r)).toBe(
-      "Successfully replaced 1 block(s) in f.txt.\nApplied with spacing drift: oldText matched lines whose runs of spaces differ; newText was used as given.",
+      "Successfully replaced 1 block(s) in f.txt.\nApplied with spacing drift: oldText matched lines whose runs of spaces differ; newText follows the file's spacing.",
     );
     expect(r.details).toMatchObject({
       drift: [{ edit: 0, kind: "spacing", detail: "runs of spaces inside lines" }],
@@ -85,7 +86,16 @@ describe("edit: indentation and spacing drift", () => {
     expect(
       await failure(edit.execute("c", { path: "f.txt", oldText: "      x()\n", newText: "y()\n" })),
     ).toBe(
-      "Found 2 places in f.txt that match the text once indentation is ignored. Please provide more context to make it unique.",
+      [
+        "Found 2 places in f.txt that match the text once indentation is ignored. Please provide more context to make it unique.",
+        "  candidate 1 at line 2:",
+        "    1 | a:",
+        "  > 2 |   x()",
+        "    3 | b:",
+        "  candidate 2 at line 4:",
+        "    3 | b:",
+        "  > 4 |     x()",
+      ].join("\n"),
     );
     const spaced = setup("f(a,  b)\nf(a,   b)\n");
     expect(
@@ -99,7 +109,15 @@ describe("edit: indentation and spacing drift", () => {
         }),
       ),
     ).toBe(
-      "Found 2 places in f.txt that match edits[0] once spacing is ignored. Please provide more context to make it unique.",
+      [
+        "Found 2 places in f.txt that match edits[0] once spacing is ignored. Please provide more context to make it unique.",
+        "  candidate 1 at line 1:",
+        "  > 1 | f(a,  b)",
+        "    2 | f(a,   b)",
+        "  candidate 2 at line 2:",
+        "    1 | f(a,  b)",
+        "  > 2 | f(a,   b)",
+      ].join("\n"),
     );
     expect(read()).toBe(original);
   });
@@ -164,7 +182,19 @@ describe("edit: replace_all", () => {
     expect(
       await failure(edit.execute("c", { file_path: "f.txt", old_string: "foo", new_string: "baz" })),
     ).toBe(
-      "Found 3 occurrences of the text in f.txt. The text must be unique. Please provide more context to make it unique.",
+      [
+        "Found 3 occurrences of the text in f.txt. The text must be unique. Please provide more context to make it unique.",
+        "  candidate 1 at line 1:",
+        "  > 1 | foo(1);",
+        "    2 | foo(2);",
+        "  candidate 2 at line 2:",
+        "    1 | foo(1);",
+        "  > 2 | foo(2);",
+        "    3 | bar(foo);",
+        "  candidate 3 at line 3:",
+        "    2 | foo(2);",
+        "  > 3 | bar(foo);",
+      ].join("\n"),
     );
     const r = await edit.execute("c", {
       file_path: "f.txt",

@@ -118,10 +118,10 @@ describe("edit", () => {
   });
 
   it("a failed edit names the closest lines with a hint and shows the current contents", async () => {
-    // a tab in the file for spaces in oldText is no uniform shift: refused, and the hint says so
-    const { edit } = setup("function f() {\n\treturn compute(a, b);\n}\n");
+    // the tab-indented line matches, the next one does not: refused, and the hint names the indentation
+    const { edit } = setup("function f() {\n\treturn compute(a, b);\n\tlog();\n}\n");
     const error = await edit
-      .execute("c", { path: "f.txt", oldText: "    return compute(a, b);", newText: "    return 0;" })
+      .execute("c", { path: "f.txt", oldText: "    return compute(a, b);\n}", newText: "    return 0;" })
       .catch((e: Error) => e);
     expect((error as Error).message).toBe(
       [
@@ -135,6 +135,7 @@ describe("edit", () => {
         "Current file contents:",
         "function f() {",
         "\treturn compute(a, b);",
+        "\tlog();",
         "}",
         "",
       ].join("\n"),

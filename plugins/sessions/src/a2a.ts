@@ -26,6 +26,8 @@ export {
 } from "./a2a-context.js";
 
 const STEP_WAIT_MAX_MS = 60_000;
+/** OpenClaw's internal channel (its web chat): nothing is posted to it. */
+const INTERNAL_CHANNEL = "webchat";
 
 const textOf = (m: TranscriptMessage) =>
   typeof m.content === "string"
@@ -87,8 +89,9 @@ export interface AgentToAgentFlow {
 /**
  * OpenClaw's sessions_send follow-up, run after the tool has returned: up to `maxPingPongTurns`
  * turns alternating between the requester and the target (each answering the other's last
- * reply, `REPLY_SKIP` ending it), then an announce step in the target session whose reply,
- * unless `ANNOUNCE_SKIP` or empty, is emitted for the target's channel. Never throws.
+ * reply, `REPLY_SKIP` ending it), then, when the target session has a channel to post to, an
+ * announce step there whose reply, unless `ANNOUNCE_SKIP` or empty, is emitted for that channel
+ * (a target with no channel gets no announce turn, as in 9.6). Never throws.
  */
 export async function runAgentToAgentFlow(service: SessionsService, flow: AgentToAgentFlow): Promise<void> {
   const events = agentToAgentEvents(service);
@@ -109,6 +112,9 @@ export async function runAgentToAgentFlow(service: SessionsService, flow: AgentT
       return;
     }
     const targetChannel = (await service.store.get(target))?.channel ?? "unknown";
+    // the announce step's reply is posted to the target's channel; with none (a session no
+    // channel delivers to, as every session an MCP host makes), 9.6 runs no announce turn
+    const canAnnounce = targetChannel !== "unknown" && targetChannel !== INTERNAL_CHANNEL;
     const parties: Parties = {
       requesterSessionKey: flow.requesterSessionKey,
       requesterChannel: flow.requesterChannel,
@@ -145,6 +151,10 @@ export async function runAgentToAgentFlow(service: SessionsService, flow: AgentT
         incoming = reply;
         [speaker, listener] = [listener, speaker];
       }
+    }
+    if (!canAnnounce) {
+      events.emit("done", { targetSessionKey: target, turns, announced: false });
+      return;
     }
     const announce = await step(
       service,

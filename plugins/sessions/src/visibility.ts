@@ -10,12 +10,12 @@ const LABEL: Record<SessionAction, string> = {
   status: "Session status",
 };
 const A2A_DISABLED: Record<SessionAction, string> = {
-  list: "Agent-to-agent listing is disabled. Set tools.agentToAgent.enabled=true to allow cross-agent access.",
+  list: "Agent-to-agent listing is disabled. Set sessions.agentToAgent.enabled=true to allow cross-agent access.",
   history:
-    "Agent-to-agent history is disabled. Set tools.agentToAgent.enabled=true to allow cross-agent access.",
-  send: "Agent-to-agent messaging is disabled. Set tools.agentToAgent.enabled=true to allow cross-agent sends.",
+    "Agent-to-agent history is disabled. Set sessions.agentToAgent.enabled=true to allow cross-agent access.",
+  send: "Agent-to-agent messaging is disabled. Set sessions.agentToAgent.enabled=true to allow cross-agent sends.",
   status:
-    "Agent-to-agent status is disabled. Set tools.agentToAgent.enabled=true to allow cross-agent access.",
+    "Agent-to-agent status is disabled. Set sessions.agentToAgent.enabled=true to allow cross-agent access.",
 };
 
 export interface VisibilityPolicy {
@@ -83,24 +83,24 @@ export function checkVisibility(
     );
   if (visibility === "self")
     return deny(
-      `${LABEL[action]} visibility is restricted to the current session (tools.sessions.visibility=self).`,
+      `${LABEL[action]} visibility is restricted to the current session (sessions.visibility=self).`,
     );
   // the sessions a session spawned (and theirs) are visible from every wider setting too
   if (inTree(caller.key, target, byKey)) return { ok: true };
   if (visibility === "tree")
     return deny(
-      `${LABEL[action]} visibility is restricted to the current session tree (tools.sessions.visibility=tree).`,
+      `${LABEL[action]} visibility is restricted to the current session tree (sessions.visibility=tree).`,
     );
   if (target.agentId === caller.agentId) return { ok: true };
   if (visibility !== "all")
     return deny(
-      `${LABEL[action]} visibility is restricted. Set tools.sessions.visibility=all to allow cross-agent access.`,
+      `${LABEL[action]} visibility is restricted. Set sessions.visibility=all to allow cross-agent access.`,
     );
   if (!policy.agentToAgent?.enabled) return deny(A2A_DISABLED[action]);
   const allow = policy.agentToAgent.allow ?? ["*"];
   if (!allow.some((p) => globMatch(p, target.agentId)))
     return deny(
-      `Agent-to-agent ${action === "send" ? "messaging" : action} denied by tools.agentToAgent.allow.`,
+      `Agent-to-agent ${action === "send" ? "messaging" : action} denied by sessions.agentToAgent.allow.`,
     );
   return { ok: true };
 }

@@ -190,8 +190,9 @@ describe("sessions_send agent-to-agent follow-up", () => {
     const t = await peerSetup({ script: conversation() });
     const self = once(agentToAgentEvents(t.service), "done");
     await t.json("sessions_send", { sessionKey: MAIN, message: "note to self" });
-    expect(await self).toEqual([{ targetSessionKey: MAIN, turns: 0, announced: true }]);
-    expect(turnsOf(t).map((r) => r.sessionKey)).toEqual([MAIN, MAIN]);
+    // MAIN has no channel: no announce turn either
+    expect(await self).toEqual([{ targetSessionKey: MAIN, turns: 0, announced: false }]);
+    expect(turnsOf(t).map((r) => r.sessionKey)).toEqual([MAIN]);
 
     // a caller whose context names no session: no requester, so no ping-pong
     const anonymous = createToolset({
@@ -209,7 +210,7 @@ describe("sessions_send agent-to-agent follow-up", () => {
     const done = once(agentToAgentEvents(t.service), "done");
     json(await send.execute("c", { sessionKey: PEER, message: "from nowhere" }));
     expect(await done).toEqual([{ targetSessionKey: PEER, turns: 0, announced: true }]);
-    const turns = turnsOf(t).slice(2);
+    const turns = turnsOf(t).slice(1);
     expect(turns[0]!.prompt).toBe(
       `Agent-to-agent message context:\nAgent 1 (requester) channel: slack.\nAgent 2 (target) session: ${PEER}.`,
     );
@@ -254,12 +255,34 @@ describe("sessions_send agent-to-agent follow-up", () => {
     expect(sent).toMatchObject({ status: "ok", reply: "R1" });
     await secondWait.promise; // the follow-up is waiting for the child's run
     childRun.open("child done");
-    expect(await done).toEqual([{ targetSessionKey: PEER, turns: 5, announced: true }]);
+    expect(await done).toEqual([{ targetSessionKey: PEER, turns: 5, announced: false }]);
     const child = (await t.service.store.history(childKey)).map((m) => m.role);
     // the child's own turn is complete before the first ping-pong message
     expect(child.slice(0, 4)).toEqual(["user", "assistant", "user", "assistant"]);
     const first = await t.service.store.history(childKey);
     expect(first[1]!.content).toEqual([{ type: "text", text: "child done" }]);
+  });
+
+  it("a target with no channel to post to gets the message and the ping-pong, but no announce turn (as 9.6)", async () => {
+    const t = setup({ visibility: "agent", script: conversation(), agentToAgent: { maxPingPongTurns: 1 } });
+    const quiet = "agent:main:quiet";
+    await t.service.store.create({ key: quiet, agentId: "main" });
+    const events = agentToAgentEvents(t.service);
+    let announced = 0;
+    events.on("announce", () => announced++);
+    const done = once(events, "done");
+    const sent = await t.json("sessions_send", { sessionKey: quiet, message: "Plan the release" });
+    expect(sent).toMatchObject({ status: "ok", reply: "R1" });
+    expect(await done).toEqual([{ targetSessionKey: quiet, turns: 1, announced: false }]);
+    expect(announced).toBe(0);
+    expect(turnsOf(t).map((r) => [r.sessionKey, r.message])).toEqual([
+      [quiet, "Plan the release"],
+      [MAIN, "R1"],
+    ]);
+    // the target's transcript holds the message and its reply, nothing more
+    const target = await t.service.store.history(quiet);
+    expect(target.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(JSON.stringify(target)).not.toContain("Agent-to-agent announce step.");
   });
 
   it("a failed or timed-out first reply ends the follow-up without an announce", async () => {

@@ -252,7 +252,7 @@ describe("session_status", () => {
     expect(json(bad).error).toBe('Unrecognized model "nonsense".');
     const hidden = await t.call("session_status", { sessionKey: "agent:main:other" });
     expect(json(hidden).error).toBe(
-      "Session status visibility is restricted to the current session tree (tools.sessions.visibility=tree).",
+      "Session status visibility is restricted to the current session tree (sessions.visibility=tree).",
     );
   });
 });

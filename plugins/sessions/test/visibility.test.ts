@@ -52,17 +52,17 @@ describe("checkVisibility: self | tree | agent | all × list | history | send | 
       expect(check(action, "child", { visibility: "self" })).toEqual({
         ok: false,
         status: "forbidden",
-        error: `${LABEL[action]} visibility is restricted to the current session (tools.sessions.visibility=self).`,
+        error: `${LABEL[action]} visibility is restricted to the current session (sessions.visibility=self).`,
       });
       expect(check(action, "other", { visibility: "tree" })).toEqual({
         ok: false,
         status: "forbidden",
-        error: `${LABEL[action]} visibility is restricted to the current session tree (tools.sessions.visibility=tree).`,
+        error: `${LABEL[action]} visibility is restricted to the current session tree (sessions.visibility=tree).`,
       });
       expect(check(action, "ops", { visibility: "agent" })).toEqual({
         ok: false,
         status: "forbidden",
-        error: `${LABEL[action]} visibility is restricted. Set tools.sessions.visibility=all to allow cross-agent access.`,
+        error: `${LABEL[action]} visibility is restricted. Set sessions.visibility=all to allow cross-agent access.`,
       });
     });
 
@@ -70,19 +70,19 @@ describe("checkVisibility: self | tree | agent | all × list | history | send | 
     expect(check("history", "ops", { visibility: "all" })).toMatchObject({
       ok: false,
       error:
-        "Agent-to-agent history is disabled. Set tools.agentToAgent.enabled=true to allow cross-agent access.",
+        "Agent-to-agent history is disabled. Set sessions.agentToAgent.enabled=true to allow cross-agent access.",
     });
     expect(check("send", "ops", { visibility: "all", agentToAgent: { enabled: false } })).toMatchObject({
       ok: false,
       error:
-        "Agent-to-agent messaging is disabled. Set tools.agentToAgent.enabled=true to allow cross-agent sends.",
+        "Agent-to-agent messaging is disabled. Set sessions.agentToAgent.enabled=true to allow cross-agent sends.",
     });
     expect(
       check("send", "ops", { visibility: "all", agentToAgent: { enabled: true, allow: ["dev*"] } }),
     ).toEqual({
       ok: false,
       status: "forbidden",
-      error: "Agent-to-agent messaging denied by tools.agentToAgent.allow.",
+      error: "Agent-to-agent messaging denied by sessions.agentToAgent.allow.",
     });
     expect(
       check("send", "ops", { visibility: "all", agentToAgent: { enabled: true, allow: ["o?s"] } }),

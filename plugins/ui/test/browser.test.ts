@@ -404,6 +404,64 @@ describe("dialogs, wrapped page text, navigation results and history", () => {
   });
 });
 
+describe("page text in snapshots", () => {
+  const WORDS = [
+    "Article text in a div.",
+    "Price: 42 EUR",
+    "para",
+    "Ships in 3 days",
+    "from Lyon",
+    "7 left",
+    "Free returns",
+    "2-year warranty",
+    "No results yet",
+  ];
+
+  it("every format carries the text of divs, spans, sections, tables and list items", async () => {
+    const { targetId } = json(await call({ action: "open", targetUrl: pages.url("/shop") }));
+    const formats: Array<[string, Record<string, unknown>]> = [
+      ["ai (default)", {}],
+      ["ai compact", { compact: true }],
+      ["ai, aria refs", { refs: "aria" }],
+      ["ai, aria refs, compact", { refs: "aria", compact: true }],
+      ["aria", { snapshotFormat: "aria" }],
+    ];
+    for (const [label, options] of formats) {
+      const body = text(await call({ action: "snapshot", targetId, ...options }));
+      for (const words of WORDS) expect(body, `${label}: ${words}`).toContain(words);
+      expect(body, label).toContain(options.snapshotFormat ? '"name": "Go"' : '- button "Go" [ref=');
+    }
+    // the default: the text sits where the page has it, as text lines between the elements
+    const body = text(await call({ action: "snapshot", targetId }));
+    expect(body).toMatch(
+      /- text: Article text in a div\.\n\s*- text: "Price: 42 EUR"\n\s*- paragraph \[ref=e\d+\]: para\n\s*- button "Go" \[ref=e\d+\]/,
+    );
+    expect(body).toMatch(/- cell "7 left" \[ref=e\d+\]/);
+  });
+
+  it("navigate's element list and snapshot give an element the same ref; a click's new text shows in the next snapshot", async () => {
+    const { targetId } = json(await call({ action: "open", targetUrl: pages.url("/form") }));
+    const landed = text(await call({ action: "navigate", targetId, targetUrl: pages.url("/shop") }));
+    const listed = (body: string, name: string) =>
+      new RegExp(`- button "${name}" \\[ref=(e\\d+)\\]`).exec(body)?.[1];
+    const search = listed(landed, "Search");
+    const go = listed(landed, "Go");
+    expect(search).toBeDefined();
+    const before = text(await call({ action: "snapshot", targetId }));
+    expect(listed(before, "Search")).toBe(search);
+    expect(listed(before, "Go")).toBe(go);
+    expect(before).toContain("No results yet");
+    // the ref from navigate's list still acts after the full snapshot
+    await call({ action: "act", request: { kind: "click", targetId, ref: search } });
+    const after = text(await call({ action: "snapshot", targetId }));
+    expect(after).toContain("3 results for shoes");
+    expect(after).not.toContain("No results yet");
+    expect(listed(after, "Search")).toBe(search);
+    const efficient = text(await call({ action: "snapshot", targetId, mode: "efficient" }));
+    expect(listed(efficient, "Search")).toBe(search);
+  });
+});
+
 describe("browser URL policy", () => {
   it("refuses loopback and private targets by default, before any browser starts", async () => {
     const strict = createToolset({

@@ -33,6 +33,17 @@ const PAGES: Record<string, string> = {
   "/framed": `<!doctype html><title>Framed</title><nav><a href="#home">Home</a></nav>
 <main id="main"><button>Outside</button><section id="box"><button>Inside</button></section></main>
 <iframe id="child" srcdoc="<button>In the frame</button>"></iframe>`,
+  // a shop page whose words sit in div, span, section, table and li, and change on a click
+  "/shop": `<!doctype html><title>Shop</title>
+<header><nav><a href="/form">Home</a></nav></header>
+<main>
+<div>Article text in a div.</div><div><span>Price: 42 EUR</span></div><p>para</p><button>Go</button>
+<section><h2>Details</h2><span>Ships in 3 days</span> <span>from Lyon</span></section>
+<table><thead><tr><th>Size</th><th>Stock</th></tr></thead><tbody><tr><td>M</td><td><span>7 left</span></td></tr></tbody></table>
+<ul><li>Free returns</li><li><span>2-year warranty</span></li></ul>
+<div id="result"><span>No results yet</span></div>
+<button onclick="document.getElementById('result').innerHTML='<span>3 results for shoes</span>'">Search</button>
+</main>`,
   "/menu": `<!doctype html><title>Menu</title>
 <div id="popover" style="visibility:hidden"><span>Closed label</span>
   <ul role="menu" style="visibility:visible"><li role="menuitem" onclick="document.getElementById('picked').textContent='opened'">Open</li><li role="menuitem">Save</li></ul>

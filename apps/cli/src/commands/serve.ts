@@ -90,7 +90,7 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
     log(`MCP over Streamable HTTP at ${serving.url}${token ? " (bearer token required)" : ""}`);
     void set.startState();
     log(
-      `each HTTP client gets its own agent session (${HTTP_SESSION_PREFIX}<session id>)` +
+      `each HTTP client gets its own agent session (${HTTP_SESSION_PREFIX}<session id>; a 2026-07-28 client, which has no session: ${HTTP_SESSION_PREFIX}c-<hash of its clientInfo, token, address and Clawtools-Client-Id>)` +
         (origins?.length ? `; browser origins allowed: ${origins.join(", ")}` : ""),
     );
     await serving.done;

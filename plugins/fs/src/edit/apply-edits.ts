@@ -1,6 +1,8 @@
 import { ToolInputError } from "@clawtools/core";
-import { closestLinesHint, currentContentsHint } from "./hints.js";
+import { followSpacing, followTypography } from "./convention.js";
 import { findIndentationDrift, findSpacingDrift } from "./drift.js";
+import { candidatesHint, closestLinesHint, currentContentsHint } from "./hints.js";
+import { findTabDrift } from "./tabs.js";
 import { fuzzyNormalize, fuzzyWithMap } from "./normalize.js";
 
 export interface Edit {
@@ -13,7 +15,7 @@ export interface Edit {
 /** A difference between an edit's oldText and the file that was applied anyway. */
 export interface AppliedDrift {
   edit: number;
-  kind: "indentation" | "spacing";
+  kind: "indentation" | "tabs" | "spacing";
   /** `4 spaces deeper`, `runs of spaces inside lines`. */
   detail: string;
 }
@@ -23,6 +25,8 @@ export interface EditOutcome {
   /** Regions replaced (more than the edits when one replaces every occurrence). */
   replaced: number;
   drift: AppliedDrift[];
+  /** The replaced regions of the original content, in order. */
+  spans: Array<{ start: number; end: number }>;
 }
 
 interface Match {
@@ -61,13 +65,20 @@ export function isEditNoChangeError(error: unknown): error is EditNoChangeError 
   );
 }
 
-const duplicate = (path: string, i: number, n: number, count: number) =>
-  n === 1
-    ? `Found ${count} occurrences of the text in ${path}. The text must be unique. Please provide more context to make it unique.`
-    : `Found ${count} occurrences of edits[${i}] in ${path}. Each oldText must be unique. Please provide more context to make it unique.`;
+type Span = { start: number; end: number };
 
-const ambiguousDrift = (path: string, i: number, n: number, count: number, what: string) =>
-  `Found ${count} places in ${path} that match ${n === 1 ? "the text" : `edits[${i}]`} once ${what} is ignored. Please provide more context to make it unique.`;
+/** pi's sentence, then every candidate's line numbers and a few of its lines. */
+const duplicate = (path: string, i: number, n: number, content: string, spans: Span[]) =>
+  `${
+    n === 1
+      ? `Found ${spans.length} occurrences of the text in ${path}. The text must be unique. Please provide more context to make it unique.`
+      : `Found ${spans.length} occurrences of edits[${i}] in ${path}. Each oldText must be unique. Please provide more context to make it unique.`
+  }${candidatesHint(content, spans)}`;
+
+const ambiguousDrift = (path: string, i: number, n: number, what: string, content: string, spans: Span[]) =>
+  `Found ${spans.length} places in ${path} that match ${n === 1 ? "the text" : `edits[${i}]`} once ${what} is ignored. Please provide more context to make it unique.${candidatesHint(content, spans)}`;
+
+const DRIFT_WHAT = { indentation: "indentation", tabs: "tabs against spaces", spacing: "spacing" } as const;
 
 const noChange = (path: string, n: number) =>
   n === 1
@@ -106,32 +117,50 @@ export function applyEdits(content: string, edits: Edit[], path: string): EditOu
       newText,
     });
     const exact = allOccurrences(content, edit.oldText);
-    if (exact.length > 1 && !edit.replaceAll) throw new ToolInputError(duplicate(path, i, n, exact.length));
+    if (exact.length > 1 && !edit.replaceAll)
+      throw new ToolInputError(
+        duplicate(
+          path,
+          i,
+          n,
+          content,
+          exact.map((at) => ({ start: at, end: at + edit.oldText.length })),
+        ),
+      );
     if (exact.length > 0) return exact.map((at) => region(at, at + edit.oldText.length));
     fuzzy ??= fuzzyWithMap(content);
     const needle = fuzzyNormalize(edit.oldText);
     const loose = allOccurrences(fuzzy.fuzzy, needle);
-    if (loose.length > 1 && !edit.replaceAll) throw new ToolInputError(duplicate(path, i, n, loose.length));
+    const looseSpans = loose.map((at) => ({
+      start: fuzzy!.map[at]!,
+      end: fuzzy!.ends[at + needle.length - 1]!,
+    }));
+    if (loose.length > 1 && !edit.replaceAll)
+      throw new ToolInputError(duplicate(path, i, n, content, looseSpans));
+    // matched once quotes, dashes or Unicode spellings were folded: newText follows the file's
     if (loose.length > 0)
-      return loose.map((at) => region(fuzzy!.map[at]!, fuzzy!.ends[at + needle.length - 1]!));
+      return looseSpans.map(({ start, end }) =>
+        region(start, end, followTypography(edit.newText, edit.oldText, content.slice(start, end))),
+      );
     for (const [kind, find] of [
       ["indentation", findIndentationDrift],
+      ["tabs", findTabDrift],
       ["spacing", findSpacingDrift],
     ] as const) {
       const found = find(content, edit.oldText, edit.newText);
       if (!found) continue;
       if (found.regions.length > 1 && !edit.replaceAll)
-        throw new ToolInputError(
-          ambiguousDrift(
-            path,
-            i,
-            n,
-            found.regions.length,
-            kind === "indentation" ? "indentation" : "spacing",
-          ),
-        );
+        throw new ToolInputError(ambiguousDrift(path, i, n, DRIFT_WHAT[kind], content, found.regions));
       drift.push({ edit: i, kind, detail: found.description });
-      return found.regions.map((r) => region(r.start, r.end, r.newText));
+      return found.regions.map((r) => {
+        if (kind !== "spacing") return region(r.start, r.end, r.newText);
+        const matched = content.slice(r.start, r.end);
+        return region(
+          r.start,
+          r.end,
+          followSpacing(followTypography(r.newText, edit.oldText, matched), edit.oldText, matched),
+        );
+      });
     }
     throw new ToolInputError(notFound(path, i, n, content, edit.oldText));
   });
@@ -149,5 +178,6 @@ export function applyEdits(content: string, edits: Edit[], path: string): EditOu
   let out = content;
   for (const m of sorted.reverse()) out = out.slice(0, m.start) + m.newText + out.slice(m.end);
   if (out === content) throw new EditNoChangeError(noChange(path, n));
-  return { content: out, replaced: matches.length, drift };
+  const spans = sorted.reverse().map(({ start, end }) => ({ start, end }));
+  return { content: out, replaced: matches.length, drift, spans };
 }

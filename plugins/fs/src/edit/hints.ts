@@ -171,3 +171,44 @@ export function currentContentsHint(content: string): string {
       : `${cutSafe(content, CONTENTS_HINT_CHARS)}\n... (truncated)`;
   return `\nCurrent file contents:\n${snippet}`;
 }
+
+const MAX_SHOWN_CANDIDATES = 5;
+const MAX_LINES_PER_CANDIDATE = 3;
+
+/**
+ * For an ambiguous match: where each candidate is (its line numbers) and a few of its lines
+ * with one line of context either side, so the model can add what makes its pick unique.
+ */
+export function candidatesHint(content: string, regions: Array<{ start: number; end: number }>): string {
+  const lineStarts = [0];
+  for (let i = content.indexOf("\n"); i !== -1; i = content.indexOf("\n", i + 1)) lineStarts.push(i + 1);
+  const lineOf = (offset: number) => {
+    let [lo, hi] = [0, lineStarts.length - 1];
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo; // 0-based
+  };
+  const lines = content.split("\n", lineStarts.length);
+  if (lines.length > 1 && lines.at(-1) === "") lines.pop(); // the final newline ends a line, not one more
+  const width = String(lineStarts.length).length;
+  const blocks = regions.slice(0, MAX_SHOWN_CANDIDATES).map(({ start, end }, k) => {
+    const first = lineOf(start);
+    const last = lineOf(Math.max(start, end - 1));
+    const span = first === last ? `line ${first + 1}` : `lines ${first + 1}-${last + 1}`;
+    const shownLast = Math.min(last, first + MAX_LINES_PER_CANDIDATE - 1);
+    const out = [`  candidate ${k + 1} at ${span}:`];
+    for (let l = Math.max(0, first - 1); l <= Math.min(lines.length - 1, shownLast + 1); l++) {
+      const mark = l >= first && l <= last ? ">" : " ";
+      out.push(`  ${mark} ${String(l + 1).padStart(width)} | ${cutSafe(lines[l]!, MAX_LINE_CHARS)}`);
+    }
+    if (shownLast < last)
+      out.push(`    ${"".padStart(width)}   ... (${last - shownLast} more matched lines)`);
+    return out.join("\n");
+  });
+  const more =
+    regions.length > MAX_SHOWN_CANDIDATES ? `\n  ... and ${regions.length - MAX_SHOWN_CANDIDATES} more` : "";
+  return `\n${blocks.join("\n")}${more}`;
+}

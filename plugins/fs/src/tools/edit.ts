@@ -9,6 +9,7 @@ import {
 import { generateDiffString } from "../edit/diff.js";
 import { joinEndings, splitEndings } from "../edit/line-endings.js";
 import { normalizeToLF } from "../edit/normalize.js";
+import { changedRanges, lineOf, staleRefusal, touches, withLoopNote } from "../stale/region.js";
 import { checkPathArg } from "./messages.js";
 import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
 
@@ -102,9 +103,11 @@ function describeDrift(drift: AppliedDrift[], n: number): string {
   return drift
     .map(({ edit, kind, detail }) => {
       const which = n === 1 ? "oldText" : `edits[${edit}].oldText`;
-      return kind === "indentation"
-        ? `\nApplied with indentation drift: the file has the lines of ${which} ${detail}; newText was re-indented to match.`
-        : `\nApplied with spacing drift: ${which} matched lines whose runs of spaces differ; newText was used as given.`;
+      if (kind === "indentation")
+        return `\nApplied with indentation drift: the file has the lines of ${which} ${detail}; newText was re-indented to match.`;
+      if (kind === "tabs")
+        return `\nApplied with tab/space drift: the file indents the lines of ${which} with ${detail}; newText was re-indented in the file's characters.`;
+      return `\nApplied with spacing drift: ${which} matched lines whose runs of spaces differ; newText follows the file's spacing.`;
     })
     .join("");
 }
@@ -171,15 +174,40 @@ export function createEditTool(
           outcome = applyEdits(original, normalizedEdits, path);
         } catch (error) {
           // an edit that changes nothing is an answer (OpenClaw), not a failure to retry
-          if (!(error instanceof EditNoChangeError)) throw error;
-          return {
-            content: [{ type: "text", text: error.message }],
-            details: { diff: "", changed: false },
-          };
+          if (error instanceof EditNoChangeError)
+            return {
+              content: [{ type: "text", text: error.message }],
+              details: { diff: "", changed: false },
+            };
+          if (error instanceof ToolInputError)
+            throw new ToolInputError(withLoopNote(error.message, env.seen.refused(error.message)));
+          throw error;
         }
         throwIfAborted(signal);
         const updated = outcome.content;
-        await env.bridge.writeFile({ filePath: abs, data: joinEndings(lined, updated) });
+        // the stale guard: a file changed on disk since this session saw it is judged by the
+        // lines the edit touches; changes elsewhere (a formatter, another writer) are kept
+        const then = await env.seen.get(abs);
+        if (then !== undefined && then !== raw) {
+          const seenText = splitEndings(then).text;
+          const ranges = changedRanges(seenText, original);
+          for (const { start, end } of outcome.spans) {
+            const [first, last] = [lineOf(original, start), lineOf(original, Math.max(start, end - 1))];
+            if (!touches(ranges, first, last)) continue;
+            const message = staleRefusal({
+              shown: path,
+              seen: seenText,
+              now: original,
+              wanted: updated,
+              first,
+              last,
+            });
+            throw new ToolInputError(withLoopNote(message, env.seen.refused(message)));
+          }
+        }
+        const written = joinEndings(lined, updated);
+        await env.bridge.writeFile({ filePath: abs, data: written });
+        env.seen.set(abs, written);
         const { diff, firstChangedLine } = generateDiffString(original, updated);
         const answer = `Successfully replaced ${outcome.replaced} block(s) in ${path}.${describeDrift(outcome.drift, edits.length)}`;
         return {

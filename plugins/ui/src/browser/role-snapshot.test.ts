@@ -5,6 +5,8 @@ import { roleSnapshotLines } from "./role-snapshot.js";
 const AI_YAML = [
   "- generic [active] [ref=e1]:",
   '  - heading "Orders" [level=1] [ref=e2]',
+  '  - generic [ref=e12]: "Price: 42 EUR"',
+  "  - generic [ref=e13]: Article text in a div.",
   "  - generic [ref=e3]:",
   "    - text: Field 0",
   '    - textbox "Field 0" [ref=e4] [box=10,20,100,18]',
@@ -20,10 +22,12 @@ const AI_YAML = [
 ].join("\n");
 
 describe("role refs over the AI walk", () => {
-  it("drops unnamed wrappers, numbers elements, marks equals with nth, strips the walk's marks", () => {
+  it("drops unnamed wrappers (keeping their text), numbers elements, marks equals with nth, strips the walk's marks", () => {
     const { lines, refs, boxes } = roleSnapshotLines(AI_YAML, false);
     expect(lines).toEqual([
       '- heading "Orders" [ref=e1] [level=1]',
+      '- text: "Price: 42 EUR"',
+      "- text: Article text in a div.",
       "- text: Field 0",
       '- textbox "Field 0" [ref=e2]',
       '- button "Go" [ref=e3]',
@@ -43,17 +47,24 @@ describe("role refs over the AI walk", () => {
     expect([...boxes]).toEqual([["e2", { x: 10, y: 20, width: 100, height: 18 }]]);
   });
 
-  it("interactive: only interactive elements, flat, positions still counted over the whole page", () => {
+  it("interactive: only interactive elements, flat, each with its ref of the full snapshot", () => {
     const { lines, refs } = roleSnapshotLines(AI_YAML, true);
     expect(lines).toEqual([
-      '- textbox "Field 0" [ref=e1]',
-      '- button "Go" [ref=e2]',
-      '- button "Go" [ref=e3] [nth=1]',
-      "- link [ref=e4]:", // the line keeps its colon; its children are not interactive
-      "- link [ref=e5] [nth=1]",
-      '- button "a \\"quoted\\" name" [ref=e6] [disabled]',
+      '- textbox "Field 0" [ref=e2]',
+      '- button "Go" [ref=e3]',
+      '- button "Go" [ref=e5] [nth=1]',
+      "- link [ref=e6]:", // the line keeps its colon; its children are not interactive
+      "- link [ref=e7] [nth=1]",
+      '- button "a \\"quoted\\" name" [ref=e8] [disabled]',
     ]);
-    expect(refs.get("e3")).toEqual({ role: "button", name: "Go", nth: 1, ariaRef: "e7" });
+    expect(refs.get("e5")).toEqual({ role: "button", name: "Go", nth: 1, ariaRef: "e7" });
+    const full = roleSnapshotLines(AI_YAML, false).refs;
+    for (const [ref, entry] of refs) expect(full.get(ref)).toEqual(entry);
+  });
+
+  it("a walk without refs is numbered e1, e2… and keeps wrapper text", () => {
+    const { lines } = roleSnapshotLines('- generic:\n  - generic: Hello\n  - button "Go"', false);
+    expect(lines).toEqual(["- text: Hello", '- button "Go" [ref=e1]']);
   });
 
   it("blank input gives no lines and no refs", () => {

@@ -2,7 +2,8 @@ import type { RoleRef } from "./snapshot.js";
 
 /**
  * Role refs over Playwright's AI snapshot, in one pass over its lines: unnamed structural
- * wrappers dropped (children lifted), every element numbered `e1, e2…` with its position among
+ * wrappers dropped (children lifted, their own text kept as `- text:` lines), every element
+ * numbered `e1, e2…` (the same numbers with or without `interactive`) with its position among
  * elements of the same role and name (`[nth=n]`), the AI walk's own markers removed. One pass
  * and no per-line objects: this runs on every snapshot, beside Chromium's own walk.
  */
@@ -49,6 +50,15 @@ function strip(rest: string): string {
   return unboxed.replace(AI_MARKERS, "");
 }
 
+/**
+ * The text a wrapper holds itself (`- generic [ref=e3]: Price: 42 EUR` → `Price: 42 EUR`, as the
+ * YAML has it), or undefined: a dropped wrapper keeps its words on a `- text:` line.
+ */
+export function wrapperText(rest: string): string | undefined {
+  const tail = strip(rest);
+  return tail.startsWith(": ") && tail.length > 2 ? tail.slice(2) : undefined;
+}
+
 // indentation strings for the usual depths, made once; deeper ones are built per line
 const PADS = Array.from({ length: 32 }, (_, n) => "  ".repeat(n));
 function pad(depth: number): string {
@@ -87,6 +97,9 @@ export function roleSnapshotLines(yaml: string, interactive: boolean): RoleSnaps
     }
     const quoted = m[2];
     if (quoted === undefined && STRUCTURAL_ROLES.has(role)) {
+      // the wrapper goes; its own text (a div's, a span's) is what people read, so it stays
+      const text = interactive ? undefined : wrapperText(m[3] ?? "");
+      if (text !== undefined) lines.push(`${pad(depthIn - dropped.length)}- text: ${text}`);
       dropped.push(depthIn);
       continue;
     }
@@ -100,8 +113,10 @@ export function roleSnapshotLines(yaml: string, interactive: boolean): RoleSnaps
     // positions count every element the compact tree keeps, shown or not
     const ofRole = bump(role);
     const nth = name !== undefined ? bump(`${role}\u0000${name}`) : ofRole;
-    if (interactive && !INTERACTIVE_ROLES.has(role)) continue;
+    // numbered over every element kept, shown or not: navigate's interactive list and the full
+    // snapshot of the same page give an element the same ref
     const ref = `e${next++}`;
+    if (interactive && !INTERACTIVE_ROLES.has(role)) continue;
     const ariaRef = rest.includes("[ref=") ? REF.exec(rest)?.[1] : undefined;
     const entry: RoleRef = name !== undefined ? { role, name, nth } : { role, nth };
     if (ariaRef) entry.ariaRef = ariaRef;

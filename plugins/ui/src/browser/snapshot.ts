@@ -7,6 +7,7 @@ import {
   ROLE_LINE,
   roleSnapshotLines,
   STRUCTURAL_ROLES,
+  wrapperText,
 } from "./role-snapshot.js";
 import type { SnapshotRefs } from "./tab.js";
 
@@ -69,7 +70,7 @@ function parse(yaml: string): Line[] {
   });
 }
 
-/** Drops unnamed structural wrappers (compact) or everything but interactive elements, re-indenting children. */
+/** Drops unnamed structural wrappers (compact; their own text kept) or everything but interactive elements, re-indenting children. */
 function filter(lines: Line[], options: Pick<SnapshotOptions, "interactive" | "compact">): Line[] {
   if (options.interactive) {
     return lines.filter((l) => l.role && INTERACTIVE_ROLES.has(l.role)).map((l) => ({ ...l, depth: 0 }));
@@ -80,6 +81,12 @@ function filter(lines: Line[], options: Pick<SnapshotOptions, "interactive" | "c
   for (const line of lines) {
     while (dropped.length > 0 && dropped[dropped.length - 1]! >= line.depth) dropped.pop();
     if (line.role && STRUCTURAL_ROLES.has(line.role) && line.name === undefined) {
+      // the wrapper goes, its own text stays
+      const text = wrapperText(line.rest);
+      if (text !== undefined) {
+        const body = `- text: ${text}`;
+        out.push({ depth: line.depth - dropped.length, rest: body, raw: body });
+      }
       dropped.push(line.depth);
       continue;
     }
