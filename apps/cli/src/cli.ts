@@ -45,6 +45,8 @@ export async function main(
         return await (await import("./commands/call.js")).callCommand(options, out);
       case "serve":
         return await (await import("./commands/serve.js")).serveCommand(options);
+      case "doctor":
+        return await (await import("./commands/doctor.js")).doctorCommand(options, out);
     }
   } catch (error) {
     if (error instanceof UsageError) {

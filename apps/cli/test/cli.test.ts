@@ -162,7 +162,7 @@ describe("clawtools CLI", () => {
     ];
     for (const [argv, err] of cases) expect(await run(argv)).toMatchObject({ code: 2, err });
     const strict = await run(["list", "--strict"]);
-    expect(strict.err).toMatch(/^clawtools: Unknown option '--strict'/);
+    expect(strict.err).toMatch(/^clawtools: unknown option "--strict"/);
   });
 
   it("prints its version from package.json", async () => {
