@@ -26,8 +26,11 @@ export async function main(
     if (!(COMMANDS as readonly string[]).includes(command))
       throw new UsageError(`unknown command "${command}" (expected ${COMMANDS.join(", ")})`);
     // the environment's keys and tokens are secrets of the process: no result, error or log line
-    // carries them (core's one redaction path)
-    (await import("@clawtools/core")).registerEnvSecrets(process.env);
+    // carries them (core's one redaction path); every stderr write from here on goes through it,
+    // usage errors and text from outside (a Gateway, a mounted server, a plugin, a database) too
+    const core = await import("@clawtools/core");
+    core.registerEnvSecrets(process.env);
+    core.redactWrites(process.stderr);
     const { parseCommonOptions } = await import("./options.js");
     const options = parseCommonOptions(rest, command as CommandName);
     if (options.help) {

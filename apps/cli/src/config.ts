@@ -32,6 +32,8 @@ export interface CliConfig {
   root?: string;
   /** `surface` from the file: which tools a host sees (the `--surface` flag wins). */
   surface?: ToolSurface;
+  /** `passEnv` from the file: serve's own secret variables (provider keys) commands may still see. */
+  passEnv?: string[];
   /** Keys accepted without a check (a section that is not installed, a plugin without a schema). */
   warnings: string[];
 }
@@ -130,6 +132,7 @@ export function loadConfig(
     store,
     root,
     surface,
+    passEnv,
     ...sections
   } = raw;
   if (mcpServers !== undefined && !isObject(mcpServers))
@@ -137,6 +140,14 @@ export function loadConfig(
   const pluginEntries = readPluginEntries(named, where);
   const http = readHttpConfig(where, { allowOrigins, sessionIdleMinutes, maxSessions });
   if (store !== undefined) checkStoreUrl(store, `${where}: store`);
+  if (
+    passEnv !== undefined &&
+    !(
+      Array.isArray(passEnv) &&
+      passEnv.every((n: unknown) => typeof n === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(n))
+    )
+  )
+    throw new UsageError(`${where}: passEnv must be a list of variable names (["OPENAI_API_KEY"])`);
   if (root !== undefined && (typeof root !== "string" || root.trim() === ""))
     throw new UsageError(`${where}: root must be a non-empty string (a client root's name or path)`);
   if (surface !== undefined && !(TOOL_SURFACES as readonly unknown[]).includes(surface))
@@ -175,7 +186,7 @@ export function loadConfig(
     if (!plugin) {
       if (!known.has(key))
         throw new UsageError(
-          `${where}: unknown key "${key}" (expected stateDir, model, acp, plugins, mcpServers, allowOrigins, sessionIdleMinutes, maxSessions, store, root, surface or a section: ${[...known].join(", ")})`,
+          `${where}: unknown key "${key}" (expected stateDir, model, acp, plugins, mcpServers, allowOrigins, sessionIdleMinutes, maxSessions, store, root, surface, passEnv or a section: ${[...known].join(", ")})`,
         );
       warnings.push(`config: "${key}" is not used: its section is not installed`);
       validated[key] = value;
@@ -209,6 +220,7 @@ export function loadConfig(
     ...(store !== undefined ? { store: store as string } : {}),
     ...(root !== undefined ? { root: root as string } : {}),
     ...(surface !== undefined ? { surface: surface as ToolSurface } : {}),
+    ...(passEnv !== undefined ? { passEnv: passEnv as string[] } : {}),
     warnings,
   };
 }

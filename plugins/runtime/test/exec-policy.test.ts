@@ -97,6 +97,8 @@ describe("exec policy through the exec tool", () => {
     `if true; then touch ${marker}; fi`,
     `for i in 1; do touch ${marker}; done`,
     `case a in a) touch ${marker};; esac`,
+    `files=(a $(touch ${marker})); echo "\${files[@]}"`,
+    `[[ -n x ]] && touch ${marker}`,
   ];
   for (const command of bypasses) {
     it(`denies ${JSON.stringify(command)}`, async () => {
@@ -158,6 +160,10 @@ describe("exec policy through the exec tool", () => {
     expect(text(echoed)).toContain("git push\ntouch x");
     const grep = await tool.execute("t", { command: 'grep -r "rm -rf" .' });
     expect(text(grep)).toContain('notes.txt:say "rm -rf"');
+    const arrays = await tool.execute("t", {
+      command: `bash -c 'files=(one "two three"); echo "\${files[1]}" \${#files[@]}'`,
+    });
+    expect(text(arrays)).toContain("two three 2");
     const quoted = await tool.execute("t", {
       command: `printf '%s\\n' 'touch ${marker}' "$(echo chmod 777)"`,
     });

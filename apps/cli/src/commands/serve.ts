@@ -3,6 +3,7 @@ import { redactSecrets, registerSecret } from "@clawtools/core";
 import { serveStdio } from "@clawtools/mcp/stdio";
 import { withToolSurface } from "@clawtools/core/surface";
 import type { CommonOptions } from "../options.js";
+import { withholdOwnSecrets } from "../own-secrets.js";
 import { followClientRoots } from "../roots.js";
 import { reserveStdoutForProtocol } from "../stdout-guard.js";
 import { buildToolset } from "../toolset.js";
@@ -60,6 +61,12 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
   // before any plugin or section loads: what they print must not land between protocol messages
   const protocolOut = options.http === undefined ? reserveStdoutForProtocol() : undefined;
   const set = await buildToolset(options, { profile: "coding", store: true });
+  // what serve uses as its own secrets never reaches a command it runs
+  withholdOwnSecrets(process.env, {
+    ...((options.store ?? set.config.store) ? { storeUrl: options.store ?? set.config.store } : {}),
+    tokens: [token, options.gatewayToken],
+    ...(set.config.passEnv ? { passEnv: set.config.passEnv } : {}),
+  });
   const log = (line: string) => process.stderr.write(redactSecrets(`[clawtools] ${line}\n`));
   log(
     `serving ${set.tools.length} tools from ${set.context.workspaceDir}: ${set.tools.map((t) => t.name).join(", ")}`,

@@ -524,6 +524,18 @@ class Reader {
         dynamic = true;
         continue;
       }
+      // NAME=( … ): an array assignment; its elements may hold substitutions
+      if (
+        c === "(" &&
+        /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=$/.test(text) &&
+        src.slice(start, this.pos) === text
+      ) {
+        this.pos++;
+        this.balanced(depth + 1, ")");
+        text += "(…)";
+        dynamic = true;
+        continue;
+      }
       if (c === "<" || c === ">" || c === "(" || c === ")") break;
       if (c === "\\") {
         const e = src[this.pos + 1];
