@@ -12,7 +12,7 @@ import { CLI_VERSION } from "./version.js";
 export const GATEWAY_SECTIONS = ["nodes", "sessions", "automation", "messaging"] as const;
 
 /**
- * How long serve waits for a Gateway that answers "starting" or cannot be reached yet:
+ * How long serve waits for a Gateway that answers "starting" (an unreachable one fails at once):
  * CLAWTOOLS_GATEWAY_WAIT_S seconds (default 60).
  */
 function gatewayStartWaitMs(): number {
@@ -73,7 +73,7 @@ export async function gatewayPlugins(
   });
   let version: string;
   try {
-    // a Gateway that is starting (or not listening yet) is dialled again, within a bound
+    // a Gateway that says it is starting is dialled again, within a bound
     const waitMs = gatewayStartWaitMs();
     version = (
       await connectWithRetry(client, {

@@ -3,7 +3,7 @@ import type { GatewayClient, HelloOk } from "./client.js";
 import { isGatewayError } from "./errors.js";
 
 export interface ConnectRetryOptions {
-  /** How long a Gateway that says "retry" (or cannot be reached yet) is waited for; default 60 s. */
+  /** How long a Gateway that says "retry" is waited for; default 60 s. */
   waitMs?: number;
   /** First pause between attempts (doubling, jittered, at most 5 s); default 500 ms. */
   minDelayMs?: number;
@@ -13,9 +13,11 @@ export interface ConnectRetryOptions {
 
 /**
  * Connects, dialling again while the Gateway answers that it is starting (`UNAVAILABLE: gateway
- * starting; retry shortly`) or cannot be reached yet, within a bound. A refusal (bad token,
- * wrong protocol, unpaired device) ends it at once with the Gateway's reason, and so does the
- * bound (with the last reason and how long it waited).
+ * starting; retry shortly`), within a bound. A Gateway that cannot be reached at all ends it at
+ * once (a careless --gateway fails the start in one line, not after a minute), and so does a
+ * refusal (bad token, wrong protocol, unpaired device) with the Gateway's reason, and the bound
+ * (with the last reason and how long it waited). Reconnects after a connection once stood are
+ * the client's own loop.
  */
 export async function connectWithRetry(
   client: GatewayClient,
@@ -27,7 +29,8 @@ export async function connectWithRetry(
     try {
       return await client.connect();
     } catch (error) {
-      if (!isGatewayError(error) || !error.retryable) throw error;
+      // only the Gateway's own "not yet" is waited for: an unreachable address is a mistake
+      if (!isGatewayError(error) || !error.retryable || error.code === "CONNECT_FAILED") throw error;
       const left = deadline - Date.now();
       if (left <= 0)
         throw Object.assign(
