@@ -56,6 +56,7 @@ Commands:
   call <tool> --args <json> | --args-file <file>
                           run one tool and print its result (exit 1 on a tool error)
   serve                   serve the tools over MCP on stdio (or Streamable HTTP with --http)
+  undo --list | --to <id> list / undo / redo the changes tools made (clawtools undo --help)
 
   -v, --version           print the version
 

@@ -387,3 +387,4 @@ export {
   systemLookup,
   type UrlPolicy,
 } from "./safety/url/index.js";
+export * from "./journal/index.js";
