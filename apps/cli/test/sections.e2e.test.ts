@@ -183,7 +183,7 @@ describe("serve --model with a loopback model server", () => {
       label: "greeter",
     });
     // the loopback model's answer to the child's task
-    expect(answer.reply).toMatch(/^Child says: Subagent Context You are running as a subagent/);
+    expect(answer.reply).toMatch(/^Child says: .*Subagent Context You are running as a subagent/);
   });
 });
 

@@ -103,6 +103,8 @@ export function createSessionsPlugin(options: SessionsPluginOptions = {}): Sessi
             label: "Yield turn",
             description: "End this turn and wait for sub-agent results",
             sectionId: "sessions",
+            // served wherever sessions_spawn is (OpenClaw's coding profile has both)
+            profiles: ["coding"],
           },
         },
         { name: "subagents", factory: (ctx) => createSubagentsTool(envFor(ctx)) },
