@@ -77,6 +77,12 @@ export function cliConfigSchema(clawtools: Clawtools): Record<string, unknown> {
         description:
           "serve over stdio without --workspace: the client root to work in, by name or path (the --root flag wins; default: the first)",
       },
+      passEnv: {
+        type: "array",
+        items: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
+        description:
+          "serve's own secret variables (provider keys, PGPASSWORD, the Gateway token) that exec, background processes and harnesses may still inherit",
+      },
       allowOrigins: {
         type: "array",
         items: { type: "string" },

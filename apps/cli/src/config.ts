@@ -29,6 +29,8 @@ export interface CliConfig {
   store?: string;
   /** `root` from the file: which of a stdio client's roots serve works in (the `--root` flag wins). */
   root?: string;
+  /** `passEnv` from the file: serve's own secret variables (provider keys) commands may still see. */
+  passEnv?: string[];
   /** Keys accepted without a check (a section that is not installed, a plugin without a schema). */
   warnings: string[];
 }
@@ -126,6 +128,7 @@ export function loadConfig(
     mcpServers,
     store,
     root,
+    passEnv,
     ...sections
   } = raw;
   if (mcpServers !== undefined && !isObject(mcpServers))
@@ -133,6 +136,14 @@ export function loadConfig(
   const pluginEntries = readPluginEntries(named, where);
   const http = readHttpConfig(where, { allowOrigins, sessionIdleMinutes, maxSessions });
   if (store !== undefined) checkStoreUrl(store, `${where}: store`);
+  if (
+    passEnv !== undefined &&
+    !(
+      Array.isArray(passEnv) &&
+      passEnv.every((n: unknown) => typeof n === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(n))
+    )
+  )
+    throw new UsageError(`${where}: passEnv must be a list of variable names (["OPENAI_API_KEY"])`);
   if (root !== undefined && (typeof root !== "string" || root.trim() === ""))
     throw new UsageError(`${where}: root must be a non-empty string (a client root's name or path)`);
   if (stateDir !== undefined && typeof stateDir !== "string")
@@ -169,7 +180,7 @@ export function loadConfig(
     if (!plugin) {
       if (!known.has(key))
         throw new UsageError(
-          `${where}: unknown key "${key}" (expected stateDir, model, acp, plugins, mcpServers, allowOrigins, sessionIdleMinutes, maxSessions, store, root or a section: ${[...known].join(", ")})`,
+          `${where}: unknown key "${key}" (expected stateDir, model, acp, plugins, mcpServers, allowOrigins, sessionIdleMinutes, maxSessions, store, root, passEnv or a section: ${[...known].join(", ")})`,
         );
       warnings.push(`config: "${key}" is not used: its section is not installed`);
       validated[key] = value;
@@ -202,6 +213,7 @@ export function loadConfig(
     mcpServers: (mcpServers as Record<string, unknown> | undefined) ?? {},
     ...(store !== undefined ? { store: store as string } : {}),
     ...(root !== undefined ? { root: root as string } : {}),
+    ...(passEnv !== undefined ? { passEnv: passEnv as string[] } : {}),
     warnings,
   };
 }

@@ -1,8 +1,11 @@
+import { statSync } from "node:fs";
+import path from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { PROVIDER_IDS, TOOL_PROFILE_IDS } from "@clawtools/core";
 import { normalizeOrigin } from "@clawtools/mcp/origin";
 import { checkStoreUrl } from "./store/url.js";
 import { checkGatewayUrl } from "./gateway-options.js";
+import { parseArgsProblem } from "./option-hint.js";
 import { type CommandName, UsageError } from "./usage.js";
 
 export interface CommonOptions {
@@ -85,6 +88,7 @@ const PER_COMMAND: Record<CommandName, Options> = {
     args: { type: "string" },
     "args-file": { type: "string" },
   },
+  doctor: { ...COMMON, store: { type: "string" } },
   serve: {
     ...COMMON,
     http: { type: "string" },
@@ -109,6 +113,7 @@ const POSITIONALS: Record<CommandName, string[]> = {
   schema: [],
   call: ["<tool>"],
   serve: [],
+  doctor: [],
 };
 
 /** Provider names accepted on the command line: the core ids plus spec/002's `google` (Gemini). */
@@ -140,7 +145,7 @@ export function parseCommonOptions(argv: string[], command: CommandName = "list"
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: PER_COMMAND[command] });
   } catch (error) {
-    throw new UsageError((error as Error).message.split("\n")[0]!);
+    throw new UsageError(parseArgsProblem(error as NodeJS.ErrnoException, PER_COMMAND[command]));
   }
   const v = parsed.values as Record<string, unknown>;
   if (v.help) return { ...defaults(), help: true, positionals: parsed.positionals };
@@ -200,6 +205,7 @@ export function parseCommonOptions(argv: string[], command: CommandName = "list"
   const nodes = v.nodes as string | undefined;
   if (nodes !== undefined && nodes !== "local")
     throw new UsageError(`--nodes takes "local" (this machine), got "${nodes}"`);
+  if (v.workspace !== undefined) checkWorkspace(v.workspace as string);
   const allow = splitList(v.allow as string[] | undefined);
   const deny = splitList(v.deny as string[] | undefined);
   const maxMessageMb = positiveNumber("--max-message-mb", v["max-message-mb"] as string | undefined, false);
@@ -242,6 +248,21 @@ export function parseCommonOptions(argv: string[], command: CommandName = "list"
     ...(v.root !== undefined ? { root: v.root as string } : {}),
     positionals: parsed.positionals,
   };
+}
+
+/** A workspace that is not there fails the start, not every call after it. */
+function checkWorkspace(dir: string): void {
+  const full = path.resolve(invocationDir(), dir);
+  let isDir = false;
+  try {
+    isDir = statSync(full).isDirectory();
+  } catch {
+    throw new UsageError(
+      `--workspace ${full} does not exist: create it (mkdir -p ${full}) or name an existing folder`,
+    );
+  }
+  if (!isDir)
+    throw new UsageError(`--workspace ${full} is a file, not a folder: name the folder the tools work in`);
 }
 
 function defaults(): CommonOptions {

@@ -1,3 +1,4 @@
+import { UsageError } from "./usage.js";
 import type { AgentTurnRunner } from "@clawtools/automation";
 import {
   capabilityOf,
@@ -116,6 +117,18 @@ export function runToolset(options: {
   });
 }
 
+/** A model whose provider nobody knows (no endpoint, no `<PROVIDER>_BASE_URL`) fails the start, not the first spawn. */
+async function checkModelProvider(model: string): Promise<void> {
+  const { resolveModel, isModelConfigError } = await import("@clawtools/models");
+  try {
+    resolveModel({ model });
+  } catch (error) {
+    // a missing key is reported when a sub-agent runs (the key may be set for that run's provider later)
+    if (isModelConfigError(error) && /no endpoint known/.test(error.message))
+      throw new UsageError(error.message);
+  }
+}
+
 /**
  * The sessions section wired to a pi-agent-core runner on `model`: each sub-agent run gets the
  * installed tools in a toolset of its own (with its own runtime plugin, so killing the run kills
@@ -137,6 +150,7 @@ export async function sessionsWithRunner(options: {
   /** `--store`: sessions and runs there instead of under the state directory. */
   stores?: Pick<import("@clawtools/sessions").SessionsPluginOptions, "store" | "runs">;
 }): Promise<SessionsPlugin | undefined> {
+  if (options.model) await checkModelProvider(options.model);
   let sessions: typeof import("@clawtools/sessions");
   let runnerPi: typeof import("@clawtools/runner-pi") | undefined;
   let runnerAcp: typeof import("@clawtools/runner-acp") | undefined;

@@ -1,6 +1,7 @@
 import { type FsBridge, type ToolContext, ToolUnavailableError, withWriteLocks } from "@clawtools/core";
 import { createNodeBridge, isNodeBridge } from "./bridge/node-bridge.js";
 import { resolveToolPath } from "./paths.js";
+import { type SeenFiles, seenFilesOf } from "./stale/seen-files.js";
 
 /** Options shared by every fs tool; `ctx.config.fs` supplies defaults. */
 export interface FsToolOptions {
@@ -10,12 +11,16 @@ export interface FsToolOptions {
   root?: string;
   /** Overrides ctx.bridge; default is the local disk under root. */
   bridge?: FsBridge;
+  /** What this session has seen of each file (default: one store per ToolContext, shared by the fs tools). */
+  seen?: SeenFiles;
 }
 
 export interface FsEnv {
   root: string;
   bridge: FsBridge;
   workspaceOnly: boolean;
+  /** What this session last read or wrote of each file: the stale guard's reference. */
+  seen: SeenFiles;
   resolve(input: string): string;
   /**
    * Runs `run` holding the write lock of every file in `paths` (absolute, from `resolve`), keyed
@@ -38,6 +43,7 @@ export function resolveFsEnv(ctx: ToolContext, options: FsToolOptions = {}): FsE
     root,
     bridge,
     workspaceOnly,
+    seen: options.seen ?? seenFilesOf(ctx),
     resolve: (input) => resolveToolPath(input, root, workspaceOnly),
     withWriteLock(paths, run) {
       // two levels, always in this order (so never a cycle): the paths as spelled, taken at call

@@ -69,7 +69,7 @@ describe("fs arguments and configuration", () => {
     const { byName } = toolset();
     const calls: Array<[string, Record<string, unknown>, string]> = [
       ["read", { path: "a.txt", page: 2 }, "page"],
-      ["write", { path: "b.txt", content: "x", overwrite: true }, "overwrite"],
+      ["write", { path: "b.txt", content: "x", append: true }, "append"],
       [
         "edit",
         { path: "a.txt", edits: [{ oldText: "x", newText: "y" }], expected_replacements: 2 },

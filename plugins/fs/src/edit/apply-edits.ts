@@ -25,6 +25,8 @@ export interface EditOutcome {
   /** Regions replaced (more than the edits when one replaces every occurrence). */
   replaced: number;
   drift: AppliedDrift[];
+  /** The replaced regions of the original content, in order. */
+  spans: Array<{ start: number; end: number }>;
 }
 
 interface Match {
@@ -176,5 +178,6 @@ export function applyEdits(content: string, edits: Edit[], path: string): EditOu
   let out = content;
   for (const m of sorted.reverse()) out = out.slice(0, m.start) + m.newText + out.slice(m.end);
   if (out === content) throw new EditNoChangeError(noChange(path, n));
-  return { content: out, replaced: matches.length, drift };
+  const spans = sorted.reverse().map(({ start, end }) => ({ start, end }));
+  return { content: out, replaced: matches.length, drift, spans };
 }

@@ -5,7 +5,13 @@ import type { UpdateChunk } from "./parse.js";
 import { seekSequence } from "./seek.js";
 
 /** The new content of a file after its update chunks; throws (changing nothing) when a chunk does not fit. */
-export function applyUpdateChunks(original: string, chunks: UpdateChunk[], displayPath: string): string {
+export function applyUpdateChunks(
+  original: string,
+  chunks: UpdateChunk[],
+  displayPath: string,
+  /** Receives the lines of `original` (0-based, inclusive) each chunk changes, context lines aside. */
+  touched: Array<[number, number]> = [],
+): string {
   const lines = original.split("\n");
   // the trailing newline is restored below; a file without one keeps going without one
   const finalNewline = original === "" || lines[lines.length - 1] === "";
@@ -45,11 +51,17 @@ export function applyUpdateChunks(original: string, chunks: UpdateChunk[], displ
     const convert = tabSwap(oldLines, lines.slice(at, at + oldLines.length), ops);
     const insert: string[] = [];
     let oldIndex = 0;
+    let [first, last] = [Number.POSITIVE_INFINITY, -1];
     for (const op of ops) {
+      if (op.kind !== " ") {
+        first = Math.min(first, at + oldIndex);
+        last = Math.max(last, at + oldIndex - (op.kind === "+" ? 1 : 0));
+      }
       if (op.kind === " ") insert.push(lines[at + oldIndex++]!);
       else if (op.kind === "-") oldIndex++;
       else insert.push(convert(op.text));
     }
+    if (last >= 0) touched.push([Math.min(first, last), Math.max(first, last)]);
     replacements.push({ at, remove: oldLines.length, insert });
     cursor = at + oldLines.length;
   }

@@ -5,6 +5,7 @@ import { displayPath } from "../paths.js";
 import { joinEndings, splitEndings } from "../edit/line-endings.js";
 import { applyUpdateChunks } from "../patch/apply-update.js";
 import { parsePatch } from "../patch/parse.js";
+import { changedRanges, staleRefusal, touches, withLoopNote } from "../stale/region.js";
 
 export const applyPatchSchema = Type.Object(
   { input: Type.String({ description: "Patch content using the *** Begin Patch/End Patch format." }) },
@@ -51,6 +52,32 @@ async function readText(env: FsEnv, abs: string): Promise<string | null> {
   return (await env.bridge.readFile({ filePath: abs })).toString("utf8");
 }
 
+function refuse(env: FsEnv, message: string): never {
+  throw new ToolInputError(withLoopNote(message, env.seen.refused(message)));
+}
+
+/**
+ * The stale guard of an update: when the file changed on disk since this session saw it, the
+ * chunks still apply unless the lines they change are among the lines that changed.
+ */
+async function guardRegions(
+  env: FsEnv,
+  abs: string,
+  shown: string,
+  now: string,
+  wanted: string,
+  touched: Array<[number, number]>,
+): Promise<void> {
+  const then = await env.seen.get(abs);
+  if (then === undefined) return;
+  const seenText = splitEndings(then).text;
+  if (seenText === now) return;
+  const ranges = changedRanges(seenText, now);
+  for (const [first, last] of touched)
+    if (touches(ranges, first, last))
+      refuse(env, staleRefusal({ shown, seen: seenText, now, wanted, first, last }));
+}
+
 /** Plans every change in memory (paths checked, files read, chunks fitted); nothing is written. */
 async function plan(env: FsEnv, input: string) {
   const hunks = parsePatch(input);
@@ -76,8 +103,16 @@ async function plan(env: FsEnv, input: string) {
       if (!pending.has(abs) && (await isSymlink(env, abs))) {
         // unlink semantics: the link goes, whatever it points at (even outside) is never read
         links.add(abs);
-      } else if ((await current(abs)) === null)
-        throw new ToolInputError(`Failed to delete file ${shown}: file not found`);
+      } else {
+        const now = await current(abs);
+        if (now === null) throw new ToolInputError(`Failed to delete file ${shown}: file not found`);
+        const then = pending.has(abs) ? undefined : await env.seen.get(abs);
+        if (then !== undefined && then !== now)
+          refuse(
+            env,
+            `${shown} changed on disk since this session last read it; deleting it would discard those changes. Read it again first.`,
+          );
+      }
       pending.set(abs, null);
       summary.deleted.push(shown);
       lines.push(`D ${shown}`);
@@ -87,7 +122,10 @@ async function plan(env: FsEnv, input: string) {
         throw new ToolInputError(`Failed to read file to update ${shown}: file not found`);
       // chunks fit the LF text; every line keeps its own ending, new lines take their neighbours'
       const lined = splitEndings(original);
-      const updated = joinEndings(lined, applyUpdateChunks(lined.text, hunk.chunks, shown));
+      const touched: Array<[number, number]> = [];
+      const text = applyUpdateChunks(lined.text, hunk.chunks, shown, touched);
+      if (!pending.has(abs)) await guardRegions(env, abs, shown, lined.text, text, touched);
+      const updated = joinEndings(lined, text);
       if (hunk.moveTo) {
         const dest = env.resolve(hunk.moveTo);
         const destShown = displayPath(env.root, dest);
@@ -186,6 +224,10 @@ export function createApplyPatchTool(
         if (changes.length === 0)
           return { content: [{ type: "text", text: "No files were modified." }], details: { summary } };
         await commit(env, changes, signal);
+        // the session's own writes are what it has seen now
+        for (const change of changes)
+          if (change.content === null) env.seen.forget(change.abs);
+          else env.seen.set(change.abs, change.content);
         return {
           content: [{ type: "text", text: `Success. Updated the following files:\n${lines.join("\n")}` }],
           details: { summary },

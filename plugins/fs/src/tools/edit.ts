@@ -9,6 +9,7 @@ import {
 import { generateDiffString } from "../edit/diff.js";
 import { joinEndings, splitEndings } from "../edit/line-endings.js";
 import { normalizeToLF } from "../edit/normalize.js";
+import { changedRanges, lineOf, staleRefusal, touches, withLoopNote } from "../stale/region.js";
 import { checkPathArg } from "./messages.js";
 import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
 
@@ -173,15 +174,40 @@ export function createEditTool(
           outcome = applyEdits(original, normalizedEdits, path);
         } catch (error) {
           // an edit that changes nothing is an answer (OpenClaw), not a failure to retry
-          if (!(error instanceof EditNoChangeError)) throw error;
-          return {
-            content: [{ type: "text", text: error.message }],
-            details: { diff: "", changed: false },
-          };
+          if (error instanceof EditNoChangeError)
+            return {
+              content: [{ type: "text", text: error.message }],
+              details: { diff: "", changed: false },
+            };
+          if (error instanceof ToolInputError)
+            throw new ToolInputError(withLoopNote(error.message, env.seen.refused(error.message)));
+          throw error;
         }
         throwIfAborted(signal);
         const updated = outcome.content;
-        await env.bridge.writeFile({ filePath: abs, data: joinEndings(lined, updated) });
+        // the stale guard: a file changed on disk since this session saw it is judged by the
+        // lines the edit touches; changes elsewhere (a formatter, another writer) are kept
+        const then = await env.seen.get(abs);
+        if (then !== undefined && then !== raw) {
+          const seenText = splitEndings(then).text;
+          const ranges = changedRanges(seenText, original);
+          for (const { start, end } of outcome.spans) {
+            const [first, last] = [lineOf(original, start), lineOf(original, Math.max(start, end - 1))];
+            if (!touches(ranges, first, last)) continue;
+            const message = staleRefusal({
+              shown: path,
+              seen: seenText,
+              now: original,
+              wanted: updated,
+              first,
+              last,
+            });
+            throw new ToolInputError(withLoopNote(message, env.seen.refused(message)));
+          }
+        }
+        const written = joinEndings(lined, updated);
+        await env.bridge.writeFile({ filePath: abs, data: written });
+        env.seen.set(abs, written);
         const { diff, firstChangedLine } = generateDiffString(original, updated);
         const answer = `Successfully replaced ${outcome.replaced} block(s) in ${path}.${describeDrift(outcome.drift, edits.length)}`;
         return {

@@ -11,6 +11,7 @@ import {
   truncateHead,
 } from "@clawtools/core";
 import { resolveFsEnv, throwIfAborted } from "../fs-env.js";
+import { MAX_SEEN_BYTES } from "../stale/seen-files.js";
 import { displayPath, readPathVariants } from "../paths.js";
 import { detectImageMime, MAX_IMAGE_SIDE, prepareImage } from "./image.js";
 import { lineCounts } from "./line-count-cache.js";
@@ -134,6 +135,13 @@ export function createReadTool(
       };
     }
 
+    // what the model sees is remembered for the stale guard (read now: a later change is not what it saw)
+    env.seen.set(
+      abs,
+      stat.size <= MAX_SEEN_BYTES
+        ? (await env.bridge.readFile({ filePath: abs })).toString("utf8")
+        : undefined,
+    );
     const start = offset !== undefined ? Math.floor(offset) - 1 : 0;
     const want = limit !== undefined ? Math.min(Math.floor(limit), DEFAULT_MAX_LINES) : DEFAULT_MAX_LINES;
     const known = cursor > 0 ? undefined : lineCounts.get(env.bridge, abs, stat);
