@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { PROVIDER_IDS, TOOL_PROFILE_IDS } from "@clawtools/core";
+import { TOOL_SURFACES, type ToolSurface } from "@clawtools/core/surface";
 import { normalizeOrigin } from "@clawtools/mcp/origin";
 import { checkStoreUrl } from "./store/url.js";
 import { checkGatewayUrl } from "./gateway-options.js";
@@ -55,6 +56,8 @@ export interface CommonOptions {
   workspaceGiven?: boolean;
   /** serve `--root <name|path>`: which of the client's roots is the workspace (default: the first). */
   root?: string;
+  /** serve `--surface direct|search`: every tool up front, or OpenClaw's Tool Search controls. */
+  surface?: ToolSurface;
   positionals: string[];
 }
 
@@ -103,6 +106,7 @@ const PER_COMMAND: Record<CommandName, Options> = {
     "gateway-token": { type: "string" },
     store: { type: "string" },
     root: { type: "string" },
+    surface: { type: "string" },
   },
 };
 
@@ -205,6 +209,9 @@ export function parseCommonOptions(argv: string[], command: CommandName = "list"
   const nodes = v.nodes as string | undefined;
   if (nodes !== undefined && nodes !== "local")
     throw new UsageError(`--nodes takes "local" (this machine), got "${nodes}"`);
+  const surface = v.surface as string | undefined;
+  if (surface !== undefined && !(TOOL_SURFACES as readonly string[]).includes(surface))
+    throw new UsageError(`--surface takes ${TOOL_SURFACES.join(" or ")}, got "${surface}"`);
   if (v.workspace !== undefined) checkWorkspace(v.workspace as string);
   const allow = splitList(v.allow as string[] | undefined);
   const deny = splitList(v.deny as string[] | undefined);
@@ -246,6 +253,7 @@ export function parseCommonOptions(argv: string[], command: CommandName = "list"
     ...(store !== undefined ? { store } : {}),
     ...(v.workspace !== undefined ? { workspaceGiven: true } : {}),
     ...(v.root !== undefined ? { root: v.root as string } : {}),
+    ...(surface !== undefined ? { surface: surface as ToolSurface } : {}),
     positionals: parsed.positionals,
   };
 }

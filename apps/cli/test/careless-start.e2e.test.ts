@@ -120,7 +120,11 @@ describe("careless starts", () => {
       ]),
     ).toContain(`PostgreSQL store postgres://app@127.0.0.1:${closed}/db`);
     expect(
-      await oneLine(["serve", "--workspace", workspace, "--gateway", `ws://127.0.0.1:${closed}`]),
+      // CLAWTOOLS_GATEWAY_WAIT_S=0: no wait for a Gateway that may still be starting (default 60 s)
+      await oneLine(["serve", "--workspace", workspace, "--gateway", `ws://127.0.0.1:${closed}`], {
+        ...process.env,
+        CLAWTOOLS_GATEWAY_WAIT_S: "0",
+      }),
     ).toContain(`127.0.0.1:${closed}`);
   });
 

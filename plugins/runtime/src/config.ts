@@ -125,6 +125,10 @@ export const runtimeConfigSchema = Type.Object(
       ["auto", "bwrap", "none"],
       "Run local commands in bubblewrap: auto (when it works, else unsandboxed and said so), bwrap (required), none (default)",
     ),
+    sandboxNetwork: oneOf(
+      ["proxy", "off"],
+      "Network inside the sandbox: proxy (default: through the egress proxy under web_fetch's URL policy) or off (none at all, faster start)",
+    ),
   },
   { additionalProperties: false },
 );
@@ -173,5 +177,6 @@ export function readRuntimeConfig(
     else if (given === undefined && Object.keys(code).length) options[key] = code;
   }
   if (inCode.sandbox !== undefined) options.sandbox = inCode.sandbox;
+  if (inCode.sandboxNetwork !== undefined) options.sandboxNetwork = inCode.sandboxNetwork;
   return checkSafeBins(readSectionConfig(ctx, "runtime", runtimeConfigSchema, options as RuntimeConfig));
 }

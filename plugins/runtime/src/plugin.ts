@@ -25,6 +25,8 @@ export interface RuntimePluginOptions {
   execPolicy?: ExecPolicyConfig;
   /** `config.runtime.sandbox`. */
   sandbox?: "auto" | "bwrap" | "none";
+  /** `config.runtime.sandboxNetwork`. */
+  sandboxNetwork?: "proxy" | "off";
 }
 
 /** Splits the options in code into configuration (validated) and what only code can give. */
@@ -62,6 +64,7 @@ export function createRuntimePlugin(
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.execPolicy ? { execPolicy: options.execPolicy } : {}),
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    ...(options.sandboxNetwork ? { sandboxNetwork: options.sandboxNetwork } : {}),
   });
   const registry = options.registry ?? new ProcessRegistry(inCode.limits);
   const resolved = (ctx: Parameters<typeof readRuntimeConfig>[0]) => {
@@ -70,7 +73,7 @@ export function createRuntimePlugin(
       registry.setLimits(merged.limits);
     const defined = Object.fromEntries(Object.entries(code).filter(([, v]) => v !== undefined));
     const full = ctx as ToolContext;
-    const sandbox = sandboxFor(merged.sandbox, full);
+    const sandbox = sandboxFor(merged.sandbox, merged.sandboxNetwork ?? "proxy", full);
     return {
       ...merged.exec,
       ...defined,
@@ -81,13 +84,22 @@ export function createRuntimePlugin(
   };
   // one sandbox (and egress proxy) per mode, state dir and URL policy, for the plugin's lifetime
   const sandboxes = new Map<string, ExecSandbox>();
-  const sandboxFor = (mode: "auto" | "bwrap" | "none" | undefined, ctx: ToolContext) => {
+  const sandboxFor = (
+    mode: "auto" | "bwrap" | "none" | undefined,
+    network: "proxy" | "off",
+    ctx: ToolContext,
+  ) => {
     if (!mode || mode === "none") return undefined;
     const urlPolicy = sandboxUrlPolicy(ctx.config);
-    const key = JSON.stringify([mode, ctx.stateDir ?? "", urlPolicy]);
+    const key = JSON.stringify([mode, network, ctx.stateDir ?? "", urlPolicy]);
     let sandbox = sandboxes.get(key);
     if (!sandbox) {
-      sandbox = new ExecSandbox({ mode, urlPolicy, ...(ctx.stateDir ? { stateDir: ctx.stateDir } : {}) });
+      sandbox = new ExecSandbox({
+        mode,
+        network,
+        urlPolicy,
+        ...(ctx.stateDir ? { stateDir: ctx.stateDir } : {}),
+      });
       sandboxes.set(key, sandbox);
     }
     return sandbox;

@@ -213,6 +213,23 @@ describe("exec in bubblewrap", () => {
   });
 });
 
+describe("sandboxNetwork: off", () => {
+  it("starts no bridge and reaches nothing, the host's files as hidden as with the proxy", async () => {
+    const offline = createRuntimePlugin({ sandbox: "bwrap", sandboxNetwork: "off" });
+    const tool = offline.tools
+      .find((t) => t.names.includes("exec"))!
+      .factory({ workspaceDir, stateDir }) as ReturnType<typeof createExecTool>;
+    const result = await tool.execute("t", {
+      command: `curl -sS --max-time 5 http://localhost:${port}/offline; cat ${home}/.ssh/id_ed25519; echo offline-done`,
+    });
+    expect(text(result)).toContain("offline-done");
+    expect(text(result)).not.toContain("PRIVATE-KEY-MATERIAL");
+    expect(text(result)).not.toContain("hello from the host");
+    expect(hits).not.toContain("/offline");
+    await offline.dispose();
+  });
+});
+
 describe("sandbox auto where bubblewrap cannot run", () => {
   it("runs unsandboxed and says so at start and in every result", async () => {
     const broken = path.join(outsideDir, "bwrap");

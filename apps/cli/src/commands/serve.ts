@@ -1,6 +1,7 @@
 import { redactSecrets, registerSecret } from "@clawtools/core";
 // stdio's entry answers a client's opening before it loads the MCP SDK; HTTP loads it with the adapter
 import { serveStdio } from "@clawtools/mcp/stdio";
+import { withToolSurface } from "@clawtools/core/surface";
 import type { CommonOptions } from "../options.js";
 import { withholdOwnSecrets } from "../own-secrets.js";
 import { followClientRoots } from "../roots.js";
@@ -80,6 +81,12 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
       `plugin ${named.plugin.id} (${named.spec}): ${tools.length ? `serving ${tools.join(", ")}` : "no tool served (all denied)"}`,
     );
   }
+  // what a host sees: every tool, or the Tool Search controls over the same catalog and policy
+  const surface = options.surface ?? set.config.surface ?? "direct";
+  if (surface !== "direct")
+    log(
+      `surface: ${surface} (tool_search, tool_describe, dispatch_action over the ${set.tools.length} tools)`,
+    );
   const common = {
     name: "clawtools",
     version: CLI_VERSION,
@@ -97,7 +104,7 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
     const idleMinutes = options.sessionIdleMinutes ?? set.config.http.sessionIdleMinutes;
     const maxSessions = options.maxSessions ?? set.config.http.maxSessions;
     const { serveHttp } = await import("@clawtools/mcp");
-    const serving = await serveHttp(set, {
+    const serving = await serveHttp(withToolSurface(set, surface), {
       ...common,
       port: options.http,
       ...(options.host !== undefined ? { host: options.host } : {}),
@@ -109,12 +116,12 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
       // rooted (without --workspace) in that client's roots alone
       sessionToolset: async ({ sessionId }) => {
         const own = await set.forSession(`${HTTP_SESSION_PREFIX}${sessionId}`);
-        if (options.workspaceGiven) return own;
+        if (options.workspaceGiven) return withToolSurface(own, surface);
         const rooted = followClientRoots(own, set.context.workspaceDir ?? options.workspace, {
           ...(root ? { root } : {}),
           log: (line) => log(`session ${sessionId}: ${line}`),
         });
-        return Object.assign(rooted.toolset, { onRoots: rooted.onRoots });
+        return withToolSurface(Object.assign(rooted.toolset, { onRoots: rooted.onRoots }), surface);
       },
     }).catch(async (error: NodeJS.ErrnoException) => {
       await set.close();
@@ -135,7 +142,7 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
         ...(root ? { root } : {}),
         log,
       });
-  const serving = await serveStdio(rooted?.toolset ?? set, {
+  const serving = await serveStdio(withToolSurface(rooted?.toolset ?? set, surface), {
     ...common,
     ...(protocolOut ? { output: protocolOut } : {}),
     ...(rooted ? { onRoots: rooted.onRoots } : {}),

@@ -10,6 +10,8 @@ export type SandboxMode = "auto" | "bwrap" | "none";
 
 export interface SandboxOptions {
   mode: SandboxMode;
+  /** `proxy` (default): out through the egress proxy only; `off`: no network, no bridge to start. */
+  network?: "proxy" | "off";
   /** Where the sandbox's network goes: the egress proxy's URL policy (web_fetch's rules). */
   urlPolicy?: UrlPolicy;
   stateDir?: string;
@@ -81,6 +83,17 @@ export class ExecSandbox {
     plan: { cwd: string; workspaceDir: string; shell: string; pty: boolean },
   ): Promise<string> {
     if (!this.bwrap) return command;
+    if (this.options.network === "off") {
+      const args = bwrapArgs({
+        workspaceDir: plan.workspaceDir,
+        cwd: plan.cwd,
+        home: homedir(),
+        ...(this.options.stateDir ? { stateDir: this.options.stateDir } : {}),
+        expose: [],
+        keepTerminal: plan.pty,
+      });
+      return `exec ${[this.bwrap, ...args, "--", plan.shell, "-c", command].map(shellQuote).join(" ")}`;
+    }
     this.starting ??= this.start();
     await this.starting;
     const dir = this.dir!;

@@ -93,10 +93,13 @@ export default {
       if (sandbox.active && findBwrap()) {
         const bare = createExecTool({ workspaceDir }, { registry });
         const boxed = createExecTool({ workspaceDir }, { registry, sandbox });
+        const offline = new ExecSandbox({ mode: "bwrap", network: "off" });
+        const boxedOff = createExecTool({ workspaceDir }, { registry, sandbox: offline });
         const times = await timeInTurns(
           {
             bare: () => bare.execute("b", { command: "true" }),
             boxed: () => boxed.execute("s", { command: "true" }),
+            boxedOff: () => boxedOff.execute("o", { command: "true" }),
           },
           30,
         );
@@ -108,6 +111,14 @@ export default {
           baseline: "exec `true` unsandboxed (baseline)",
           target: "< 150 ms added",
           met: times.boxed - times.bare < 150,
+        });
+        rows.push({
+          name: "exec `true` in bubblewrap, sandboxNetwork off (no bridge)",
+          value: times.boxedOff,
+          unit: "ms",
+          baseline: "exec `true` unsandboxed (baseline)",
+          target: "< 150 ms added",
+          met: times.boxedOff - times.bare < 150,
         });
       } else notes.push(`bubblewrap does not run here: ${sandbox.status}; no sandbox rows`);
     } finally {
