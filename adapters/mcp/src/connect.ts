@@ -1,5 +1,6 @@
 import type { AnyAgentTool } from "@clawtools/core";
 import { importMcpTools } from "./import.js";
+import { MOUNTED_MAX_MESSAGE_BYTES, StdioLineBuffer } from "./stdio-read-buffer.js";
 import { MCP_PACKAGE_VERSION } from "./version.js";
 
 /** An MCP server as Claude Desktop and Cursor configure one: a command over stdio, or a URL. */
@@ -122,10 +123,19 @@ async function openTransport(
       ...(config.headers ? { requestInit: { headers: config.headers } } : {}),
     });
   const { StdioClientTransport, getDefaultEnvironment } = await import("@modelcontextprotocol/client/stdio");
-  return new StdioClientTransport({
+  const { deserializeMessage } = await import("@modelcontextprotocol/client");
+  const transport = new StdioClientTransport({
     command: config.command,
     ...(config.args ? { args: config.args } : {}),
     env: { ...getDefaultEnvironment(), ...config.env },
     ...(config.cwd ? { cwd: config.cwd } : {}),
+    // the probe's short-lived copy of the server (same parameters) reads with this limit too
+    maxBufferSize: MOUNTED_MAX_MESSAGE_BYTES,
   });
+  // the session's reader: linear in a big answer, and one over the limit fails its call only
+  // (the SDK's own drops the connection); kept when a later SDK no longer has the field
+  const internal = transport as unknown as { _readBuffer?: { append?: unknown } };
+  if (typeof internal._readBuffer?.append === "function")
+    internal._readBuffer = new StdioLineBuffer(MOUNTED_MAX_MESSAGE_BYTES, deserializeMessage) as never;
+  return transport;
 }

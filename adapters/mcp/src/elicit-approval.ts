@@ -1,4 +1,9 @@
-import type { ApprovalDecision, ToolApprovalHandler, ToolApprovalRequest } from "@clawtools/core";
+import {
+  type ApprovalDecision,
+  type ToolApprovalHandler,
+  type ToolApprovalRequest,
+  visibleText,
+} from "@clawtools/core";
 import type { ClientCapabilities } from "@modelcontextprotocol/server";
 
 /** The choices the client's form offers, in order; "deny" is the default. */
@@ -18,13 +23,27 @@ export function supportsFormElicitation(capabilities: ClientCapabilities | undef
   return elicitation.form !== undefined || elicitation.url === undefined;
 }
 
-/** What the person sees: the tool, the command as it will run, where, and why. */
+/** The variables the call sets for its command (exec's `env`), when the request carries them. */
+function envOverrides(request: ToolApprovalRequest): string | undefined {
+  const env = (request as { envOverrides?: unknown }).envOverrides;
+  if (!env || typeof env !== "object") return undefined;
+  const pairs = Object.entries(env as Record<string, unknown>).map(([k, v]) => `${k}=${String(v)}`);
+  return pairs.length ? pairs.join(" ") : undefined;
+}
+
+/**
+ * What the person sees: the tool, the command as it will run, where, with which variables, and
+ * why. Every part is shown with its control, ANSI, bidi and zero-width characters escaped
+ * (`visibleText`): what is approved is exactly what is read.
+ */
 export function approvalMessage(request: ToolApprovalRequest): string {
+  const env = envOverrides(request);
   return [
-    `${request.tool} wants to run a command that needs your approval.`,
-    `Command: ${request.command}`,
-    `Working directory: ${request.cwd}`,
-    `Why: ${request.reason}`,
+    `${visibleText(request.tool)} wants to run a command that needs your approval.`,
+    `Command: ${visibleText(request.command)}`,
+    `Working directory: ${visibleText(request.cwd)}`,
+    ...(env ? [`Environment: ${visibleText(env)}`] : []),
+    `Why: ${visibleText(request.reason)}`,
   ].join("\n");
 }
 
@@ -39,7 +58,7 @@ export function approvalForm(request: ToolApprovalRequest) {
         decision: {
           type: "string" as const,
           title: "Decision",
-          description: `Run \`${request.command}\` in ${request.cwd}?`,
+          description: `Run \`${visibleText(request.command)}\` in ${visibleText(request.cwd)}?`,
           oneOf: APPROVAL_CHOICES.map((c) => ({ ...c })),
           default: "deny",
         },

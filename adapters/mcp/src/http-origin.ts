@@ -26,16 +26,29 @@ export function originRefusedMessage(origin: string): string {
   return `Forbidden: Origin ${origin} is not allowed to use this MCP server (allow it with clawtools serve --allow-origin ${origin})`;
 }
 
+/** Hosts of a page served from this machine, as `URL.hostname` spells them. */
+const LOOPBACK_ORIGIN_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
 /**
  * Which origins may use the server. Requests without `Origin` (every non-browser client) pass;
- * a browser's request passes only from an origin the user allowed, since a page on any other
- * site must not drive local tools (the MCP transport spec requires servers to check it).
+ * a browser's request passes from an origin the user allowed, and, when the server listens on
+ * loopback only, from a page on this machine (`http(s)://localhost|127.0.0.1|[::1]`, any port:
+ * the MCP Inspector, a local dev server). A page on any other site must not drive local tools
+ * (the MCP transport spec requires servers to check it; DNS rebinding is stopped by the Host check).
  */
 export class OriginPolicy {
   private readonly allowed: Set<string>;
 
-  constructor(origins: readonly string[] = []) {
+  constructor(
+    origins: readonly string[] = [],
+    private readonly options: { loopback?: boolean } = {},
+  ) {
     this.allowed = new Set(origins.map(normalizeOrigin));
+  }
+
+  private allows(normal: string): boolean {
+    if (this.allowed.has(normal)) return true;
+    return this.options.loopback === true && LOOPBACK_ORIGIN_HOSTS.has(new URL(normal).hostname);
   }
 
   /** undefined when the request may proceed; else the origin that was refused. */
@@ -48,7 +61,7 @@ export class OriginPolicy {
     } catch {
       return origin; // "null" (sandboxed frames, file://) and garbage are never allowed
     }
-    return this.allowed.has(normal) ? undefined : origin;
+    return this.allows(normal) ? undefined : origin;
   }
 
   /** CORS headers for an allowed browser origin, so its page can read answers and the session id. */

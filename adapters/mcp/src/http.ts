@@ -1,8 +1,10 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ProtocolErrorCode as ErrorCode, isInitializeRequest } from "@modelcontextprotocol/server";
 import { sendWebResponse, toWebRequest } from "./http-bridge.js";
+import { StatelessClients, statelessClientId } from "./http-clients.js";
 import { OriginPolicy, originRefusedMessage } from "./http-origin.js";
 import {
   DEFAULT_MAX_SESSIONS,
@@ -39,7 +41,8 @@ export interface ServeHttpOptions extends CreateMcpServerOptions, LifecycleOptio
   maxMessageBytes?: number;
   /**
    * Browser origins (`https://app.example.com`) allowed to use the server. A request carrying any
-   * other `Origin` gets 403; requests without one (non-browser clients) are not affected.
+   * other `Origin` gets 403; requests without one (non-browser clients) are not affected. On a
+   * loopback address, pages on this machine (`localhost`, `127.0.0.1`, `[::1]`, any port) are allowed too.
    */
   allowedOrigins?: readonly string[];
   /** A session with no request for this long is closed (default 30 minutes). */
@@ -47,10 +50,12 @@ export interface ServeHttpOptions extends CreateMcpServerOptions, LifecycleOptio
   /** Live sessions at most (default 100); a new client past it gets 503 naming the limit. */
   maxSessions?: number;
   /**
-   * One agent session per MCP client: called when a client initializes, the toolset it returns
-   * serves that client alone and is disposed when its session closes or expires. Without it every
-   * client shares `toolset` (one agent session: the same background processes, sub-agents and
-   * loop-detection history).
+   * One agent session per MCP client: called when a 2025-era client initializes, or on a
+   * stateless (2026-07-28) client's first request (`sessionId` is then `c-<hash>` of what the
+   * client sends, see `statelessClientId`); the toolset it returns serves that client alone and is
+   * disposed when its session closes or expires (a stateless client's after `sessionIdleMs` with no
+   * request). Without it every client shares `toolset` (one agent session: the same background
+   * processes, sub-agents and loop-detection history).
    */
   sessionToolset?: (session: { sessionId: string }) => SessionToolsetLike | Promise<SessionToolsetLike>;
 }
@@ -65,7 +70,7 @@ export interface McpHttpServing extends McpServing {
   /** The endpoint, e.g. `http://127.0.0.1:8931/mcp`. */
   url: string;
   port: number;
-  /** Live MCP sessions right now. */
+  /** Live MCP sessions right now: 2025-era sessions and stateless clients' agent sessions. */
   sessionCount(): number;
 }
 
@@ -127,6 +132,28 @@ async function readBody(req: IncomingMessage, max: number): Promise<Body> {
   }
 }
 
+/** How long a refused body may keep arriving (discarded) before its connection is cut. */
+const REFUSED_BODY_GRACE_MS = 2000;
+
+/**
+ * 413 for a body whose Content-Length is over the limit, sent before any of it is read. What
+ * arrives meanwhile is discarded (a client still sending reads the answer, not a reset), and the
+ * connection closes after a short grace whatever the client does.
+ */
+function refuseDeclaredBody(req: IncomingMessage, res: ServerResponse, declared: number, max: number): void {
+  req.resume();
+  sendJson(
+    res,
+    413,
+    rpcError(ErrorCode.InvalidRequest, messageTooLargeMessage(declared, max), null, {
+      limit: max,
+      size: declared,
+    }),
+    { connection: "close" },
+  );
+  res.once("finish", () => setTimeout(() => req.socket.destroy(), REFUSED_BODY_GRACE_MS).unref());
+}
+
 function tokenMatches(header: string | undefined, token: string): boolean {
   const given = Buffer.from(header ?? "");
   const expected = Buffer.from(`Bearer ${token}`);
@@ -152,13 +179,14 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
   if (!loopback && !options.token) throw new Error(tokenRequiredMessage(host));
   checkLimit("sessionIdleMs", options.sessionIdleMs);
   checkLimit("maxSessions", options.maxSessions);
-  const origins = new OriginPolicy(options.allowedOrigins);
+  const origins = new OriginPolicy(options.allowedOrigins, { loopback });
   const { WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest } = await import(
     "@modelcontextprotocol/server"
   );
-  // 2026-07-28 requests are stateless (no session): each is served by an instance over the shared
-  // toolset; 2025-era clients keep their sessions below
-  const modern = createMcpHandler(() => createMcpServer(toolset, options), {
+  // 2026-07-28 requests are stateless (no session): each is served by an instance over the
+  // toolset of the client it comes from (see `clients`); 2025-era clients keep their sessions below
+  const clientToolset = new AsyncLocalStorage<McpToolsetLike>();
+  const modern = createMcpHandler(() => createMcpServer(clientToolset.getStore() ?? toolset, options), {
     legacy: "reject",
     onerror: (error) => log(error.message),
   });
@@ -170,6 +198,10 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
     options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
     log,
   );
+  const sessionToolset = options.sessionToolset;
+  const clients = sessionToolset
+    ? new StatelessClients(sessions, (sessionId) => sessionToolset({ sessionId }), log)
+    : undefined;
   let stopping = false;
 
   /** A new client: a slot, its toolset, a transport whose session id is known up front. */
@@ -224,6 +256,29 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
     if (!entry.live) await sessions.close(entry, "not initialized");
   };
 
+  /** A stateless client's own toolset (made on its first request), or "refused" when answered here. */
+  const clientOf = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+  ): Promise<McpToolsetLike | undefined | "refused"> => {
+    if (!clients) return undefined;
+    const id = (body as { id?: unknown }).id;
+    const own = stopping
+      ? undefined
+      : await clients.acquire(statelessClientId(req, body), res).catch((error: Error) => error);
+    if (own instanceof Error) {
+      log(`could not build the toolset for a stateless client: ${own.message}`);
+      sendJson(res, 500, rpcError(ErrorCode.InternalError, `Could not start a session: ${own.message}`, id));
+      return "refused";
+    }
+    if (own) return own;
+    sendJson(res, 503, rpcError(-32000, tooManySessionsMessage(sessions.maxSessions, sessions.idleMs), id), {
+      "retry-after": "60",
+    });
+    return "refused";
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://localhost");
     if (url.pathname !== endpoint)
@@ -261,6 +316,9 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
     const sessionId = req.headers["mcp-session-id"];
     let body: unknown;
     if (req.method === "POST") {
+      // a declared length over the limit is refused before any of the body is waited for
+      const declared = Number(req.headers["content-length"] ?? Number.NaN);
+      if (declared > max) return refuseDeclaredBody(req, res, declared, max);
       const read = await readBody(req, max);
       if (!read.ok) return sendJson(res, read.status, read.error);
       body = read.value;
@@ -275,8 +333,12 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
     }
     if (req.method === "POST" && !isInitializeRequest(body)) {
       const request = toWebRequest(req, res, body);
-      if (!(await isLegacyRequest(request, body)))
-        return sendWebResponse(res, await modern.fetch(request, { parsedBody: body }));
+      if (!(await isLegacyRequest(request, body))) {
+        const own = await clientOf(req, res, body);
+        if (own === "refused") return;
+        const serve = () => modern.fetch(request, { parsedBody: body });
+        return sendWebResponse(res, await (own ? clientToolset.run(own, serve) : serve()));
+      }
     }
     if (req.method !== "POST" || !isInitializeRequest(body)) {
       const id = (body as { id?: unknown } | undefined)?.id;
@@ -303,6 +365,7 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
   const life = createLifecycle(toolset, options, async () => {
     stopping = true;
     await sessions.closeAll();
+    await clients?.closeAll();
     await modern.close();
     await new Promise<void>((resolve) => {
       http.close(() => resolve());
@@ -315,6 +378,6 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
     stop: life.stop,
     url: `http://${shownHost}:${port}${endpoint}`,
     port,
-    sessionCount: () => sessions.size,
+    sessionCount: () => sessions.size + (clients?.size ?? 0),
   };
 }

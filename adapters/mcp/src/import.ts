@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { AgentToolResult, AnyAgentTool, JsonSchema, ToolContent } from "@clawtools/core";
 
 export interface ImportMcpToolsOptions {
@@ -71,6 +72,22 @@ function toContent(block: McpContent): ToolContent {
 
 const NAME_UNSAFE = /[^a-z0-9_]/g;
 
+/** The longest tool name served: OpenAI and Gemini reject longer ones (clawtools' own contract). */
+export const MAX_TOOL_NAME_LENGTH = 64;
+
+/**
+ * The name a remote tool is served under: `<prefix><tool>`, lower-case, characters outside
+ * `[a-z0-9_]` as `_`. A longer name than 64 characters keeps its first 55 and ends in `_` and 8
+ * hex digits of the SHA-256 of the full name as the server gave it: the same every start, and
+ * distinct for names that differ only past the cut.
+ */
+export function servedToolName(prefix: string, remote: string): string {
+  const name = `${prefix}${remote}`.toLowerCase().replace(NAME_UNSAFE, "_");
+  if (name.length <= MAX_TOOL_NAME_LENGTH) return name;
+  const hash = createHash("sha256").update(`${prefix}${remote}`).digest("hex").slice(0, 8);
+  return `${name.slice(0, MAX_TOOL_NAME_LENGTH - 9)}_${hash}`;
+}
+
 /**
  * The tools of a connected MCP server as AgentTools, so a bundle can mix clawtools and remote
  * MCP tools under one policy and pipeline. Schemas pass through (validation runs on them in
@@ -85,7 +102,7 @@ export async function importMcpTools(
   do {
     const page = await client.listTools(cursor ? { cursor } : {});
     for (const remote of page.tools) {
-      const name = `${options.prefix ?? ""}${remote.name}`.toLowerCase().replace(NAME_UNSAFE, "_");
+      const name = servedToolName(options.prefix ?? "", remote.name);
       tools.push({
         name,
         label: remote.annotations?.title ?? remote.title ?? remote.name,

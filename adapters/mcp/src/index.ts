@@ -14,15 +14,19 @@ export {
 export {
   type ImportMcpToolsOptions,
   importMcpTools,
+  MAX_TOOL_NAME_LENGTH,
   type McpCallOptions,
   type McpClientLike,
+  servedToolName,
 } from "./import.js";
+export { answerTooLargeMessage, MOUNTED_MAX_MESSAGE_BYTES } from "./stdio-read-buffer.js";
 export {
   DEFAULT_STOP_SIGNALS,
   type LifecycleOptions,
   type McpServing,
   type StopReason,
 } from "./lifecycle.js";
+export { CLIENT_ID_HEADER, statelessClientId } from "./http-clients.js";
 export { normalizeOrigin, OriginPolicy, originRefusedMessage } from "./http-origin.js";
 export {
   DEFAULT_MAX_SESSIONS,

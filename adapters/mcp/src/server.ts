@@ -93,7 +93,15 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
       const tools = toolset.tools;
       view = {
         tools,
-        byName: new Map(tools.map((tool) => [tool.name, tool])),
+        // a tool's `callAliases` (dispatch_action's tool_call) answer calls without being listed
+        byName: new Map([
+          ...tools.flatMap((tool) =>
+            ((tool as { callAliases?: readonly string[] }).callAliases ?? []).map(
+              (alias) => [alias, tool] as const,
+            ),
+          ),
+          ...tools.map((tool) => [tool.name, tool] as const),
+        ]),
         listed: tools.map((tool) => toMcpTool(tool, toolset.meta?.(tool.name))),
       };
     }

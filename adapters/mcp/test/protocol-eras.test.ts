@@ -158,16 +158,16 @@ describe("serveHttp speaks both protocol eras", () => {
     expect((await v2.listTools()).tools[0]).toMatchObject({ name: "echo", title: "Echo" });
     const called = await v2.callTool({ name: "echo", arguments: { text: "modern" } });
     expect(called.structuredContent).toEqual({ length: 6 });
-    // no initialize, no session: the modern client took no session slot
-    expect(serving.sessionCount()).toBe(0);
-    expect(sessions).toBe(0);
+    // no initialize, no session id: the modern client still has an agent session of its own
+    expect(serving.sessionCount()).toBe(1);
+    expect(sessions).toBe(1);
 
     const v1 = new ClientV1({ name: "v1-client", version: "1.32.2" });
     const transport = new HttpV1(new URL(serving.url));
     await v1.connect(transport);
     expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(serving.sessionCount()).toBe(1);
-    expect(sessions).toBe(1);
+    expect(serving.sessionCount()).toBe(2);
+    expect(sessions).toBe(2);
     expect(text(await v1.callTool({ name: "echo", arguments: { text: "legacy" } }))).toBe("legacy");
     await v1.close();
     await v2.close();

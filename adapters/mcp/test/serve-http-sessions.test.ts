@@ -1,9 +1,12 @@
 import { request } from "node:http";
+import { connect as connectTcp } from "node:net";
 import { createToolset, definePlugin, Type } from "@clawtools/core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  CLIENT_ID_HEADER,
   type McpHttpServing,
   type McpToolsetLike,
   normalizeOrigin,
@@ -95,7 +98,12 @@ describe("serveHttp: Origin", () => {
     ]);
     await client.close();
     const before = s.sessionCount();
-    for (const origin of ["https://evil.example", "null", `http://127.0.0.1:${s.port + 1}`]) {
+    for (const origin of [
+      "https://evil.example",
+      "null",
+      "http://localhost.evil.example",
+      "http://127.0.0.2:80",
+    ]) {
       const res = await initialize(s.url, { origin });
       expect(res.status).toBe(403);
       expect(JSON.parse(res.body)).toEqual({
@@ -108,6 +116,46 @@ describe("serveHttp: Origin", () => {
       "Forbidden: Origin https://evil.example is not allowed to use this MCP server (allow it with clawtools serve --allow-origin https://evil.example)",
     );
     expect(s.sessionCount()).toBe(before);
+  });
+
+  it("on loopback, serves pages on this machine (localhost, 127.0.0.1, [::1], any port) unasked; not on another address", async () => {
+    const s = await serve();
+    for (const origin of [
+      `http://127.0.0.1:${s.port + 1}`,
+      "http://localhost:6274",
+      "http://[::1]:3000",
+      "https://LOCALHOST",
+    ]) {
+      const res = await initialize(s.url, { origin });
+      expect(res.status, origin).toBe(200);
+      expect(res.headers["access-control-allow-origin"]).toBe(origin);
+    }
+    // listening beyond loopback, a page on the server's machine is not the user's: it needs --allow-origin
+    const wide = await serve({ host: "0.0.0.0", token: "t0ken" });
+    const url = `http://127.0.0.1:${wide.port}/mcp`;
+    const res = await initialize(url, { origin: "http://localhost:6274", authorization: "Bearer t0ken" });
+    expect(res.status).toBe(403);
+    expect(JSON.parse(res.body).error.message).toBe(originRefusedMessage("http://localhost:6274"));
+  });
+
+  it("answers a declared Content-Length over the limit with 413 before any body arrives", async () => {
+    const s = await serve({ maxMessageBytes: 1000 });
+    const { port } = new URL(s.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connectTcp(Number(port), "127.0.0.1", () =>
+        socket.write(
+          `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 10737418240\r\n\r\n`,
+        ),
+      );
+      let got = "";
+      socket.on("data", (d) => {
+        got += String(d);
+      });
+      socket.on("close", () => resolve(got));
+      socket.on("error", reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toContain('"limit":1000,"size":10737418240');
   });
 
   it("serves an allowed origin (compared normalised) with CORS headers, preflight included", async () => {
@@ -283,5 +331,45 @@ describe("serveHttp: session limits", () => {
     expect(await who(b.client)).toEqual([{ type: "text", text: "client-2" }]);
     await s.stop();
     expect(disposed).toEqual(["client-1", "client-2"]);
+  });
+
+  it("gives each stateless 2026-07-28 client its own toolset, told apart by what it sends; an idle one is disposed", async () => {
+    const disposed: string[] = [];
+    const seen: string[] = [];
+    const s = await serve({
+      sessionIdleMs: 1500,
+      sessionToolset: ({ sessionId }) => {
+        seen.push(sessionId);
+        return namedToolset(`stateless-${seen.length}`, disposed);
+      },
+    });
+    const modern = async (name: string, headers?: Record<string, string>) => {
+      const client = new ClientV2({ name, version: "1" }, { versionNegotiation: { mode: "auto" } });
+      await client.connect(new HttpV2(new URL(s.url), headers ? { requestInit: { headers } } : {}));
+      expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+      return client;
+    };
+    const who = async (c: ClientV2) =>
+      (await c.callTool({ name: "whoami", arguments: {} })).content as Array<{ text: string }>;
+    const a = await modern("host-a");
+    const b = await modern("host-b");
+    const a2 = await modern("host-a", { [CLIENT_ID_HEADER]: "window-2" });
+    const aAgain = await modern("host-a");
+    const [wa, wb, wa2, waAgain] = await Promise.all(
+      [a, b, a2, aAgain].map(async (c) => (await who(c))[0]!.text),
+    );
+    expect(new Set([wa, wb, wa2]).size).toBe(3);
+    // the same host, token, address and instance id: the same client
+    expect(waAgain).toBe(wa);
+    expect(new Set(seen).size).toBe(seen.length);
+    for (const id of seen) expect(id).toMatch(/^c-[0-9a-f]{24}$/);
+    // nobody says goodbye on 2026-07-28: after the idle time each agent session ends
+    await expect.poll(() => s.sessionCount(), { timeout: 10_000 }).toBe(0);
+    expect(disposed).toEqual(expect.arrayContaining([wa, wb, wa2]));
+    expect(disposed).toHaveLength(seen.length);
+    // a request after that starts a fresh one
+    expect((await who(a))[0]!.text).toBe(`stateless-${seen.length}`);
+    expect([wa, wb, wa2]).not.toContain(`stateless-${seen.length}`);
+    await Promise.all([a, b, a2, aAgain].map((c) => c.close()));
   });
 });

@@ -27,10 +27,20 @@ export interface PiCoreRunnerOptions extends LoopRunnerOptions {
  * to the store as it is produced, in the same transcript format as `@clawtools/runner-pi` (both
  * are core's `createLoopRunner`; only the agent they build differs).
  */
+/** pi-agent-core 1.5's own floor: said when the runner is made, so a Node 20 install stays quiet. */
+function requireNode2219(): void {
+  const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
+  if (major < 22 || (major === 22 && minor < 19))
+    throw new Error(
+      `@clawtools/runner-pi-core needs Node >= 22.19 (pi-agent-core 1.5), this is v${process.versions.node}: use @clawtools/runner-pi on Node 20`,
+    );
+}
+
 export function createPiCoreRunner(options: PiCoreRunnerOptions): AgentRunner & {
   /** The runs held while they run and the outcomes kept after (empty once every run has ended and aged out). */
   readonly table: RunTable<SessionRun>;
 } {
+  requireNode2219();
   const base: ModelSpec = typeof options.model === "string" ? { model: options.model } : options.model;
   return createLoopRunner(options, {
     // a run's own model keeps the configured key and endpoint only for the same provider

@@ -21,12 +21,17 @@ export async function main(
       return 0;
     }
     if (command === "undo") return await (await import("./commands/undo.js")).undoCommand(rest, out);
+    if (command === "exec-policy")
+      return await (await import("./commands/exec-policy.js")).execPolicyCommand(rest, out);
     if (command.startsWith("-")) throw new UsageError(`unknown option "${command}" (a command comes first)`);
     if (!(COMMANDS as readonly string[]).includes(command))
       throw new UsageError(`unknown command "${command}" (expected ${COMMANDS.join(", ")})`);
     // the environment's keys and tokens are secrets of the process: no result, error or log line
-    // carries them (core's one redaction path)
-    (await import("@clawtools/core")).registerEnvSecrets(process.env);
+    // carries them (core's one redaction path); every stderr write from here on goes through it,
+    // usage errors and text from outside (a Gateway, a mounted server, a plugin, a database) too
+    const core = await import("@clawtools/core");
+    core.registerEnvSecrets(process.env);
+    core.redactWrites(process.stderr);
     const { parseCommonOptions } = await import("./options.js");
     const options = parseCommonOptions(rest, command as CommandName);
     if (options.help) {
@@ -44,6 +49,8 @@ export async function main(
         return await (await import("./commands/call.js")).callCommand(options, out);
       case "serve":
         return await (await import("./commands/serve.js")).serveCommand(options);
+      case "doctor":
+        return await (await import("./commands/doctor.js")).doctorCommand(options, out);
     }
   } catch (error) {
     if (error instanceof UsageError) {

@@ -77,6 +77,18 @@ export function cliConfigSchema(clawtools: Clawtools): Record<string, unknown> {
         description:
           "serve over stdio without --workspace: the client root to work in, by name or path (the --root flag wins; default: the first)",
       },
+      surface: {
+        type: "string",
+        enum: ["direct", "search"],
+        description:
+          "serve: which tools a host sees: direct (every tool up front, the default) or search (OpenClaw's tool_search, tool_describe and dispatch_action over the whole catalog; the --surface flag wins)",
+      },
+      passEnv: {
+        type: "array",
+        items: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
+        description:
+          "serve's own secret variables (provider keys, PGPASSWORD, the Gateway token) that exec, background processes and harnesses may still inherit",
+      },
       allowOrigins: {
         type: "array",
         items: { type: "string" },

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { type ConfigError, getCoreSections, isConfigError, parseSectionConfig } from "@clawtools/core";
+import { TOOL_SURFACES, type ToolSurface } from "@clawtools/core/surface";
 import { normalizeOrigin } from "@clawtools/mcp/origin";
 import type { Clawtools } from "clawtools";
 import { type PluginEntry, readPluginEntries } from "./plugin-entries.js";
@@ -29,6 +30,10 @@ export interface CliConfig {
   store?: string;
   /** `root` from the file: which of a stdio client's roots serve works in (the `--root` flag wins). */
   root?: string;
+  /** `surface` from the file: which tools a host sees (the `--surface` flag wins). */
+  surface?: ToolSurface;
+  /** `passEnv` from the file: serve's own secret variables (provider keys) commands may still see. */
+  passEnv?: string[];
   /** Keys accepted without a check (a section that is not installed, a plugin without a schema). */
   warnings: string[];
 }
@@ -126,6 +131,8 @@ export function loadConfig(
     mcpServers,
     store,
     root,
+    surface,
+    passEnv,
     ...sections
   } = raw;
   if (mcpServers !== undefined && !isObject(mcpServers))
@@ -133,8 +140,18 @@ export function loadConfig(
   const pluginEntries = readPluginEntries(named, where);
   const http = readHttpConfig(where, { allowOrigins, sessionIdleMinutes, maxSessions });
   if (store !== undefined) checkStoreUrl(store, `${where}: store`);
+  if (
+    passEnv !== undefined &&
+    !(
+      Array.isArray(passEnv) &&
+      passEnv.every((n: unknown) => typeof n === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(n))
+    )
+  )
+    throw new UsageError(`${where}: passEnv must be a list of variable names (["OPENAI_API_KEY"])`);
   if (root !== undefined && (typeof root !== "string" || root.trim() === ""))
     throw new UsageError(`${where}: root must be a non-empty string (a client root's name or path)`);
+  if (surface !== undefined && !(TOOL_SURFACES as readonly unknown[]).includes(surface))
+    throw new UsageError(`${where}: surface must be ${TOOL_SURFACES.map((s) => `"${s}"`).join(" or ")}`);
   if (stateDir !== undefined && typeof stateDir !== "string")
     throw new UsageError(`${where}: stateDir must be a string (a directory)`);
   if (model !== undefined && (typeof model !== "string" || !/^[^/\s]+\/\S+$/.test(model)))
@@ -169,7 +186,7 @@ export function loadConfig(
     if (!plugin) {
       if (!known.has(key))
         throw new UsageError(
-          `${where}: unknown key "${key}" (expected stateDir, model, acp, plugins, mcpServers, allowOrigins, sessionIdleMinutes, maxSessions, store, root or a section: ${[...known].join(", ")})`,
+          `${where}: unknown key "${key}" (expected stateDir, model, acp, plugins, mcpServers, allowOrigins, sessionIdleMinutes, maxSessions, store, root, surface, passEnv or a section: ${[...known].join(", ")})`,
         );
       warnings.push(`config: "${key}" is not used: its section is not installed`);
       validated[key] = value;
@@ -202,6 +219,8 @@ export function loadConfig(
     mcpServers: (mcpServers as Record<string, unknown> | undefined) ?? {},
     ...(store !== undefined ? { store: store as string } : {}),
     ...(root !== undefined ? { root: root as string } : {}),
+    ...(surface !== undefined ? { surface: surface as ToolSurface } : {}),
+    ...(passEnv !== undefined ? { passEnv: passEnv as string[] } : {}),
     warnings,
   };
 }

@@ -11,6 +11,16 @@ import { CLI_VERSION } from "./version.js";
 /** The sections `serve --gateway` runs through the Gateway (when installed); every other one stays embedded. */
 export const GATEWAY_SECTIONS = ["nodes", "sessions", "automation", "messaging"] as const;
 
+/**
+ * How long serve waits for a Gateway that answers "starting" or cannot be reached yet:
+ * CLAWTOOLS_GATEWAY_WAIT_S seconds (default 60).
+ */
+function gatewayStartWaitMs(): number {
+  const given = process.env.CLAWTOOLS_GATEWAY_WAIT_S?.trim();
+  const seconds = given ? Number(given) : Number.NaN;
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 60_000;
+}
+
 /** Where the device key that signs the Gateway's challenge is kept (one per state directory). */
 export const gatewayIdentityFile = (stateDir: string) =>
   path.join(stateDir, "gateway", "device-identity.pem");
@@ -49,8 +59,10 @@ export async function gatewayPlugins(
   if (!url) throw new Error("gatewayNodesPlugin needs --gateway");
   const token = options.gatewayToken ?? (process.env.OPENCLAW_GATEWAY_TOKEN || undefined);
   if (!context.stateDir) throw new Error("--gateway needs a state directory for its device key");
-  const [{ GatewayClient, GatewayNodeHost, loadOrCreateDeviceIdentity }, { createNodesPlugin }] =
-    await Promise.all([import("@clawtools/gateway"), import("@clawtools/nodes")]);
+  const [
+    { GatewayClient, GatewayNodeHost, connectWithRetry, loadOrCreateDeviceIdentity },
+    { createNodesPlugin },
+  ] = await Promise.all([import("@clawtools/gateway"), import("@clawtools/nodes")]);
   const client = new GatewayClient({
     url,
     ...(token ? { token } : {}),
@@ -61,7 +73,17 @@ export async function gatewayPlugins(
   });
   let version: string;
   try {
-    version = (await client.connect()).server.version;
+    // a Gateway that is starting (or not listening yet) is dialled again, within a bound
+    const waitMs = gatewayStartWaitMs();
+    version = (
+      await connectWithRetry(client, {
+        waitMs,
+        onRetry: (error, pause, attempt) =>
+          log(
+            `[clawtools] gateway ${url}: ${error.message}; retrying in ${(pause / 1000).toFixed(1)} s (attempt ${attempt + 1}, giving up after ${Math.round(waitMs / 1000)} s)`,
+          ),
+      })
+    ).server.version;
   } catch (error) {
     await client.close();
     throw new UsageError(

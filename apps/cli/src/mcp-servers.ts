@@ -4,6 +4,8 @@ import { retryUntilConnected } from "./mcp-retry.js";
 import { servedEverywhere } from "./plugins.js";
 import { UsageError } from "./usage.js";
 
+/** The longest `mcpServers` key: tool names are served as `<name>__<tool>`, 64 characters at most. */
+export const MAX_SERVER_NAME_LENGTH = 32;
 /**
  * Mounts the config file's `mcpServers` (Claude Desktop's shape): each server's tools are served
  * as `<name>__<tool>` through the same policy, under every profile as a named plugin's are, and
@@ -27,6 +29,11 @@ export async function mountMcpServers(
     if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(name))
       throw new UsageError(
         `${where}: mcpServers: "${name}" must be letters, digits, - and _ (its tools are named ${name}__<tool>)`,
+      );
+    // `<name>__` leaves a tool at least 30 of a served name's 64 characters
+    if (name.length > MAX_SERVER_NAME_LENGTH)
+      throw new UsageError(
+        `${where}: mcpServers: "${name.slice(0, 40)}…" is ${name.length} characters; a server name is at most ${MAX_SERVER_NAME_LENGTH} (its tools are served as <name>__<tool>, and a tool name is at most 64 characters)`,
       );
     const problem = mcpServerConfigProblem(servers[name]);
     if (problem) throw new UsageError(`${where}: mcpServers.${name}: ${problem}`);

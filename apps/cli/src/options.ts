@@ -1,8 +1,12 @@
+import { statSync } from "node:fs";
+import path from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { PROVIDER_IDS, TOOL_PROFILE_IDS } from "@clawtools/core";
+import { TOOL_SURFACES, type ToolSurface } from "@clawtools/core/surface";
 import { normalizeOrigin } from "@clawtools/mcp/origin";
 import { checkStoreUrl } from "./store/url.js";
 import { checkGatewayUrl } from "./gateway-options.js";
+import { parseArgsProblem } from "./option-hint.js";
 import { type CommandName, UsageError } from "./usage.js";
 
 export interface CommonOptions {
@@ -52,6 +56,8 @@ export interface CommonOptions {
   workspaceGiven?: boolean;
   /** serve `--root <name|path>`: which of the client's roots is the workspace (default: the first). */
   root?: string;
+  /** serve `--surface direct|search`: every tool up front, or OpenClaw's Tool Search controls. */
+  surface?: ToolSurface;
   positionals: string[];
 }
 
@@ -85,6 +91,7 @@ const PER_COMMAND: Record<CommandName, Options> = {
     args: { type: "string" },
     "args-file": { type: "string" },
   },
+  doctor: { ...COMMON, store: { type: "string" } },
   serve: {
     ...COMMON,
     http: { type: "string" },
@@ -99,6 +106,7 @@ const PER_COMMAND: Record<CommandName, Options> = {
     "gateway-token": { type: "string" },
     store: { type: "string" },
     root: { type: "string" },
+    surface: { type: "string" },
   },
 };
 
@@ -109,6 +117,7 @@ const POSITIONALS: Record<CommandName, string[]> = {
   schema: [],
   call: ["<tool>"],
   serve: [],
+  doctor: [],
 };
 
 /** Provider names accepted on the command line: the core ids plus spec/002's `google` (Gemini). */
@@ -140,7 +149,7 @@ export function parseCommonOptions(argv: string[], command: CommandName = "list"
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: PER_COMMAND[command] });
   } catch (error) {
-    throw new UsageError((error as Error).message.split("\n")[0]!);
+    throw new UsageError(parseArgsProblem(error as NodeJS.ErrnoException, PER_COMMAND[command]));
   }
   const v = parsed.values as Record<string, unknown>;
   if (v.help) return { ...defaults(), help: true, positionals: parsed.positionals };
@@ -200,6 +209,10 @@ export function parseCommonOptions(argv: string[], command: CommandName = "list"
   const nodes = v.nodes as string | undefined;
   if (nodes !== undefined && nodes !== "local")
     throw new UsageError(`--nodes takes "local" (this machine), got "${nodes}"`);
+  const surface = v.surface as string | undefined;
+  if (surface !== undefined && !(TOOL_SURFACES as readonly string[]).includes(surface))
+    throw new UsageError(`--surface takes ${TOOL_SURFACES.join(" or ")}, got "${surface}"`);
+  if (v.workspace !== undefined) checkWorkspace(v.workspace as string);
   const allow = splitList(v.allow as string[] | undefined);
   const deny = splitList(v.deny as string[] | undefined);
   const maxMessageMb = positiveNumber("--max-message-mb", v["max-message-mb"] as string | undefined, false);
@@ -240,8 +253,24 @@ export function parseCommonOptions(argv: string[], command: CommandName = "list"
     ...(store !== undefined ? { store } : {}),
     ...(v.workspace !== undefined ? { workspaceGiven: true } : {}),
     ...(v.root !== undefined ? { root: v.root as string } : {}),
+    ...(surface !== undefined ? { surface: surface as ToolSurface } : {}),
     positionals: parsed.positionals,
   };
+}
+
+/** A workspace that is not there fails the start, not every call after it. */
+function checkWorkspace(dir: string): void {
+  const full = path.resolve(invocationDir(), dir);
+  let isDir = false;
+  try {
+    isDir = statSync(full).isDirectory();
+  } catch {
+    throw new UsageError(
+      `--workspace ${full} does not exist: create it (mkdir -p ${full}) or name an existing folder`,
+    );
+  }
+  if (!isDir)
+    throw new UsageError(`--workspace ${full} is a file, not a folder: name the folder the tools work in`);
 }
 
 function defaults(): CommonOptions {

@@ -1,3 +1,4 @@
+import { UsageError } from "./usage.js";
 import type { AgentTurnRunner } from "@clawtools/automation";
 import {
   capabilityOf,
@@ -109,10 +110,23 @@ export function runToolset(options: {
   return createToolset({
     registry,
     plugins: options.runtime ? [options.runtime] : [],
-    context: { ...options.context, sessionKey: options.sessionKey },
+    // a run's own loop is woken by its children's announces: the push wording is true there
+    context: { ...options.context, sessionKey: options.sessionKey, laterResults: "push" },
     policy: runPolicy(options.operator, options.depth, maxSpawnDepth),
     senderIsOwner: false,
   });
+}
+
+/** A model whose provider nobody knows (no endpoint, no `<PROVIDER>_BASE_URL`) fails the start, not the first spawn. */
+async function checkModelProvider(model: string): Promise<void> {
+  const { resolveModel, isModelConfigError } = await import("@clawtools/models");
+  try {
+    resolveModel({ model });
+  } catch (error) {
+    // a missing key is reported when a sub-agent runs (the key may be set for that run's provider later)
+    if (isModelConfigError(error) && /no endpoint known/.test(error.message))
+      throw new UsageError(error.message);
+  }
 }
 
 /**
@@ -136,6 +150,7 @@ export async function sessionsWithRunner(options: {
   /** `--store`: sessions and runs there instead of under the state directory. */
   stores?: Pick<import("@clawtools/sessions").SessionsPluginOptions, "store" | "runs">;
 }): Promise<SessionsPlugin | undefined> {
+  if (options.model) await checkModelProvider(options.model);
   let sessions: typeof import("@clawtools/sessions");
   let runnerPi: typeof import("@clawtools/runner-pi") | undefined;
   let runnerAcp: typeof import("@clawtools/runner-acp") | undefined;

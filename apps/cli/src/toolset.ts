@@ -261,6 +261,7 @@ export async function buildToolset(
               ...(options.allow ? { allow: options.allow } : {}),
               ...(options.deny ? { deny: options.deny } : {}),
             },
+            globalLabels: { allow: "--allow", deny: "--deny" },
           }
         : {}),
     },

@@ -14,7 +14,7 @@ export function isUsageError(error: unknown): error is UsageError {
   );
 }
 
-export const COMMANDS = ["list", "describe", "schema", "call", "serve"] as const;
+export const COMMANDS = ["list", "describe", "schema", "call", "serve", "doctor"] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 const COMMON = `  --workspace <dir>   workspace root (default: current directory)
@@ -56,6 +56,9 @@ Commands:
   call <tool> --args <json> | --args-file <file>
                           run one tool and print its result (exit 1 on a tool error)
   serve                   serve the tools over MCP on stdio (or Streamable HTTP with --http)
+  doctor                  what serve would serve here, what is left out and how to turn it on
+  exec-policy check -- <command…>
+                          how the exec policy (config runtime.execPolicy) decides a command
   undo --list | --to <id> list / undo / redo the changes tools made (clawtools undo --help)
 
   -v, --version           print the version
@@ -92,6 +95,16 @@ ${COMMON}
   --args <json>       arguments as a JSON object
   --args-file <file>  read the arguments from a JSON file
   --json              print the whole result as JSON`,
+  doctor: `Usage: clawtools doctor [options]
+
+Plain lines: the Node version, which tools serve (with the same options) would serve by section,
+each left out with the reason, and what the machine has for the sections that need more than
+Node: Chromium (browser, canvas), espeak-ng (tts), a display (Xvfb, for screen capture), model
+keys (names only), the model, and whether the store answers. Always exits 0.
+
+Options:
+${COMMON}
+  --store <url>       check that this PostgreSQL store answers`,
   serve: `Usage: clawtools serve [options]
 
 Serves the installed tools over MCP on stdio (profile coding by default). Logs go to stderr.
@@ -110,7 +123,8 @@ ${COMMON}
   --token <token>         bearer token clients must send with --http (or $CLAWTOOLS_MCP_TOKEN)
   --allow-origin <origin> a browser origin (https://app.example.com) allowed to use --http
                           (comma-separated, repeatable; config "allowOrigins"); requests from any
-                          other Origin get 403, requests without one are served
+                          other Origin get 403, requests without one are served; on loopback,
+                          pages on localhost, 127.0.0.1 and [::1] (any port) are served too
   --session-idle-minutes <n>
                           close a client's session after n minutes without a request
                           (default 30; config "sessionIdleMinutes")
@@ -128,6 +142,10 @@ ${COMMON}
                           directory. A database that cannot be reached fails the start
   --root <name|path>      which of a client's roots is the workspace (default: the first);
                           not with --workspace
+  --surface <direct|search>
+                          what a host sees (config "surface"): direct, every tool up front
+                          (default); search, OpenClaw's tool_search / tool_describe /
+                          dispatch_action over the same catalog, policy and approvals
 
 Without --workspace, a client that offers roots (MCP 2025-11-25) sets the workspace: its
 first root (or --root's), followed when it announces roots/list_changed (with --http, per client). The protocol is

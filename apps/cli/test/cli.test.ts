@@ -162,7 +162,7 @@ describe("clawtools CLI", () => {
     ];
     for (const [argv, err] of cases) expect(await run(argv)).toMatchObject({ code: 2, err });
     const strict = await run(["list", "--strict"]);
-    expect(strict.err).toMatch(/^clawtools: Unknown option '--strict'/);
+    expect(strict.err).toMatch(/^clawtools: unknown option "--strict"/);
   });
 
   it("prints its version from package.json", async () => {
@@ -190,7 +190,7 @@ describe("clawtools CLI", () => {
       [write("array.json", "[]"), "must hold a JSON object"],
       [
         write("unknown.json", JSON.stringify({ shell: {} })),
-        'unknown key "shell" (expected stateDir, model, acp, plugins, mcpServers, allowOrigins, sessionIdleMinutes, maxSessions, store, root or a section: ',
+        'unknown key "shell" (expected stateDir, model, acp, plugins, mcpServers, allowOrigins, sessionIdleMinutes, maxSessions, store, root, surface, passEnv or a section: ',
       ],
       [
         write("origins.json", JSON.stringify({ allowOrigins: ["https://ok.example/app"] })),

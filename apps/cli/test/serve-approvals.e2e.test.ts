@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -34,8 +34,11 @@ async function serve(
     { client, stderr: "ignore" },
   );
   clients.push(client);
-  const exec = async (command: string) => {
-    const result = await client.callTool({ name: "exec", arguments: { command } });
+  const exec = async (command: string, workdir?: string) => {
+    const result = await client.callTool({
+      name: "exec",
+      arguments: { command, ...(workdir ? { workdir } : {}) },
+    });
     return {
       text: (result.content as Array<{ text: string }>)[0]?.text ?? "",
       isError: result.isError === true,
@@ -74,5 +77,34 @@ describe("clawtools serve: exec approvals reach the client through elicitation",
     const refused = await plain.exec("echo once");
     expect(refused.isError).toBe(true);
     expect(refused.text).toContain("needs approval but no approval handler is configured");
+  }, 120_000);
+
+  it("the form shows control, ANSI, bidi and zero-width characters escaped; allow always covers the directory it named only", async () => {
+    const workspace = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-approvals-"));
+    mkdirSync(path.join(workspace, "a"));
+    mkdirSync(path.join(workspace, "b"));
+    const answers: Array<{ action: "accept" | "decline"; decision?: Decision }> = [
+      { action: "decline" },
+      { action: "accept", decision: "allow-always" },
+      { action: "decline" },
+    ];
+    const asking = await serve(workspace, () => answers.shift()!);
+    // a terminal would show this as "Command: ls -la": CR and ESC[2K erase what comes before
+    const hidden = await asking.exec("touch pwned.txt #\r\x1b[2Kls -la \u202e\u200b");
+    expect(hidden.isError).toBe(true);
+    expect(asking.messages[0]).toContain("Command: touch pwned.txt #\\r\\x1b[2Kls -la \\u202e\\u200b");
+    expect(asking.messages[0]).not.toMatch(/[\r\x1b\u202e\u200b]/);
+    expect(existsSync(path.join(workspace, "pwned.txt"))).toBe(false);
+
+    // allowed always in a/: runs again there unasked, but in b/ it is asked (and declined)
+    expect((await asking.exec("pwd", "a")).text).toContain(path.join(workspace, "a"));
+    expect(asking.messages[1]).toContain(`Working directory: ${path.join(workspace, "a")}`);
+    expect((await asking.exec("pwd", "a")).text).toContain(path.join(workspace, "a"));
+    expect(asking.messages).toHaveLength(2);
+    const elsewhere = await asking.exec("pwd", "b");
+    expect(elsewhere.isError).toBe(true);
+    expect(elsewhere.text).toContain("exec denied: Denied by user");
+    expect(asking.messages).toHaveLength(3);
+    expect(asking.messages[2]).toContain(`Working directory: ${path.join(workspace, "b")}`);
   }, 120_000);
 });

@@ -313,9 +313,9 @@ describe.skipIf(!HAVE_POSTGRES)(
         ],
         workspace,
       );
-      expect(down.code).toBe(1);
+      expect(down.code).toBe(2);
       expect(down.stderr).toContain(
-        `clawtools: Error: PostgreSQL store postgres://app@127.0.0.1:${port}/jobs#clawtools: cannot open it: connect ECONNREFUSED`,
+        `clawtools: PostgreSQL store postgres://app@127.0.0.1:${port}/jobs#clawtools: cannot open it: connect ECONNREFUSED`,
       );
       expect(down.stderr).not.toContain("s3cret");
       expect(down.stderr).not.toContain("    at ");
@@ -335,9 +335,9 @@ describe.skipIf(!HAVE_POSTGRES)(
         ],
         workspace,
       ).finally(() => silent.close());
-      expect(hung.code).toBe(1);
+      expect(hung.code).toBe(2);
       expect(hung.stderr).toContain(
-        `clawtools: Error: PostgreSQL store postgres://app@127.0.0.1:${silentPort}/jobs#clawtools: cannot open it: Connection terminated due to connection timeout`,
+        `clawtools: PostgreSQL store postgres://app@127.0.0.1:${silentPort}/jobs#clawtools: cannot open it: Connection terminated due to connection timeout`,
       );
 
       const mysql = await runCli(["serve", "--store", "mysql://app:s3cret@db/jobs"], workspace);

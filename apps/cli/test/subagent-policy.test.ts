@@ -39,7 +39,9 @@ describe("runPolicy / runToolset (the toolset of a run the server starts)", () =
         const offered = set.tools.map((t) => t.name);
         expect(offered.filter((n) => DENIED_TO_LEAVES.includes(n))).toEqual([]);
         for (const n of DENIED_TO_LEAVES)
-          if (set.diagnostics.some((d) => d.toolId === n && d.reason.startsWith("not allowed by subagent")))
+          if (
+            set.diagnostics.some((d) => d.toolId === n && /^(not allowed|denied) by subagent/.test(d.reason))
+          )
             expect(offered).not.toContain(n);
         await set.dispose();
       }

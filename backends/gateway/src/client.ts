@@ -49,6 +49,14 @@ interface Pending {
 
 export const DEFAULT_SCOPES = ["operator.admin", "operator.read", "operator.write"];
 const CLIENT_ID = "gateway-client";
+
+/**
+ * A connect answer that means "not yet", never "no": the Gateway's UNAVAILABLE (`gateway starting;
+ * retry shortly` while it boots or restarts). A refusal (bad token, wrong protocol) is not one.
+ */
+export function isStartingAnswer(code: string): boolean {
+  return code === "UNAVAILABLE";
+}
 const CLIENT_MODE = "backend";
 
 /**
@@ -262,7 +270,9 @@ export class GatewayClient {
                 new GatewayError(e.code, e.message, {
                   method: "connect",
                   details: e.details,
-                  retryable: e.retryable ?? false,
+                  // "UNAVAILABLE: gateway starting; retry shortly" is a Gateway still booting
+                  // (or restarting), not a refusal: it may be dialled again
+                  retryable: e.retryable === true || isStartingAnswer(e.code),
                   ...(e.retryAfterMs !== undefined ? { retryAfterMs: e.retryAfterMs } : {}),
                 }),
               );

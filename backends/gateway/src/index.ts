@@ -1,4 +1,10 @@
-export { DEFAULT_SCOPES, GatewayClient, type GatewayClientOptions, type HelloOk } from "./client.js";
+export {
+  DEFAULT_SCOPES,
+  GatewayClient,
+  type GatewayClientOptions,
+  type HelloOk,
+  isStartingAnswer,
+} from "./client.js";
 export {
   createDeviceIdentity,
   type DeviceIdentity,
@@ -14,3 +20,4 @@ export { GatewayChannel, type GatewayChannelOptions } from "./channel.js";
 export { GatewaySessionStore } from "./session-store.js";
 export { type GatewaySessionRow, toSessionEntry, toTranscript } from "./session-entry.js";
 export { GatewayAgentRunner, type GatewayAgentRunnerOptions } from "./agent-runner.js";
+export { type ConnectRetryOptions, connectWithRetry } from "./connect-retry.js";

@@ -77,3 +77,12 @@ export function finite(what: string, value: number): number {
     throw new Error(`PostgreSQL store: ${what} must be a finite number (got ${String(value)})`);
   return Math.floor(value);
 }
+
+/**
+ * Whether any of `values` holds a NUL byte: PostgreSQL's text cannot store one, so no row can have
+ * such a key, and a lookup by it answers as for an unknown key instead of sending it to the server
+ * (which refuses it with an encoding error).
+ */
+export function hasNul(...values: unknown[]): boolean {
+  return values.some((v) => typeof v === "string" && v.includes("\0"));
+}

@@ -7,7 +7,7 @@ import type {
   SessionStore,
   TranscriptMessage,
 } from "@clawtools/core/contracts";
-import { type Db, millis, parseRow, withoutUndefined } from "./db.js";
+import { type Db, hasNul, millis, parseRow, withoutUndefined } from "./db.js";
 
 type Row = { entry: string };
 const HISTORY_BATCH = 200;
@@ -21,6 +21,7 @@ export class PgSessionStore implements SessionStore {
   constructor(private readonly db: Db) {}
 
   async list(filter: { agentId?: string; updatedSince?: number } = {}): Promise<SessionEntry[]> {
+    if (hasNul(filter.agentId)) return [];
     const rows = await this.db.query<Row>(
       `SELECT entry FROM ${this.db.t("sessions")}
        WHERE ($1::text IS NULL OR agent_id = $1) AND ($2::bigint IS NULL OR updated_at >= $2)
@@ -42,6 +43,7 @@ export class PgSessionStore implements SessionStore {
     const after = query.after;
     if (after && (typeof after.key !== "string" || !Number.isFinite(after.updatedAt)))
       throw new Error("listPage: after must be { updatedAt: number, key: string } from a previous page");
+    if (hasNul(query.agentId, after?.key)) return { entries: [] };
     // one row more than asked says whether another page follows
     const rows = await this.db.query<Row>(
       `SELECT entry FROM ${this.db.t("sessions")}
@@ -66,6 +68,7 @@ export class PgSessionStore implements SessionStore {
   }
 
   async get(key: string): Promise<SessionEntry | undefined> {
+    if (hasNul(key)) return undefined;
     const [row] = await this.db.query<Row>(`SELECT entry FROM ${this.db.t("sessions")} WHERE key = $1`, [
       key,
     ]);
@@ -79,6 +82,7 @@ export class PgSessionStore implements SessionStore {
     agentId?: string;
   }): Promise<SessionEntry | undefined> {
     if (ref.key) return this.get(ref.key);
+    if (hasNul(ref.sessionId, ref.label, ref.agentId)) return undefined;
     let row: Row | undefined;
     if (ref.sessionId)
       [row] = await this.db.query<Row>(`SELECT entry FROM ${this.db.t("sessions")} WHERE session_id = $1`, [
@@ -97,6 +101,8 @@ export class PgSessionStore implements SessionStore {
     entry: Omit<SessionEntry, "sessionId" | "createdAt" | "updatedAt"> & { sessionId?: string },
   ): Promise<SessionEntry> {
     const now = Date.now();
+    if (hasNul(entry.key, entry.sessionId, entry.agentId, entry.label))
+      throw new Error("Session key, id, agent and label cannot contain a NUL byte");
     const created: SessionEntry = withoutUndefined({
       ...entry,
       sessionId: entry.sessionId ?? randomUUID(),
@@ -129,6 +135,9 @@ export class PgSessionStore implements SessionStore {
   }
 
   async patch(key: string, patch: Partial<Omit<SessionEntry, "key" | "sessionId">>): Promise<SessionEntry> {
+    if (hasNul(key)) throw new Error(`Session not found: ${key}`);
+    if (hasNul(patch.agentId, patch.label))
+      throw new Error("Session agent and label cannot contain a NUL byte");
     return this.db.tx(async (client) => {
       const { rows } = await client.query<Row>(
         `SELECT entry FROM ${this.db.t("sessions")} WHERE key = $1 FOR UPDATE`,
@@ -155,6 +164,7 @@ export class PgSessionStore implements SessionStore {
   }
 
   async delete(key: string): Promise<boolean> {
+    if (hasNul(key)) return false;
     const rows = await this.db.query(`DELETE FROM ${this.db.t("sessions")} WHERE key = $1 RETURNING key`, [
       key,
     ]);
@@ -166,6 +176,7 @@ export class PgSessionStore implements SessionStore {
     messages: TranscriptMessage[],
     options: { idempotencyKey?: string } = {},
   ): Promise<boolean> {
+    if (hasNul(key)) throw new Error(`Session not found: ${key}`);
     return this.db.tx(async (client) => {
       // the row lock orders appends to one session and keeps a concurrent delete out
       const { rows } = await client.query(
@@ -196,6 +207,7 @@ export class PgSessionStore implements SessionStore {
     key: string,
     options: { limit?: number; maxBytes?: number } = {},
   ): Promise<TranscriptMessage[]> {
+    if (hasNul(key)) return [];
     const limit = options.limit === undefined ? Number.POSITIVE_INFINITY : Math.floor(options.limit);
     const out: TranscriptMessage[] = [];
     let bytes = 0;

@@ -108,6 +108,29 @@ describe.skipIf(!HAVE_POSTGRES)(
       expect(JSON.stringify(await cron.get("keys"))).toBe(JSON.stringify(job));
     });
 
+    it("a NUL byte in a session key answers as an unknown session does, never PostgreSQL's encoding error", async () => {
+      const { sessions } = await fresh();
+      await sessions.create({ key: "agent:main:real", agentId: "main", label: "real" });
+      for (const key of ["agent:main:real\0", "agent:main:\0x", "\0"]) {
+        expect(await sessions.get(key)).toBeUndefined();
+        expect(await sessions.resolve({ key })).toBeUndefined();
+        expect(await sessions.history(key)).toEqual([]);
+        expect(await sessions.delete(key)).toBe(false);
+        await expect(sessions.append(key, [{ role: "user", content: "hi", timestamp: 1 }])).rejects.toThrow(
+          `Session not found: ${key}`,
+        );
+        await expect(sessions.patch(key, { label: "x" })).rejects.toThrow(`Session not found: ${key}`);
+      }
+      expect(await sessions.resolve({ sessionId: "a\0b" })).toBeUndefined();
+      expect(await sessions.resolve({ label: "real\0" })).toBeUndefined();
+      expect(await sessions.list({ agentId: "main\0" })).toEqual([]);
+      await expect(sessions.create({ key: "agent:main:\0", agentId: "main" })).rejects.toThrow(
+        "Session key, id, agent and label cannot contain a NUL byte",
+      );
+      // the real session is untouched
+      expect((await sessions.get("agent:main:real"))?.label).toBe("real");
+    });
+
     it("hostile or odd input: values never reach the SQL text, bad numbers are refused by name, a corrupt row is named", async () => {
       const store = await fresh();
       const key = "agent:main:x'); DROP TABLE sessions; --";

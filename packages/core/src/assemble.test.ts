@@ -68,8 +68,8 @@ describe("createToolset", () => {
     expect(set.tools.map((t) => t.name)).toEqual(["read", "grep"]);
     const messages = set.diagnostics.map((d) => d.message);
     expect(messages).toContain("acme/acme_lookup: not allowed by tools.profile (coding)");
-    expect(messages).toContain("fs/write: not allowed by agents.main.tools.allow");
-    expect(messages).toContain("fs/apply_patch: not allowed by agents.main.tools.allow");
+    expect(messages).toContain("fs/write: denied by agents.main.tools.deny");
+    expect(messages).toContain("fs/apply_patch: denied by agents.main.tools.deny");
   });
 
   it("unlocks optional plugin tools only when an allowlist names them, and warns about unknown entries", () => {

@@ -1,6 +1,7 @@
 import { catalogIndex, type ToolMeta } from "./catalog.js";
 import { Disposer } from "./lifecycle/disposer.js";
 import { normalizeToolName } from "./policy/normalize.js";
+import { isToolAllowedByPolicy } from "./policy/match.js";
 import { isOwnerOnlyTool } from "./policy/owner-only.js";
 import { allowEntries, profilePolicy } from "./policy/toolset-policy.js";
 import { applyToolPolicyPipeline, type ToolPolicyPipelineStep } from "./policy/pipeline.js";
@@ -19,6 +20,12 @@ const OPENAI_PROVIDERS = new Set(["openai", "openai-responses", "openai-codex"])
 
 function isLoopDetector(value: unknown): value is LoopDetector {
   return typeof (value as LoopDetector | undefined)?.observe === "function";
+}
+
+/** `tools.allow` → `tools.deny` (the global layer's deny may be named otherwise: `--deny`). */
+function denyLabel(label: string, policy: { globalLabels?: { allow: string; deny: string } }): string {
+  if (policy.globalLabels && label === policy.globalLabels.allow) return policy.globalLabels.deny;
+  return label.replace(/\.allow$/, ".deny");
 }
 
 function leftOut(meta: ToolMeta | undefined, name: string, reason: string): ToolDiagnostic {
@@ -109,7 +116,7 @@ export function createToolset(options: CreateToolsetOptions = {}): Toolset {
       label: providerProfileLabel,
       isProfile: true,
     },
-    { policy: policy.global, label: "tools.allow" },
+    { policy: policy.global, label: policy.globalLabels?.allow ?? "tools.allow" },
     { policy: policy.globalProvider, label: "tools.byProvider.allow" },
     { policy: policy.agent, label: `${agent}.tools.allow` },
     { policy: policy.agentProvider, label: `${agent}.tools.byProvider.allow` },
@@ -120,9 +127,13 @@ export function createToolset(options: CreateToolsetOptions = {}): Toolset {
   for (const step of steps) {
     if (!step.policy) continue;
     const kept = new Set(applyToolPolicyPipeline({ tools, toolMeta: metaOf, warn, steps: [step] }));
+    const deny = step.policy.deny?.length ? { deny: step.policy.deny } : undefined;
     for (const tool of tools) {
-      if (!kept.has(tool))
-        diagnostics.push(leftOut(metaOf(tool), normalizeToolName(tool.name), `not allowed by ${step.label}`));
+      if (kept.has(tool)) continue;
+      // a tool its step denies is reported as denied, under the deny list's own name
+      const denied = deny !== undefined && !isToolAllowedByPolicy(tool.name, deny);
+      const reason = denied ? `denied by ${denyLabel(step.label, policy)}` : `not allowed by ${step.label}`;
+      diagnostics.push(leftOut(metaOf(tool), normalizeToolName(tool.name), reason));
     }
     tools = tools.filter((tool) => kept.has(tool));
   }

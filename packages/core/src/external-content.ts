@@ -16,6 +16,7 @@ export type ExternalContentSource =
   | "Channel metadata"
   | "Web Search"
   | "Web Fetch"
+  | "MCP server"
   | "External";
 
 export interface WrapExternalContentOptions {

@@ -345,6 +345,7 @@ export {
   registerSecret,
   registerSecrets,
 } from "./safety/redact.js";
+export { redactWrites } from "./safety/redact-stream.js";
 // the environment a child process gets: OpenClaw's host policy (exec, ACP agents, any runner)
 export {
   BLOCKED_ENV_KEYS,
@@ -355,6 +356,7 @@ export {
   PATH_FORBIDDEN,
   sanitizeEnv,
 } from "./safety/env/env.js";
+export { isWithheldEnvKey, withheldEnvKeys, withholdEnv } from "./safety/env/withheld-env.js";
 export {
   BLOCKED_HOST,
   BLOCKED_RESOLVED,
@@ -388,3 +390,4 @@ export {
   type UrlPolicy,
 } from "./safety/url/index.js";
 export * from "./journal/index.js";
+export { BLOCKED_HEADER, EgressProxy, type EgressProxyOptions } from "./safety/url/egress-proxy.js";

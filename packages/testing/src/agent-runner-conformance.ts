@@ -1,6 +1,6 @@
 import { type AnyAgentTool, Type } from "@clawtools/core";
 import type { AgentRunner } from "@clawtools/core/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "./vitest-api.js";
 import { type ConformanceModel, ScriptedConformanceModel } from "./agent-runner-model.js";
 
 /*

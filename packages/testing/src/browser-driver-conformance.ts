@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it } from "./vitest-api.js";
 import type { ConformanceOptions } from "./sessions-conformance.js";
 
 /*

@@ -1,4 +1,4 @@
-import { describe, expect, type TestContext, it as vitestIt } from "vitest";
+import { describe, expect, type TestContext, it as vitestIt } from "./vitest-api.js";
 import type { ConformanceOptions } from "./sessions-conformance.js";
 
 /*

@@ -68,7 +68,7 @@ function resultProblems(at: string, result: unknown): string[] {
 }
 
 /**
- * Checks one tool against the AgentTool contract without calling it: name, label,
+ * Checks one tool against the AgentTool contract without calling it: name, label (if any),
  * description, an object schema inside the provider guardrails, schema survives normalisation.
  */
 export async function checkToolContract(
@@ -79,8 +79,9 @@ export async function checkToolContract(
   const name = typeof tool?.name === "string" ? tool.name : "";
   const at = name || "<unnamed>";
   if (!NAME.test(name)) problems.push(`${at}: name must match ${NAME} (got ${JSON.stringify(tool?.name)})`);
-  if (typeof tool?.label !== "string" || !tool.label.trim())
-    problems.push(`${at}: label must be a non-empty string`);
+  // label is optional (core falls back to the name); one that is given must say something
+  if (tool?.label !== undefined && (typeof tool.label !== "string" || !tool.label.trim()))
+    problems.push(`${at}: label, when given, must be a non-empty string`);
   if (typeof tool?.description !== "string" || !tool.description.trim()) {
     problems.push(`${at}: description must be a non-empty string`);
   }
@@ -198,9 +199,9 @@ export async function checkPluginContract(
         problems.push(`${where}: factory threw ${(error as Error).message}`);
     }
     for (const tool of built) {
-      if (!reg.names.map(normalizeToolName).includes(normalizeToolName(tool.name ?? ""))) {
+      if (!(reg.names ?? []).map(normalizeToolName).includes(normalizeToolName(tool.name ?? ""))) {
         problems.push(
-          `${where}: factory built "${tool.name}" which is not in names [${reg.names.join(", ")}]`,
+          `${where}: factory built "${tool.name}" which is not in names [${(reg.names ?? []).join(", ")}]`,
         );
       }
       const sampleArgs = options.sampleArgs?.[tool.name];

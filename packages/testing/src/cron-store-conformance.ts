@@ -1,5 +1,5 @@
 import type { CronJob, CronStore } from "@clawtools/core/contracts";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it } from "./vitest-api.js";
 import { sampleCronJob } from "./cron-sample-job.js";
 import { type CronStoreTwoInstanceOptions, cronStoreTwoInstanceSteps } from "./cron-store-two-instances.js";
 

@@ -1,5 +1,5 @@
 import type { CronStore, LeaderLease } from "@clawtools/core/contracts";
-import { expect, it } from "vitest";
+import { expect, it } from "./vitest-api.js";
 import { delay } from "@clawtools/core";
 import { sampleCronJob as job } from "./cron-sample-job.js";
 

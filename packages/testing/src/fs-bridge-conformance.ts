@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { FsBridge } from "@clawtools/core";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it } from "./vitest-api.js";
 import type { ConformanceOptions } from "./sessions-conformance.js";
 
 /*

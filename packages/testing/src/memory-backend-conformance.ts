@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it } from "./vitest-api.js";
 import { conformanceEmbedder, memoryFile, none, rejection, SAMPLE } from "./memory-backend-fixtures.js";
 import { memorySearchSteps } from "./memory-backend-search-steps.js";
 import type {

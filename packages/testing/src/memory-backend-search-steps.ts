@@ -1,4 +1,4 @@
-import { expect, it } from "vitest";
+import { expect, it } from "./vitest-api.js";
 import { descending } from "./memory-backend-fixtures.js";
 import type { MemoryBackendUnderTest } from "./memory-backend-types.js";
 

@@ -1,5 +1,5 @@
 import type { NodeHost } from "@clawtools/core/contracts";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it } from "./vitest-api.js";
 import type { ConformanceOptions } from "./sessions-conformance.js";
 
 /*

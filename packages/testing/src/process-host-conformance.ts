@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { delay } from "@clawtools/core";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it } from "./vitest-api.js";
 import type {
   BackgroundProcessUnderTest,
   ConformanceSpawnOptions,

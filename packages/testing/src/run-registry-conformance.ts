@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it } from "./vitest-api.js";
 import type { ConformanceOptions, Factory, RunRegistryUnderTest } from "./sessions-conformance-types.js";
 
 // The RunRegistry conformance suite (see sessions-conformance.ts for the shapes it is written against).

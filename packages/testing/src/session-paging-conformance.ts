@@ -1,5 +1,5 @@
 import { delay } from "@clawtools/core";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it } from "./vitest-api.js";
 import type {
   ConformanceOptions,
   ConformanceSession,

@@ -1,5 +1,5 @@
 import { delay } from "@clawtools/core";
-import { describe, expect, it as vitestIt } from "vitest";
+import { describe, expect, it as vitestIt } from "./vitest-api.js";
 import type {
   ConformanceMessage,
   Factory,

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "./vitest-api.js";
 import type {
   ConformanceOptions,
   ConformanceRun,

@@ -3,6 +3,7 @@ import {
   optionalStringEnum,
   parseSectionConfig,
   readSectionConfig,
+  stringEnum,
   type Static,
   type ToolContext,
   Type,
@@ -76,8 +77,59 @@ export const limitsConfigSchema = Type.Object(
   { additionalProperties: false },
 );
 
+export const execPolicyConfigSchema = Type.Object(
+  {
+    rules: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            decision: stringEnum(["deny", "ask", "allow"] as const, { description: "deny | ask | allow" }),
+            command: Type.Array(
+              Type.Union([
+                Type.String({ minLength: 1 }),
+                Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
+              ]),
+              {
+                minItems: 1,
+                description:
+                  "Argument prefix: the program (a name or a path), then its arguments; a list gives alternatives",
+              },
+            ),
+            justification: Type.Optional(Type.String()),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
+    claude: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), {
+        description: "Claude Code settings.json files whose permissions.allow/ask/deny Bash(...) rules apply",
+      }),
+    ),
+    codex: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), {
+        description:
+          "Codex .rules files (prefix_rule, host_executable); their match/not_match examples are checked at start",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const runtimeConfigSchema = Type.Object(
-  { exec: Type.Optional(execConfigSchema), limits: Type.Optional(limitsConfigSchema) },
+  {
+    exec: Type.Optional(execConfigSchema),
+    limits: Type.Optional(limitsConfigSchema),
+    execPolicy: Type.Optional(execPolicyConfigSchema),
+    sandbox: oneOf(
+      ["auto", "bwrap", "none"],
+      "Run local commands in bubblewrap: auto (when it works, else unsandboxed and said so), bwrap (required), none (default)",
+    ),
+    sandboxNetwork: oneOf(
+      ["proxy", "off"],
+      "Network inside the sandbox: proxy (default: through the egress proxy under web_fetch's URL policy) or off (none at all, faster start)",
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -117,12 +169,14 @@ export function readRuntimeConfig(
 ): RuntimeConfig {
   const fromContext = isPlainObject(ctx.config?.runtime) ? ctx.config.runtime : {};
   const options: Record<string, unknown> = {};
-  for (const key of ["exec", "limits"] as const) {
+  for (const key of ["exec", "limits", "execPolicy"] as const) {
     const code = defined(inCode[key] as object | undefined);
     const given = fromContext[key];
     // a malformed section in the file is left for validation to name
     if (isPlainObject(given)) options[key] = { ...given, ...code };
     else if (given === undefined && Object.keys(code).length) options[key] = code;
   }
+  if (inCode.sandbox !== undefined) options.sandbox = inCode.sandbox;
+  if (inCode.sandboxNetwork !== undefined) options.sandboxNetwork = inCode.sandboxNetwork;
   return checkSafeBins(readSectionConfig(ctx, "runtime", runtimeConfigSchema, options as RuntimeConfig));
 }

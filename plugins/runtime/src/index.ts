@@ -28,6 +28,18 @@ export {
   type AllowlistVerdict,
   evaluateAllowlist,
 } from "./security/allowlist.js";
+export {
+  describeVerdict,
+  ExecPolicy,
+  type ExecPolicyConfig,
+  type PolicyVerdict,
+  type SegmentVerdict,
+} from "./security/exec-policy.js";
+export { type ExecRule, matchRule, type RuleDecision } from "./security/exec-rules.js";
+export { isRuleFileError, loadClaudeRules, loadCodexRules, RuleFileError } from "./security/rule-files.js";
+export { parseShell, type ParsedCommand, type ShellParse, type ShellWord } from "./security/shell-grammar.js";
+export { ExecSandbox, type SandboxMode, type SandboxOptions } from "./sandbox/sandbox.js";
+export { bwrapArgs, findBwrap, probeBwrap } from "./sandbox/bwrap.js";
 export { analyzeCommandLine } from "./security/command-line.js";
 export { commandsOf, effectiveCommands } from "./security/command-prefixes.js";
 export { APPROVE_REFUSED, refuseApprovalCommands } from "./security/control-commands.js";

@@ -1,7 +1,11 @@
-import { type ClawtoolsPlugin, defineSectionPlugin } from "@clawtools/core";
+import { type ClawtoolsPlugin, ConfigError, defineSectionPlugin, type ToolContext } from "@clawtools/core";
 import { parseRuntimeConfig, readRuntimeConfig, runtimeConfigSchema } from "./config.js";
 import type { SessionLimits } from "./process/limits.js";
 import { ProcessRegistry } from "./process/registry.js";
+import { ExecPolicy, type ExecPolicyConfig } from "./security/exec-policy.js";
+import { isRuleFileError } from "./security/rule-files.js";
+import { ExecSandbox } from "./sandbox/sandbox.js";
+import { sandboxUrlPolicy } from "./sandbox/url-policy.js";
 import { createExecTool, type ExecToolOptions } from "./tools/exec.js";
 import { createProcessTool } from "./tools/process.js";
 
@@ -17,12 +21,31 @@ export interface RuntimePluginOptions {
    * sessions kept (30 min).
    */
   limits?: Partial<SessionLimits>;
+  /** `config.runtime.execPolicy`: rules, Claude Code settings files, Codex rules files. */
+  execPolicy?: ExecPolicyConfig;
+  /** `config.runtime.sandbox`. */
+  sandbox?: "auto" | "bwrap" | "none";
+  /** `config.runtime.sandboxNetwork`. */
+  sandboxNetwork?: "proxy" | "off";
 }
 
 /** Splits the options in code into configuration (validated) and what only code can give. */
 function splitOptions(exec: RuntimePluginOptions["exec"] = {}) {
   const { approval, hosts, onBackgroundExit, ...config } = exec;
   return { code: { approval, hosts, onBackgroundExit }, config };
+}
+
+/** The exec policy's rule files are read (and their examples checked) when the tools are made. */
+function loadPolicy(
+  config: ReturnType<typeof readRuntimeConfig>,
+  workspaceDir: string | undefined,
+): ExecPolicy {
+  try {
+    return ExecPolicy.load(config.execPolicy, workspaceDir ?? process.cwd());
+  } catch (error) {
+    if (isRuleFileError(error)) throw new ConfigError("runtime", [`  - execPolicy: ${error.message}`]);
+    throw error;
+  }
 }
 
 /**
@@ -38,6 +61,9 @@ export function createRuntimePlugin(
   const inCode = parseRuntimeConfig({
     ...(Object.keys(config).length ? { exec: config } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.execPolicy ? { execPolicy: options.execPolicy } : {}),
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    ...(options.sandboxNetwork ? { sandboxNetwork: options.sandboxNetwork } : {}),
   });
   const registry = options.registry ?? new ProcessRegistry(inCode.limits);
   const resolved = (ctx: Parameters<typeof readRuntimeConfig>[0]) => {
@@ -45,9 +71,43 @@ export function createRuntimePlugin(
     if (!options.registry && merged.limits && ctx.config?.runtime !== undefined)
       registry.setLimits(merged.limits);
     const defined = Object.fromEntries(Object.entries(code).filter(([, v]) => v !== undefined));
-    return { ...merged.exec, ...defined, registry } as ExecToolOptions;
+    const full = ctx as ToolContext;
+    const sandbox = sandboxFor(merged.sandbox, merged.sandboxNetwork ?? "proxy", full);
+    return {
+      ...merged.exec,
+      ...defined,
+      registry,
+      policy: loadPolicy(merged, full.workspaceDir),
+      ...(sandbox ? { sandbox } : {}),
+    } as ExecToolOptions;
   };
-  const dispose = () => registry.dispose();
+  // one sandbox (and egress proxy) per mode, state dir and URL policy, for the plugin's lifetime
+  const sandboxes = new Map<string, ExecSandbox>();
+  const sandboxFor = (
+    mode: "auto" | "bwrap" | "none" | undefined,
+    network: "proxy" | "off",
+    ctx: ToolContext,
+  ) => {
+    if (!mode || mode === "none") return undefined;
+    const urlPolicy = sandboxUrlPolicy(ctx.config);
+    const key = JSON.stringify([mode, network, ctx.stateDir ?? "", urlPolicy]);
+    let sandbox = sandboxes.get(key);
+    if (!sandbox) {
+      sandbox = new ExecSandbox({
+        mode,
+        network,
+        urlPolicy,
+        ...(ctx.stateDir ? { stateDir: ctx.stateDir } : {}),
+      });
+      sandboxes.set(key, sandbox);
+    }
+    return sandbox;
+  };
+  const dispose = async () => {
+    await registry.dispose();
+    await Promise.all([...sandboxes.values()].map((s) => s.dispose()));
+    sandboxes.clear();
+  };
   // the runtime's configuration overlays exec keys itself (readRuntimeConfig), checked above
   return defineSectionPlugin({
     module: import.meta.url,

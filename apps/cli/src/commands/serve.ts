@@ -1,11 +1,41 @@
 import { redactSecrets, registerSecret } from "@clawtools/core";
 // stdio's entry answers a client's opening before it loads the MCP SDK; HTTP loads it with the adapter
 import { serveStdio } from "@clawtools/mcp/stdio";
+import { withToolSurface } from "@clawtools/core/surface";
 import type { CommonOptions } from "../options.js";
+import { withholdOwnSecrets } from "../own-secrets.js";
 import { followClientRoots } from "../roots.js";
+import { reserveStdoutForProtocol } from "../stdout-guard.js";
 import { buildToolset } from "../toolset.js";
 import { UsageError } from "../usage.js";
 import { CLI_VERSION } from "../version.js";
+
+/** A port that cannot be listened on is a usage problem: one line naming the port and the way out. */
+function listenProblem(error: NodeJS.ErrnoException, port: number, host: string): Error {
+  if (error.code === "EADDRINUSE")
+    return new UsageError(
+      `--http ${port}: port ${port} on ${host} is in use by another program: stop it, or pick another port (--http 0 takes a free one)`,
+    );
+  if (error.code === "EACCES")
+    return new UsageError(
+      `--http ${port}: not allowed to listen on port ${port} on ${host}: pick a port above 1023`,
+    );
+  if (error.code === "EADDRNOTAVAIL" || error.code === "ENOTFOUND")
+    return new UsageError(
+      `--host ${host}: not an address of this machine: use 127.0.0.1 or one of its addresses`,
+    );
+  return error;
+}
+
+/** Listens on the port for a moment: a taken port (or a host that is not ours) is a usage error. */
+async function probePort(port: number, host: string): Promise<void> {
+  const { createServer } = await import("node:net");
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", (error: NodeJS.ErrnoException) => reject(listenProblem(error, port, host)));
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
+}
 
 /** Session keys of `serve --http` clients: `agent:cli:mcp-<MCP session id>` (stdio's client is `agent:cli:main`). */
 export const HTTP_SESSION_PREFIX = "agent:cli:mcp-";
@@ -26,13 +56,24 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
     throw new UsageError(
       "--root picks one of the client's roots; --workspace fixes the workspace: give one of them",
     );
+  // a port that is taken fails the start before anything loads or logs (the listen below says it too)
+  if (options.http) await probePort(options.http, options.host ?? "127.0.0.1");
+  // before any plugin or section loads: what they print must not land between protocol messages
+  const protocolOut = options.http === undefined ? reserveStdoutForProtocol() : undefined;
   const set = await buildToolset(options, { profile: "coding", store: true });
+  // what serve uses as its own secrets never reaches a command it runs
+  withholdOwnSecrets(process.env, {
+    ...((options.store ?? set.config.store) ? { storeUrl: options.store ?? set.config.store } : {}),
+    tokens: [token, options.gatewayToken],
+    ...(set.config.passEnv ? { passEnv: set.config.passEnv } : {}),
+  });
   const log = (line: string) => process.stderr.write(redactSecrets(`[clawtools] ${line}\n`));
   log(
     `serving ${set.tools.length} tools from ${set.context.workspaceDir}: ${set.tools.map((t) => t.name).join(", ")}`,
   );
   log(`state: ${set.state}`);
-  for (const d of set.diagnostics) if (!d.reason.startsWith("not allowed by")) log(`left out ${d.message}`);
+  for (const d of set.diagnostics)
+    if (!/^(not allowed|denied) by/.test(d.reason)) log(`left out ${d.message}`);
   const served = new Set(set.tools.map((t) => t.name));
   for (const named of set.namedPlugins) {
     const tools = named.tools.filter((name) => served.has(name));
@@ -40,6 +81,12 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
       `plugin ${named.plugin.id} (${named.spec}): ${tools.length ? `serving ${tools.join(", ")}` : "no tool served (all denied)"}`,
     );
   }
+  // what a host sees: every tool, or the Tool Search controls over the same catalog and policy
+  const surface = options.surface ?? set.config.surface ?? "direct";
+  if (surface !== "direct")
+    log(
+      `surface: ${surface} (tool_search, tool_describe, dispatch_action over the ${set.tools.length} tools)`,
+    );
   const common = {
     name: "clawtools",
     version: CLI_VERSION,
@@ -57,7 +104,7 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
     const idleMinutes = options.sessionIdleMinutes ?? set.config.http.sessionIdleMinutes;
     const maxSessions = options.maxSessions ?? set.config.http.maxSessions;
     const { serveHttp } = await import("@clawtools/mcp");
-    const serving = await serveHttp(set, {
+    const serving = await serveHttp(withToolSurface(set, surface), {
       ...common,
       port: options.http,
       ...(options.host !== undefined ? { host: options.host } : {}),
@@ -69,21 +116,21 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
       // rooted (without --workspace) in that client's roots alone
       sessionToolset: async ({ sessionId }) => {
         const own = await set.forSession(`${HTTP_SESSION_PREFIX}${sessionId}`);
-        if (options.workspaceGiven) return own;
+        if (options.workspaceGiven) return withToolSurface(own, surface);
         const rooted = followClientRoots(own, set.context.workspaceDir ?? options.workspace, {
           ...(root ? { root } : {}),
           log: (line) => log(`session ${sessionId}: ${line}`),
         });
-        return Object.assign(rooted.toolset, { onRoots: rooted.onRoots });
+        return withToolSurface(Object.assign(rooted.toolset, { onRoots: rooted.onRoots }), surface);
       },
-    }).catch(async (error: Error) => {
+    }).catch(async (error: NodeJS.ErrnoException) => {
       await set.close();
-      throw error;
+      throw listenProblem(error, options.http!, options.host ?? "127.0.0.1");
     });
     log(`MCP over Streamable HTTP at ${serving.url}${token ? " (bearer token required)" : ""}`);
     void set.startState();
     log(
-      `each HTTP client gets its own agent session (${HTTP_SESSION_PREFIX}<session id>)` +
+      `each HTTP client gets its own agent session (${HTTP_SESSION_PREFIX}<session id>; a 2026-07-28 client, which has no session: ${HTTP_SESSION_PREFIX}c-<hash of its clientInfo, token, address and Clawtools-Client-Id>)` +
         (origins?.length ? `; browser origins allowed: ${origins.join(", ")}` : ""),
     );
     await serving.done;
@@ -95,8 +142,9 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
         ...(root ? { root } : {}),
         log,
       });
-  const serving = await serveStdio(rooted?.toolset ?? set, {
+  const serving = await serveStdio(withToolSurface(rooted?.toolset ?? set, surface), {
     ...common,
+    ...(protocolOut ? { output: protocolOut } : {}),
     ...(rooted ? { onRoots: rooted.onRoots } : {}),
   });
   // the sections with state (cron's scheduler) start once the server answers: listing never waits

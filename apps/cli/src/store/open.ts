@@ -1,5 +1,6 @@
 import type { ClawtoolsPlugin } from "@clawtools/core";
 import type { PostgresStore } from "@clawtools/store-postgres";
+import { UsageError } from "../usage.js";
 import { type LazySectionPlugin, lazySectionPlugin, SECTION_MANIFESTS } from "clawtools";
 
 /** How long opening the store may take before the start fails (a database that does not answer). */
@@ -17,10 +18,9 @@ export async function openCliStore(url: string): Promise<CliStore> {
   try {
     return await openPostgresStore({ connectionString: url, connectTimeoutMs: STORE_CONNECT_TIMEOUT_MS });
   } catch (error) {
-    // an operator's problem (where the database is, its state): the message is the whole story,
-    // the trace through the CLI's code would only bury it
-    if (error instanceof Error) error.stack = `${error.name}: ${error.message}`;
-    throw error;
+    // an operator's problem (where the database is, its state): one line, exit 2, the message is
+    // the whole story (the trace through the CLI's code would only bury it)
+    throw new UsageError(error instanceof Error ? error.message : String(error));
   }
 }
 

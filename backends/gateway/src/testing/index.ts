@@ -10,3 +10,9 @@ export {
   fakeProvider,
   startFakeOpenAiModel,
 } from "./openai-fake.js";
+export {
+  type ConnectAnswer,
+  type LoopbackGateway,
+  type LoopbackGatewayOptions,
+  startLoopbackGateway,
+} from "./loopback-gateway.js";

@@ -7,6 +7,7 @@ import { askApproval, type ToolApprovalHandler, type ToolApprovalRequest } from 
 import { ApprovalGate } from "./gate.js";
 import { FakeClock } from "../testing/index.js";
 import { APPROVALS_FILE } from "./memory.js";
+import { visibleText } from "./visible.js";
 
 const request: ToolApprovalRequest = {
   tool: "exec",
@@ -42,7 +43,7 @@ describe("approval gate", () => {
       "allow-always",
     );
     const stored = JSON.parse(await readFile(path.join(stateDir, APPROVALS_FILE), "utf8"));
-    expect(Object.keys(stored.allowAlways)).toEqual(["exec\u0000make deploy"]);
+    expect(Object.keys(stored.allowAlways)).toEqual(["exec\u0000/w\u0000make deploy"]);
     const second = counting("deny");
     const again = new ApprovalGate({ handler: second.handler, stateDir });
     expect(await again.decide(request, "make deploy")).toBe("remembered");
@@ -50,7 +51,10 @@ describe("approval gate", () => {
     // another command, or the same command under another tool, is asked
     expect(await again.decide(request, "make deploy; rm -rf /")).toBe("deny");
     expect(await again.decide({ ...request, tool: "other" }, "make deploy")).toBe("deny");
-    expect(second.seen).toHaveLength(2);
+    // nor the same command in another directory than the one the form showed
+    expect(await again.decide({ ...request, cwd: "/elsewhere" }, "make deploy")).toBe("deny");
+    expect(second.seen).toHaveLength(3);
+    expect(second.seen[2]?.cwd).toBe("/elsewhere");
   });
 
   it("a corrupt approvals file remembers nothing (asks again) and is rewritten on the next allow-always", async () => {
@@ -119,6 +123,17 @@ describe("approval gate", () => {
 
   it("rejects a timeout that is not a positive number", async () => {
     await expect(askApproval(async () => "deny", request, { timeoutMs: 0 })).rejects.toThrow(/positive/);
+  });
+});
+
+describe("visibleText", () => {
+  it("writes controls, ANSI escapes, bidi overrides and zero-width characters as visible escapes", () => {
+    expect(visibleText("touch pwned.txt #\r\x1b[2Kls -la")).toBe("touch pwned.txt #\\r\\x1b[2Kls -la");
+    expect(visibleText("echo \u202eexe.txt")).toBe("echo \\u202eexe.txt");
+    expect(visibleText("rm\u200b -rf\u2066 /\ufeff")).toBe("rm\\u200b -rf\\u2066 /\\ufeff");
+    expect(visibleText("a\nb\tc\x7f\x9b\u{e0041}")).toBe("a\\nb\\tc\\x7f\\x9b\\u{e0041}");
+    // ordinary text, including non-Latin scripts and emoji, is left as it is
+    expect(visibleText("ls -la ~/Документы 日本 😀 a\\b")).toBe("ls -la ~/Документы 日本 😀 a\\b");
   });
 });
 

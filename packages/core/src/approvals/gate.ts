@@ -25,16 +25,21 @@ export class ApprovalGate<R extends ToolApprovalRequest = ToolApprovalRequest> {
     this.memory = new ApprovalMemory(options.stateDir);
   }
 
-  /** `key` names what "allow always" covers (the exact command, plus anything else that must match). */
+  /**
+   * `key` names what "allow always" covers (the exact command, plus anything else that must
+   * match, such as the call's environment); the directory the form showed (`request.cwd`) is
+   * always part of it, so an answer for one directory never allows the command in another.
+   */
   async decide(request: R, key: string, signal?: AbortSignal): Promise<ApprovalGateOutcome> {
-    if (await this.memory.has(request.tool, key)) return "remembered";
+    const remembered = `${request.cwd}\u0000${key}`;
+    if (await this.memory.has(request.tool, remembered)) return "remembered";
     const handler = this.options.handler ?? ambientApprovalHandler();
     if (!handler) return "unavailable";
     const outcome = await askApproval(handler as ToolApprovalHandler<R>, request, {
       ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
       ...(signal ? { signal } : {}),
     });
-    if (outcome === "allow-always") await this.memory.remember(request.tool, key);
+    if (outcome === "allow-always") await this.memory.remember(request.tool, remembered);
     return outcome;
   }
 }

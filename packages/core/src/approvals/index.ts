@@ -9,3 +9,4 @@ export {
 } from "./ask.js";
 export { ApprovalGate, type ApprovalGateOptions, type ApprovalGateOutcome } from "./gate.js";
 export { APPROVALS_FILE, ApprovalMemory } from "./memory.js";
+export { visibleText } from "./visible.js";

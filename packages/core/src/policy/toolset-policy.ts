@@ -16,6 +16,8 @@ export interface ToolsetPolicy {
   /** The profile for this model provider (tools.byProvider.profile). */
   providerProfile?: string;
   global?: ToolPolicy;
+  /** What the global layer is called in diagnostics (default `tools.allow` / `tools.deny`; the CLI's `--allow` / `--deny`). */
+  globalLabels?: { allow: string; deny: string };
   globalProvider?: ToolPolicy;
   agent?: ToolPolicy;
   agentProvider?: ToolPolicy;

@@ -119,12 +119,12 @@ function cleanObjectKeys(schema: JsonSchema, defs: Defs, seen: Set<string>): Jso
     }
   }
   if (Array.isArray(out.required)) {
-    // Gemini refuses a required key it cannot find among the properties, so an object schema
-    // without properties keeps no `required` at all (as OpenClaw's cleaner does).
-    const props = isObject(out.properties) ? out.properties : {};
-    const required = (out.required as unknown[]).filter(
-      (r) => typeof r === "string" && Object.hasOwn(props, r),
-    );
+    // Gemini refuses a required key it cannot find among the properties, so those are dropped;
+    // a schema without properties keeps its `required` as it is (OpenClaw's cleaner does too).
+    const props = out.properties;
+    const required = isObject(props)
+      ? (out.required as unknown[]).filter((r) => typeof r === "string" && Object.hasOwn(props, r))
+      : (out.required as unknown[]);
     if (required.length > 0) out.required = required;
     else delete out.required;
   }

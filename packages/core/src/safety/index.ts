@@ -37,3 +37,4 @@ export {
   registerSecret,
   registerSecrets,
 } from "./redact.js";
+export { redactWrites } from "./redact-stream.js";

@@ -1,5 +1,6 @@
 import { ApprovalGate, type ToolApprovalHandler, ToolInputError } from "@clawtools/core";
 import { type AllowlistEntry, evaluateAllowlist } from "../security/allowlist.js";
+import { describeVerdict, type ExecPolicy, type PolicyVerdict } from "../security/exec-policy.js";
 import { DEFAULT_SAFE_BINS, DEFAULT_TRUSTED_DIRS } from "../security/safe-bin-profiles.js";
 import {
   type ExecApprovalHandler,
@@ -21,6 +22,8 @@ export interface ExecGateOptions {
   stateDir?: string;
   /** Milliseconds an approval may take before it counts as a deny (default 30 min). */
   approvalTimeoutMs?: number;
+  /** Deny / ask / allow rules over every program the command would start. */
+  policy?: ExecPolicy;
 }
 
 export interface ExecGateRequest {
@@ -33,6 +36,8 @@ export interface ExecGateRequest {
   ask: ExecAsk;
   env: Record<string, string>;
   envOverrides: Record<string, string>;
+  /** The command runs inside the sandbox: under ask=on-miss an allowlist miss needs no approval. */
+  sandboxed?: boolean;
 }
 
 const MAX_MISSES_SHOWN = 5;
@@ -64,7 +69,15 @@ export class ExecGate {
     let toRun = command;
     let reason: string | undefined;
     let misses: string[] = [];
-    if (security === "allowlist") {
+    // the rules first: a deny never reaches an approval, an ask always does
+    const verdict: PolicyVerdict | undefined = this.options.policy?.size
+      ? this.options.policy.evaluate(command)
+      : undefined;
+    if (verdict?.decision === "deny") throw new ToolInputError(`exec denied by ${describeVerdict(verdict)}`);
+    if (verdict?.decision === "ask") reason = `approval required by ${describeVerdict(verdict)}`;
+    else if (security === "allowlist" && verdict?.decision === "allow") {
+      // every program it starts is allowed by a rule: it runs as written
+    } else if (security === "allowlist") {
       const verdict = evaluateAllowlist(command, {
         entries: this.options.allowlist ?? [],
         safeBins: this.options.safeBins ?? DEFAULT_SAFE_BINS,
@@ -83,6 +96,8 @@ export class ExecGate {
         misses = verdict.misses;
         reason = `allowlist miss: ${describeMisses(misses)}`;
       }
+      // inside the sandbox a miss cannot reach past the workspace or the URL policy
+      if (reason && request.sandboxed && ask === "on-miss") reason = undefined;
       if (reason && ask === "off") throw new ToolInputError(`exec denied: ${reason}`);
     }
     if (ask === "always") reason ??= "ask=always";

@@ -18,4 +18,6 @@ export interface ExecDetails {
   omittedChars?: number;
   omittedLines?: number;
   outputFile?: string;
+  /** With `runtime.sandbox` set: `bwrap`, or `none (…why…)` when auto fell back to running unsandboxed. */
+  sandbox?: string;
 }

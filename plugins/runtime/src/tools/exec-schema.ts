@@ -2,6 +2,8 @@ import { optionalStringEnum, Type } from "@clawtools/core";
 import type { ExecConfig } from "../config.js";
 import type { BackgroundExitNotice } from "../process/exit-notice.js";
 import type { ProcessRegistry } from "../process/registry.js";
+import type { ExecSandbox } from "../sandbox/sandbox.js";
+import type { ExecPolicy } from "../security/exec-policy.js";
 import type { ExecApprovalHandler } from "../security/policy.js";
 import type { ExecHost } from "./exec-host.js";
 
@@ -65,6 +67,10 @@ export interface ExecCodeOptions {
    * `notifyOnExitEmptySuccess` is true.
    */
   onBackgroundExit?: (notice: BackgroundExitNotice) => void;
+  /** The exec policy (rules from `runtime.execPolicy`); the plugin loads it from the config. */
+  policy?: ExecPolicy;
+  /** The sandbox local commands run in (`runtime.sandbox`); the plugin makes it from the config. */
+  sandbox?: ExecSandbox;
 }
 
 /** `config.runtime.exec` (see the README for each key) plus what only code can give. */

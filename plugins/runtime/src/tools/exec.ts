@@ -120,7 +120,8 @@ export function createExecTool(
       const local = hostKind === "gateway";
       // remote hosts bring their own environment: this machine's (keys, tokens) never leaves it
       const env = local ? sanitizeEnv(process.env, callEnv) : callEnv;
-      const toRun = await gate.decide(
+      const sandbox = local && options.sandbox?.active ? options.sandbox : undefined;
+      let toRun = await gate.decide(
         {
           command,
           cwd: realOrResolved(cwd),
@@ -129,9 +130,17 @@ export function createExecTool(
           ...policy,
           env,
           envOverrides: callEnv,
+          ...(sandbox ? { sandboxed: true } : {}),
         },
         signal,
       );
+      if (sandbox)
+        toRun = await sandbox.wrap(toRun, {
+          cwd: realOrResolved(cwd),
+          workspaceDir: realOrResolved(base),
+          shell: options.shell ?? "/bin/sh",
+          pty: params.pty === true,
+        });
 
       // resolveExecHost only picks a remote host that is configured
       const remote = local ? undefined : options.hosts![hostKind as "sandbox" | "node"]!;
@@ -158,7 +167,8 @@ export function createExecTool(
       if (canBackground) yieldMs = params.yieldMs !== undefined ? clampYield(params.yieldMs) : defaultYieldMs;
       // the undo journal: a scan of the workspace before and after a command run on this machine
       const journalled = local ? await beginJournal(ctx, "exec") : undefined;
-      return runLocally(
+      const note = local ? options.sandbox?.status : undefined;
+      const run = runLocally(
         {
           registry: options.registry,
           scopeKey,
@@ -182,6 +192,16 @@ export function createExecTool(
         signal,
         onUpdate,
       ).finally(() => journalled?.());
+      if (!note) return run;
+      // where the command ran is part of every answer: a fallback is never silent
+      try {
+        const result = await run;
+        result.details.sandbox = note;
+        return result;
+      } catch (error) {
+        if (error instanceof Error && note !== "bwrap") error.message += `\n\n(sandbox: ${note})`;
+        throw error;
+      }
     },
   };
 }

@@ -8,6 +8,7 @@ import {
   GIT_SAFE_PROTOCOLS,
   INHERITED_OVERRIDE_ONLY_ALLOWED,
 } from "./host-env-policy.js";
+import { isWithheldEnvKey } from "./withheld-env.js";
 
 /** Keys a call may never set (OpenClaw's blocked-everywhere and override-only lists). */
 export const BLOCKED_ENV_KEYS: ReadonlySet<string> = new Set([
@@ -124,7 +125,8 @@ export function sanitizeEnv(
     if (value === undefined) continue;
     // git's protocol keys are narrowed rather than dropped: dropping would widen what git allows
     if (GIT_PROTOCOL_KEYS.has(key.toUpperCase())) env[key] = inheritedValue(key, value);
-    else if (!isBlockedInheritedEnvKey(key)) env[key] = value;
+    // the server's own secrets (withholdEnv) stay with it
+    else if (!isBlockedInheritedEnvKey(key) && !isWithheldEnvKey(key)) env[key] = value;
   }
   return Object.assign(env, checkCallEnv(requested));
 }

@@ -1,3 +1,4 @@
+export { BLOCKED_HEADER, EgressProxy, type EgressProxyOptions } from "./egress-proxy.js";
 export {
   FetchTimeoutError,
   type GuardedFetchOptions,

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { connect, isIP, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
-import type { ResolvedAddress } from "@clawtools/core";
+import type { ResolvedAddress } from "./policy.js";
 
 // The egress proxy's wire-level pieces: headers it never forwards, CONNECT parsing, refusals, dialing.
 

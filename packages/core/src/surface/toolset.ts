@@ -1,0 +1,57 @@
+import type { ToolMeta } from "../catalog.js";
+import type { AnyAgentTool } from "../tool.js";
+import { createSearchSurface, type SearchSurfaceOptions } from "./search-surface.js";
+
+/** What a surface wraps: a toolset whose `tools` may change (a getter) and says so. */
+export type SurfaceableToolset = {
+  readonly tools: readonly AnyAgentTool[];
+  meta?(name: string): ToolMeta | undefined;
+  onToolsChanged?(listener: () => void): () => void;
+  dispose?(): Promise<void>;
+};
+
+/** Which tools a host sees: every tool (`direct`) or OpenClaw's Tool Search controls (`search`). */
+export type ToolSurface = "direct" | "search";
+export const TOOL_SURFACES: readonly ToolSurface[] = ["direct", "search"];
+
+/**
+ * The toolset as a host sees it under a surface: for `search`, three tools over the live catalog.
+ * The surface is rebuilt when the catalog's array changes, so a tool that comes or goes at run
+ * time (a mounted server coming back) is searchable at once, and listeners hear of the change.
+ * Only `tools`, `meta`, `onToolsChanged`, `dispose` and `onRoots` pass through: the result is a
+ * view, not the toolset.
+ */
+export function withToolSurface<T extends SurfaceableToolset & { onRoots?: unknown }>(
+  toolset: T,
+  surface: ToolSurface,
+  options: SearchSurfaceOptions = {},
+): SurfaceView<T> {
+  if (surface === "direct") return toolset as unknown as SurfaceView<T>;
+  let seen: readonly AnyAgentTool[] | undefined;
+  let surfaced: AnyAgentTool[] = [];
+  const view = {
+    get tools() {
+      const tools = toolset.tools;
+      if (tools !== seen) {
+        seen = tools;
+        surfaced = createSearchSurface(
+          { tools, ...(toolset.meta ? { meta: (n) => toolset.meta!(n) } : {}) },
+          options,
+        );
+      }
+      return surfaced;
+    },
+    ...(toolset.onToolsChanged
+      ? { onToolsChanged: (listener: () => void) => toolset.onToolsChanged!(listener) }
+      : {}),
+    ...(toolset.dispose ? { dispose: () => toolset.dispose!() } : {}),
+    ...(toolset.onRoots !== undefined ? { onRoots: toolset.onRoots } : {}),
+  };
+  return view as SurfaceView<T>;
+}
+
+/** What a surface passes through: the tools as surfaced, and a session's roots listener if it has one. */
+export type SurfaceView<T> = SurfaceableToolset & { tools: AnyAgentTool[] } & Pick<
+    T,
+    Extract<keyof T, "onRoots">
+  >;
