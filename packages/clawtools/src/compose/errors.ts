@@ -1,5 +1,4 @@
-// The CLI's usage errors carry the same brand: a bad bundle config is one line and exit 2 there.
-const USAGE_ERROR = Symbol.for("clawtools.error.UsageError");
+const BUNDLE_CONFIG_ERROR = Symbol.for("clawtools.error.BundleConfigError");
 
 /**
  * A configuration composeBundle cannot compose: a key of the wrong shape, a plugin that cannot be
@@ -7,7 +6,8 @@ const USAGE_ERROR = Symbol.for("clawtools.error.UsageError");
  * whole story (what is wrong and how to fix it), one line.
  */
 export class BundleConfigError extends Error {
-  readonly [USAGE_ERROR] = true;
+  static readonly marker: symbol = BUNDLE_CONFIG_ERROR;
+  readonly [BUNDLE_CONFIG_ERROR] = true;
   readonly code = "CLAWTOOLS_BUNDLE_CONFIG";
   override name = "BundleConfigError";
 }
@@ -15,6 +15,8 @@ export class BundleConfigError extends Error {
 /** Whether `error` is a BundleConfigError from any copy of this package (its brand, not `instanceof`). */
 export function isBundleConfigError(error: unknown): error is BundleConfigError {
   return (
-    typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[USAGE_ERROR] === true
+    typeof error === "object" &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[BUNDLE_CONFIG_ERROR] === true
   );
 }
