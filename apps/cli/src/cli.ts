@@ -20,6 +20,7 @@ export async function main(
       out(CLI_VERSION);
       return 0;
     }
+    if (command === "undo") return await (await import("./commands/undo.js")).undoCommand(rest, out);
     if (command === "exec-policy")
       return await (await import("./commands/exec-policy.js")).execPolicyCommand(rest, out);
     if (command.startsWith("-")) throw new UsageError(`unknown option "${command}" (a command comes first)`);

@@ -59,6 +59,8 @@ export function contextAndConfig(
     agentId: "cli",
     // the MCP client is the agent's main session: sub-agents announce there, "main" names it
     sessionKey: "agent:cli:main",
+    // an MCP host (or a terminal) is never woken by a message: it asks for sub-agent results
+    laterResults: "pull",
     // `model` is app-wide (sub-agents, and image when media names none)
     config: { ...config.sections, ...(model ? { model } : {}), ...(config.acp ? { acp: config.acp } : {}) },
     stateDir: resolveStateDir({ workspaceDir: workspace, ...(explicit ? { stateDir: explicit } : {}) }),

@@ -110,7 +110,8 @@ export function runToolset(options: {
   return createToolset({
     registry,
     plugins: options.runtime ? [options.runtime] : [],
-    context: { ...options.context, sessionKey: options.sessionKey },
+    // a run's own loop is woken by its children's announces: the push wording is true there
+    context: { ...options.context, sessionKey: options.sessionKey, laterResults: "push" },
     policy: runPolicy(options.operator, options.depth, maxSpawnDepth),
     senderIsOwner: false,
   });

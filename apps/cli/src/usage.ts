@@ -59,6 +59,7 @@ Commands:
   doctor                  what serve would serve here, what is left out and how to turn it on
   exec-policy check -- <command…>
                           how the exec policy (config runtime.execPolicy) decides a command
+  undo --list | --to <id> list / undo / redo the changes tools made (clawtools undo --help)
 
   -v, --version           print the version
 

@@ -15,6 +15,10 @@ import { connectCli } from "./support/serve.js";
 // cron through `clawtools serve`, driven by the MCP SDK's own client: agentTurn jobs run on the same
 // runner and session store as the sessions section, and jobs persist under the state directory.
 
+// OpenClaw 9.6's refusal of an announce with nowhere to go, with clawtools' settings to change
+const NO_CHANNEL =
+  'Channel is required (no configured channels detected). Set delivery.channel and delivery.to to announce through a messaging channel, delivery.mode "webhook" with delivery.to to POST the result, or delivery.mode "none" to leave it in the run\'s session (cron runs shows its sessionKey).';
+
 const NO_MODEL =
   'no model for agentTurn jobs: set one with --model <provider>/<id> or "model" in the config file (systemEvent jobs run without one)';
 
@@ -83,7 +87,7 @@ const mainHistory = async (call: (name: string, args: Record<string, unknown>) =
   );
 
 describe("serve --model: cron agentTurn jobs on the sessions runner", () => {
-  it("an MCP client adds an agentTurn job and runs it: the sub-agent reads a file, the announce lands in the main session, the job persists (config model, then --model)", async () => {
+  it("an MCP client adds an agentTurn job and runs it: the sub-agent reads a file, an announce with no channel is not 'delivered' (9.6's error), the job persists (config model, then --model)", async () => {
     const workspace = mkdtempSync(path.join(tmpdir(), "cli-cron-"));
     writeFileSync(path.join(workspace, "notes.txt"), "release train leaves at noon\n");
     // the model from the config file (the restart below passes --model instead)
@@ -106,19 +110,19 @@ describe("serve --model: cron agentTurn jobs on the sessions runner", () => {
     });
     expect(job).toMatchObject({ agentId: "cli", sessionKey: "agent:cli:main", sessionTarget: "isolated" });
     const entry = await runToEnd(call, job.id);
+    // the result reached no user, channel or host: not "delivered", but 9.6's error, the
+    // result kept in the run's summary and session
     expect(entry).toMatchObject({
-      status: "ok",
+      status: "error",
+      error: `delivery failed: ${NO_CHANNEL}`,
       summary: "The note says: release train leaves at noon",
-      deliveryStatus: "delivered",
+      delivered: false,
+      deliveryStatus: "failed",
+      deliveryError: NO_CHANNEL,
     });
-
-    // the announce is OpenClaw's completion event (source cron) in the MCP client's main session
-    const events = (await mainHistory(call)).filter((c) => c.includes("[Internal task completion event]"));
-    expect(events).toHaveLength(1);
-    expect(events[0]).toContain(`source: cron\nsession_key: ${entry.sessionKey}\nsession_id: `);
-    expect(events[0]).toContain("type: cron job\ntask: release-check\nstatus: completed successfully\n");
-    expect(events[0]).toContain(
-      "<<<BEGIN_UNTRUSTED_CHILD_RESULT>>>\nThe note says: release train leaves at noon\n<<<END_UNTRUSTED_CHILD_RESULT>>>",
+    // nothing was dropped unread into the MCP client's main session
+    expect((await mainHistory(call)).filter((c) => c.includes("[Internal task completion event]"))).toEqual(
+      [],
     );
     // the sub-agent's session is in the same store the sessions tools read
     const child = await call("sessions_history", { sessionKey: entry.sessionKey, includeTools: true });
@@ -143,7 +147,9 @@ describe("serve --model: cron agentTurn jobs on the sessions runner", () => {
     expect((await again.call("cron", { action: "list" })).jobs.map((j: { id: string }) => j.id)).toEqual([
       job.id,
     ]);
-    expect((await again.call("cron", { action: "runs", jobId: job.id })).entries[0].status).toBe("ok");
+    expect((await again.call("cron", { action: "runs", jobId: job.id })).entries[0].deliveryError).toBe(
+      NO_CHANNEL,
+    );
   });
 });
 
@@ -172,9 +178,8 @@ describe("serve without a model", () => {
       },
     });
     const entry = await runToEnd(call, turn.id);
-    expect(entry).toMatchObject({ status: "error", error: NO_MODEL });
-    // the failure is announced into the main session too
-    const failed = (await mainHistory(call)).find((c) => c.includes("task: digest"));
-    expect(failed).toContain(`status: failed: ${NO_MODEL}\n`);
+    // the run's own error stands; its announce had nowhere to go either
+    expect(entry).toMatchObject({ status: "error", error: NO_MODEL, deliveryError: NO_CHANNEL });
+    expect((await mainHistory(call)).find((c) => c.includes("task: digest"))).toBeUndefined();
   });
 });

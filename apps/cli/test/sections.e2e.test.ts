@@ -159,6 +159,32 @@ describe("serve --model with a loopback model server", () => {
       announce: "delivered",
     });
   });
+
+  it("a host gets a spawned child's answer by calling exactly what the spawn result tells it to", async () => {
+    const { client, call } = await serve(["--profile", "coding", "--model", "openai/scripted"], {
+      OPENAI_BASE_URL: baseUrl,
+      OPENAI_API_KEY: "sk-loopback",
+    });
+    const served = (await client.listTools()).tools.map((t) => t.name);
+    const spawned = json(await call("sessions_spawn", { task: "say hello", label: "greeter" }));
+    expect(spawned.status).toBe("accepted");
+    // no push reaches an MCP host: the note must not tell it to wait for one
+    expect(spawned.note).not.toContain("push-based");
+    // as a host model would: the tool the note names, with the arguments it gives
+    const named = /call (\w+) with (\{[^}]*\})/.exec(spawned.note);
+    expect(named).not.toBeNull();
+    const [, tool, args] = named!;
+    expect(served).toContain(tool);
+    const answer = json(await call(tool!, JSON.parse(args!)));
+    expect(answer).toMatchObject({
+      status: "completed",
+      runId: spawned.runId,
+      childSessionKey: spawned.childSessionKey,
+      label: "greeter",
+    });
+    // the loopback model's answer to the child's task
+    expect(answer.reply).toMatch(/^Child says: .*Subagent Context You are running as a subagent/);
+  });
 });
 
 describe("serve with an ACP harness in the config file", () => {

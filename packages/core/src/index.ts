@@ -389,4 +389,5 @@ export {
   systemLookup,
   type UrlPolicy,
 } from "./safety/url/index.js";
+export * from "./journal/index.js";
 export { BLOCKED_HEADER, EgressProxy, type EgressProxyOptions } from "./safety/url/egress-proxy.js";

@@ -103,6 +103,12 @@ export interface ToolContext {
   root?: string;
   /** fs implementation for the file tools (defaults to the local disk under root). */
   bridge?: FsBridge;
+  /**
+   * How results that finish later (a sub-agent's answer) reach the caller: `push` (the default)
+   * when an in-process agent loop is woken with them, `pull` when the caller is a client no
+   * message reaches (an MCP host), which must ask for them (`sessions_yield` waits and returns).
+   */
+  laterResults?: "push" | "pull";
   /** Whether the sender is the owner; undefined means not the owner. */
   senderIsOwner?: boolean;
   /**

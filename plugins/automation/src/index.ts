@@ -5,6 +5,7 @@ export {
   type DeliveryResult,
   type ExecutorOptions,
   mainSessionKey,
+  NO_CHANNEL,
   NO_DELIVERY_TARGET,
   type RunResult,
 } from "./cron/executor.js";

@@ -95,6 +95,8 @@ export function createAutomationPlugin(options: AutomationPluginOptions = {}): A
           : {}),
         defaultAgentId: config.cron?.defaultAgentId ?? "main",
         clock: effectiveClock,
+        // the app's sessions are read by nobody a message wakes (an MCP host's): see NO_CHANNEL
+        ...(ctx.laterResults === "pull" ? { laterResults: "pull" as const } : {}),
       });
       const created = new CronService({
         store: store ?? new FileCronStore(dir),

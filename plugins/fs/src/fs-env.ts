@@ -1,4 +1,12 @@
-import { type FsBridge, type ToolContext, ToolUnavailableError, withWriteLocks } from "@clawtools/core";
+import {
+  type FsBridge,
+  type FileState,
+  type Journal,
+  journalFor,
+  type ToolContext,
+  ToolUnavailableError,
+  withWriteLocks,
+} from "@clawtools/core";
 import { createNodeBridge, isNodeBridge } from "./bridge/node-bridge.js";
 import { resolveToolPath } from "./paths.js";
 import { type SeenFiles, seenFilesOf } from "./stale/seen-files.js";
@@ -21,6 +29,10 @@ export interface FsEnv {
   workspaceOnly: boolean;
   /** What this session last read or wrote of each file: the stale guard's reference. */
   seen: SeenFiles;
+  /** The undo journal (local disk with a state directory only). */
+  journal: Journal | undefined;
+  /** Runs `run`, which changes `paths`, recording their states before and after in the journal. */
+  journalled<T>(tool: string, paths: string[], run: () => Promise<T>): Promise<T>;
   resolve(input: string): string;
   /**
    * Runs `run` holding the write lock of every file in `paths` (absolute, from `resolve`), keyed
@@ -37,6 +49,7 @@ export function resolveFsEnv(ctx: ToolContext, options: FsToolOptions = {}): FsE
   if (!root) throw new ToolUnavailableError("no workspace root (set context.workspaceDir or context.root)");
   const workspaceOnly = options.workspaceOnly ?? fromConfig.workspaceOnly ?? true;
   const bridge = options.bridge ?? ctx.bridge ?? createNodeBridge(root, { workspaceOnly });
+  const journal = ctx.stateDir && isNodeBridge(bridge) ? journalFor(bridge.root, ctx.stateDir) : undefined;
   const lockKey = (abs: string) =>
     isNodeBridge(bridge) ? bridge.lockKey({ filePath: abs }) : Promise.resolve(`fs-bridge:${abs}`);
   return {
@@ -44,6 +57,21 @@ export function resolveFsEnv(ctx: ToolContext, options: FsToolOptions = {}): FsE
     bridge,
     workspaceOnly,
     seen: options.seen ?? seenFilesOf(ctx),
+    journal,
+    async journalled(tool, paths, run) {
+      if (!journal) return run();
+      const before: FileState[] = [];
+      for (const p of paths) before.push(await journal.capture(p));
+      // recorded whether or not the call completed: a change that half happened is undoable too
+      try {
+        return await run();
+      } finally {
+        const changes = [];
+        for (const [k, abs] of paths.entries())
+          changes.push({ abs, before: before[k]!, after: await journal.capture(abs) });
+        await journal.record(tool, changes);
+      }
+    },
     resolve: (input) => resolveToolPath(input, root, workspaceOnly),
     withWriteLock(paths, run) {
       // two levels, always in this order (so never a cycle): the paths as spelled, taken at call

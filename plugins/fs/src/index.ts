@@ -17,3 +17,6 @@ export { createGrepTool, type GrepDetails, type GrepToolOptions, grepSchema } fr
 export { createLsTool, type LsDetails, lsSchema } from "./tools/ls.js";
 export { createReadTool, type ReadDetails, type ReadToolOptions, readSchema } from "./tools/read.js";
 export { createWriteTool, writeSchema } from "./tools/write.js";
+export { workspaceJournal } from "./journal-api.js";
+export { type SeenFiles, createSeenFiles } from "./stale/seen-files.js";
+export { createUndoTool, undoSchema } from "./tools/undo.js";

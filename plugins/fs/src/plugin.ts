@@ -6,6 +6,7 @@ import { createFindTool } from "./tools/find.js";
 import { createGrepTool, type GrepToolOptions } from "./tools/grep.js";
 import { createLsTool } from "./tools/ls.js";
 import { createReadTool, type ReadToolOptions } from "./tools/read.js";
+import { createUndoTool } from "./tools/undo.js";
 import { createWriteTool } from "./tools/write.js";
 
 export type FsPluginOptions = ReadToolOptions & EditToolOptions & GrepToolOptions;
@@ -20,7 +21,7 @@ const READ_ONLY_EXTRA = { profiles: ["coding" as const], readOnly: true, section
 export function createFsPlugin(options: FsPluginOptions = {}): ClawtoolsPlugin {
   return defineSectionPlugin({
     module: import.meta.url,
-    description: "Files: read, write, edit, apply_patch, grep, find, ls over a pluggable FsBridge",
+    description: "Files: read, write, edit, apply_patch, grep, find, ls over a pluggable FsBridge; undo",
     section: "fs",
     configSchema: fsConfigSchema,
     config: configPart(options),
@@ -48,6 +49,18 @@ export function createFsPlugin(options: FsPluginOptions = {}): ClawtoolsPlugin {
           name: "ls",
           factory: with_(createLsTool),
           meta: { ...READ_ONLY_EXTRA, label: "ls", description: "List directory contents" },
+        },
+        {
+          name: "undo",
+          factory: with_(createUndoTool),
+          meta: {
+            profiles: ["coding" as const],
+            sectionId: "fs",
+            label: "undo",
+            description: "Undo and redo workspace changes",
+            ownerOnly: true,
+            destructive: true,
+          },
         },
       ];
     },

@@ -36,7 +36,7 @@ export {
   type SegmentVerdict,
 } from "./security/exec-policy.js";
 export { type ExecRule, matchRule, type RuleDecision } from "./security/exec-rules.js";
-export { loadClaudeRules, loadCodexRules, RuleFileError } from "./security/rule-files.js";
+export { isRuleFileError, loadClaudeRules, loadCodexRules, RuleFileError } from "./security/rule-files.js";
 export { parseShell, type ParsedCommand, type ShellParse, type ShellWord } from "./security/shell-grammar.js";
 export { ExecSandbox, type SandboxMode, type SandboxOptions } from "./sandbox/sandbox.js";
 export { bwrapArgs, findBwrap, probeBwrap } from "./sandbox/bwrap.js";

@@ -3,7 +3,7 @@ import { parseRuntimeConfig, readRuntimeConfig, runtimeConfigSchema } from "./co
 import type { SessionLimits } from "./process/limits.js";
 import { ProcessRegistry } from "./process/registry.js";
 import { ExecPolicy, type ExecPolicyConfig } from "./security/exec-policy.js";
-import { RuleFileError } from "./security/rule-files.js";
+import { isRuleFileError } from "./security/rule-files.js";
 import { ExecSandbox } from "./sandbox/sandbox.js";
 import { sandboxUrlPolicy } from "./sandbox/url-policy.js";
 import { createExecTool, type ExecToolOptions } from "./tools/exec.js";
@@ -43,8 +43,7 @@ function loadPolicy(
   try {
     return ExecPolicy.load(config.execPolicy, workspaceDir ?? process.cwd());
   } catch (error) {
-    if (error instanceof RuleFileError)
-      throw new ConfigError("runtime", [`  - execPolicy: ${error.message}`]);
+    if (isRuleFileError(error)) throw new ConfigError("runtime", [`  - execPolicy: ${error.message}`]);
     throw error;
   }
 }

@@ -19,6 +19,11 @@ export interface SessionsEnv {
   workspaceDir?: string;
   /** The caller's message channel (named in agent-to-agent context). */
   channel?: string;
+  /**
+   * No message reaches the caller when a sub-agent finishes (an MCP host: `ctx.laterResults`
+   * "pull"); it asks with sessions_yield, which waits for a child's result and returns it.
+   */
+  pull: boolean;
 }
 
 export function sessionsEnv(ctx: ToolContext, service: SessionsService, config: SessionsConfig): SessionsEnv {
@@ -36,6 +41,7 @@ export function sessionsEnv(ctx: ToolContext, service: SessionsService, config: 
     callerKey,
     sandboxed: ctx.sandboxed === true,
     hasSession: Boolean(raw?.trim()),
+    pull: ctx.laterResults === "pull",
     ...(ctx.workspaceDir ? { workspaceDir: ctx.workspaceDir } : {}),
     ...(ctx.messageChannel ? { channel: ctx.messageChannel } : {}),
   };

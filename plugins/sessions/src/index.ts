@@ -48,7 +48,8 @@ export { type SessionsEvents, SessionsService } from "./service.js";
 export { followUpsIdle } from "./follow-ups.js";
 export { FileRunRegistry } from "./store/file-runs.js";
 export { FileSessionStore } from "./store/file-store.js";
-export { SPAWN_NOTE, subagentMessage } from "./tools/sessions-spawn.js";
+export { SPAWN_NOTE, SPAWN_NOTE_PULL, subagentMessage } from "./tools/sessions-spawn.js";
+export { createSessionsYieldWaitTool, YIELD_IDLE } from "./tools/sessions-yield-wait.js";
 export type {
   AnnounceState,
   MessageBlock,

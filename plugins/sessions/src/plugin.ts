@@ -20,6 +20,7 @@ import { createSessionsListTool } from "./tools/sessions-list.js";
 import { createSessionsSendTool } from "./tools/sessions-send.js";
 import { createSessionsSpawnTool } from "./tools/sessions-spawn.js";
 import { createSubagentsTool } from "./tools/subagents.js";
+import { createSessionsYieldWaitTool } from "./tools/sessions-yield-wait.js";
 
 const { version } = packageInfo(import.meta.url);
 
@@ -89,6 +90,8 @@ export function createSessionsPlugin(options: SessionsPluginOptions = {}): Sessi
           name: "sessions_yield",
           factory: (ctx) => {
             const env = needsRunner(ctx);
+            // a host no push reaches gets a yield that waits for a child and returns its answer
+            if (env.pull) return createSessionsYieldWaitTool(env);
             const runner = env.service.runner!;
             if (!runner.onYield) throw new ToolUnavailableError(NO_YIELD);
             // offered only inside a run this runner can end (never to a client whose loop is its own)
@@ -100,6 +103,8 @@ export function createSessionsPlugin(options: SessionsPluginOptions = {}): Sessi
             label: "Yield turn",
             description: "End this turn and wait for sub-agent results",
             sectionId: "sessions",
+            // served wherever sessions_spawn is (OpenClaw's coding profile has both)
+            profiles: ["coding"],
           },
         },
         { name: "subagents", factory: (ctx) => createSubagentsTool(envFor(ctx)) },

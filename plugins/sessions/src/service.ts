@@ -30,6 +30,8 @@ export { YIELD_RESUMED } from "./service-events.js";
  */
 export class SessionsService {
   readonly events = new EventEmitter<SessionsEvents>();
+  /** When this service started: a host's sessions_yield collects only the runs spawned since. */
+  readonly startedAt = Date.now();
   /** Runs this process started, by session key, so a steer or an announce can reach them. */
   private readonly active = new Map<string, string>();
   private readonly watching = new Map<string, Promise<void>>();

@@ -41,7 +41,12 @@ export function setup(options: SetupOptions = {}) {
   });
   const as = (
     sessionKey: string | undefined,
-    extra: { agentId?: string; sandboxed?: boolean; config?: Record<string, unknown> } = {},
+    extra: {
+      agentId?: string;
+      sandboxed?: boolean;
+      config?: Record<string, unknown>;
+      laterResults?: "push" | "pull";
+    } = {},
   ) => {
     const set = createToolset({
       plugins: [plugin],
@@ -51,6 +56,7 @@ export function setup(options: SetupOptions = {}) {
         agentId: extra.agentId ?? "main",
         ...(sessionKey !== undefined ? { sessionKey } : {}),
         ...(extra.sandboxed ? { sandboxed: true } : {}),
+        ...(extra.laterResults ? { laterResults: extra.laterResults } : {}),
         ...(extra.config ? { config: { sessions: extra.config } } : {}),
       },
       policy: { profile: "full" },

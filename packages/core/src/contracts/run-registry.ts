@@ -50,6 +50,8 @@ export interface RunRecord {
   steerRequest?: { id: string; at: number; by: RunOwner; message: string };
   /** The id of the last `steerRequest` the owner steered into the run. */
   steerAck?: string;
+  /** When a client that is not pushed to (an MCP host) took the run's result with `sessions_yield`. */
+  collectedAt?: number;
 }
 
 /** Sub-agent runs. */

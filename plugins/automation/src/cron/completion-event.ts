@@ -9,6 +9,13 @@ export const mainSessionKey = (agentId: string) => `agent:${agentId}:main`;
 export const NO_DELIVERY_TARGET =
   'nowhere to deliver: delivery.mode "announce" names no channel (delivery.channel / delivery.to) and the job was not created from a session; set a channel, or delivery.mode "none"';
 
+/**
+ * An announce with no channel where no session transcript reaches anyone (an MCP host's session:
+ * nothing wakes it), worded as OpenClaw 9.6's refusal, with clawtools' settings to change.
+ */
+export const NO_CHANNEL =
+  'Channel is required (no configured channels detected). Set delivery.channel and delivery.to to announce through a messaging channel, delivery.mode "webhook" with delivery.to to POST the result, or delivery.mode "none" to leave it in the run\'s session (cron runs shows its sessionKey).';
+
 export const BEGIN_RESULT = "<<<BEGIN_UNTRUSTED_CHILD_RESULT>>>";
 export const END_RESULT = "<<<END_UNTRUSTED_CHILD_RESULT>>>";
 

@@ -49,4 +49,10 @@ export interface ExecutorOptions {
   agentTurnTimeoutMs?: number;
   defaultAgentId: string;
   clock: Clock;
+  /**
+   * `pull` when no session transcript reaches a reader (the sessions belong to MCP hosts, which
+   * nothing wakes): an announce naming no channel then fails with `NO_CHANNEL`, as 9.6's does,
+   * instead of landing unread in the creating session. Default `push`.
+   */
+  laterResults?: "push" | "pull";
 }

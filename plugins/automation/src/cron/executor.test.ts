@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { harness } from "../../test/helpers.js";
-import { NO_DELIVERY_TARGET } from "./executor.js";
+import { NO_CHANNEL, NO_DELIVERY_TARGET } from "./executor.js";
 
 const servers: Server[] = [];
 const stops: Array<() => Promise<void>> = [];
@@ -158,6 +158,36 @@ describe("announce delivery", () => {
     });
     // and no session was made up to hold it
     expect(await h.sessions.get("agent:main:main")).toBeUndefined();
+  });
+
+  it("where sessions reach nobody (an MCP host's), an announce with no channel fails as 9.6's: 'Channel is required'", async () => {
+    const h = await harness({ executor: { laterResults: "pull" } });
+    stops.push(() => h.service.stop());
+    h.runner.script.push({ status: "ok", reply: "3 new mails" });
+    // made by an MCP client's session, which no message wakes and no one reads
+    const job = await h.service.add(
+      {
+        name: "inbox",
+        schedule: { kind: "every", everyMs: 60_000 },
+        sessionTarget: "isolated",
+        payload: { kind: "agentTurn", message: "check mail" },
+      },
+      { sessionKey: "agent:cli:main" },
+    );
+    expect(job.delivery).toEqual({ mode: "announce" });
+    await h.advance(60_000);
+    const entry = (await h.store.readRuns(job.id)).entries[0]!;
+    expect(entry).toMatchObject({
+      status: "error",
+      error: `delivery failed: ${NO_CHANNEL}`,
+      summary: "3 new mails",
+      delivered: false,
+      deliveryStatus: "failed",
+      deliveryError: NO_CHANNEL,
+    });
+    expect(NO_CHANNEL.startsWith("Channel is required (no configured channels detected). ")).toBe(true);
+    // nothing was written into the creating session as if it had been told
+    expect(await h.sessions.history("agent:cli:main")).toEqual([]);
   });
 
   it("a channel announce with no announcer configured is a failed delivery naming the target", async () => {

@@ -1,6 +1,6 @@
 import type { CronDelivery, CronJob } from "./types.js";
 import { postCronWebhook } from "./webhook-post.js";
-import { cronCompletionEvent, mainSessionKey, NO_DELIVERY_TARGET } from "./completion-event.js";
+import { cronCompletionEvent, mainSessionKey, NO_CHANNEL, NO_DELIVERY_TARGET } from "./completion-event.js";
 import type { DeliveryResult, ExecutorOptions, RunResult } from "./executor-types.js";
 
 export type { ChannelAnnouncer, DeliveryResult, ExecutorOptions, RunResult } from "./executor-types.js";
@@ -10,6 +10,7 @@ export {
   cronCompletionEvent,
   END_RESULT,
   mainSessionKey,
+  NO_CHANNEL,
   NO_DELIVERY_TARGET,
 } from "./completion-event.js";
 
@@ -131,8 +132,10 @@ export class CronExecutor {
             text,
           );
         } else {
-          // the session that made the job hears back; a job made outside any session has
-          // nobody to tell, and a failed delivery says so rather than "delivered"
+          // the session that made the job hears back when someone reads it; a job made outside
+          // any session, or sessions nothing wakes (an MCP host's), has nobody to tell, and a
+          // failed delivery says so rather than "delivered"
+          if (this.options.laterResults === "pull") throw new Error(NO_CHANNEL);
           if (!job.sessionKey) throw new Error(NO_DELIVERY_TARGET);
           const target = job.sessionKey;
           const sessions = this.options.sessions;

@@ -223,7 +223,11 @@ export function createApplyPatchTool(
         const { changes, summary, lines } = await plan(env, input);
         if (changes.length === 0)
           return { content: [{ type: "text", text: "No files were modified." }], details: { summary } };
-        await commit(env, changes, signal);
+        await env.journalled(
+          "apply_patch",
+          changes.map((c) => c.abs),
+          () => commit(env, changes, signal),
+        );
         // the session's own writes are what it has seen now
         for (const change of changes)
           if (change.content === null) env.seen.forget(change.abs);

@@ -206,7 +206,7 @@ export function createEditTool(
           }
         }
         const written = joinEndings(lined, updated);
-        await env.bridge.writeFile({ filePath: abs, data: written });
+        await env.journalled("edit", [abs], () => env.bridge.writeFile({ filePath: abs, data: written }));
         env.seen.set(abs, written);
         const { diff, firstChangedLine } = generateDiffString(original, updated);
         const answer = `Successfully replaced ${outcome.replaced} block(s) in ${path}.${describeDrift(outcome.drift, edits.length)}`;

@@ -50,7 +50,7 @@ export function createWriteTool(
         }
         // the local bridge creates missing parents within its own verified walk
         if (!isNodeBridge(env.bridge)) await env.bridge.mkdirp({ filePath: path.dirname(abs) });
-        await env.bridge.writeFile({ filePath: abs, data: content });
+        await env.journalled("write", [abs], () => env.bridge.writeFile({ filePath: abs, data: content }));
         env.seen.set(abs, content);
         // pi reports the string length (UTF-16 units), kept for notice compatibility
         return {

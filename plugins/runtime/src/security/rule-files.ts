@@ -5,7 +5,23 @@ import { parseShell } from "./shell-grammar.js";
 import { type StarValue, starlarkCalls } from "./starlark.js";
 
 /** A rule file that cannot be used: the start fails with this one line. */
-export class RuleFileError extends Error {}
+export const RULE_FILE_ERROR = Symbol.for("clawtools.error.RuleFileError");
+
+/** A rule file that cannot be read or parsed, or whose examples fail: the start fails naming it. */
+export class RuleFileError extends Error {
+  static readonly marker: symbol = RULE_FILE_ERROR;
+  readonly [RULE_FILE_ERROR] = true;
+  override name = "RuleFileError";
+}
+
+/** Whether `error` is a RuleFileError from any copy of this package (its brand, not `instanceof`). */
+export function isRuleFileError(error: unknown): error is RuleFileError {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[RULE_FILE_ERROR] === true
+  );
+}
 
 function read(file: string): string {
   try {

@@ -2,6 +2,7 @@ import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import {
   type AgentTool,
+  beginJournal,
   type AgentToolResult,
   checkCallEnv,
   sanitizeEnv,
@@ -164,6 +165,8 @@ export function createExecTool(
         (yieldRequested && canBackground ? undefined : (options.timeoutSec ?? DEFAULT_TIMEOUT_SEC));
       let yieldMs: number | undefined;
       if (canBackground) yieldMs = params.yieldMs !== undefined ? clampYield(params.yieldMs) : defaultYieldMs;
+      // the undo journal: a scan of the workspace before and after a command run on this machine
+      const journalled = local ? await beginJournal(ctx, "exec") : undefined;
       const note = local ? options.sandbox?.status : undefined;
       const run = runLocally(
         {
@@ -188,7 +191,7 @@ export function createExecTool(
         },
         signal,
         onUpdate,
-      );
+      ).finally(() => journalled?.());
       if (!note) return run;
       // where the command ran is part of every answer: a fallback is never silent
       try {

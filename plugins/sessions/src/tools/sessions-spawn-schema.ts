@@ -68,6 +68,10 @@ export const CHANNEL_FIELDS = [
 export const SPAWN_NOTE =
   "Auto-announce is push-based. After spawning children, do NOT call sessions_list, sessions_history, exec sleep, or any polling tool. Wait for the completion event to arrive in this session, then answer.";
 
+/** The note for a caller no push reaches (an MCP host): the tool and arguments that get the answer. */
+export const SPAWN_NOTE_PULL =
+  'The sub-agent runs in the background, and nothing is pushed to this client when it finishes. To get its answer, call sessions_yield with {} : it waits until a sub-agent of this session finishes and returns its answer (the "reply" field). Call it once per sub-agent you spawned; if it answers status "running", call it again.';
+
 export function subagentMessage(task: string, depth: number, maxDepth: number): string {
   return `[Subagent Context] You are running as a subagent (depth ${depth}/${maxDepth}). Results auto-announce to your requester; do not busy-poll for status.\n\n[Subagent Task]: ${task}`;
 }

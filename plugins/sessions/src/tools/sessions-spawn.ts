@@ -10,16 +10,22 @@ import type { SessionsEnv } from "../context.js";
 import { trackFollowUp } from "../follow-ups.js";
 import { AGENT_ID } from "../keys.js";
 import { startChild } from "./spawn-child.js";
-import { CHANNEL_FIELDS, SPAWN_NOTE, sessionsSpawnSchema } from "./sessions-spawn-schema.js";
+import { CHANNEL_FIELDS, SPAWN_NOTE, SPAWN_NOTE_PULL, sessionsSpawnSchema } from "./sessions-spawn-schema.js";
 
-export { SPAWN_NOTE, sessionsSpawnSchema, subagentMessage } from "./sessions-spawn-schema.js";
+export {
+  SPAWN_NOTE,
+  SPAWN_NOTE_PULL,
+  sessionsSpawnSchema,
+  subagentMessage,
+} from "./sessions-spawn-schema.js";
 
 export function createSessionsSpawnTool(env: SessionsEnv): AgentTool<typeof sessionsSpawnSchema> {
   return {
     name: "sessions_spawn",
     label: "Spawn sub-agent",
-    description:
-      "Spawn a sub-agent that works on a task in its own session. Its result is announced back to this session automatically when it finishes.",
+    description: env.pull
+      ? "Spawn a sub-agent that works on a task in its own session. Get its answer with sessions_yield, which waits until it finishes."
+      : "Spawn a sub-agent that works on a task in its own session. Its result is announced back to this session automatically when it finishes.",
     parameters: sessionsSpawnSchema,
     async execute(_id, params) {
       const p = params as Record<string, unknown> & typeof params;
@@ -167,7 +173,8 @@ export function createSessionsSpawnTool(env: SessionsEnv): AgentTool<typeof sess
         childSessionKey: run.childSessionKey,
         runId: run.runId,
         mode: p.mode ?? "run",
-        note: SPAWN_NOTE,
+        // the push wording only where a push arrives (an in-process loop)
+        note: env.pull ? SPAWN_NOTE_PULL : SPAWN_NOTE,
         ...(p.model ? { modelApplied: true } : {}),
         ...(files ? { attachments: files.receipt } : {}),
       });

@@ -1,0 +1,97 @@
+/**
+ * The state of one workspace path as the undo journal keeps it: nothing, a file (its mode and
+ * the content-addressed copy of its bytes), a symlink (its target) or a directory (its mode).
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { chmod, lstat, mkdir, readFile, readlink, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+
+export type FileState =
+  | null
+  | { type: "file"; mode: number; hash: string; size: number }
+  | { type: "symlink"; target: string }
+  | { type: "dir"; mode: number };
+
+export function sameState(a: FileState, b: FileState): boolean {
+  if (a === null || b === null) return a === b;
+  if (a.type !== b.type) return false;
+  if (a.type === "file" && b.type === "file") return a.hash === b.hash && a.mode === b.mode;
+  if (a.type === "symlink" && b.type === "symlink") return a.target === b.target;
+  return a.type === "dir" && b.type === "dir" && a.mode === b.mode;
+}
+
+/** Content-addressed copies under `<journal>/blobs`: one per distinct content, written once. */
+export class BlobStore {
+  constructor(readonly dir: string) {}
+
+  pathOf(hash: string): string {
+    return path.join(this.dir, hash.slice(0, 2), hash);
+  }
+
+  /** Stores `data`; returns its hash and how many bytes were newly written (0 when already kept). */
+  async put(data: Buffer): Promise<{ hash: string; added: number }> {
+    const hash = createHash("sha256").update(data).digest("hex");
+    const at = this.pathOf(hash);
+    if (existsSync(at)) return { hash, added: 0 };
+    await mkdir(path.dirname(at), { recursive: true });
+    const tmp = `${at}.${randomBytes(4).toString("hex")}.tmp`;
+    await writeFile(tmp, data);
+    await rename(tmp, at);
+    return { hash, added: data.length };
+  }
+
+  get(hash: string): Promise<Buffer> {
+    return readFile(this.pathOf(hash));
+  }
+
+  has(hash: string): boolean {
+    return existsSync(this.pathOf(hash));
+  }
+
+  remove(hash: string): Promise<void> {
+    return rm(this.pathOf(hash), { force: true });
+  }
+}
+
+/** The state of `abs` on disk now (a file's bytes stored as a blob); `added` counts new blob bytes. */
+export async function captureState(
+  abs: string,
+  blobs: BlobStore,
+): Promise<{ state: FileState; added: number }> {
+  const st = await lstat(abs).catch(() => null);
+  if (!st) return { state: null, added: 0 };
+  if (st.isSymbolicLink()) return { state: { type: "symlink", target: await readlink(abs) }, added: 0 };
+  if (st.isDirectory()) return { state: { type: "dir", mode: st.mode & 0o7777 }, added: 0 };
+  if (!st.isFile()) return { state: null, added: 0 };
+  const { hash, added } = await blobs.put(await readFile(abs));
+  return { state: { type: "file", mode: st.mode & 0o7777, hash, size: st.size }, added };
+}
+
+/** Puts `abs` into `state` (atomically for files and links); a directory is only created or removed when empty. */
+export async function applyState(abs: string, state: FileState, blobs: BlobStore): Promise<void> {
+  const st = await lstat(abs).catch(() => null);
+  if (state === null) {
+    if (!st) return;
+    if (st.isDirectory()) await rm(abs, { recursive: true, force: true });
+    else await rm(abs, { force: true });
+    return;
+  }
+  if (state.type === "dir") {
+    if (st && !st.isDirectory()) await rm(abs, { force: true });
+    await mkdir(abs, { recursive: true });
+    await chmod(abs, state.mode);
+    return;
+  }
+  await mkdir(path.dirname(abs), { recursive: true });
+  if (st?.isDirectory()) await rm(abs, { recursive: true, force: true });
+  const tmp = path.join(path.dirname(abs), `.${path.basename(abs)}.${randomBytes(4).toString("hex")}.undo`);
+  if (state.type === "symlink") {
+    const { symlink } = await import("node:fs/promises");
+    await symlink(state.target, tmp);
+  } else {
+    await writeFile(tmp, await blobs.get(state.hash));
+    await chmod(tmp, state.mode);
+  }
+  await rename(tmp, abs);
+}

@@ -1,0 +1,12 @@
+export { applyState, BlobStore, captureState, type FileState, sameState } from "./file-state.js";
+export {
+  beginJournal,
+  Journal,
+  type JournalChange,
+  type JournalEntry,
+  JournalError,
+  type JournalOptions,
+  journalFor,
+  type UndoStep,
+} from "./journal.js";
+export { DEFAULT_EXCLUDE, type Scan, type ScanOptions, scanTree } from "./scan.js";
