@@ -1,7 +1,7 @@
 import { defineConfig } from "tsdown";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/tools.ts", "src/bin.ts"],
+  entry: ["src/index.ts", "src/tools.ts", "src/compose/index.ts", "src/bin.ts"],
   format: "esm",
   dts: true,
   clean: true,

@@ -15,3 +15,4 @@ export {
 export { isLazySectionPlugin, type LazySectionPlugin, lazySectionPlugin } from "./lazy.js";
 export type { RegistrationManifest, SectionManifest } from "./manifest.js";
 export { SECTION_MANIFESTS, SECTIONS_WITH_STATE } from "./manifests/index.js";
+export * from "./compose/index.js";
