@@ -27,10 +27,7 @@ export const SURFACE_TOOL_NAMES = new Set(["tool_search", "tool_describe", "disp
 
 const MCP_PLUGIN = /^mcp(?:-retry)?:(.+)$/;
 
-export function classifyTool(
-  tool: AnyAgentTool,
-  meta: ToolMeta | undefined,
-): { source: CatalogSource; sourceName: string } {
+export function classifyTool(meta: ToolMeta | undefined): { source: CatalogSource; sourceName: string } {
   const pluginId = meta?.pluginId;
   const mcp = pluginId ? MCP_PLUGIN.exec(pluginId) : null;
   if (mcp) return { source: "mcp", sourceName: mcp[1]! };
@@ -40,7 +37,7 @@ export function classifyTool(
 }
 
 export function toCatalogEntry(tool: AnyAgentTool, meta: ToolMeta | undefined): CatalogEntry {
-  const { source, sourceName } = classifyTool(tool, meta);
+  const { source, sourceName } = classifyTool(meta);
   const outputSchema = (tool as { outputSchema?: JsonSchema }).outputSchema;
   return {
     id: `${source}:${sourceName}:${tool.name}`,

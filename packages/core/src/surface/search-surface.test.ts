@@ -232,7 +232,10 @@ describe("tool search surface", () => {
         get tools() {
           return tools;
         },
-        onToolsChanged: (l: () => void) => (listeners.add(l), () => listeners.delete(l)),
+        onToolsChanged: (l: () => void) => {
+          listeners.add(l);
+          return () => listeners.delete(l);
+        },
       },
       "search",
     );
