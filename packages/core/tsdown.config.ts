@@ -2,7 +2,13 @@ import { bundledLicences } from "../../tooling/build/bundled-licences.ts";
 import { defineConfig } from "tsdown";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/providers/index.ts", "src/contracts/index.ts", "src/testing/index.ts", "src/surface/index.ts"],
+  entry: [
+    "src/index.ts",
+    "src/providers/index.ts",
+    "src/contracts/index.ts",
+    "src/testing/index.ts",
+    "src/surface/index.ts",
+  ],
   format: "esm",
   dts: true,
   clean: true,
