@@ -1,6 +1,6 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
-import type { FileState } from "@clawtools/core";
+import { type FileState, isJournalError } from "@clawtools/core";
 import { workspaceJournal } from "@clawtools/fs";
 import { invocationDir } from "../options.js";
 import { UsageError } from "../usage.js";
@@ -79,7 +79,7 @@ export async function undoCommand(argv: string[], out: (line: string) => void): 
       );
     return 0;
   } catch (error) {
-    if ((error as Error).name !== "JournalError") throw error;
+    if (!isJournalError(error)) throw error;
     process.stderr.write(`clawtools: ${(error as Error).message}\n`);
     return 1;
   }

@@ -6,6 +6,7 @@ export {
   type JournalEntry,
   JournalError,
   type JournalOptions,
+  isJournalError,
   journalFor,
   type UndoStep,
 } from "./journal.js";

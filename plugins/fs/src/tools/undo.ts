@@ -1,7 +1,7 @@
 import {
   type AgentTool,
   type FileState,
-  JournalError,
+  isJournalError,
   type ToolContext,
   ToolInputError,
   ToolUnavailableError,
@@ -87,7 +87,7 @@ export function createUndoTool(
         }
         throw new ToolInputError(`${action} needs id (a call id from action=list)`);
       } catch (error) {
-        if (error instanceof JournalError) throw new ToolInputError(error.message);
+        if (isJournalError(error)) throw new ToolInputError(error.message);
         throw error;
       }
     },
