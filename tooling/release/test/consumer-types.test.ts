@@ -17,11 +17,14 @@ const scratch = new Scratch();
 const SAMPLES = "spec-002-samples.ts";
 let project: string;
 
-/** Every import specifier a user can write: each package's exports except ./package.json. */
+/**
+ * Every module specifier a user can write: each package's exports except its JSON data files
+ * (./package.json, the umbrella's clawtools.schema.json: named in `$schema`, not imported as code).
+ */
 function entryPoints(): string[] {
   return packages.flatMap(({ manifest }) =>
     Object.keys(manifest.exports ?? { ".": "" })
-      .filter((key) => key !== "./package.json")
+      .filter((key) => !key.endsWith(".json"))
       .map((key) => manifest.name + key.slice(1)),
   );
 }
