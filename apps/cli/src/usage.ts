@@ -14,6 +14,24 @@ export function isUsageError(error: unknown): error is UsageError {
   );
 }
 
+/** Whether `error` is a configuration the bundle refused (clawtools' BundleConfigError, told by its code): a usage problem too. */
+export function isConfigProblem(error: unknown): error is Error {
+  return (
+    isUsageError(error) ||
+    (error instanceof Error && (error as { code?: unknown }).code === "CLAWTOOLS_BUNDLE_CONFIG")
+  );
+}
+
+/** Runs `fn`, turning a configuration the bundle refused into a UsageError (one line, exit 2). */
+export function asUsageError<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (isConfigProblem(error) && !isUsageError(error)) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 export const COMMANDS = ["list", "describe", "schema", "call", "serve", "doctor"] as const;
 export type CommandName = (typeof COMMANDS)[number];
 

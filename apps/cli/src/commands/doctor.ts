@@ -75,7 +75,7 @@ export async function doctorCommand(options: CommonOptions, out: (line: string) 
   try {
     const served = new Map<string, string[]>();
     for (const tool of set.tools) {
-      const meta = set.clawtools.tools.getMeta(tool.name);
+      const meta = set.registry.getMeta(tool.name);
       const where = meta?.sectionId || meta?.pluginId || "other";
       served.set(where, [...(served.get(where) ?? []), tool.name]);
     }
@@ -103,9 +103,9 @@ export async function doctorCommand(options: CommonOptions, out: (line: string) 
 
 async function storeLine(url: string | undefined): Promise<string> {
   if (!url) return "store: embedded files under the state directory";
-  const { openCliStore } = await import("../store/open.js");
+  const { openBundleStore } = await import("clawtools/compose");
   try {
-    const store = await openCliStore(url);
+    const store = await openBundleStore(url);
     const where = store.location;
     await store.close();
     return `store: ${where} reachable`;
