@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { appendFile, mkdir, readFile, realpath, rename, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, realpath, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { applyState, BlobStore, captureState, type FileState, sameState } from "./file-state.js";
 import { JournalError } from "./errors.js";
@@ -75,6 +75,11 @@ export class Journal {
   private recent: Array<{ seq: number; entry: JournalEntry }> = [];
   private seq = 0;
   private openScans = 0;
+  /**
+   * The entries' blob bytes and the entries file's size when they were counted: kept up to date
+   * by this process's appends, counted again when the file grew otherwise (another process).
+   */
+  private counted: { bytes: number; fileSize: number } | undefined;
 
   constructor(
     readonly workspace: string,
@@ -150,7 +155,12 @@ export class Journal {
         ...(extra.session ? { session: extra.session } : {}),
       };
       await mkdir(this.dir, { recursive: true });
-      await appendFile(this.entriesFile, `${JSON.stringify(entry)}\n`);
+      const line = `${JSON.stringify(entry)}\n`;
+      await appendFile(this.entriesFile, line);
+      if (this.counted) {
+        this.counted.bytes += entry.bytes;
+        this.counted.fileSize += Buffer.byteLength(line);
+      }
       // a command whose scan is open must not claim this call's changes as its own
       if (this.openScans > 0) this.recent.push({ seq: ++this.seq, entry });
       // a new change after an undo ends what could be redone
@@ -168,8 +178,12 @@ export class Journal {
   /** Drops the oldest entries while the journal is over its size bound, and the copies only they used. */
   private async bound(): Promise<void> {
     const max = this.options.maxBytes ?? 512 * 1024 * 1024;
+    // a record reads the whole journal only when it may be over its bound
+    const fileSize = (await stat(this.entriesFile)).size;
+    if (this.counted && this.counted.fileSize === fileSize && this.counted.bytes <= max) return;
     const entries = await this.all();
     let total = entries.reduce((n, e) => n + e.bytes, 0);
+    this.counted = { bytes: total, fileSize };
     if (total <= max) return;
     let drop = 0;
     while (drop < entries.length - 1 && total > max) total -= entries[drop++]!.bytes;
@@ -186,7 +200,9 @@ export class Journal {
       for (const f of e.files)
         for (const s of [f.before, f.after])
           if (s?.type === "file" && !used.has(s.hash)) await this.blobs.remove(s.hash);
-    await writeFile(this.entriesFile, kept.map((e) => `${JSON.stringify(e)}\n`).join(""));
+    const text = kept.map((e) => `${JSON.stringify(e)}\n`).join("");
+    await writeFile(this.entriesFile, text);
+    this.counted = { bytes: total, fileSize: Buffer.byteLength(text) };
     const state = await this.undoState();
     state.dropped += drop;
     await this.saveUndoState(state);
