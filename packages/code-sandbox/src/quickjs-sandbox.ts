@@ -19,13 +19,14 @@ export const WORKER_GRACE_MS = 2_000;
 const WORKER_HEAP_MB = 256;
 
 const require = createRequire(import.meta.url);
-let compiled: Promise<WebAssembly.Module> | undefined;
+/** `WebAssembly` as Node has it (the project's lib has no DOM, where its types live). */
+const wasmApi = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<object> } })
+  .WebAssembly;
+let compiled: Promise<object> | undefined;
 
 /** QuickJS's WebAssembly module, compiled once per process (a worker gets the compiled module). */
-function quickjsModule(): Promise<WebAssembly.Module> {
-  compiled ??= readFile(require.resolve("quickjs-wasi/quickjs.wasm")).then((bytes) =>
-    WebAssembly.compile(bytes),
-  );
+function quickjsModule(): Promise<object> {
+  compiled ??= readFile(require.resolve("quickjs-wasi/quickjs.wasm")).then((bytes) => wasmApi.compile(bytes));
   return compiled;
 }
 
@@ -100,7 +101,8 @@ export function createQuickJsSandbox(): CodeSandbox {
       const ready = await next(10_000);
       if (ready instanceof Error || ready.type !== "ready" || ready.error) {
         await dispose();
-        const reason = ready instanceof Error ? ready.message : (ready.error ?? "unexpected message");
+        const reason =
+          ready instanceof Error ? ready.message : ready.type === "ready" ? ready.error : "unexpected message";
         throw new Error(`the code mode sandbox did not start: ${reason}`);
       }
       return {
