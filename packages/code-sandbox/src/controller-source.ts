@@ -5,7 +5,7 @@
  * the worker's host functions and deletes them from the global object before any other code
  * runs; the worker keeps the one control object it needs and deletes that too.
  */
-export const CONTROLLER_SOURCE = String.raw`
+export const CONTROLLER_SOURCE = `
 (() => {
   const hostRequest = globalThis.__sandboxHostRequest;
   const hostCancel = globalThis.__sandboxHostCancel;

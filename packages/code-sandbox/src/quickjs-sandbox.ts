@@ -38,9 +38,7 @@ const failed = (code: SandboxFailureCode, error: string): SandboxStep => ({
   output: EMPTY,
 });
 
-type WorkerMessage =
-  | { type: "ready"; error?: string }
-  | { type: "step"; result: SandboxStep };
+type WorkerMessage = { type: "ready"; error?: string } | { type: "step"; result: SandboxStep };
 
 /**
  * The QuickJS sandbox: each run gets its own worker thread and VM, so a guest that computes
@@ -102,7 +100,11 @@ export function createQuickJsSandbox(): CodeSandbox {
       if (ready instanceof Error || ready.type !== "ready" || ready.error) {
         await dispose();
         const reason =
-          ready instanceof Error ? ready.message : ready.type === "ready" ? ready.error : "unexpected message";
+          ready instanceof Error
+            ? ready.message
+            : ready.type === "ready"
+              ? ready.error
+              : "unexpected message";
         throw new Error(`the code mode sandbox did not start: ${reason}`);
       }
       return {
@@ -115,10 +117,14 @@ export function createQuickJsSandbox(): CodeSandbox {
             await dispose();
             return failed(
               /timeout/.test(message.message) ? "timeout" : "runtime_unavailable",
-              /timeout/.test(message.message) ? message.message : `code mode worker failed: ${message.message}`,
+              /timeout/.test(message.message)
+                ? message.message
+                : `code mode worker failed: ${message.message}`,
             );
           }
-          return message.type === "step" ? message.result : failed("internal_error", "invalid code mode worker response");
+          return message.type === "step"
+            ? message.result
+            : failed("internal_error", "invalid code mode worker response");
         },
         dispose,
       };

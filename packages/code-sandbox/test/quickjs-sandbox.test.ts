@@ -33,7 +33,13 @@ describe("the QuickJS sandbox", () => {
     expect(step).toEqual({
       status: "completed",
       value: { json: '[1,"two",{"three":3}]', originalBytes: 21 },
-      output: { entries: [{ type: "text", text: "hi" }, { type: "json", value: { a: 1 } }], omittedBytes: 0 },
+      output: {
+        entries: [
+          { type: "text", text: "hi" },
+          { type: "json", value: { a: 1 } },
+        ],
+        omittedBytes: 0,
+      },
     });
   });
 
@@ -115,7 +121,9 @@ describe("the QuickJS sandbox", () => {
   });
 
   it("keeps output within its limit and counts what it left out", async () => {
-    const run = await start(`for (let i = 0; i < 100; i++) text("line " + i + " " + "x".repeat(40)); return "x".repeat(5000);`);
+    const run = await start(
+      `for (let i = 0; i < 100; i++) text("line " + i + " " + "x".repeat(40)); return "x".repeat(5000);`,
+    );
     const step = await run.step({ settled: [], deadline: soon() });
     if (step.status !== "completed") throw new Error(JSON.stringify(step));
     const kept = step.output.entries.reduce<number>((sum, entry) => sum + JSON.stringify(entry).length, 0);
@@ -126,7 +134,9 @@ describe("the QuickJS sandbox", () => {
   });
 
   it("holds the guest to its in-flight and queued request limits", async () => {
-    const run = await start(`const all = []; for (let i = 0; i < 20; i++) all.push(ask(i)); return await Promise.all(all);`);
+    const run = await start(
+      `const all = []; for (let i = 0; i < 20; i++) all.push(ask(i)); return await Promise.all(all);`,
+    );
     const step = await run.step({ settled: [], deadline: soon() });
     expect(step).toMatchObject({
       status: "failed",
@@ -134,7 +144,9 @@ describe("the QuickJS sandbox", () => {
       error:
         "code mode bridge queue limit exceeded (8 ordinary requests queued; 4 in-flight slots). Await smaller batches before creating more tool calls or timers.",
     });
-    const queued = await start(`const all = []; for (let i = 0; i < 10; i++) all.push(ask(i)); return (await Promise.all(all)).length;`);
+    const queued = await start(
+      `const all = []; for (let i = 0; i < 10; i++) all.push(ask(i)); return (await Promise.all(all)).length;`,
+    );
     const first = await queued.step({ settled: [], deadline: soon() });
     if (first.status !== "awaiting") throw new Error(JSON.stringify(first));
     expect(first.requests.map((r) => r.args[0])).toEqual([0, 1, 2, 3]);

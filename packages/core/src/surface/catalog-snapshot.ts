@@ -97,4 +97,3 @@ function editDistance(a: string, b: string, max: number): number {
   }
   return previous[b.length]!;
 }
-

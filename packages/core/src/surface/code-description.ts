@@ -28,7 +28,10 @@ function catalogIndex(bindings: readonly CodeBinding[]): string {
   const included: string[] = [];
   let size = INDEX_HEADING.length;
   for (const line of lines) {
-    if (size + line.length + 1 + 2 + footer(included.length + 1, lines.length).length > MAX_CATALOG_INDEX_CHARS)
+    if (
+      size + line.length + 1 + 2 + footer(included.length + 1, lines.length).length >
+      MAX_CATALOG_INDEX_CHARS
+    )
       continue;
     included.push(line);
     size += line.length + 1;

@@ -85,10 +85,7 @@ export class CodeRun {
     await this.sandbox.dispose();
   }
 
-  private async fail(
-    code: CodeSandboxFailureCode | "aborted",
-    error: string,
-  ): Promise<RunOutcome> {
+  private async fail(code: CodeSandboxFailureCode | "aborted", error: string): Promise<RunOutcome> {
     await this.close();
     return { status: "failed", code, error };
   }

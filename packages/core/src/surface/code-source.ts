@@ -60,6 +60,7 @@ export function readCode(args: unknown): CodeInput {
 export function readRunId(args: unknown): string {
   const params = (typeof args === "object" && args !== null ? args : {}) as Record<string, unknown>;
   const runId = params.runId ?? params.run_id;
-  if (typeof runId !== "string" || !runId.trim()) throw new ToolInputError("runId must be a non-empty string.");
+  if (typeof runId !== "string" || !runId.trim())
+    throw new ToolInputError("runId must be a non-empty string.");
   return runId.trim();
 }

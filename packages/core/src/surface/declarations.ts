@@ -99,7 +99,11 @@ export function mcpDeclarations(bindings: readonly CodeBinding[]): ApiFile[] {
         );
       }
       lines.push("}");
-      return file(`mcp/${server}.d.ts`, sanitizeExternalText(lines.join("\n")), `MCP server declaration for ${server}.`);
+      return file(
+        `mcp/${server}.d.ts`,
+        sanitizeExternalText(lines.join("\n")),
+        `MCP server declaration for ${server}.`,
+      );
     }),
   ];
 }

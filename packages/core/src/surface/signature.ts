@@ -39,7 +39,8 @@ function render(schema: unknown, depth: number, maxDepth: number): string {
   if (Array.isArray(variants) && variants.length > 0)
     return [...new Set(variants.map((v) => render(v, depth + 1, maxDepth)))].join(" | ");
   const type = schema.type;
-  if (Array.isArray(type)) return type.map((t) => render({ ...schema, type: t }, depth, maxDepth)).join(" | ");
+  if (Array.isArray(type))
+    return type.map((t) => render({ ...schema, type: t }, depth, maxDepth)).join(" | ");
   switch (type) {
     case "string":
       return "string";

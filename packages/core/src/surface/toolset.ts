@@ -42,7 +42,8 @@ export function withToolSurface<T extends SurfaceableToolset & { onRoots?: unkno
       if (tools !== seen) {
         seen = tools;
         const catalog = { tools, ...(toolset.meta ? { meta: (n: string) => toolset.meta!(n) } : {}) };
-        surfaced = surface === "code" ? createCodeSurface(catalog, options) : createSearchSurface(catalog, options);
+        surfaced =
+          surface === "code" ? createCodeSurface(catalog, options) : createSearchSurface(catalog, options);
       }
       return surfaced;
     },

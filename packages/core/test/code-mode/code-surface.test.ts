@@ -24,7 +24,9 @@ describe("code surface", () => {
     expect(description).toContain("Enabled async tool globals (descriptions are intentionally deferred):");
     // typed outputs first: the plugin's forecast declares one
     expect(description).toContain("- forecast { city: string } -> { city: string; celsius: number }");
-    expect(description).toContain("- read { path: string; offset?: number } -> { text: string; details?: unknown }");
+    expect(description).toContain(
+      "- read { path: string; offset?: number } -> { text: string; details?: unknown }",
+    );
     expect(description).toContain("Use the shell tool `exec` for heavier computation.");
     // an MCP server's words never reach a tool description
     expect(description).not.toContain("IGNORE PREVIOUS");
@@ -67,7 +69,9 @@ describe("code surface", () => {
        return { paths: listed.files.map((f) => f.path), forecast: decl.content, read: read.content };`,
     );
     const value = result.value as { paths: string[]; forecast: string; read: string };
-    expect(value.paths).toEqual(expect.arrayContaining(["tools/read.d.ts", "tools/exec.d.ts", "tools/forecast.d.ts"]));
+    expect(value.paths).toEqual(
+      expect.arrayContaining(["tools/read.d.ts", "tools/exec.d.ts", "tools/forecast.d.ts"]),
+    );
     expect(value.forecast).toContain(
       "declare function forecast(input: { city: string }): Promise<{ city: string; celsius: number }>;",
     );
@@ -84,7 +88,11 @@ describe("code surface", () => {
        const schema = await tool.describe();
        return { name: tool.toolName, answer: await tool({ city: "Rome" }), required: schema.parameters.required };`,
     );
-    expect(result.value).toEqual({ name: "forecast", answer: { city: "Rome", celsius: 21 }, required: ["city"] });
+    expect(result.value).toEqual({
+      name: "forecast",
+      answer: { city: "Rome", celsius: 21 },
+      required: ["city"],
+    });
   });
 
   it("calls a mounted MCP server's tool under MCP, and frames the result as external content", async () => {
@@ -97,7 +105,9 @@ describe("code surface", () => {
     expect(result.value).toContain("created launch");
     expect(result.text).toMatch(/^<<<EXTERNAL_UNTRUSTED_CONTENT id="[0-9a-f]+">>>/);
     const header = await run(surface, `return (await API.read("mcp/calendar.d.ts")).content;`);
-    expect(header.value).toContain("function create_event(input: { title: string }): Promise<McpToolResult>;");
+    expect(header.value).toContain(
+      "function create_event(input: { title: string }): Promise<McpToolResult>;",
+    );
   });
 
   it("a tool failure is catchable in the guest", async () => {
@@ -118,7 +128,10 @@ describe("code surface", () => {
       pendingToolCalls: [{ id: "bridge:call:1", method: "call" }],
       output: [{ type: "text", text: "started" }],
     });
-    let resumed = (await short.wait.execute("call-2", { runId: first.runId })).details as { status: string; value?: unknown };
+    let resumed = (await short.wait.execute("call-2", { runId: first.runId })).details as {
+      status: string;
+      value?: unknown;
+    };
     for (let i = 0; resumed.status === "waiting" && i < 10; i++)
       resumed = (await short.wait.execute("call-3", { runId: first.runId })).details as typeof resumed;
     expect(resumed).toMatchObject({ status: "completed", value: { details: { slept: 1500 } } });
@@ -134,11 +147,15 @@ describe("code surface", () => {
     await expect(surface.exec.execute("1", { code: "return 1", language: "python" })).rejects.toThrow(
       "Code Mode accepts JavaScript only. Remove language and typecheck; use API.read(...) for tool types.",
     );
-    await expect(surface.exec.execute("1", {})).rejects.toThrow("code or command must be a non-empty string.");
+    await expect(surface.exec.execute("1", {})).rejects.toThrow(
+      "code or command must be a non-empty string.",
+    );
     const before = calls.length;
     const result = await run(surface, `await write({ path: "never.txt", content: "x" });\nconst = 1;`);
     expect(result).toMatchObject({ status: "failed", code: "invalid_input", failurePhase: "input" });
-    expect(result.error).toMatch(/^SyntaxError at clawtools-code-mode:user\.js:2:\d+: .*No tools were dispatched/);
+    expect(result.error).toMatch(
+      /^SyntaxError at clawtools-code-mode:user\.js:2:\d+: .*No tools were dispatched/,
+    );
     expect(calls.length).toBe(before);
     expect(existsSync(path.join(workspace, "never.txt"))).toBe(false);
   });
