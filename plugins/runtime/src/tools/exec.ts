@@ -165,7 +165,7 @@ export function createExecTool(
         (yieldRequested && canBackground ? undefined : (options.timeoutSec ?? DEFAULT_TIMEOUT_SEC));
       let yieldMs: number | undefined;
       if (canBackground) yieldMs = params.yieldMs !== undefined ? clampYield(params.yieldMs) : defaultYieldMs;
-      // the undo journal: a scan of the workspace before and after a command run on this machine
+      // the undo journal: a scan of the workspace before a command run on this machine, and after it exits
       const journalled = local ? await beginJournal(ctx, "exec") : undefined;
       const note = local ? options.sandbox?.status : undefined;
       const run = runLocally(
@@ -188,10 +188,11 @@ export function createExecTool(
           notifyOnExit: options.notifyOnExit,
           notifyOnExitEmptySuccess: options.notifyOnExitEmptySuccess,
           spillDir: ctx.stateDir ? path.join(ctx.stateDir, "runtime", "exec-output") : undefined,
+          journal: journalled,
         },
         signal,
         onUpdate,
-      ).finally(() => journalled?.());
+      );
       if (!note) return run;
       // where the command ran is part of every answer: a fallback is never silent
       try {
