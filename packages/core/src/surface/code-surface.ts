@@ -202,7 +202,7 @@ export function createCodeSurface(catalog: SurfaceCatalog, options: CodeSurfaceO
       },
       required: ["runId"],
     },
-    execute: async (_toolCallId, args, signal) => {
+    execute: async (_toolCallId, args, signal, onUpdate) => {
       const runId = readRunId(args);
       if (resuming.has(runId)) throw new ToolInputError("code mode run is already being resumed.");
       const entry = parked.get(runId);
@@ -210,6 +210,8 @@ export function createCodeSurface(catalog: SurfaceCatalog, options: CodeSurfaceO
       clearTimeout(entry.expiry);
       parked.delete(runId);
       resuming.add(runId);
+      // calls the guest makes from here on report their progress to the call that waits
+      entry.run.scope.onUpdate = onUpdate;
       try {
         return await advance(entry.run, signal);
       } finally {
