@@ -139,9 +139,9 @@ export function bundleConfigSchema(plugins: readonly ClawtoolsPlugin[]): Record<
       },
       surface: {
         type: "string",
-        enum: ["direct", "search"],
+        enum: ["direct", "search", "code"],
         description:
-          "which tools a host sees: direct (every tool up front, the default) or search (OpenClaw's tool_search, tool_describe and dispatch_action over the whole catalog; serve's --surface flag wins)",
+          "which tools a host sees: direct (every tool up front, the default), search (OpenClaw's tool_search, tool_describe and dispatch_action over the whole catalog) or code (OpenClaw's code mode: exec runs JavaScript in a QuickJS sandbox that calls the catalog as typed functions, wait resumes a run; needs @clawtools/code-sandbox); serve's --surface flag wins",
       },
       passEnv: {
         type: "array",
