@@ -14,7 +14,8 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUILD_TIMEOUT_MS, bin, ensureBuilt } from "./support/cli.js";
+import { BUILD_TIMEOUT_MS, bin, ensureBuilt, text } from "./support/cli.js";
+import { connectCli } from "./support/serve.js";
 
 const dirs: string[] = [];
 const temp = () => {
@@ -143,5 +144,74 @@ describe("clawtools undo over calls of the built CLI", () => {
     ]);
     expect(r.code).toBe(1);
     expect(r.out).toContain("No files were modified.");
+  });
+
+  it("a background command is journalled when it ends, apart from the edit made while it ran; the undo tool undoes it over MCP", async () => {
+    const ws = temp();
+    const state = temp();
+    writeFileSync(path.join(ws, "kept.txt"), "alpha\n");
+    const { client, transport } = await connectCli([
+      "serve",
+      "--workspace",
+      ws,
+      "--state-dir",
+      state,
+      "--owner",
+    ]);
+    try {
+      const call = async (name: string, args: Record<string, unknown>) => {
+        const r = await client.callTool({ name, arguments: args });
+        expect(r.isError, text(r)).toBeFalsy();
+        return text(r);
+      };
+      // the command outlives its call: it waits for a go file, then writes
+      const started = await call("exec", {
+        command: "while [ ! -f go ]; do sleep 0.05; done; rm go; printf 'from the background\\n' > bg.txt",
+        background: true,
+      });
+      const sessionId = /session (\S+),/.exec(started)![1]!;
+      // an edit while it runs is the edit's own call, never the command's
+      await call("edit", { path: "kept.txt", oldText: "alpha", newText: "beta" });
+      writeFileSync(path.join(ws, "go"), "");
+      // as a host model would: poll the process the result named until it has exited
+      let polled = "";
+      for (let i = 0; i < 100 && !/exited|completed|failed/i.test(polled); i++)
+        polled = await call("process", { action: "poll", sessionId, timeout: 200 });
+      expect(readFileSync(path.join(ws, "bg.txt"), "utf8")).toBe("from the background\n");
+      let listed: Array<{ id: string; tool: string; files: string[] }> = [];
+      for (let i = 0; i < 50 && listed.length < 2; i++) {
+        const out = await call("undo", { action: "list" });
+        listed = out.startsWith("{") ? out.split("\n").map((l) => JSON.parse(l)) : [];
+      }
+      // the go file came and went while the command ran: no change of the command's
+      expect(listed.map((e) => [e.tool, e.files.sort()])).toEqual([
+        ["edit", ["kept.txt"]],
+        ["exec", ["bg.txt"]],
+      ]);
+      const execEntry = listed.find((e) => e.tool === "exec")!;
+      expect(await call("undo", { action: "undo", id: execEntry.id })).toMatch(/^Restored/);
+      expect(readdirSync(ws).sort()).toEqual(["kept.txt"]);
+      expect(readFileSync(path.join(ws, "kept.txt"), "utf8")).toBe("beta\n");
+    } finally {
+      await transport.close();
+    }
+  });
+
+  it("a default start (no --owner) leaves the owner-only undo tool out without warning that the profile names an unknown tool", async () => {
+    const { client, transport, stderr } = await connectCli([
+      "serve",
+      "--workspace",
+      temp(),
+      "--state-dir",
+      temp(),
+    ]);
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toContain("edit");
+      expect(names).not.toContain("undo");
+      expect(stderr()).not.toMatch(/allowlist contains unknown entries/);
+    } finally {
+      await transport.close();
+    }
   });
 });

@@ -107,3 +107,9 @@ export {
   type ConformanceTurn,
   ScriptedConformanceModel,
 } from "./agent-runner-model.js";
+export {
+  findOpenclawReference,
+  OPENCLAW_REFERENCE_VERSION,
+  type OpenclawReference,
+  runOpenclawReference,
+} from "./openclaw-reference.js";

@@ -14,7 +14,7 @@ export const fsConfigSchema = Type.Object(
       Type.Integer({
         minimum: 1024,
         maximum: 512 * 1024,
-        description: "Page budget of one read in bytes (default 51200, 1 KB..512 KB).",
+        description: "Budget of one read call in bytes (default 32768, OpenClaw 9.6's; 1 KB..512 KB).",
       }),
     ),
     autoResizeImages: Type.Optional(

@@ -69,7 +69,7 @@ export function resolveFsEnv(ctx: ToolContext, options: FsToolOptions = {}): FsE
         const changes = [];
         for (const [k, abs] of paths.entries())
           changes.push({ abs, before: before[k]!, after: await journal.capture(abs) });
-        await journal.record(tool, changes);
+        await journal.record(tool, changes, ctx.sessionKey ? { session: ctx.sessionKey } : {});
       }
     },
     resolve: (input) => resolveToolPath(input, root, workspaceOnly),

@@ -94,7 +94,7 @@ describe("fs arguments and configuration", () => {
   it("reads config.fs: the page budget is configurable, bad keys are refused with the key named", async () => {
     const { byName } = toolset({ fs: { readMaxBytes: 2048 } });
     expect(text(await byName.read!.execute("1", { path: "a.txt" }))).toMatch(
-      /\[Showing lines 1-20 of 100 \(2\.0KB limit\)\. Use offset=21 to continue\.\]$/,
+      /\n\n\[Read output capped at 2KB for this call\. Use offset=\d+ to continue\.\]$/,
     );
     const bad = toolset({ fs: { readMaxBytes: "lots", colour: "red" } });
     expect(bad.set.tools).toEqual([]);

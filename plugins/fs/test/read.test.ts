@@ -17,24 +17,32 @@ describe("read", () => {
     expect(r.details).toBeUndefined();
   });
 
-  it("pages at 2000 lines with the continuation notice", async () => {
-    const bridge = createMemoryBridge({ "big.txt": lines(2500) });
+  it("has no line cap: a file within the 32 KB budget comes whole, one past it in pages of 2000 lines", async () => {
+    // OpenClaw 9.6: pages of up to 2000 lines are joined while the call stays within 32 KB
+    const bridge = createMemoryBridge({ "small.txt": `${lines(3000)}\n`, "big.txt": lines(5000) });
     const read = createReadTool({ root: "/workspace", bridge });
-    const r = await read.execute("c", { path: "big.txt" });
-    expect(text(r).endsWith("line2000\n\n[Showing lines 1-2000 of 2500. Use offset=2001 to continue.]")).toBe(
-      true,
-    );
+    const r = await read.execute("c", { path: "small.txt" });
+    expect(text(r)).toBe(`${lines(3000)}\n`);
+    expect(r.details).toBeUndefined();
+    const big = await read.execute("c", { path: "big.txt" });
+    expect(
+      text(big).endsWith(
+        "line2000\n\n[Read output capped at 32KB for this call. Use offset=2001 to continue.]",
+      ),
+    ).toBe(true);
+    expect(big.details?.continuation).toEqual({ kind: "line", offset: 2001 });
     const next = await read.execute("c", { path: "big.txt", offset: 2001 });
-    expect(text(next).startsWith("line2001\n")).toBe(true);
-    expect(text(next).endsWith("line2500")).toBe(true);
+    // the rest (3000 lines, 27 KB) fits one call
+    expect(text(next)).toBe(lines(5000).slice(lines(2000).length + 1));
   });
 
-  it("pages at 50 KB with the byte-limit notice", async () => {
+  it("pages at 32 KB with OpenClaw's notice", async () => {
     const bridge = createMemoryBridge({ "wide.txt": lines(1000, "x".repeat(100)) });
     const r = await createReadTool({ root: "/workspace", bridge }).execute("c", { path: "wide.txt" });
     expect(text(r)).toMatch(
-      /\n\n\[Showing lines 1-\d+ of 1000 \(50\.0KB limit\)\. Use offset=\d+ to continue\.\]$/,
+      /x315\n\n\[Read output capped at 32KB for this call\. Use offset=316 to continue\.\]$/,
     );
+    expect(Buffer.byteLength(text(r))).toBeLessThanOrEqual(32 * 1024);
   });
 
   it("says how many lines remain after an explicit limit; an offset past the end is a plain answer", async () => {
@@ -64,7 +72,7 @@ describe("read", () => {
     const big = createMemoryBridge({ "b.txt": `${lines(2500)}\n` });
     expect(
       text(await createReadTool({ root: "/workspace", bridge: big }).execute("c", { path: "b.txt" })),
-    ).toMatch(/line2000\n\n\[Showing lines 1-2000 of 2500\. Use offset=2001 to continue\.\]$/);
+    ).toBe(`${lines(2500)}\n`);
   });
 
   it("returns the first part of a line longer than the page and continues it with cursor", async () => {
@@ -73,12 +81,12 @@ describe("read", () => {
     const read = createReadTool({ root: "/workspace", bridge });
     const r = await read.execute("c", { path: "one.txt" });
     const [part, notice] = text(r).split("\n\n");
-    expect(notice).toMatch(
-      /^\[Showing part of line 1 \(50\.0KB limit\)\. Use read with offset=1, cursor=(\d+) to continue\.\]$/,
+    expect(notice).toBe(
+      "[Read output capped at 32KB for this call. Use offset=1, cursor=32683 to continue.]",
     );
-    const cursor = Number(/cursor=(\d+)/.exec(notice!)![1]);
+    const cursor = 32683;
     expect(part).toBe(long.slice(0, cursor));
-    expect(Buffer.byteLength(text(r))).toBeLessThanOrEqual(50 * 1024);
+    expect(Buffer.byteLength(text(r))).toBe(32 * 1024);
     expect(r.details?.continuation).toEqual({ kind: "cursor", offset: 1, cursor });
     const rest = await read.execute("c", { path: "one.txt", cursor });
     expect(text(rest)).toBe(`${long.slice(cursor)}\nshort\n`);
@@ -128,9 +136,9 @@ describe("read", () => {
   it("keeps the page budget configurable", async () => {
     const bridge = createMemoryBridge({ "wide.txt": lines(100, "x".repeat(100)) });
     const read = createReadTool({ root: "/workspace", bridge }, { readMaxBytes: 2048 });
-    expect(read.description).toContain("2000 lines or 2KB");
+    expect(read.description).toContain("up to 2KB");
     expect(text(await read.execute("c", { path: "wide.txt" }))).toMatch(
-      /\n\n\[Showing lines 1-19 of 100 \(2\.0KB limit\)\. Use offset=20 to continue\.\]$/,
+      /x19\n\n\[Read output capped at 2KB for this call\. Use offset=20 to continue\.\]$/,
     );
   });
 
@@ -143,7 +151,9 @@ describe("read", () => {
       },
     };
     const r = await createReadTool({ root: "/workspace", bridge }).execute("c", { path: "huge.txt" });
-    expect(text(r)).toContain("[Showing lines 1-2000 of 200000. Use offset=2001 to continue.]");
+    expect(text(r)).toContain(
+      "line2000\n\n[Read output capped at 32KB for this call. Use offset=2001 to continue.]",
+    );
   });
 
   it("counts a big file's lines once: later pages stop reading where the page ends", async () => {
@@ -163,18 +173,20 @@ describe("read", () => {
     };
     const read = createReadTool({ root, bridge });
     const first = await read.execute("c", { path: "log.txt" });
-    expect(text(first)).toContain("[Showing lines 1-2000 of 300000. Use offset=2001 to continue.]");
+    expect(text(first)).toContain("[Read output capped at 32KB for this call. Use offset=2001 to continue.]");
     const size = statSync(file).size;
     expect(streamed).toBeGreaterThanOrEqual(size);
     streamed = 0;
     const second = await read.execute("c", { path: "log.txt", offset: 2001 });
     expect(text(second)).toContain("entry2001\n");
-    expect(text(second)).toContain("[Showing lines 2001-4000 of 300000. Use offset=4001 to continue.]");
+    expect(text(second)).toContain(
+      "entry4000\n\n[Read output capped at 32KB for this call. Use offset=4001 to continue.]",
+    );
     expect(streamed).toBeLessThan(size / 4);
     // a changed file is counted again
     writeFileSync(file, `${lines(300_000, "entry")}\nextra`);
-    const third = await read.execute("c", { path: "log.txt", offset: 4001 });
-    expect(text(third)).toContain("[Showing lines 4001-6000 of 300001. Use offset=6001 to continue.]");
+    const third = await read.execute("c", { path: "log.txt", offset: 300_001 });
+    expect(text(third)).toBe("extra");
   });
 
   it("the local disk's one-descriptor path pages, counts and sees changes like the general path", async () => {
@@ -183,7 +195,7 @@ describe("read", () => {
     writeFileSync(file, lines(300_000, "entry"));
     const read = createReadTool({ workspaceDir: root });
     expect(text(await read.execute("c", { path: "log.txt" }))).toContain(
-      "entry2000\n\n[Showing lines 1-2000 of 300000. Use offset=2001 to continue.]",
+      "entry2000\n\n[Read output capped at 32KB for this call. Use offset=2001 to continue.]",
     );
     expect(text(await read.execute("c", { path: "log.txt", offset: 299_999 }))).toBe(
       "entry299999\nentry300000",
@@ -238,12 +250,14 @@ describe("read over the memory bridge", () => {
       Array.from({ length: 200_000 }, (_, i) => `${prefix}-line-${i % 10}`).join("\n");
     const bridge = createMemoryBridge({ "big.txt": big("a") });
     const read = createReadTool({ root: "/workspace", bridge });
-    expect(text(await read.execute("c", { path: "big.txt" }))).toContain("of 200000.");
+    expect(text(await read.execute("c", { path: "big.txt", offset: 200_000 }))).toBe("a-line-9");
     // same size, one line fewer: a newline becomes a character
     const changed = big("a").replace("\n", "x");
     expect(changed.length).toBe(big("a").length);
     await bridge.writeFile({ filePath: "big.txt", data: changed });
-    const after = text(await read.execute("c", { path: "big.txt", offset: 2 }));
-    expect(after).toContain("of 199999.");
+    const after = text(await read.execute("c", { path: "big.txt", offset: 200_000 }));
+    expect(after).toBe(
+      "Offset 200000 is beyond end of file (199999 lines total). Retry with offset <= 199999.",
+    );
   });
 });

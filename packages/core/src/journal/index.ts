@@ -1,13 +1,12 @@
 export { applyState, BlobStore, captureState, type FileState, sameState } from "./file-state.js";
+export { isJournalError, JournalError } from "./errors.js";
+export { beginJournal, journalFor } from "./instances.js";
 export {
-  beginJournal,
   Journal,
   type JournalChange,
   type JournalEntry,
-  JournalError,
   type JournalOptions,
-  isJournalError,
-  journalFor,
+  type JournalScope,
   type UndoStep,
 } from "./journal.js";
 export { DEFAULT_EXCLUDE, type Scan, type ScanOptions, scanTree } from "./scan.js";

@@ -7,9 +7,10 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { appendFile, mkdir, readFile, realpath, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, realpath, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { applyState, BlobStore, captureState, type FileState, sameState } from "./file-state.js";
+import { JournalError } from "./errors.js";
 import { type Scan, type ScanOptions, scanTree } from "./scan.js";
 
 export interface JournalChange {
@@ -28,6 +29,13 @@ export interface JournalEntry {
   bytes: number;
   /** Files too large to copy: changed, but not restorable. */
   skipped?: string[];
+  /** The session whose call made the change (`ToolContext.sessionKey`), when known. */
+  session?: string;
+}
+
+/** Which calls an operation sees: a session's only (the `undo` tool), or every call (the CLI). */
+export interface JournalScope {
+  session?: string;
 }
 
 export interface UndoStep {
@@ -49,22 +57,6 @@ interface UndoState {
   dropped: number;
 }
 
-export const JOURNAL_ERROR = Symbol.for("clawtools.error.JournalError");
-
-/** An undo or redo refused (a file changed outside the journal, an unknown id): nothing was changed. */
-export class JournalError extends Error {
-  static readonly marker: symbol = JOURNAL_ERROR;
-  readonly [JOURNAL_ERROR] = true;
-  override name = "JournalError";
-}
-
-/** Whether `error` is a JournalError from any copy of core (its brand, not `instanceof`). */
-export function isJournalError(error: unknown): error is JournalError {
-  return (
-    typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[JOURNAL_ERROR] === true
-  );
-}
-
 const describe = (s: FileState) =>
   s === null
     ? "absent"
@@ -79,6 +71,15 @@ export class Journal {
   readonly blobs: BlobStore;
   private lastScan: Scan | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Entries recorded in this process while a command's scan is open (see begin), by sequence. */
+  private recent: Array<{ seq: number; entry: JournalEntry }> = [];
+  private seq = 0;
+  private openScans = 0;
+  /**
+   * The entries' blob bytes and the entries file's size when they were counted: kept up to date
+   * by this process's appends, counted again when the file grew otherwise (another process).
+   */
+  private counted: { bytes: number; fileSize: number } | undefined;
 
   constructor(
     readonly workspace: string,
@@ -130,7 +131,6 @@ export class Journal {
     await mkdir(this.dir, { recursive: true });
     const tmp = `${this.stateFile}.${randomBytes(4).toString("hex")}.tmp`;
     await writeFile(tmp, JSON.stringify(state));
-    const { rename } = await import("node:fs/promises");
     await rename(tmp, this.stateFile);
   }
 
@@ -138,7 +138,7 @@ export class Journal {
   record(
     tool: string,
     changes: Array<{ abs: string; before: FileState; after: FileState }>,
-    extra: { bytes?: number; skipped?: string[] } = {},
+    extra: { bytes?: number; skipped?: string[]; session?: string } = {},
   ): Promise<JournalEntry | undefined> {
     return this.serial(async () => {
       const files = changes
@@ -152,9 +152,17 @@ export class Journal {
         files,
         bytes: extra.bytes ?? files.reduce((n, f) => n + (f.after?.type === "file" ? f.after.size : 0), 0),
         ...(extra.skipped?.length ? { skipped: extra.skipped } : {}),
+        ...(extra.session ? { session: extra.session } : {}),
       };
       await mkdir(this.dir, { recursive: true });
-      await appendFile(this.entriesFile, `${JSON.stringify(entry)}\n`);
+      const line = `${JSON.stringify(entry)}\n`;
+      await appendFile(this.entriesFile, line);
+      if (this.counted) {
+        this.counted.bytes += entry.bytes;
+        this.counted.fileSize += Buffer.byteLength(line);
+      }
+      // a command whose scan is open must not claim this call's changes as its own
+      if (this.openScans > 0) this.recent.push({ seq: ++this.seq, entry });
       // a new change after an undo ends what could be redone
       const state = await this.undoState();
       if (state.undone.length) {
@@ -170,8 +178,12 @@ export class Journal {
   /** Drops the oldest entries while the journal is over its size bound, and the copies only they used. */
   private async bound(): Promise<void> {
     const max = this.options.maxBytes ?? 512 * 1024 * 1024;
+    // a record reads the whole journal only when it may be over its bound
+    const fileSize = (await stat(this.entriesFile)).size;
+    if (this.counted && this.counted.fileSize === fileSize && this.counted.bytes <= max) return;
     const entries = await this.all();
     let total = entries.reduce((n, e) => n + e.bytes, 0);
+    this.counted = { bytes: total, fileSize };
     if (total <= max) return;
     let drop = 0;
     while (drop < entries.length - 1 && total > max) total -= entries[drop++]!.bytes;
@@ -188,22 +200,30 @@ export class Journal {
       for (const f of e.files)
         for (const s of [f.before, f.after])
           if (s?.type === "file" && !used.has(s.hash)) await this.blobs.remove(s.hash);
-    await writeFile(this.entriesFile, kept.map((e) => `${JSON.stringify(e)}\n`).join(""));
+    const text = kept.map((e) => `${JSON.stringify(e)}\n`).join("");
+    await writeFile(this.entriesFile, text);
+    this.counted = { bytes: total, fileSize: Buffer.byteLength(text) };
     const state = await this.undoState();
     state.dropped += drop;
     await this.saveUndoState(state);
   }
 
-  /** Calls that can be undone, oldest first, and how many old ones the size bound dropped. */
-  async list(): Promise<{ entries: JournalEntry[]; dropped: number }> {
+  /** Calls that can be undone (of one session, with `scope.session`), oldest first, and how many old ones the size bound dropped. */
+  async list(scope: JournalScope = {}): Promise<{ entries: JournalEntry[]; dropped: number }> {
     const state = await this.undoState();
     const gone = new Set([...state.undone.flat(), ...state.discarded]);
-    return { entries: (await this.all()).filter((e) => !gone.has(e.id)), dropped: state.dropped };
+    const entries = (await this.all()).filter((e) => !gone.has(e.id));
+    return {
+      entries: scope.session ? entries.filter((e) => e.session === scope.session) : entries,
+      dropped: state.dropped,
+    };
   }
 
   /** What one call changed: per path, its state before and after. */
-  async diff(id: string): Promise<JournalChange[]> {
-    const entry = (await this.all()).find((e) => e.id === id);
+  async diff(id: string, scope: JournalScope = {}): Promise<JournalChange[]> {
+    const entry = (await this.all()).find(
+      (e) => e.id === id && (!scope.session || e.session === scope.session),
+    );
     if (!entry) throw new JournalError(`no journal entry ${id} (see --list)`);
     return entry.files;
   }
@@ -248,13 +268,29 @@ export class Journal {
     return steps;
   }
 
-  /** Restores the workspace to how it was just before call `id` (and every later call). */
-  undo(id: string, options: { dryRun?: boolean } = {}): Promise<UndoStep[]> {
+  /**
+   * Restores the workspace to how it was just before call `id` (and every later call; with
+   * `scope.session`, every later call of that session). A session's undo refuses, changing
+   * nothing, when another session's later call changed one of the same paths: undoing around
+   * it would drop that change.
+   */
+  undo(id: string, options: { dryRun?: boolean } & JournalScope = {}): Promise<UndoStep[]> {
     return this.serial(async () => {
       const { entries } = await this.list();
-      const at = entries.findIndex((e) => e.id === id);
+      const at = entries.findIndex((e) => e.id === id && (!options.session || e.session === options.session));
       if (at === -1) throw new JournalError(`no journal entry ${id} to undo (see --list)`);
-      const batch = entries.slice(at);
+      const later = entries.slice(at);
+      const batch = options.session ? later.filter((e) => e.session === options.session) : later;
+      if (options.session) {
+        const paths = new Set(batch.flatMap((e) => e.files.map((f) => f.path)));
+        for (const other of later)
+          if (other.session !== options.session)
+            for (const f of other.files)
+              if (paths.has(f.path))
+                throw new JournalError(
+                  `${f.path} was also changed by a later call of another session (${other.id}, ${other.tool}); nothing was restored. Undo that call first, or undo the whole workspace with \`clawtools undo\`.`,
+                );
+      }
       const targets = new Map<string, { expected: FileState; to: FileState }>();
       for (const e of batch)
         for (const f of e.files) {
@@ -271,13 +307,16 @@ export class Journal {
     });
   }
 
-  /** Puts back the calls the last undo took away. */
-  redo(options: { dryRun?: boolean } = {}): Promise<UndoStep[]> {
+  /** Puts back the calls the last undo took away (with `scope.session`, that session's last undo). */
+  redo(options: { dryRun?: boolean } & JournalScope = {}): Promise<UndoStep[]> {
     return this.serial(async () => {
       const state = await this.undoState();
-      const ids = state.undone.at(-1);
-      if (!ids) throw new JournalError("nothing to redo");
       const byId = new Map((await this.all()).map((e) => [e.id, e]));
+      const mine = (ids: string[]) =>
+        !options.session || ids.every((id) => byId.get(id)?.session === options.session);
+      const index = state.undone.findLastIndex(mine);
+      const ids = state.undone[index];
+      if (!ids) throw new JournalError("nothing to redo");
       const targets = new Map<string, { expected: FileState; to: FileState }>();
       for (const id of ids)
         for (const f of byId.get(id)?.files ?? []) {
@@ -286,7 +325,7 @@ export class Journal {
         }
       const steps = await this.restore(targets, options.dryRun ?? false);
       if (!options.dryRun) {
-        state.undone.pop();
+        state.undone.splice(index, 1);
         await this.saveUndoState(state);
       }
       return steps;
@@ -296,60 +335,58 @@ export class Journal {
   /**
    * Scans the workspace before a command runs; the function returned scans it again and
    * records what the command changed. The scan is taken against the last one, so only paths
-   * whose metadata moved are read.
+   * whose metadata moved are read. A command may run long (in the background): what other
+   * calls recorded meanwhile is theirs, so a path they changed starts from their state.
    */
-  async begin(tool: string): Promise<() => Promise<JournalEntry | undefined>> {
-    const before = await this.serial(() => scanTree(this.workspace, this.blobs, this.lastScan, this.options));
+  async begin(tool: string, scope: JournalScope = {}): Promise<() => Promise<JournalEntry | undefined>> {
+    this.openScans++;
+    const since = this.seq;
+    let before: Awaited<ReturnType<typeof scanTree>>;
+    try {
+      before = await this.serial(() => scanTree(this.workspace, this.blobs, this.lastScan, this.options));
+    } catch (error) {
+      this.closeScan();
+      throw error;
+    }
+    let ended = false;
     return async () => {
+      if (ended) return undefined;
+      ended = true;
       const { changes, bytes, skipped } = await this.serial(async () => {
         const after = await scanTree(this.workspace, this.blobs, before.scan, this.options);
         this.lastScan = after.scan;
+        const meanwhile = new Map<string, FileState>();
+        for (const { seq, entry } of this.recent)
+          if (seq > since) for (const f of entry.files) meanwhile.set(f.path, f.after);
         const changes: Array<{ abs: string; before: FileState; after: FileState }> = [];
         for (const rel of new Set([...before.scan.keys(), ...after.scan.keys()])) {
-          const [b, a] = [before.scan.get(rel)?.state ?? null, after.scan.get(rel)?.state ?? null];
+          const a = after.scan.get(rel)?.state ?? null;
+          const b = meanwhile.has(rel) ? meanwhile.get(rel)! : (before.scan.get(rel)?.state ?? null);
           if (!sameState(b, a)) changes.push({ abs: path.join(this.workspace, rel), before: b, after: a });
         }
         return { changes, bytes: before.added + after.added, skipped: after.skipped };
-      });
+      }).finally(() => this.closeScan());
       const changed = new Set(changes.map((c) => this.rel(c.abs)));
-      return this.record(tool, changes, { bytes, skipped: skipped.filter((s) => changed.has(s)) });
+      return this.record(tool, changes, {
+        bytes,
+        skipped: skipped.filter((s) => changed.has(s)),
+        ...(scope.session ? { session: scope.session } : {}),
+      });
     };
   }
 
+  /** The recent entries are kept only while some command's scan is open. */
+  private closeScan(): void {
+    if (--this.openScans === 0) this.recent = [];
+  }
+
   /** Runs `run` between a scan before and after (see begin). */
-  async around<T>(tool: string, run: () => Promise<T>): Promise<T> {
-    const end = await this.begin(tool);
+  async around<T>(tool: string, run: () => Promise<T>, scope: JournalScope = {}): Promise<T> {
+    const end = await this.begin(tool, scope);
     try {
       return await run();
     } finally {
       await end();
     }
   }
-}
-
-/**
- * For a section that runs commands in a workspace (exec): the scan before, and a function that
- * records what changed; a no-op without a workspace and a state directory.
- */
-export async function beginJournal(
-  ctx: { workspaceDir?: string; stateDir?: string },
-  tool: string,
-): Promise<(() => Promise<unknown>) | undefined> {
-  if (!ctx.workspaceDir || !ctx.stateDir) return undefined;
-  let root = path.resolve(ctx.workspaceDir);
-  root = await realpath(root).catch(() => root);
-  return journalFor(root, ctx.stateDir).begin(tool);
-}
-
-const journals = new Map<string, Journal>();
-
-/** The journal of `workspace` under `stateDir`, one instance per directory in this process. */
-export function journalFor(workspace: string, stateDir: string, options: JournalOptions = {}): Journal {
-  const key = `${path.resolve(stateDir)}\0${path.resolve(workspace)}`;
-  let j = journals.get(key);
-  if (!j) {
-    j = new Journal(path.resolve(workspace), stateDir, options);
-    journals.set(key, j);
-  }
-  return j;
 }

@@ -3,8 +3,9 @@
  * its journal state taken from the last scan when the metadata did not move (unchanged trees
  * cost an lstat per entry, never a read); changed files are read and copied once.
  */
-import { lstat, readdir } from "node:fs/promises";
+import { type Dirent, lstatSync, readdirSync } from "node:fs";
 import path from "node:path";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { type BlobStore, captureState, type FileState } from "./file-state.js";
 
 export interface ScanEntry {
@@ -24,6 +25,13 @@ export interface ScanOptions {
 
 export const DEFAULT_EXCLUDE = [".git", "node_modules"];
 
+/**
+ * Entries looked at between two turns of the event loop. The metadata walk is synchronous (an
+ * lstat through the thread pool costs several times the call itself, and a scan is mostly
+ * lstats), in slices this size, so a huge workspace never holds the loop for long.
+ */
+const SLICE = 512;
+
 /** Walks `root` (symlinks are entries, never followed); `previous` supplies states whose metadata is unchanged. */
 export async function scanTree(
   root: string,
@@ -35,31 +43,43 @@ export async function scanTree(
   const maxFileBytes = options.maxFileBytes ?? 64 * 1024 * 1024;
   const scan: Scan = new Map();
   const skipped: string[] = [];
+  /** Paths whose metadata moved: read and copied after the walk. */
+  const changed: Array<{ abs: string; rel: string; meta: string }> = [];
+  const dirs: Array<[string, string]> = [[root, ""]];
+  let done = 0;
+  while (dirs.length > 0) {
+    const [dir, rel] = dirs.pop()!;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (++done % SLICE === 0) await nextTurn();
+      if (entry.isDirectory() && exclude.has(entry.name)) continue;
+      const abs = path.join(dir, entry.name);
+      const r = rel ? `${rel}/${entry.name}` : entry.name;
+      const st = lstatSync(abs, { throwIfNoEntry: false });
+      if (!st) continue;
+      const meta = `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}:${st.mode}`;
+      const known = previous?.get(r);
+      if (known && known.meta === meta) scan.set(r, known);
+      else if (st.isFile() && st.size > maxFileBytes) {
+        skipped.push(r);
+        scan.set(r, { meta, state: { type: "file", mode: st.mode & 0o7777, hash: "", size: st.size } });
+      } else changed.push({ abs, rel: r, meta });
+      if (st.isDirectory()) dirs.push([abs, r]);
+    }
+  }
   let added = 0;
-  const walk = async (dir: string, rel: string): Promise<void> => {
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (let i = 0; i < changed.length; i += 64)
     await Promise.all(
-      entries.map(async (entry) => {
-        if (entry.isDirectory() && exclude.has(entry.name)) return;
-        const abs = path.join(dir, entry.name);
-        const r = rel ? `${rel}/${entry.name}` : entry.name;
-        const st = await lstat(abs).catch(() => null);
-        if (!st) return;
-        const meta = `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}:${st.mode}`;
-        const known = previous?.get(r);
-        if (known && known.meta === meta) scan.set(r, known);
-        else if (st.isFile() && st.size > maxFileBytes) {
-          skipped.push(r);
-          scan.set(r, { meta, state: { type: "file", mode: st.mode & 0o7777, hash: "", size: st.size } });
-        } else {
-          const captured = await captureState(abs, blobs);
-          added += captured.added;
-          scan.set(r, { meta, state: captured.state });
-        }
-        if (st.isDirectory()) await walk(abs, r);
+      changed.slice(i, i + 64).map(async ({ abs, rel, meta }) => {
+        const captured = await captureState(abs, blobs);
+        added += captured.added;
+        scan.set(rel, { meta, state: captured.state });
       }),
     );
-  };
-  await walk(root, "");
   return { scan, added, skipped };
 }

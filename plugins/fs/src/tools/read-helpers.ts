@@ -2,15 +2,6 @@ import { basename, dirname } from "node:path";
 import { distance } from "../edit/hints.js";
 import type { resolveFsEnv } from "../fs-env.js";
 
-/** The longest prefix of `line` within `bytes` UTF-8 bytes that does not split a surrogate pair. */
-export function prefixWithin(line: string, bytes: number): string {
-  let cut = Math.min(line.length, bytes);
-  while (cut > 0 && Buffer.byteLength(line.slice(0, cut)) > bytes) cut = Math.floor(cut * 0.9);
-  const code = line.charCodeAt(cut - 1);
-  if (cut > 0 && code >= 0xd800 && code <= 0xdbff) cut--;
-  return line.slice(0, cut);
-}
-
 /** OpenClaw 9.6: up to three names in the same directory within 40% edits of the one asked for. */
 export async function suggestNames(
   bridge: ReturnType<typeof resolveFsEnv>["bridge"],

@@ -14,6 +14,8 @@ export interface LinePage {
   startLineBytes: number;
   /** Length of the start line in UTF-16 code units, the unit `cursor` counts in. */
   startLineChars: number;
+  /** Every line from the start line to the end of the file is in `lines` (nothing was cut off). */
+  complete: boolean;
 }
 
 /**
@@ -91,7 +93,7 @@ export async function readLinePage(
       continue;
     }
     if (!collecting && index > start && knownTotal !== undefined) {
-      return { lines, totalLines: knownTotal, startLineBytes, startLineChars };
+      return { lines, totalLines: knownTotal, startLineBytes, startLineChars, complete: false };
     }
     if (!collecting && index > start) {
       // the page is complete; the decoder may hold a partial character, which holds no newline
@@ -114,5 +116,5 @@ export async function readLinePage(
   if (wants()) lines.push(partial.endsWith("\r") ? partial.slice(0, -1) : partial);
   // an empty file has no lines; one ending in a newline has as many lines as newlines
   const totalLines = lastByte === -1 || lastByte === 10 ? index : index + 1;
-  return { lines, totalLines, startLineBytes, startLineChars };
+  return { lines, totalLines, startLineBytes, startLineChars, complete: collecting };
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_LINES, type TruncationResult, Type } from "@clawtools/core";
+import { formatSize, type TruncationResult, Type } from "@clawtools/core";
 import type { FsToolOptions } from "../fs-env.js";
 
 // read's parameters, options and details: the tool's public shape (the tool itself: read.ts).
@@ -25,7 +25,9 @@ export const readSchema = Type.Object(
 export interface ReadDetails {
   truncation?: TruncationResult;
   /** Where the next page starts, when the output was cut (OpenClaw's continuation). */
-  continuation?: { kind: "line"; offset: number } | { kind: "cursor"; offset: number; cursor: number };
+  continuation?:
+    | { kind: "line"; offset: number; limit?: number }
+    | { kind: "cursor"; offset: number; cursor: number; limit?: number };
   /** `optional: true` and the file does not exist. */
   status?: "not_found";
   path?: string;
@@ -37,9 +39,9 @@ export interface ReadToolOptions extends FsToolOptions {
   autoResizeImages?: boolean;
   /** Longest image side after downscaling (default 1200 px, OpenClaw's DEFAULT_IMAGE_MAX_DIMENSION_PX). */
   imageMaxDimensionPx?: number;
-  /** Page budget of one read in bytes (default 50 KB). */
+  /** Budget of one read call in bytes (default 32 KB, OpenClaw 9.6's). */
   readMaxBytes?: number;
 }
 
 export const readDescription = (maxBytes: number) =>
-  `Read the contents of a file. Supports text files and images (jpg, png, gif, webp). Images are sent as attachments. For text files, output is truncated to ${DEFAULT_MAX_LINES} lines or ${maxBytes / 1024}KB (whichever is hit first). Use offset/limit for large files, and cursor to continue within a long line. When you need the full file, continue with offset until complete.`;
+  `Read the contents of a file. Supports text files and images (jpg, png, gif, webp). Images are sent as attachments. For text files, one call returns up to ${formatSize(maxBytes).replace(/\.0(?=KB)/, "")} of text; a longer file ends with a notice naming the offset (and the cursor, inside a long line) to continue from. Use offset/limit for large files. When you need the full file, continue as the notice says until complete.`;

@@ -1,27 +1,30 @@
 import {
   type AgentTool,
   type AgentToolResult,
-  DEFAULT_MAX_BYTES,
   DEFAULT_MAX_LINES,
   type FsBridge,
   type FsStat,
-  formatSize,
   type ToolContext,
   ToolInputError,
-  truncateHead,
 } from "@clawtools/core";
 import { resolveFsEnv, throwIfAborted } from "../fs-env.js";
-import { MAX_SEEN_BYTES } from "../stale/seen-files.js";
+import { lineDigestAsync } from "../stale/line-digest.js";
+import { MAX_DIGEST_BYTES, MAX_SEEN_BYTES } from "../stale/seen-files.js";
 import { displayPath, readPathVariants } from "../paths.js";
 import { detectImageMime, MAX_IMAGE_SIDE, prepareImage } from "./image.js";
 import { lineCounts } from "./line-count-cache.js";
 import { checkPathArg } from "./messages.js";
 import { readLinePage } from "./read-lines.js";
-import { firstBytes, prefixWithin, suggestNames } from "./read-helpers.js";
+import { firstBytes, suggestNames } from "./read-helpers.js";
 import { openForRead } from "./read-open.js";
+import { pageRead, READ_PAGE_MAX_BYTES } from "./read-page.js";
 import { type ReadDetails, type ReadToolOptions, readDescription, readSchema } from "./read-schema.js";
 
 export { type ReadDetails, type ReadToolOptions, readSchema } from "./read-schema.js";
+
+// lines one read window holds: a page of 2000 (plus one, to see past it), or four joined pages
+const PAGE_LINES = DEFAULT_MAX_LINES + 1;
+const PAGES_LINES = 4 * DEFAULT_MAX_LINES + 2;
 
 const textResult = (text: string, details?: ReadDetails): AgentToolResult<ReadDetails | undefined> => ({
   content: [{ type: "text", text }],
@@ -33,7 +36,7 @@ export function createReadTool(
   options: ReadToolOptions = {},
 ): AgentTool<typeof readSchema, ReadDetails | undefined> {
   const env = resolveFsEnv(ctx, options);
-  const maxBytes = options.readMaxBytes ?? DEFAULT_MAX_BYTES;
+  const maxBytes = options.readMaxBytes ?? READ_PAGE_MAX_BYTES;
   const maxSide = options.imageMaxDimensionPx ?? MAX_IMAGE_SIDE;
 
   /** The first spelling that exists (macOS screenshot, NFD, curly quote), else the path as given. */
@@ -136,14 +139,19 @@ export function createReadTool(
     }
 
     // what the model sees is remembered for the stale guard (read now: a later change is not what it saw)
+    // (a big file: the digest of its lines, taken in the background, the page answers at once)
     env.seen.set(
       abs,
       stat.size <= MAX_SEEN_BYTES
         ? (await env.bridge.readFile({ filePath: abs })).toString("utf8")
-        : undefined,
+        : stat.size <= MAX_DIGEST_BYTES
+          ? env.bridge.readFile({ filePath: abs }).then((data) => lineDigestAsync(data.toString("utf8")))
+          : undefined,
     );
     const start = offset !== undefined ? Math.floor(offset) - 1 : 0;
-    const want = limit !== undefined ? Math.min(Math.floor(limit), DEFAULT_MAX_LINES) : DEFAULT_MAX_LINES;
+    const wanted = limit !== undefined ? Math.max(1, Math.floor(limit)) : undefined;
+    // enough lines for what one call can hold: one explicit page, or four joined pages
+    const want = wanted !== undefined ? Math.min(wanted, PAGE_LINES) : PAGES_LINES;
     const known = cursor > 0 ? undefined : lineCounts.get(env.bridge, abs, stat);
     const page = await readLinePage(source, abs, start, want, maxBytes, signal, known, cursor);
     if (known === undefined) lineCounts.set(env.bridge, abs, stat, page.totalLines);
@@ -160,52 +168,39 @@ export function createReadTool(
       return textResult(
         `Cursor ${cursor} is at or beyond the end of line ${first} (${page.startLineChars} characters).${first < total ? ` Use offset=${first + 1} to continue.` : ""}`,
       );
-    // the empty string after a final newline is not a line: keep the newline, not a line for it
-    const reachesEnd = start + page.lines.length > total;
-    const pageLines = reachesEnd ? page.lines.slice(0, total - start) : page.lines;
-    const userEnd = limit !== undefined ? Math.min(start + Math.floor(limit), total) : undefined;
-    const selectedLines = userEnd !== undefined ? pageLines.slice(0, userEnd - start) : pageLines;
-    const selected = selectedLines.join("\n");
-    const truncation = truncateHead(selected, { maxBytes });
-    const limitPart = limit !== undefined ? `, limit=${Math.floor(limit)}` : "";
-    if (truncation.firstLineExceedsLimit) {
-      // the first part of a line longer than the page, and where to continue inside it
-      const next = (c: number) =>
-        `\n\n[Showing part of line ${first} (${formatSize(maxBytes)} limit). Use read with offset=${first}, cursor=${c}${limitPart} to continue.]`;
-      const part = prefixWithin(selectedLines[0]!, maxBytes - Buffer.byteLength(next(cursor + maxBytes)));
-      const resume = cursor + part.length;
-      return textResult(`${part}${next(resume)}`, {
-        truncation: {
-          ...truncation,
-          content: part,
-          outputBytes: Buffer.byteLength(part),
-          lastLinePartial: true,
-        },
-        continuation: { kind: "cursor", offset: first, cursor: resume },
-      });
-    }
-    // lines beyond what we kept were counted, not stored: the truncation covers them too
-    const moreStored = userEnd === undefined && start + pageLines.length < total;
-    if (truncation.truncated || moreStored) {
-      const last = first + truncation.outputLines - 1;
-      const cap = truncation.truncatedBy === "bytes" ? ` (${formatSize(maxBytes)} limit)` : "";
-      const notice = `[Showing lines ${first}-${last} of ${total}${cap}. Use offset=${last + 1} to continue.]`;
-      return textResult(`${truncation.content}\n\n${notice}`, {
-        truncation: {
-          ...truncation,
-          truncated: true,
-          truncatedBy: truncation.truncatedBy ?? "lines",
-          totalLines: total,
-        },
-        continuation: { kind: "line", offset: last + 1 },
-      });
-    }
-    if (userEnd !== undefined && userEnd < total) {
-      const left = total - userEnd;
-      return textResult(
-        `${truncation.content}\n\n[${left} more line${left === 1 ? "" : "s"} in file. Use offset=${userEnd + 1} to continue.]`,
-      );
-    }
-    return textResult(reachesEnd ? `${truncation.content}\n` : truncation.content);
+    const answer = pageRead(
+      {
+        text: page.lines.join("\n"),
+        complete: page.complete,
+        totalLines: total,
+        startLineChars: page.startLineChars,
+      },
+      first,
+      cursor,
+      wanted,
+      maxBytes,
+    );
+    const text = `${answer.shown}${answer.notice}`;
+    if (!answer.continuation) return textResult(text);
+    // a page cut short says where to go on; "N more lines" after an explicit limit needs no details
+    if (!answer.truncatedBy || (wanted !== undefined && answer.notice.includes(" more line")))
+      return textResult(text);
+    const outputBytes = Buffer.byteLength(answer.content);
+    return textResult(text, {
+      truncation: {
+        content: answer.content,
+        truncated: true,
+        truncatedBy: answer.truncatedBy,
+        totalLines: total,
+        totalBytes: stat.size,
+        outputLines: answer.outputLines,
+        outputBytes,
+        lastLinePartial: answer.continuation.kind === "cursor",
+        firstLineExceedsLimit: false,
+        maxLines: DEFAULT_MAX_LINES,
+        maxBytes,
+      },
+      continuation: answer.continuation,
+    });
   }
 }

@@ -14,7 +14,7 @@ export const undoSchema = Type.Object(
   {
     action: stringEnum(["list", "diff", "undo", "redo"], {
       description:
-        "list: the workspace's undoable calls, oldest first; diff: what call `id` changed; undo: restore the workspace to just before call `id` (every later call too); redo: put back what the last undo took away",
+        "list: this session's undoable calls, oldest first; diff: what call `id` changed; undo: restore the files to just before call `id` (this session's later calls too); redo: put back what the last undo took away",
     }),
     id: Type.Optional(Type.String({ description: "A call id from list (diff, undo)" })),
     dryRun: Type.Optional(
@@ -47,16 +47,18 @@ export function createUndoTool(
     throw new ToolUnavailableError(
       "the undo journal needs the local disk and a state directory (context.stateDir)",
     );
+  // a session lists and undoes its own calls; other sessions' changes are theirs (the CLI sees all)
+  const scope = ctx.sessionKey ? { session: ctx.sessionKey } : {};
   return {
     name: "undo",
     label: "undo",
     description:
-      "List, inspect, undo and redo the changes tools made to the workspace (write, edit, apply_patch, exec). Undo refuses, changing nothing, when a file changed outside the journal since.",
+      "List, inspect, undo and redo the changes this session's tools made to the workspace (write, edit, apply_patch, exec, background processes). Undo refuses, changing nothing, when a file changed outside the journal since or another session changed it later.",
     parameters: undoSchema,
     async execute(_id, { action, id, dryRun }) {
       try {
         if (action === "list") {
-          const { entries, dropped } = await journal.list();
+          const { entries, dropped } = await journal.list(scope);
           const lines = entries.map((e) =>
             JSON.stringify({ id: e.id, tool: e.tool, files: e.files.map((f) => f.path) }),
           );
@@ -72,8 +74,8 @@ export function createUndoTool(
             action === "diff"
               ? undefined
               : action === "redo"
-                ? await journal.redo({ dryRun: dryRun ?? false })
-                : await journal.undo(id!, { dryRun: dryRun ?? false });
+                ? await journal.redo({ dryRun: dryRun ?? false, ...scope })
+                : await journal.undo(id!, { dryRun: dryRun ?? false, ...scope });
           if (steps) {
             const verb = dryRun ? "Would restore" : "Restored";
             const text = steps.length
@@ -81,7 +83,7 @@ export function createUndoTool(
               : "Nothing to change: the workspace is already in that state.";
             return { content: [{ type: "text", text }], details: { steps } };
           }
-          const files = await journal.diff(id!);
+          const files = await journal.diff(id!, scope);
           const text = files.map((f) => `${f.path}: ${show(f.before)} -> ${show(f.after)}`).join("\n");
           return { content: [{ type: "text", text }], details: { files } };
         }

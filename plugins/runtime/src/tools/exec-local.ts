@@ -29,6 +29,11 @@ export interface LocalRunOptions {
   host?: ProcessHost | undefined;
   /** Where output past the limit spills (the state dir's `runtime/exec-output`); else a temp dir. */
   spillDir?: string | undefined;
+  /**
+   * Records what the command changed in the undo journal, once it exits: a finished result
+   * waits for it; a command that goes on in the background is recorded when it ends.
+   */
+  journal?: (() => Promise<unknown>) | undefined;
 }
 
 const TIMEOUT_HINT =
@@ -51,6 +56,24 @@ function runningResult(session: BackgroundProcess): AgentToolResult<ExecDetails>
       tail: session.tail,
     },
   };
+}
+
+/** The registry's session for the run (spawned at once). */
+function spawnSession(options: LocalRunOptions): BackgroundProcess {
+  return options.registry.spawn(
+    {
+      command: options.command,
+      toRun: options.toRun,
+      cwd: options.cwd,
+      env: options.env,
+      scopeKey: options.scopeKey,
+      ...(options.pty ? { pty: true } : {}),
+      ...(options.shell ? { shell: options.shell } : {}),
+      ...(options.stdin ? { stdin: options.stdin } : {}),
+      ...(options.spillDir ? { spillDir: () => options.spillDir! } : {}),
+    },
+    options.host,
+  );
 }
 
 /** The final text of a finished run; 126/127 and timeouts are failures (thrown → isError). */
@@ -101,20 +124,15 @@ export async function runLocally(
   signal: AbortSignal | undefined,
   onUpdate: AgentToolUpdateCallback<ExecDetails> | undefined,
 ): Promise<AgentToolResult<ExecDetails>> {
-  const session = options.registry.spawn(
-    {
-      command: options.command,
-      toRun: options.toRun,
-      cwd: options.cwd,
-      env: options.env,
-      scopeKey: options.scopeKey,
-      ...(options.pty ? { pty: true } : {}),
-      ...(options.shell ? { shell: options.shell } : {}),
-      ...(options.stdin ? { stdin: options.stdin } : {}),
-      ...(options.spillDir ? { spillDir: () => options.spillDir! } : {}),
-    },
-    options.host,
-  );
+  let session: BackgroundProcess;
+  try {
+    session = spawnSession(options);
+  } catch (error) {
+    await options.journal?.().catch(() => undefined);
+    throw error;
+  }
+  // a journal that cannot record never fails the command
+  const journalled = session.exited.then(() => options.journal?.()).catch(() => undefined);
   const { timeoutSec } = options;
   let timedOut = false;
   // the process holds the event loop while it runs; its time limit must not
@@ -162,6 +180,7 @@ export async function runLocally(
       session.backgrounded = true;
       return runningResult(session);
     }
+    await journalled;
     if (signal?.aborted) throw new Error("Command aborted");
     return finishedResult(session, timedOut ? timeoutSec : undefined);
   } finally {

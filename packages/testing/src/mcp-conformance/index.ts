@@ -1,0 +1,27 @@
+import { type ClawtoolsPlugin, definePlugin } from "@clawtools/core";
+import { CONFORMANCE_ERROR_TEXT, conformanceTools } from "./tools.js";
+
+export { CONFORMANCE_ERROR_TEXT };
+
+/** The fixture tools' names, in the order they are registered. */
+export const CONFORMANCE_TOOL_NAMES = conformanceTools().map((t) => t.name);
+
+/**
+ * The MCP conformance fixture as a clawtools plugin: `clawtools serve --http 0 --plugin
+ * @clawtools/testing/mcp-conformance`, then run `@modelcontextprotocol/conformance server`
+ * against it. Only the tool scenarios the plugin contract can answer are served (see README).
+ */
+export const plugin: ClawtoolsPlugin = definePlugin({
+  id: "mcp-conformance",
+  version: "1.0.0",
+  description: "The MCP conformance suite's fixture tools (test_simple_text, test_image_content, …)",
+  tools: [
+    {
+      names: CONFORMANCE_TOOL_NAMES,
+      factory: () => conformanceTools(),
+      source: "@clawtools/testing/mcp-conformance",
+    },
+  ],
+});
+
+export default plugin;

@@ -1,0 +1,76 @@
+import { inflateSync } from "node:zlib";
+import { createToolset } from "@clawtools/core";
+import { describe, expect, it } from "vitest";
+import { checkPluginContract } from "../contract.js";
+import { CONFORMANCE_ERROR_TEXT, CONFORMANCE_TOOL_NAMES, plugin } from "./index.js";
+
+const toolset = () => createToolset({ plugins: [plugin] });
+
+describe("@clawtools/testing/mcp-conformance", () => {
+  it("keeps the plugin contract (as serve --plugin checks it)", async () => {
+    expect(await checkPluginContract(plugin, {})).toEqual({ ok: true, problems: [] });
+    expect(CONFORMANCE_TOOL_NAMES).toEqual([
+      "test_simple_text",
+      "test_image_content",
+      "test_audio_content",
+      "test_error_handling",
+      "test_tool_with_progress",
+    ]);
+  });
+
+  it("answers as the suite's reference server does", async () => {
+    const { tools } = toolset();
+    const call = (name: string, onUpdate?: (p: unknown) => void) =>
+      tools.find((t) => t.name === name)!.execute(`call-${name}`, {}, undefined, onUpdate);
+
+    expect((await call("test_simple_text")).content).toEqual([
+      { type: "text", text: "This is a simple text response for testing." },
+    ]);
+
+    const [image] = (await call("test_image_content")).content;
+    expect(image).toMatchObject({ type: "image", mimeType: "image/png" });
+    const png = Buffer.from((image as { data: string }).data, "base64");
+    expect(png.subarray(1, 4).toString("ascii")).toBe("PNG");
+    // IHDR says 1×1 RGB; IDAT inflates to one scanline: filter 0, then red
+    expect([png.readUInt32BE(16), png.readUInt32BE(20), png[25]]).toEqual([1, 1, 2]);
+    const idat = png.indexOf("IDAT");
+    expect([...inflateSync(png.subarray(idat + 4, idat + 4 + png.readUInt32BE(idat - 4)))]).toEqual([
+      0, 255, 0, 0,
+    ]);
+
+    const [audio] = (await call("test_audio_content")).content;
+    expect(audio).toMatchObject({ type: "audio", mimeType: "audio/wav" });
+    const wav = Buffer.from((audio as { data: string }).data, "base64");
+    expect([wav.toString("ascii", 0, 4), wav.toString("ascii", 8, 12), wav.readUInt32LE(4) + 8]).toEqual([
+      "RIFF",
+      "WAVE",
+      wav.length,
+    ]);
+
+    const failed = await call("test_error_handling");
+    expect(failed.isError).toBe(true);
+    expect(failed.details).toMatchObject({ status: "error", error: CONFORMANCE_ERROR_TEXT });
+
+    const updates: unknown[] = [];
+    const done = await call("test_tool_with_progress", (p) => updates.push(p));
+    expect(updates).toEqual(
+      [1, 2, 3].map((n) => ({ content: [{ type: "text", text: `Completed step ${n} of 3` }] })),
+    );
+    expect(done.content).toEqual([{ type: "text", text: "Progress test completed: 3 steps" }]);
+  });
+
+  it("stops the progress tool when the call is aborted", async () => {
+    const { tools } = toolset();
+    const abort = new AbortController();
+    let updates = 0;
+    const run = tools
+      .find((t) => t.name === "test_tool_with_progress")!
+      .execute("aborted", {}, abort.signal, () => {
+        updates += 1;
+        abort.abort();
+      });
+    // the wrap pipeline reports an abort as an AbortError (the MCP server answers "Aborted")
+    await expect(run).rejects.toThrow(/Aborted/);
+    expect(updates).toBe(1);
+  });
+});

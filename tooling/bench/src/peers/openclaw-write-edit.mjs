@@ -1,0 +1,73 @@
+// Run by the journal suite under Node 24 (OpenClaw 9.6 needs it): OpenClaw's host workspace write
+// and edit tools beside clawtools' built fs section, taking turns call by call in this one process.
+// Prints one JSON line of p50 times in ms.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const dist = process.env.OPENCLAW_DIST;
+const dir = process.env.BENCH_DIR;
+const here = path.dirname(fileURLToPath(import.meta.url));
+const fsDist = path.resolve(here, "../../../../plugins/fs/dist/index.js");
+
+// the module of 9.6's dist that makes the host workspace's write and edit tools, as OpenClaw
+// serves them (its file name carries a content hash)
+const toolsFile = readdirSync(dist).find(
+  (f) =>
+    /^agent-tools\..*\.mjs$/.test(f) &&
+    /createHostWorkspaceEditTool as \w+/.test(readFileSync(path.join(dist, f), "utf8")),
+);
+const exportsOf = readFileSync(path.join(dist, toolsFile), "utf8");
+const alias = (name) => new RegExp(`${name} as (\\w+)`).exec(exportsOf)[1];
+const openclaw = await import(pathToFileURL(path.join(dist, toolsFile)).href);
+const clawtools = await import(pathToFileURL(fsDist).href);
+
+const ocDir = path.join(dir, "openclaw");
+const ctDir = path.join(dir, "clawtools");
+mkdirSync(ocDir, { recursive: true });
+mkdirSync(ctDir, { recursive: true });
+const text = `${Array.from({ length: 200 }, (_, i) => `line ${i + 1}: ${"lorem ipsum ".repeat(4)}`).join("\n")}\n`;
+for (const d of [ocDir, ctDir]) writeFileSync(path.join(d, "edit.txt"), text);
+
+const oc = {
+  write: openclaw[alias("createHostWorkspaceWriteTool")](ocDir),
+  edit: openclaw[alias("createHostWorkspaceEditTool")](ocDir),
+};
+const ctx = { workspaceDir: ctDir, stateDir: path.join(dir, "state"), sessionKey: "bench" };
+const ct = {
+  write: clawtools.createWriteTool(ctx),
+  edit: clawtools.createEditTool(ctx),
+  read: clawtools.createReadTool(ctx),
+};
+await ct.read.execute("r", { path: "edit.txt" });
+
+const content = "x".repeat(2047) + "\n";
+const flip = { oc: false, ct: false };
+const flipEdit = (side) => {
+  flip[side] = !flip[side];
+  const [a, b] = flip[side] ? ["line 100:", "LINE 100:"] : ["LINE 100:", "line 100:"];
+  return side === "oc"
+    ? oc.edit.execute("e", { path: "edit.txt", edits: [{ oldText: a, newText: b }] })
+    : ct.edit.execute("e", { path: "edit.txt", oldText: a, newText: b });
+};
+const variants = {
+  openclawWrite: () => oc.write.execute("w", { path: "w.txt", content }),
+  clawtoolsWrite: () => ct.write.execute("w", { path: "w.txt", content }),
+  openclawEdit: () => flipEdit("oc"),
+  clawtoolsEdit: () => flipEdit("ct"),
+};
+
+// the same turn-taking as the harness's timeInTurns: the first of each round rotates
+const order = Object.entries(variants);
+const samples = Object.fromEntries(order.map(([k]) => [k, []]));
+const rounds = 300;
+const warmup = 30;
+for (let round = 0; round < warmup + rounds; round++)
+  for (let k = 0; k < order.length; k++) {
+    const [name, run] = order[(round + k) % order.length];
+    const start = performance.now();
+    await run();
+    if (round >= warmup) samples[name].push(performance.now() - start);
+  }
+const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length / 2) - 1];
+console.log(JSON.stringify(Object.fromEntries(order.map(([k]) => [k, p50(samples[k])]))));
