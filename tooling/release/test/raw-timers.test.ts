@@ -17,6 +17,8 @@ const ALLOWED: Record<string, string> = {
   "plugins/sessions/src/liveness-host.ts":
     "the text is a child process's script, not a timer of this process",
   "packages/core/src/testing/fake-clock.ts": "the fake clock's own setTimeout method",
+  "packages/code-sandbox/src/quickjs-sandbox.ts":
+    "the watchdog that terminates a sandbox worker past its step's deadline (at most a minute): the sandbox depends on nothing of core, so not on its clock",
 };
 
 /** A call of the global function: not a method (`clock.setTimeout`). */

@@ -1,6 +1,6 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { isToolInputError, ToolInputError } from "../errors.js";
 import { sanitizeExternalText } from "../external-content.js";
+import { backgroundClock } from "../time/clock.js";
 import type { AgentToolResult, AgentToolUpdateCallback } from "../tool.js";
 import type { CatalogEntry } from "./catalog.js";
 import type { CatalogSnapshot } from "./catalog-snapshot.js";
@@ -32,7 +32,21 @@ export class BridgeFailure extends Error {
   }
 }
 
-const MAX_TIMER_MS = 2 ** 31 - 1;
+/** A guest timer: core's clock (long delays chained, never holding the process open), cancelled with the request's signal. */
+function sleep(ms: number, signal: AbortSignal): Promise<null> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      backgroundClock.clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = backgroundClock.setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(null);
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
 
 function binding(scope: BridgeScope, callableName: unknown, mcp: boolean): CodeBinding {
   const found = typeof callableName === "string" ? scope.byCallable.get(callableName) : undefined;
@@ -137,8 +151,7 @@ export async function answerRequest(
     case "sleep": {
       if (typeof first !== "number" || !Number.isFinite(first) || first < 0)
         throw new ToolInputError("setTimeout delay must be a non-negative finite number.");
-      await sleep(Math.min(first, MAX_TIMER_MS), null, { signal });
-      return null;
+      return sleep(first, signal);
     }
     default:
       throw new ToolInputError("unsupported code mode bridge method");

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { systemClock } from "../time/clock.js";
 import { answerRequest, type BridgeScope, failureCode } from "./code-bridge.js";
 import { RunOutput } from "./code-result.js";
 import type {
@@ -123,13 +124,13 @@ export class CodeRun {
   private settlement(deadline: number, signal: AbortSignal): Promise<boolean> {
     return new Promise((resolve) => {
       const done = (settled: boolean) => {
-        clearTimeout(timer);
+        systemClock.clearTimeout(timer);
         signal.removeEventListener("abort", onAbort);
         this.wake = undefined;
         resolve(settled);
       };
       const onAbort = () => done(false);
-      const timer = setTimeout(() => done(false), Math.max(0, deadline - Date.now()));
+      const timer = systemClock.setTimeout(() => done(false), Math.max(0, deadline - Date.now()));
       signal.addEventListener("abort", onAbort, { once: true });
       this.wake = () => done(true);
     });

@@ -1,5 +1,6 @@
 import { ToolInputError } from "../errors.js";
 import { wrapExternalContent } from "../external-content.js";
+import { backgroundClock } from "../time/clock.js";
 import type { AgentToolResult, AnyAgentTool } from "../tool.js";
 import { CatalogSnapshot, type SurfaceCatalog } from "./catalog-snapshot.js";
 import { bindCatalog, type CodeBinding } from "./code-bindings.js";
@@ -24,7 +25,7 @@ export type CodeSurfaceOptions = {
   limits?: Partial<CodeLimits>;
 };
 
-type Parked = { run: CodeRun; expiry: NodeJS.Timeout };
+type Parked = { run: CodeRun; expiry: unknown };
 
 /**
  * OpenClaw 9.6's code mode over a catalog: the model sees `exec` (JavaScript run in a QuickJS
@@ -115,11 +116,11 @@ export function createCodeSurface(catalog: SurfaceCatalog, options: CodeSurfaceO
   };
 
   const park = (run: CodeRun) => {
-    const expiry = setTimeout(() => {
+    // a parked run never holds the process open
+    const expiry = backgroundClock.setTimeout(() => {
       parked.delete(run.runId);
       void run.close();
     }, limits.snapshotTtlSeconds * 1000);
-    expiry.unref();
     parked.set(run.runId, { run, expiry });
   };
 
@@ -207,7 +208,7 @@ export function createCodeSurface(catalog: SurfaceCatalog, options: CodeSurfaceO
       if (resuming.has(runId)) throw new ToolInputError("code mode run is already being resumed.");
       const entry = parked.get(runId);
       if (!entry) throw new ToolInputError("code mode run is unavailable or expired.");
-      clearTimeout(entry.expiry);
+      backgroundClock.clearTimeout(entry.expiry);
       parked.delete(runId);
       resuming.add(runId);
       // calls the guest makes from here on report their progress to the call that waits
