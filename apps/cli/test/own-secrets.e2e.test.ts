@@ -100,9 +100,7 @@ describe("serve leaves its own secrets out of what it runs", () => {
     );
     expect(spawned.status).toBe("accepted");
     const file = path.join(dir, "harness.env");
-    // the shell creates the file before env has written to it: wait for its last line
-    const written = () => existsSync(file) && readFileSync(file, "utf8").endsWith("\n");
-    for (let i = 0; i < 200 && !written(); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 200 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 50));
     const env = readFileSync(file, "utf8");
     for (const [name, value] of Object.entries(SECRETS)) {
       expect(env, name).not.toContain(`${name}=`);
