@@ -3,30 +3,8 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { ToolContext } from "@clawtools/core";
 import { describe, expect, it } from "vitest";
-import { createApplyPatchTool } from "../src/tools/apply-patch.js";
-import { createEditTool } from "../src/tools/edit.js";
-import { createReadTool } from "../src/tools/read.js";
-import { createWriteTool } from "../src/tools/write.js";
-import { tempDir } from "./helpers.js";
-
-function session(root: string) {
-  const ctx: ToolContext = { workspaceDir: root };
-  return {
-    read: (p: string) => createReadTool(ctx).execute("c", { path: p }),
-    edit: (p: string, oldText: string, newText: string) =>
-      createEditTool(ctx).execute("c", { path: p, oldText, newText }),
-    write: (p: string, content: string) => createWriteTool(ctx).execute("c", { path: p, content }),
-    patch: (input: string) => createApplyPatchTool(ctx).execute("c", { input }),
-  };
-}
-
-const message = (p: Promise<unknown>) =>
-  p.then(
-    () => "applied",
-    (e: Error) => e.message,
-  );
+import { outcome as message, session, tempDir } from "./helpers.js";
 
 /** 40,000 lines, about 2 MB: over the size kept whole. */
 const big = (eol: string) =>

@@ -1,35 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { ToolContext } from "@clawtools/core";
 import { describe, expect, it } from "vitest";
-import { createApplyPatchTool } from "../src/tools/apply-patch.js";
-import { createEditTool } from "../src/tools/edit.js";
-import { createReadTool } from "../src/tools/read.js";
-import { createWriteTool } from "../src/tools/write.js";
-import { tempDir } from "./helpers.js";
-
-/** One session: the four tools over one context, as a toolset builds them. */
-function session(root: string) {
-  const ctx: ToolContext = { workspaceDir: root };
-  return {
-    read: (p: string) => createReadTool(ctx).execute("c", { path: p }),
-    edit: (p: string, oldText: string, newText: string) =>
-      createEditTool(ctx).execute("c", { path: p, oldText, newText }),
-    write: (p: string, content: string, overwrite?: boolean) =>
-      createWriteTool(ctx).execute("c", { path: p, content, ...(overwrite ? { overwrite } : {}) }),
-    patch: (input: string) => createApplyPatchTool(ctx).execute("c", { input }),
-  };
-}
+import { outcome as message, session, tempDir } from "./helpers.js";
 
 /** A formatter run by another process: rewrites the file in place with a sed script. */
 const format = (file: string, script: string) => execFileSync("sed", ["-i", "-E", script, file]);
-
-const message = (p: Promise<unknown>) =>
-  p.then(
-    () => "applied",
-    (e: Error) => e.message,
-  );
 
 const SOURCE = `${Array.from({ length: 30 }, (_, i) => `let   v${i}   =   ${i};`).join("\n")}\n`;
 
