@@ -1,4 +1,5 @@
 import type { ToolMeta } from "../catalog.js";
+import type { ResourceSource } from "../resources/toolset-resources.js";
 import type { AnyAgentTool } from "../tool.js";
 import { createSearchSurface, type SearchSurfaceOptions } from "./search-surface.js";
 
@@ -8,6 +9,7 @@ export type SurfaceableToolset = {
   meta?(name: string): ToolMeta | undefined;
   onToolsChanged?(listener: () => void): () => void;
   dispose?(): Promise<void>;
+  resources?: ResourceSource;
 };
 
 /** Which tools a host sees: every tool (`direct`) or OpenClaw's Tool Search controls (`search`). */
@@ -18,7 +20,7 @@ export const TOOL_SURFACES: readonly ToolSurface[] = ["direct", "search"];
  * The toolset as a host sees it under a surface: for `search`, three tools over the live catalog.
  * The surface is rebuilt when the catalog's array changes, so a tool that comes or goes at run
  * time (a mounted server coming back) is searchable at once, and listeners hear of the change.
- * Only `tools`, `meta`, `onToolsChanged`, `dispose` and `onRoots` pass through: the result is a
+ * Only `tools`, `meta`, `onToolsChanged`, `dispose`, `onRoots` and `resources` pass through: the result is a
  * view, not the toolset.
  */
 export function withToolSurface<T extends SurfaceableToolset & { onRoots?: unknown }>(
@@ -46,6 +48,8 @@ export function withToolSurface<T extends SurfaceableToolset & { onRoots?: unkno
       : {}),
     ...(toolset.dispose ? { dispose: () => toolset.dispose!() } : {}),
     ...(toolset.onRoots !== undefined ? { onRoots: toolset.onRoots } : {}),
+    // resources are the toolset's whatever surface shows its tools
+    ...(toolset.resources ? { resources: toolset.resources } : {}),
   };
   return view as SurfaceView<T>;
 }
