@@ -29,11 +29,16 @@ export function serveResources(
       return { contents: [contents] };
     } catch (error) {
       const coded = error as { code?: unknown; data?: unknown; message?: string };
-      if (typeof coded.code === "number") throw new ProtocolError(coded.code, coded.message ?? "", coded.data);
+      if (typeof coded.code === "number")
+        throw new ProtocolError(coded.code, coded.message ?? "", coded.data);
       // a read that failed (a file gone, a backend down) says why, naming the URI
-      throw new ProtocolError(-32603, `Reading ${request.params.uri} failed: ${coded.message ?? String(error)}`, {
-        uri: request.params.uri,
-      });
+      throw new ProtocolError(
+        -32603,
+        `Reading ${request.params.uri} failed: ${coded.message ?? String(error)}`,
+        {
+          uri: request.params.uri,
+        },
+      );
     }
   });
   server.setRequestHandler("resources/subscribe", async (request, ctx) => {
@@ -56,7 +61,8 @@ export function serveResources(
     const stop = watch((change) => {
       if (!server.transport) return;
       if (change.uri === undefined) void server.sendResourceListChanged().catch(() => {});
-      else if (subscribed.has(change.uri)) void server.sendResourceUpdated({ uri: change.uri }).catch(() => {});
+      else if (subscribed.has(change.uri))
+        void server.sendResourceUpdated({ uri: change.uri }).catch(() => {});
     });
     const closed = server.onclose;
     server.onclose = () => {

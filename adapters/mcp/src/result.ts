@@ -97,7 +97,10 @@ export function toCallToolResult(
         continue;
       }
       bytes += size;
-      content.push({ type: "resource", resource: { ...block.resource } } as CallToolResult["content"][number]);
+      content.push({
+        type: "resource",
+        resource: { ...block.resource },
+      } as CallToolResult["content"][number]);
       continue;
     }
     // images and audio (a tts reply) go to the client as MCP image / audio blocks

@@ -35,7 +35,10 @@ export const serverInfoOf = (options: ServerIdentity) => ({
 });
 
 /** The server's capabilities (shared with `createMcpServer`). */
-export const serverCapabilitiesOf = (toolset: { onToolsChanged?: unknown; resources?: McpResourcesLike }) => ({
+export const serverCapabilitiesOf = (toolset: {
+  onToolsChanged?: unknown;
+  resources?: McpResourcesLike;
+}) => ({
   tools: toolset.onToolsChanged ? { listChanged: true } : {},
   ...resourcesCapability(toolset.resources),
 });

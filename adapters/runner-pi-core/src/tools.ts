@@ -19,7 +19,9 @@ function asJson(value: unknown): JsonValue | undefined {
 /** pi-ai takes text and images only: audio (a tts reply) and resources are named in text, never dropped silently. */
 function toPiContent(result: AgentToolResult<unknown>): PiContent[] {
   return (result.content ?? []).map((c) =>
-    c.type === "text" || c.type === "image" ? (c as PiContent) : { type: "text" as const, text: contentText(c) },
+    c.type === "text" || c.type === "image"
+      ? (c as PiContent)
+      : { type: "text" as const, text: contentText(c) },
   );
 }
 

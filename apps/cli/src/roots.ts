@@ -73,7 +73,9 @@ export function followClientRoots(
 }
 
 /** Resources that are always those of `current()`'s toolset. */
-function followingResources(current: () => NonNullable<McpToolsetLike["resources"]>): McpToolsetLike["resources"] {
+function followingResources(
+  current: () => NonNullable<McpToolsetLike["resources"]>,
+): McpToolsetLike["resources"] {
   return {
     get available() {
       return current().available;

@@ -12,7 +12,10 @@ export function contentText(block: ToolContent): string {
     case "resource_link":
       return `[resource ${block.uri}${block.mimeType ? ` (${block.mimeType})` : ""}: ${block.name}]`;
     case "resource":
-      return block.resource.text ?? `[resource ${block.resource.uri}${block.resource.mimeType ? ` (${block.resource.mimeType})` : ""}]`;
+      return (
+        block.resource.text ??
+        `[resource ${block.resource.uri}${block.resource.mimeType ? ` (${block.resource.mimeType})` : ""}]`
+      );
     default:
       return `[${block.type} ${block.mimeType}]`;
   }

@@ -9,7 +9,11 @@ export interface StaticResource extends ResourceInfo {
 
 /** A template and how to read a URI that matches it (with the template's variables). */
 export interface TemplateResource extends ResourceTemplateInfo {
-  read(uri: string, variables: Record<string, string>, ctx: ToolContext): ResourceBody | Promise<ResourceBody>;
+  read(
+    uri: string,
+    variables: Record<string, string>,
+    ctx: ToolContext,
+  ): ResourceBody | Promise<ResourceBody>;
 }
 
 export interface DefineResourcesInput {
@@ -31,7 +35,8 @@ export function defineResources(input: DefineResourcesInput): PluginResources {
     templates: () => templates.map(templateInfoOf),
     read: async (uri, ctx) => {
       const fixed = byUri.get(uri);
-      if (fixed) return { ...(fixed.mimeType ? { mimeType: fixed.mimeType } : {}), body: await fixed.read(ctx) };
+      if (fixed)
+        return { ...(fixed.mimeType ? { mimeType: fixed.mimeType } : {}), body: await fixed.read(ctx) };
       for (const template of templates) {
         const variables = matchUriTemplate(template.uriTemplate, uri);
         if (!variables) continue;

@@ -1,4 +1,9 @@
-export { type DefineResourcesInput, defineResources, type StaticResource, type TemplateResource } from "./define-resources.js";
+export {
+  type DefineResourcesInput,
+  defineResources,
+  type StaticResource,
+  type TemplateResource,
+} from "./define-resources.js";
 export { type ResourceSource, type ServedResources, ToolsetResources } from "./toolset-resources.js";
 export type {
   EmbeddedResourceContent,

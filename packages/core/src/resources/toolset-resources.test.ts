@@ -19,7 +19,8 @@ function notes(): PluginResources & { emit(change: ResourceChange): void } {
   const listeners = new Set<(change: ResourceChange) => void>();
   return {
     list: (ctx) => [{ uri: `notes://${ctx.sessionKey}/today`, name: "today", mimeType: "text/plain" }],
-    read: (uri, ctx) => (uri.startsWith(`notes://${ctx.sessionKey}/`) ? { body: `notes of ${ctx.sessionKey}` } : undefined),
+    read: (uri, ctx) =>
+      uri.startsWith(`notes://${ctx.sessionKey}/`) ? { body: `notes of ${ctx.sessionKey}` } : undefined,
     watch: (_ctx, listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -41,7 +42,9 @@ describe("resources in the plugin contract", () => {
   it("defineResources reads fixed resources as text or bytes and templates with their variables", async () => {
     const resources = defineResources({
       resources: [{ uri: "a://text", name: "text", mimeType: "text/plain", read: () => "hello" }],
-      templates: [{ uriTemplate: "a://item/{n}", name: "item", read: (_uri, { n }) => new Uint8Array([Number(n)]) }],
+      templates: [
+        { uriTemplate: "a://item/{n}", name: "item", read: (_uri, { n }) => new Uint8Array([Number(n)]) },
+      ],
     });
     expect(await resources.list({})).toEqual([{ uri: "a://text", name: "text", mimeType: "text/plain" }]);
     expect(await resources.read("a://text", {})).toEqual({ mimeType: "text/plain", body: "hello" });
@@ -59,12 +62,20 @@ describe("resources in the plugin contract", () => {
 
   it("a toolset serves a plugin's resources with its own context, and not when the policy denies the plugin's tools", async () => {
     const shared = notes();
-    const plugin = definePlugin({ id: "notes", version: "1.0.0", tools: [{ factory: tool("notes_add") }], resources: shared });
+    const plugin = definePlugin({
+      id: "notes",
+      version: "1.0.0",
+      tools: [{ factory: tool("notes_add") }],
+      resources: shared,
+    });
     const alice = createToolset({ plugins: [plugin], context: { sessionKey: "alice" } });
     const bob = createToolset({ plugins: [plugin], context: { sessionKey: "bob" } });
     expect(alice.resources.available).toBe(true);
     expect((await alice.resources.list()).map((r) => r.uri)).toEqual(["notes://alice/today"]);
-    expect(await alice.resources.read("notes://alice/today")).toEqual({ uri: "notes://alice/today", text: "notes of alice" });
+    expect(await alice.resources.read("notes://alice/today")).toEqual({
+      uri: "notes://alice/today",
+      text: "notes of alice",
+    });
     // bob never reads alice's notes: the same answer as a URI nobody serves
     await expect(bob.resources.read("notes://alice/today")).rejects.toMatchObject({
       code: -32602,
@@ -88,7 +99,12 @@ describe("resources in the plugin contract", () => {
   it("a model without resource support sees links and embedded resources as text", () => {
     const message = toAnthropicToolResult("t1", {
       content: [
-        { type: "resource_link", uri: "clawtools://runtime/exec-output/s1", name: "exec output", mimeType: "text/plain" },
+        {
+          type: "resource_link",
+          uri: "clawtools://runtime/exec-output/s1",
+          name: "exec output",
+          mimeType: "text/plain",
+        },
         { type: "resource", resource: { uri: "a://x", mimeType: "text/plain", text: "inside" } },
       ],
     });

@@ -65,7 +65,9 @@ export class ToolsetResources {
 
   /** Calls `listener` on every change any plugin reports; returns the unsubscribe. */
   watch(listener: (change: ResourceChange) => void): () => void {
-    const stops = this.served.flatMap((s) => (s.resources.watch ? [s.resources.watch(this.ctx, listener)] : []));
+    const stops = this.served.flatMap((s) =>
+      s.resources.watch ? [s.resources.watch(this.ctx, listener)] : [],
+    );
     return () => {
       for (const stop of stops) stop();
     };

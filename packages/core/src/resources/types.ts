@@ -53,7 +53,10 @@ export interface PluginResources {
   read(
     uri: string,
     ctx: ToolContext,
-  ): Promise<{ mimeType?: string; body: ResourceBody } | undefined> | { mimeType?: string; body: ResourceBody } | undefined;
+  ):
+    | Promise<{ mimeType?: string; body: ResourceBody } | undefined>
+    | { mimeType?: string; body: ResourceBody }
+    | undefined;
   /** Calls `listener` when a resource of this context changes; returns the unsubscribe. */
   watch?(ctx: ToolContext, listener: (change: ResourceChange) => void): () => void;
 }

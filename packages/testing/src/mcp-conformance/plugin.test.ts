@@ -106,9 +106,17 @@ describe("@clawtools/testing/mcp-conformance", () => {
     expect((await call("test_embedded_resource")).content).toEqual([
       {
         type: "resource",
-        resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." },
+        resource: {
+          uri: "test://embedded-resource",
+          mimeType: "text/plain",
+          text: "This is an embedded resource content.",
+        },
       },
     ]);
-    expect((await call("test_multiple_content_types")).content.map((b) => b.type)).toEqual(["text", "image", "resource"]);
+    expect((await call("test_multiple_content_types")).content.map((b) => b.type)).toEqual([
+      "text",
+      "image",
+      "resource",
+    ]);
   });
 });

@@ -61,20 +61,24 @@ export function conformanceTools(): AnyAgentTool[] {
         },
       ],
     })),
-    tool("test_multiple_content_types", "Tests response with text, an image and an embedded resource", async () => ({
-      content: [
-        { type: "text", text: "Multiple content types test:" },
-        { type: "image", data: redPixelPng().toString("base64"), mimeType: "image/png" },
-        {
-          type: "resource",
-          resource: {
-            uri: "test://mixed-content-resource",
-            mimeType: "application/json",
-            text: JSON.stringify({ test: "data", value: 123 }),
+    tool(
+      "test_multiple_content_types",
+      "Tests response with text, an image and an embedded resource",
+      async () => ({
+        content: [
+          { type: "text", text: "Multiple content types test:" },
+          { type: "image", data: redPixelPng().toString("base64"), mimeType: "image/png" },
+          {
+            type: "resource",
+            resource: {
+              uri: "test://mixed-content-resource",
+              mimeType: "application/json",
+              text: JSON.stringify({ test: "data", value: 123 }),
+            },
           },
-        },
-      ],
-    })),
+        ],
+      }),
+    ),
     tool("test_error_handling", "Tests error response handling (always fails)", async () => {
       throw new Error(CONFORMANCE_ERROR_TEXT);
     }),
