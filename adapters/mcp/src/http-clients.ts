@@ -1,3 +1,4 @@
+import { backgroundClock } from "@clawtools/core";
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HttpSessions } from "./http-sessions.js";
@@ -37,7 +38,7 @@ interface ClientEntry {
   ready: Promise<McpToolsetLike>;
   active: number;
   closed: boolean;
-  timer?: NodeJS.Timeout;
+  timer?: unknown;
 }
 
 /**
@@ -90,12 +91,15 @@ export class StatelessClients {
     }
     const current = entry;
     current.active += 1;
-    clearTimeout(current.timer);
+    backgroundClock.clearTimeout(current.timer);
     res.once("close", () => {
       current.active -= 1;
       if (current.active === 0 && !current.closed) {
-        current.timer = setTimeout(() => void this.close(current, "idle"), this.sessions.idleMs);
-        current.timer.unref();
+        // the clock chains an idle time past Node's timer limit instead of firing it at once
+        current.timer = backgroundClock.setTimeout(
+          () => void this.close(current, "idle"),
+          this.sessions.idleMs,
+        );
       }
     });
     return current.ready;
@@ -104,7 +108,7 @@ export class StatelessClients {
   private async close(entry: ClientEntry, reason: "idle" | "server stop"): Promise<void> {
     if (entry.closed) return;
     entry.closed = true;
-    clearTimeout(entry.timer);
+    backgroundClock.clearTimeout(entry.timer);
     this.clients.delete(entry.id);
     this.sessions.release();
     const toolset = await entry.ready.catch(() => undefined);

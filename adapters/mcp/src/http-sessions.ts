@@ -1,3 +1,4 @@
+import { backgroundClock } from "@clawtools/core";
 import type { ServerResponse } from "node:http";
 import type { Server, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import type { McpToolsetLike } from "./server.js";
@@ -38,7 +39,7 @@ export interface SessionEntry {
   live: boolean;
   closed: boolean;
   done?: Promise<void>;
-  timer?: NodeJS.Timeout;
+  timer?: unknown;
 }
 
 export type CloseReason = "idle" | "client" | "server stop" | "not initialized";
@@ -99,7 +100,7 @@ export class HttpSessions {
    */
   track(entry: SessionEntry, res: ServerResponse): void {
     entry.active += 1;
-    clearTimeout(entry.timer);
+    backgroundClock.clearTimeout(entry.timer);
     entry.timer = undefined;
     res.once("close", () => {
       entry.active -= 1;
@@ -108,16 +109,16 @@ export class HttpSessions {
   }
 
   private arm(entry: SessionEntry): void {
-    clearTimeout(entry.timer);
-    entry.timer = setTimeout(() => void this.close(entry, "idle"), this.idleMs);
-    entry.timer.unref();
+    backgroundClock.clearTimeout(entry.timer);
+    // the clock chains an idle time past Node's timer limit instead of firing it at once
+    entry.timer = backgroundClock.setTimeout(() => void this.close(entry, "idle"), this.idleMs);
   }
 
   /** Closes the session once: cancels its calls, frees its slot, disposes its own toolset. */
   close(entry: SessionEntry, reason: CloseReason): Promise<void> {
     if (entry.closed) return entry.done ?? Promise.resolve();
     entry.closed = true;
-    clearTimeout(entry.timer);
+    backgroundClock.clearTimeout(entry.timer);
     this.live.delete(entry.id);
     this.open.delete(entry);
     // the slot is free as soon as the session stops taking requests

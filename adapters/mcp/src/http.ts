@@ -1,3 +1,4 @@
+import { backgroundClock } from "@clawtools/core";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -151,7 +152,7 @@ function refuseDeclaredBody(req: IncomingMessage, res: ServerResponse, declared:
     }),
     { connection: "close" },
   );
-  res.once("finish", () => setTimeout(() => req.socket.destroy(), REFUSED_BODY_GRACE_MS).unref());
+  res.once("finish", () => backgroundClock.setTimeout(() => req.socket.destroy(), REFUSED_BODY_GRACE_MS));
 }
 
 function tokenMatches(header: string | undefined, token: string): boolean {

@@ -1,3 +1,4 @@
+import { systemClock } from "@clawtools/core";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
 import { checkJsonRpcMessage } from "./jsonrpc-shape.js";
 import { MessageIdScanner } from "./message-scan.js";
@@ -57,7 +58,7 @@ export class LineTransport implements Transport {
   private oversized: { scanner: MessageIdScanner; bytes: number } | undefined;
   private readonly inFlight = new Set<string>();
   private drained: (() => void) | undefined;
-  private drainTimer: NodeJS.Timeout | undefined;
+  private drainTimer: unknown;
   private closed = false;
   private ended = false;
   private whenClosed: () => void = () => {};
@@ -211,7 +212,7 @@ export class LineTransport implements Transport {
       return;
     }
     this.options.log?.(`input ended; answering ${this.inFlight.size} request(s) still running`);
-    this.drainTimer = setTimeout(() => {
+    this.drainTimer = systemClock.setTimeout(() => {
       this.options.log?.(`requests still running after ${this.drainTimeoutMs} ms: cancelling them`);
       void this.close();
     }, this.drainTimeoutMs);
@@ -247,7 +248,7 @@ export class LineTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    clearTimeout(this.drainTimer);
+    if (this.drainTimer !== undefined) systemClock.clearTimeout(this.drainTimer);
     this.input.off("data", this.onData);
     this.input.off("end", this.onEnd);
     this.input.off("error", this.onInputError);

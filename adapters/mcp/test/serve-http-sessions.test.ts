@@ -220,6 +220,25 @@ describe("serveHttp: session limits", () => {
     await client.close();
   });
 
+  it("an idle limit past Node's timer limit (35,792 minutes and more) does not expire sessions at once", async () => {
+    const logs: string[] = [];
+    const s = await serve({
+      sessionIdleMs: 40_000 * 60_000,
+      sessionToolset: () => namedToolset("long"),
+      log: (line) => void logs.push(line),
+    });
+    const { client } = await connect(s.url);
+    await client.callTool({ name: "whoami", arguments: {} });
+    // Node fires a longer timer after 1 ms; give it far more than that
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(logs.filter((l) => l.includes("expired"))).toEqual([]);
+    expect(s.sessionCount()).toBe(1);
+    expect((await client.callTool({ name: "whoami", arguments: {} })).content).toEqual([
+      { type: "text", text: "long" },
+    ]);
+    await client.close();
+  });
+
   it("never expires a session while a call is running", async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => {

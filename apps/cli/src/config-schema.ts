@@ -79,9 +79,9 @@ export function cliConfigSchema(clawtools: Clawtools): Record<string, unknown> {
       },
       surface: {
         type: "string",
-        enum: ["direct", "search"],
+        enum: ["direct", "search", "code"],
         description:
-          "serve: which tools a host sees: direct (every tool up front, the default) or search (OpenClaw's tool_search, tool_describe and dispatch_action over the whole catalog; the --surface flag wins)",
+          "serve: which tools a host sees: direct (every tool up front, the default), search (OpenClaw's tool_search, tool_describe and dispatch_action over the whole catalog) or code (OpenClaw's code mode: exec runs JavaScript in a QuickJS sandbox that calls the catalog as typed functions, wait resumes a run); the --surface flag wins",
       },
       passEnv: {
         type: "array",

@@ -56,7 +56,7 @@ export interface CommonOptions {
   workspaceGiven?: boolean;
   /** serve `--root <name|path>`: which of the client's roots is the workspace (default: the first). */
   root?: string;
-  /** serve `--surface direct|search`: every tool up front, or OpenClaw's Tool Search controls. */
+  /** serve `--surface direct|search|code`: every tool up front, OpenClaw's Tool Search controls, or its code mode. */
   surface?: ToolSurface;
   positionals: string[];
 }

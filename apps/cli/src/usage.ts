@@ -142,10 +142,12 @@ ${COMMON}
                           directory. A database that cannot be reached fails the start
   --root <name|path>      which of a client's roots is the workspace (default: the first);
                           not with --workspace
-  --surface <direct|search>
+  --surface <direct|search|code>
                           what a host sees (config "surface"): direct, every tool up front
                           (default); search, OpenClaw's tool_search / tool_describe /
-                          dispatch_action over the same catalog, policy and approvals
+                          dispatch_action over the same catalog, policy and approvals;
+                          code, OpenClaw's code mode: exec runs JavaScript in a QuickJS
+                          sandbox that calls the catalog as typed functions, wait resumes
 
 Without --workspace, a client that offers roots (MCP 2025-11-25) sets the workspace: its
 first root (or --root's), followed when it announces roots/list_changed (with --http, per client). The protocol is

@@ -22,6 +22,8 @@ describe.skipIf(skipReason !== undefined)("the MCP Inspector CLI drives clawtool
   let list: Outcome;
   let read: Outcome;
   let failed: Outcome;
+  let codeList: Outcome;
+  let codeCall: Outcome;
 
   beforeAll(async () => {
     ensureBuilt();
@@ -35,11 +37,23 @@ describe.skipIf(skipReason !== undefined)("the MCP Inspector CLI drives clawtool
     env = { ...rest, HOME: path.join(dir, "home"), XDG_STATE_HOME: path.join(dir, "state") };
     mkdirSync(env.HOME as string);
     // each Inspector command starts its own serve (stdio): the three run side by side
-    [list, read, failed] = await Promise.all([
+    [list, read, failed, codeList, codeCall] = await Promise.all([
       // --strict: the Inspector lints each input schema and exits 6 on an error-severity problem
       inspect(["--profile", "full", "--method", "tools/list", "--strict"]),
       inspect(["--method", "tools/call", "--tool-name", "read", "--tool-arg", "path=notes.md"]),
       inspect(["--method", "tools/call", "--tool-name", "read", "--tool-arg", "path=missing.md"]),
+      // code mode: the Inspector lists OpenClaw's two controls and runs code that calls read
+      inspect(["--surface", "code", "--method", "tools/list", "--strict"]),
+      inspect([
+        "--surface",
+        "code",
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "exec",
+        "--tool-arg",
+        'code=const note = await read({ path: "notes.md" }); return note.text.split("\\n")[1];',
+      ]),
     ]);
   }, BUILD_TIMEOUT_MS);
 
@@ -103,5 +117,18 @@ describe.skipIf(skipReason !== undefined)("the MCP Inspector CLI drives clawtool
     expect(JSON.parse(block?.text ?? "")).toEqual(answer.structuredContent);
     // the Inspector's exit code for a result with isError (its EXIT_CODES.TOOL_ERROR)
     expect(code).toBe(5);
+  });
+
+  it("--surface code: exec and wait listed with schemas the Inspector finds portable, and exec runs code that calls read", () => {
+    expect(codeList.code).toBe(0);
+    const tools = codeList.answer.tools as Array<{ name: string; inputSchema: { required?: string[] } }>;
+    expect(tools.map((t) => t.name)).toEqual(["exec", "wait"]);
+    expect(tools[0]!.inputSchema.required).toEqual(["code"]);
+    expect(codeCall.code).toBe(0);
+    expect(codeCall.answer.structuredContent).toMatchObject({
+      status: "completed",
+      value: "The Inspector reads this line.",
+      telemetry: { callCount: 1 },
+    });
   });
 });

@@ -210,7 +210,7 @@ describe.skipIf(!HAVE_POSTGRES)(
             const [found] = (await b.call("cron", { action: "list", includeDisabled: true })).jobs.filter(
               (j: { id: string }) => j.id === id,
             );
-            expect(found).toMatchObject({ enabled: false, state: { lastRunStatus: "ok" } });
+            expect(found).toMatchObject({ enabled: false, lastRunStatus: "ok" });
           },
           { timeout: 30_000, interval: 100 },
         );

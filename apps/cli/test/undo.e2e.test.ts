@@ -196,4 +196,22 @@ describe("clawtools undo over calls of the built CLI", () => {
       await transport.close();
     }
   });
+
+  it("a default start (no --owner) leaves the owner-only undo tool out without warning that the profile names an unknown tool", async () => {
+    const { client, transport, stderr } = await connectCli([
+      "serve",
+      "--workspace",
+      temp(),
+      "--state-dir",
+      temp(),
+    ]);
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toContain("edit");
+      expect(names).not.toContain("undo");
+      expect(stderr()).not.toMatch(/allowlist contains unknown entries/);
+    } finally {
+      await transport.close();
+    }
+  });
 });

@@ -32,7 +32,9 @@ export class GatewayCron {
   }
 
   list(options: { includeDisabled?: boolean } & CronPage = {}): Promise<unknown> {
+    // compact summaries, as OpenClaw 9.6's own cron tool asks for them (cron.get has the full job)
     return this.#client.request("cron.list", {
+      compact: true,
       ...(options.includeDisabled ? { includeDisabled: true } : {}),
       ...page(options),
     });

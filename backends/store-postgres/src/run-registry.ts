@@ -1,3 +1,4 @@
+import { systemClock } from "@clawtools/core";
 import type { RunRecord, RunRegistry } from "@clawtools/core/contracts";
 import { type Db, millis, parseRow, withoutUndefined } from "./db.js";
 import type { StoreEvents } from "./events.js";
@@ -96,7 +97,7 @@ export class PgRunRegistry implements RunRegistry {
       const finish = (run: RunRecord | undefined) => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
+        systemClock.clearTimeout(timer);
         unsubscribe();
         resolve(run);
       };
@@ -108,13 +109,13 @@ export class PgRunRegistry implements RunRegistry {
       const unsubscribe = this.events.on(this.db.schema, "run", runId, () => {
         check().catch(() => {});
       });
-      const timer = setTimeout(() => {
+      const timer = systemClock.setTimeout(() => {
         this.get(runId).then(finish, fail);
       }, timeoutMs);
       const fail = (error: unknown) => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
+        systemClock.clearTimeout(timer);
         unsubscribe();
         reject(error);
       };

@@ -85,6 +85,33 @@ describe("createToolset", () => {
     ]);
   });
 
+  it("does not warn about a profile's own tools that were left out earlier (owner-only, unavailable here)", () => {
+    resetPolicyWarnings();
+    const coding = definePlugin({
+      id: "coding-extras",
+      version: "1.0.0",
+      tools: [
+        {
+          names: ["owner_tool"],
+          factory: () => tool("owner_tool"),
+          meta: { profiles: ["coding"], ownerOnly: true },
+        },
+        { names: ["plain_tool"], factory: () => tool("plain_tool"), meta: { profiles: ["coding"] } },
+      ],
+    });
+    const set = createToolset({ plugins: [coding], policy: { profile: "coding" } });
+    expect(set.tools.map((t) => t.name)).toEqual(["plain_tool"]);
+    expect(set.warnings).toEqual([]);
+    // a name the registry does not hold is still reported
+    const named = createToolset({
+      plugins: [coding],
+      policy: { profile: "coding", global: { allow: ["plain_tool", "owner_tool", "nonesuch"] } },
+    });
+    expect(named.warnings).toEqual([
+      "tools: tools.allow allowlist contains unknown entries (owner_tool, nonesuch). These entries won't match any tool unless the plugin is enabled.",
+    ]);
+  });
+
   it("gives owners their owner-only tools and normalises schemas for the provider while validating with the original", async () => {
     const owner = createToolset({ plugins: [extra], senderIsOwner: true, provider: "gemini" });
     const admin = owner.tools.find((t) => t.name === "acme_admin")!;

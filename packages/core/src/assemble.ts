@@ -103,6 +103,8 @@ export function createToolset(options: CreateToolsetOptions = {}): Toolset {
   }
 
   const metas = registry.list();
+  // a profile lists what the registry holds; a tool left out above is still known
+  const known = new Set(metas.map((meta) => normalizeToolName(meta.id)));
   const agent = policy.agentId ? `agents.${policy.agentId}` : "agents.<id>";
   const profileLabel = `tools.profile (${policy.profile})`;
   const providerProfileLabel = `tools.byProvider.profile (${policy.providerProfile})`;
@@ -111,11 +113,13 @@ export function createToolset(options: CreateToolsetOptions = {}): Toolset {
       policy: profilePolicy(policy.profile, profileLabel, metas, warn),
       label: profileLabel,
       isProfile: true,
+      known,
     },
     {
       policy: profilePolicy(policy.providerProfile, providerProfileLabel, metas, warn),
       label: providerProfileLabel,
       isProfile: true,
+      known,
     },
     { policy: policy.global, label: policy.globalLabels?.allow ?? "tools.allow" },
     { policy: policy.globalProvider, label: "tools.byProvider.allow" },

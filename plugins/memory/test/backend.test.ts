@@ -13,6 +13,9 @@ import {
 } from "../src/index.js";
 import { details, memoryTools, workspace } from "./helpers.js";
 
+// a daily note of today: temporal decay (on by default, as OpenClaw 9.6) leaves its score whole
+const today = new Date().toISOString().slice(0, 10);
+
 /**
  * A second backend, written here to prove the seam: chunks in a Map, search by the share of the
  * query's words a chunk contains. Nothing of SQLite, embeddings or the file walker.
@@ -87,21 +90,18 @@ describe.each(backends)("memory tools over the %s backend", (_name, make) => {
   it("finds, follows edits and deletions, and cites path and lines", async () => {
     const ws = workspace({
       "MEMORY.md": "# Team\n\nDana leads the mobile team.\n",
-      "memory/2026-02-01.md": "Decided: the release train leaves on Mondays.\n",
+      [`memory/${today}.md`]: "Decided: the release train leaves on Mondays.\n",
     });
     const { factory, made } = make();
     const { search, dispose } = memoryTools(ws, { backend: factory });
     const first = details(await search.execute("1", { query: "release train", minScore: 0.1 }));
     expect(first.results[0]).toMatchObject({
-      path: "memory/2026-02-01.md",
+      path: `memory/${today}.md`,
       startLine: 1,
-      citation: "memory/2026-02-01.md#L1-L1",
+      citation: `memory/${today}.md#L1-L1`,
     });
 
-    writeFileSync(
-      path.join(ws, "memory", "2026-02-01.md"),
-      "Decided: the freight barge leaves on Fridays.\n",
-    );
+    writeFileSync(path.join(ws, "memory", `${today}.md`), "Decided: the freight barge leaves on Fridays.\n");
     rmSync(path.join(ws, "MEMORY.md"));
     const edited = details(await search.execute("2", { query: "freight barge", minScore: 0.1 }));
     expect(edited.results[0].snippet).toContain("freight barge leaves on Fridays");

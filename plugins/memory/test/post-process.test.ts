@@ -33,12 +33,18 @@ describe("temporal decay", () => {
     });
     const index = open(ws);
     await index.sync();
-    const plain = await index.search("router password rotation", { minScore: 0 });
+    // both are on by default (OpenClaw 9.6): off here to compare the plain scores
+    const plain = await index.search("router password rotation", {
+      minScore: 0,
+      temporalDecay: { enabled: false },
+      mmr: { enabled: false },
+    });
     const scores = Object.fromEntries(plain.hits.map((h) => [h.path, h.score]));
 
     const decayed = await index.search("router password rotation", {
       minScore: 0,
       temporalDecay: { enabled: true, halfLifeDays: 30 },
+      mmr: { enabled: false },
       nowMs: NOW,
     });
     const after = Object.fromEntries(decayed.hits.map((h) => [h.path, h.score]));
@@ -76,11 +82,17 @@ describe("MMR re-ranking", () => {
     });
     const index = open(ws);
     await index.sync();
-    const plain = await index.search("deployment steps", { minScore: 0, maxResults: 2 });
+    const plain = await index.search("deployment steps", {
+      minScore: 0,
+      maxResults: 2,
+      temporalDecay: { enabled: false },
+      mmr: { enabled: false },
+    });
     expect(plain.hits.map((h) => h.path)).not.toContain("memory/troubleshooting.md");
     const diverse = await index.search("deployment steps", {
       minScore: 0,
       maxResults: 2,
+      temporalDecay: { enabled: false },
       mmr: { enabled: true, lambda: 0.5 },
     });
     expect(diverse.hits.map((h) => h.path)).toContain("memory/troubleshooting.md");
@@ -88,6 +100,7 @@ describe("MMR re-ranking", () => {
     const relevanceOnly = await index.search("deployment steps", {
       minScore: 0,
       maxResults: 2,
+      temporalDecay: { enabled: false },
       mmr: { enabled: true, lambda: 1 },
     });
     expect(relevanceOnly.hits.map((h) => h.path)).toEqual(plain.hits.map((h) => h.path));

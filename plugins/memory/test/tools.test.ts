@@ -5,26 +5,54 @@ import { describe, expect, it } from "vitest";
 import { createMemoryPlugin } from "../src/index.js";
 import { details, memoryTools, workspace } from "./helpers.js";
 
+// a daily note of today: temporal decay (on by default, as OpenClaw 9.6) leaves its score whole
+const today = new Date().toISOString().slice(0, 10);
+
 describe("memory_search", () => {
   it("returns scored snippets with citations", async () => {
     const ws = workspace({
       "MEMORY.md": "# Team\n\nDana leads the mobile team.\nEvan leads the web team.\nFaye runs support.\n",
-      "memory/2026-02-01.md": "Decided: the mobile app ships on the first Monday of each month.\n",
+      [`memory/${today}.md`]: "Decided: the mobile app ships on the first Monday of each month.\n",
     });
     const { search } = memoryTools(ws);
     const r = details(await search.execute("1", { query: "when does the mobile app ship", minScore: 0 }));
     expect(r).toMatchObject({ provider: "local", mode: "hybrid", fallback: null, citations: "on" });
     expect(r.warning).toBeUndefined();
     expect(r.results[0]).toMatchObject({
-      path: "memory/2026-02-01.md",
+      path: `memory/${today}.md`,
       startLine: 1,
       endLine: 1,
       source: "memory",
-      citation: "memory/2026-02-01.md#L1-L1",
+      citation: `memory/${today}.md#L1-L1`,
     });
     expect(r.results[0].snippet).toBe(
-      "Decided: the mobile app ships on the first Monday of each month.\n\nSource: memory/2026-02-01.md#L1-L1",
+      `Decided: the mobile app ships on the first Monday of each month.\n\nSource: memory/${today}.md#L1-L1`,
     );
+  });
+
+  it("maxResults 1 for deploy: the curated MEMORY.md before an older daily note, as OpenClaw 9.6 ranks them", async () => {
+    // 9.6 searches with temporal decay on (30-day half-life; MEMORY.md and undated notes are
+    // evergreen) and MMR on: a month-old daily note that matches better on its own words weighs
+    // exp(-ln2 / 30 * 30) = 0.5 of its score, and the curated file comes first
+    const day = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+    const ws = workspace({
+      "MEMORY.md":
+        "# Curated\n\n## Deploy\n\nProduction deploys go through the release pipeline (make deploy); never deploy on Fridays. Ask Dana before touching the database, keep the changelog current, and tag every release.\n",
+      [`memory/${day}.md`]: "Deploy: deploy the api.\n",
+    });
+    const { search } = memoryTools(ws);
+    const curated = details(await search.execute("1", { query: "deploy", maxResults: 1, minScore: 0 }));
+    expect(curated.results.map((r: { path: string }) => r.path)).toEqual(["MEMORY.md"]);
+    // the same search without the decay (what clawtools did before) puts the daily note first
+    const undecayed = memoryTools(ws, { temporalDecay: { enabled: false } });
+    const plain = details(
+      await undecayed.search.execute("2", { query: "deploy", maxResults: 2, minScore: 0 }),
+    );
+    expect(plain.results.map((r: { path: string }) => r.path)).toEqual([`memory/${day}.md`, "MEMORY.md"]);
+    const both = details(await search.execute("3", { query: "deploy", maxResults: 2, minScore: 0 }));
+    const note = both.results.find((r: { path: string }) => r.path === `memory/${day}.md`);
+    const age = (Date.now() - Date.parse(`${day}T00:00:00Z`)) / 86_400_000;
+    expect(note.score / plain.results[0].score).toBeCloseTo(Math.exp((-Math.LN2 / 30) * age), 3);
   });
 
   it("corpus: memory and all search memory files; wiki and sessions answer as OpenClaw 9.6 does without them", async () => {

@@ -1,3 +1,4 @@
+import { systemClock } from "@clawtools/core";
 import { RECENT_OUTCOMES, RunTable } from "./run-table.js";
 import type { TrackedRun } from "./run-wait.js";
 import type { AgentRunner, RunOutcome, SessionStore, StartRunRequest } from "./interfaces.js";
@@ -69,7 +70,7 @@ export function createScriptedRunner(options: ScriptedRunnerOptions): AgentRunne
       ]);
       let timedOut = false;
       const timer = request.timeoutMs
-        ? setTimeout(() => {
+        ? systemClock.setTimeout(() => {
             timedOut = true;
             controller.abort();
           }, request.timeoutMs)
@@ -93,7 +94,7 @@ export function createScriptedRunner(options: ScriptedRunnerOptions): AgentRunne
             if (controller.signal.aborted) return { status: "aborted", error: "aborted" };
             return { status: "error", error: (error as Error).message };
           } finally {
-            if (timer) clearTimeout(timer);
+            if (timer) systemClock.clearTimeout(timer);
           }
         })(),
       };

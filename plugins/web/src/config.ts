@@ -57,8 +57,15 @@ export const webConfigSchema = Type.Object(
       Type.Object(
         {
           enabled: Type.Optional(Type.Boolean({ description: "false leaves web_fetch out (default true)." })),
-          maxChars: Type.Optional(Type.Integer({ minimum: 100, description: "Default maxChars (50,000)." })),
-          maxCharsCap: Type.Optional(Type.Integer({ minimum: 100, description: "Upper bound on maxChars." })),
+          maxChars: Type.Optional(
+            Type.Integer({ minimum: 100, description: "Default maxChars (20,000, as OpenClaw 9.6)." }),
+          ),
+          maxCharsCap: Type.Optional(
+            Type.Integer({
+              minimum: 100,
+              description: "Upper bound on maxChars (default 20,000, as OpenClaw 9.6).",
+            }),
+          ),
           maxResponseBytes: Type.Optional(Type.Integer({ minimum: 1 })),
           maxRedirects: Type.Optional(Type.Integer({ minimum: 0, maximum: 20 })),
           timeoutSeconds: Type.Optional(Type.Number({ minimum: 1, maximum: 300 })),

@@ -205,6 +205,40 @@ describe("web_fetch results a model can act on", () => {
     expect([existsSync(old), existsSync(recent)]).toEqual([false, true]);
   });
 
+  it("answers 20,000 characters by default, as OpenClaw 9.6, and no more unless maxCharsCap is raised", async () => {
+    // a loopback page of 52,700 characters: 9.6's DEFAULT_FETCH_MAX_CHARS (2e4) is both its default
+    // maxChars and its maxCharsCap, so even maxChars: 50000 gets 20,000
+    const body = Array.from(
+      { length: 1700 },
+      (_, i) => `paragraph ${String(i).padStart(4, "0")} of a long page.`,
+    ).join("\n");
+    expect(body.length).toBeGreaterThan(50_000);
+    const server = await serve((_req, res) => res.writeHead(200, { "content-type": "text/plain" }).end(body));
+    const stateDir = tempDir();
+    const tool = createWebFetchTool({ stateDir }, open);
+    const plain = (await tool.execute("c", { url: `${server.url}/page` })).details as WebFetchResult;
+    const footer = `\n\n[Showing truncated web_fetch content. Full output: ${plain.spill!.path}.]`;
+    expect(plain.text.endsWith(footer)).toBe(true);
+    expect(plain.text.length).toBeLessThanOrEqual(20_000);
+    expect(plain.text.length).toBeGreaterThan(19_900);
+    expect(plain.truncated).toBe(true);
+    expect(plain.spill!.chars).toBe(body.length);
+    const asked = (await tool.execute("c", { url: `${server.url}/asked`, maxChars: 50_000 }))
+      .details as WebFetchResult;
+    expect(asked.text.length).toBeLessThanOrEqual(20_000);
+    expect(asked.text.length).toBeGreaterThan(19_900);
+    // configurable as before: a raised cap lets a larger maxChars through
+    const raised = createWebFetchTool({ stateDir }, { ...open, maxCharsCap: 60_000 });
+    const big = (await raised.execute("c", { url: `${server.url}/big`, maxChars: 50_000 }))
+      .details as WebFetchResult;
+    expect(big.text.length).toBeLessThanOrEqual(50_000);
+    expect(big.text.length).toBeGreaterThan(49_900);
+    const whole = (await raised.execute("c", { url: `${server.url}/whole`, maxChars: 60_000 }))
+      .details as WebFetchResult;
+    expect(whole.truncated).toBe(false);
+    expect(whole.text).toContain("paragraph 1699 of a long page.");
+  });
+
   it("fills the budget exactly even when sanitising lengthens the text (tokens replaced)", async () => {
     const server = await serve((_req, res) =>
       res.writeHead(200, { "content-type": "text/plain" }).end(`start ${"<s>".repeat(3000)} end`),

@@ -81,11 +81,11 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
       `plugin ${named.plugin.id} (${named.spec}): ${tools.length ? `serving ${tools.join(", ")}` : "no tool served (all denied)"}`,
     );
   }
-  // what a host sees: every tool, or the Tool Search controls over the same catalog and policy
+  // what a host sees: every tool, or the Tool Search or code mode controls over the same catalog and policy
   const surface = options.surface ?? set.config.surface ?? "direct";
   if (surface !== "direct")
     log(
-      `surface: ${surface} (tool_search, tool_describe, dispatch_action over the ${set.tools.length} tools)`,
+      `surface: ${surface} (${surface === "code" ? "exec, wait" : "tool_search, tool_describe, dispatch_action"} over the ${set.tools.length} tools)`,
     );
   const common = {
     name: "clawtools",

@@ -1,3 +1,4 @@
+import { delay } from "@clawtools/core";
 import { EventEmitter } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 
@@ -137,7 +138,7 @@ export async function startFakeOpenAiModel(
       events.emit("slow");
       for (let i = 0; i < 1500 && !res.destroyed && !res.writableEnded; i++) {
         chunk({ content: `tick ${i} ` });
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await delay(200);
       }
       if (res.destroyed) return;
     }

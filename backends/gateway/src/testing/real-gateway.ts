@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { delay } from "@clawtools/core";
+import { delay, systemClock } from "@clawtools/core";
 import { GatewayClient } from "../client.js";
 import type { OpenclawInstall } from "./openclaw-install.js";
 
@@ -63,9 +63,9 @@ function startOpenclaw(
         }
       };
       group("SIGTERM");
-      const killer = setTimeout(() => group("SIGKILL"), 10_000);
+      const killer = systemClock.setTimeout(() => group("SIGKILL"), 10_000);
       await exited;
-      clearTimeout(killer);
+      systemClock.clearTimeout(killer);
       group("SIGKILL");
     },
   };

@@ -17,6 +17,11 @@ export interface ToolPolicyPipelineStep {
   label: string;
   /** The step is a profile's own allowlist: gated-off core ids in it are not warned about. */
   isProfile?: boolean;
+  /**
+   * Tool names the registry holds: an entry naming one is known even when its tool was left out
+   * before this step (owner-only, unavailable here), so it is not warned about.
+   */
+  known?: ReadonlySet<string>;
 }
 
 export interface ApplyToolPolicyPipelineParams<T extends { name: string }> {
@@ -33,6 +38,7 @@ function findUnknownEntries(
   present: Set<string>,
   plugins: PluginToolGroups,
   isProfile: boolean,
+  known: ReadonlySet<string> | undefined,
 ): string[] {
   const unknown: string[] = [];
   for (const entry of normalizeToolList(allow)) {
@@ -44,6 +50,7 @@ function findUnknownEntries(
       if ([...present].some((name) => matchesAnyPattern(name, patterns))) continue;
     } else if (expanded.some((name) => present.has(name))) continue;
     if (isProfile && expanded.every((name) => isKnownCoreToolId(name))) continue;
+    if (known && expanded.every((name) => known.has(name))) continue;
     unknown.push(entry);
   }
   return unknown;
@@ -99,7 +106,7 @@ export function applyToolPolicyPipeline<T extends { name: string }>(
       warnOnce(params.warn, emptyAllowlistWarning(step.label));
     }
     if (policy.allow?.length) {
-      const unknown = findUnknownEntries(policy.allow, present, plugins, step.isProfile ?? false);
+      const unknown = findUnknownEntries(policy.allow, present, plugins, step.isProfile ?? false, step.known);
       if (unknown.length > 0) {
         warnOnce(
           params.warn,

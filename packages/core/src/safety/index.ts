@@ -11,13 +11,15 @@ export { quotePath } from "./workspace-errors.js";
 export {
   listDirInWorkspace,
   mkdirInWorkspace,
-  type OpenInWorkspaceOptions,
-  openInWorkspace,
   removeInWorkspace,
   renameInWorkspace,
+  type WorkspaceDirEntry,
+} from "./workspace-entries.js";
+export {
+  type OpenInWorkspaceOptions,
+  openInWorkspace,
   resolveInWorkspace,
   statInWorkspace,
-  type WorkspaceDirEntry,
   type WorkspaceHandle,
   type WorkspacePathOptions,
   type WorkspaceStat,

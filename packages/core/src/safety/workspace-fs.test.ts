@@ -19,13 +19,10 @@ import { resetTempSweeps } from "./temp-files.js";
 import {
   listDirInWorkspace,
   mkdirInWorkspace,
-  openInWorkspace,
   removeInWorkspace,
   renameInWorkspace,
-  resolveInWorkspace,
-  statInWorkspace,
-  writeFileAtomic,
-} from "./workspace-fs.js";
+} from "./workspace-entries.js";
+import { openInWorkspace, resolveInWorkspace, statInWorkspace, writeFileAtomic } from "./workspace-fs.js";
 import { useProcFd } from "./workspace-walk.js";
 
 const dirs: string[] = [];

@@ -170,11 +170,3 @@ export async function writeFileAtomic(
     await w.close();
   }
 }
-
-export {
-  listDirInWorkspace,
-  mkdirInWorkspace,
-  removeInWorkspace,
-  renameInWorkspace,
-  type WorkspaceDirEntry,
-} from "./workspace-entries.js";

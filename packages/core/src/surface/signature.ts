@@ -12,13 +12,21 @@ const isObject = (value: unknown): value is JsonSchema =>
  * schema is open or the signature would pass MAX_SIGNATURE_CHARS.
  */
 export function inputSignature(schema: unknown): string | undefined {
-  const text = render(schema, 0);
+  const text = render(schema, 0, 3);
   return text && text.length <= MAX_SIGNATURE_CHARS ? text : undefined;
 }
 
-function render(schema: unknown, depth: number): string {
+/**
+ * The same TypeScript-style type, deeper (8 levels) and unbounded in length: the type a code
+ * mode declaration (`tools/<name>.d.ts`) shows for a tool's input or output.
+ */
+export function schemaType(schema: unknown): string {
+  return render(schema, 0, 8);
+}
+
+function render(schema: unknown, depth: number, maxDepth: number): string {
   if (!isObject(schema)) return "unknown";
-  if (depth > 3) return "object";
+  if (depth > maxDepth) return "object";
   const literals = schema.enum ?? (schema.const !== undefined ? [schema.const] : undefined);
   if (Array.isArray(literals) && literals.length > 0)
     return (
@@ -29,9 +37,10 @@ function render(schema: unknown, depth: number): string {
     );
   const variants = (schema.anyOf ?? schema.oneOf) as unknown;
   if (Array.isArray(variants) && variants.length > 0)
-    return [...new Set(variants.map((v) => render(v, depth + 1)))].join(" | ");
+    return [...new Set(variants.map((v) => render(v, depth + 1, maxDepth)))].join(" | ");
   const type = schema.type;
-  if (Array.isArray(type)) return type.map((t) => render({ ...schema, type: t }, depth)).join(" | ");
+  if (Array.isArray(type))
+    return type.map((t) => render({ ...schema, type: t }, depth, maxDepth)).join(" | ");
   switch (type) {
     case "string":
       return "string";
@@ -43,7 +52,7 @@ function render(schema: unknown, depth: number): string {
     case "null":
       return "null";
     case "array":
-      return `Array<${render(schema.items, depth + 1)}>`;
+      return `Array<${render(schema.items, depth + 1, maxDepth)}>`;
     case "object":
     case undefined: {
       const properties = isObject(schema.properties) ? schema.properties : undefined;
@@ -51,7 +60,7 @@ function render(schema: unknown, depth: number): string {
       const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
       const fields = Object.entries(properties).map(
         ([name, value]) =>
-          `${/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name)}${required.has(name) ? "" : "?"}: ${render(value, depth + 1)}`,
+          `${/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name)}${required.has(name) ? "" : "?"}: ${render(value, depth + 1, maxDepth)}`,
       );
       return fields.length ? `{ ${fields.join("; ")} }` : "{}";
     }

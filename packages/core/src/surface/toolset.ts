@@ -1,6 +1,7 @@
 import type { ToolMeta } from "../catalog.js";
 import type { ResourceSource } from "../resources/toolset-resources.js";
 import type { AnyAgentTool } from "../tool.js";
+import { type CodeSurfaceOptions, createCodeSurface } from "./code-surface.js";
 import { createSearchSurface, type SearchSurfaceOptions } from "./search-surface.js";
 
 /** What a surface wraps: a toolset whose `tools` may change (a getter) and says so. */
@@ -12,12 +13,18 @@ export type SurfaceableToolset = {
   resources?: ResourceSource;
 };
 
-/** Which tools a host sees: every tool (`direct`) or OpenClaw's Tool Search controls (`search`). */
-export type ToolSurface = "direct" | "search";
-export const TOOL_SURFACES: readonly ToolSurface[] = ["direct", "search"];
+/**
+ * Which tools a host sees: every tool (`direct`), OpenClaw's Tool Search controls (`search`),
+ * or OpenClaw's code mode (`code`: `exec` and `wait` over a QuickJS sandbox).
+ */
+export type ToolSurface = "direct" | "search" | "code";
+export const TOOL_SURFACES: readonly ToolSurface[] = ["direct", "search", "code"];
+
+export type ToolSurfaceOptions = SearchSurfaceOptions & CodeSurfaceOptions;
 
 /**
- * The toolset as a host sees it under a surface: for `search`, three tools over the live catalog.
+ * The toolset as a host sees it under a surface: for `search`, three tools over the live catalog;
+ * for `code`, two.
  * The surface is rebuilt when the catalog's array changes, so a tool that comes or goes at run
  * time (a mounted server coming back) is searchable at once, and listeners hear of the change.
  * Only `tools`, `meta`, `onToolsChanged`, `dispose`, `onRoots` and `resources` pass through: the result is a
@@ -26,7 +33,7 @@ export const TOOL_SURFACES: readonly ToolSurface[] = ["direct", "search"];
 export function withToolSurface<T extends SurfaceableToolset & { onRoots?: unknown }>(
   toolset: T,
   surface: ToolSurface,
-  options: SearchSurfaceOptions = {},
+  options: ToolSurfaceOptions = {},
 ): SurfaceView<T> {
   if (surface === "direct") return toolset as unknown as SurfaceView<T>;
   let seen: readonly AnyAgentTool[] | undefined;
@@ -36,10 +43,9 @@ export function withToolSurface<T extends SurfaceableToolset & { onRoots?: unkno
       const tools = toolset.tools;
       if (tools !== seen) {
         seen = tools;
-        surfaced = createSearchSurface(
-          { tools, ...(toolset.meta ? { meta: (n) => toolset.meta!(n) } : {}) },
-          options,
-        );
+        const catalog = { tools, ...(toolset.meta ? { meta: (n: string) => toolset.meta!(n) } : {}) };
+        surfaced =
+          surface === "code" ? createCodeSurface(catalog, options) : createSearchSurface(catalog, options);
       }
       return surfaced;
     },

@@ -1,4 +1,4 @@
-import type { AnyAgentTool, JsonSchema } from "@clawtools/core";
+import { type AnyAgentTool, type JsonSchema, systemClock } from "@clawtools/core";
 import { redPixelPng, toneWav } from "./media.js";
 
 /** The fixture tools take no arguments (the suite calls some with `arguments` left out). */
@@ -14,12 +14,12 @@ const PROGRESS_PAUSE_MS = 50;
 function pause(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
+    const timer = systemClock.setTimeout(() => {
       signal?.removeEventListener("abort", stop);
       resolve();
     }, ms);
     const stop = () => {
-      clearTimeout(timer);
+      systemClock.clearTimeout(timer);
       reject(signal?.reason);
     };
     signal?.addEventListener("abort", stop, { once: true });

@@ -70,7 +70,8 @@ export class CronService {
   private readonly scheduler: CronScheduler;
   private readonly owner: string;
   private readonly leaseMs: number;
-  private readonly defaultAgentId: string;
+  /** The agent a job without one runs as (OpenClaw's default agent, "main"). */
+  readonly defaultAgentId: string;
   private readonly newId: () => string;
   private readonly schedulerEnabled: boolean;
   /** The outcome of each run this process started, by run id, while it runs. */

@@ -7,6 +7,7 @@ import {
 } from "@clawtools/core";
 import { CronValidationError, isHttpUrl } from "../cron/normalize.js";
 import { type CronService, LIST_MAX_LIMIT, UnknownJobError } from "../cron/service.js";
+import { compactCronJob } from "./cron-compact.js";
 import { contextBlock, intParam, isObject, notFoundText, type Params, recoverFlat } from "./cron-params.js";
 import { type Action, cronSchema, RUNS_MAX_LIMIT, TIMEOUT_MAX_MS } from "./cron-schema.js";
 
@@ -22,7 +23,7 @@ export interface CronToolOptions {
   name?: string;
 }
 
-const DESCRIPTION = `Manage scheduled jobs (status/list/get/add/update/remove/run/runs/wake); run enqueues and answers at once with a runId, the outcome shows in runs. Jobs run in this process: a systemEvent queues text into a session (sessionTarget "main"); an agentTurn runs an agent turn (sessionTarget "isolated", "current" or "session:<id>") and delivers the result (delivery.mode none | announce | webhook). Schedules: {kind:"at", at:ISO-8601} (no zone = UTC), {kind:"every", everyMs (>= 1000), anchorMs?}, {kind:"cron", expr, tz?, staggerMs?} (no tz = the host's zone).`;
+const DESCRIPTION = `Manage scheduled jobs (status/list/get/add/update/remove/run/runs/wake); list answers compact summaries with timing (use nextOffset for the next page), get jobId the full schedule, payload and delivery; run enqueues and answers at once with a runId, the outcome shows in runs. Jobs run in this process: a systemEvent queues text into a session (sessionTarget "main"); an agentTurn runs an agent turn (sessionTarget "isolated", "current" or "session:<id>") and delivers the result (delivery.mode none | announce | webhook). Schedules: {kind:"at", at:ISO-8601} (no zone = UTC), {kind:"every", everyMs (>= 1000), anchorMs?}, {kind:"cron", expr, tz?, staggerMs?} (no tz = the host's zone).`;
 
 export function createCronTool(
   ctx: ToolContext,
@@ -57,13 +58,19 @@ export function createCronTool(
         return jsonResult(await service.status());
       case "list": {
         const limit = intParam(p, "limit", 1, LIST_MAX_LIMIT);
-        return jsonResult(
-          await service.list({
-            includeDisabled: p.includeDisabled === true,
-            ...(offset !== undefined ? { offset } : {}),
-            ...(limit !== undefined ? { limit } : {}),
-          }),
-        );
+        const page = await service.list({
+          includeDisabled: p.includeDisabled === true,
+          ...(offset !== undefined ? { offset } : {}),
+          ...(limit !== undefined ? { limit } : {}),
+        });
+        // compact summaries, as OpenClaw 9.6 lists them; get answers the full job
+        return jsonResult({
+          ...page,
+          // a Gateway answers compact jobs already (no state): those pass as they are
+          jobs: page.jobs.map((job) =>
+            "state" in job ? compactCronJob(job, service.defaultAgentId ?? "main") : job,
+          ),
+        });
       }
       case "get":
         return jsonResult(await service.get(jobIdOf(p)));

@@ -3,11 +3,15 @@
  * session saw, whether a change's lines meet them, and the three-way preview of a refusal.
  */
 import { diffArrays } from "diff";
+import { MAX_SEEN_BYTES } from "./seen-files.js";
 
 /** Line ranges of `now` (0-based, end exclusive) that differ from `then`; a deletion is an empty range. */
 export function changedRanges(then: string, now: string): Array<[number, number]> {
-  const a = then.split("\n");
-  const b = now.split("\n");
+  return changedLineRanges(then.split("\n"), now.split("\n"));
+}
+
+/** The same over lines given as values (texts, or hashes of them). */
+export function changedLineRanges(a: readonly unknown[], b: readonly unknown[]): Array<[number, number]> {
   let p = 0;
   while (p < a.length && p < b.length && a[p] === b[p]) p++;
   let s = 0;
@@ -15,8 +19,8 @@ export function changedRanges(then: string, now: string): Array<[number, number]
   const ranges: Array<[number, number]> = [];
   let at = p;
   let pendingDelete = false;
-  const midA = a.slice(p, a.length - s);
-  const midB = b.slice(p, b.length - s);
+  const midA = a.slice(p, a.length - s) as unknown[];
+  const midB = b.slice(p, b.length - s) as unknown[];
   if (midA.length + midB.length > 20_000) return [[p, b.length - s]];
   for (const part of diffArrays(midA, midB)) {
     const n = part.value.length;
@@ -86,19 +90,23 @@ function excerpt(text: string, first: number, last: number): string {
  */
 export function staleRefusal(args: {
   shown: string;
-  seen: string;
+  /** What the session saw (undefined for a file too large to keep: only its line digest was). */
+  seen: string | undefined;
   now: string;
   wanted: string;
   first: number;
   last: number;
 }): string {
   const { shown, seen, now, wanted, first, last } = args;
-  const [thenFirst, thenLast] = corresponding(now, seen, first, last);
   const [wantedFirst, wantedLast] = corresponding(now, wanted, first, last);
+  const saw =
+    seen === undefined
+      ? `  (not kept: the file is over ${MAX_SEEN_BYTES / (1024 * 1024)} MB, so only which lines changed is known)`
+      : excerpt(seen, ...corresponding(now, seen, first, last));
   return [
     `${shown} changed on disk since this session last read it, in the lines this change touches (${first + 1}-${last + 1}); nothing was written. Change the region as it is now (below), or read the file again.`,
     "What you saw there:",
-    excerpt(seen, thenFirst, thenLast),
+    saw,
     "What is there now:",
     excerpt(now, first, last),
     "What you wanted:",

@@ -5,7 +5,8 @@ import { displayPath } from "../paths.js";
 import { joinEndings, splitEndings } from "../edit/line-endings.js";
 import { applyUpdateChunks } from "../patch/apply-update.js";
 import { parsePatch } from "../patch/parse.js";
-import { changedRanges, staleRefusal, touches, withLoopNote } from "../stale/region.js";
+import { rangesChangedSince, seenText, unchangedSince } from "../stale/judge.js";
+import { staleRefusal, touches, withLoopNote } from "../stale/region.js";
 
 export const applyPatchSchema = Type.Object(
   { input: Type.String({ description: "Patch content using the *** Begin Patch/End Patch format." }) },
@@ -64,18 +65,17 @@ async function guardRegions(
   env: FsEnv,
   abs: string,
   shown: string,
+  raw: string,
   now: string,
   wanted: string,
   touched: Array<[number, number]>,
 ): Promise<void> {
   const then = await env.seen.get(abs);
-  if (then === undefined) return;
-  const seenText = splitEndings(then).text;
-  if (seenText === now) return;
-  const ranges = changedRanges(seenText, now);
+  if (then === undefined || unchangedSince(then, raw)) return;
+  const ranges = rangesChangedSince(then, raw, now);
   for (const [first, last] of touched)
     if (touches(ranges, first, last))
-      refuse(env, staleRefusal({ shown, seen: seenText, now, wanted, first, last }));
+      refuse(env, staleRefusal({ shown, seen: seenText(then), now, wanted, first, last }));
 }
 
 /** Plans every change in memory (paths checked, files read, chunks fitted); nothing is written. */
@@ -107,7 +107,7 @@ async function plan(env: FsEnv, input: string) {
         const now = await current(abs);
         if (now === null) throw new ToolInputError(`Failed to delete file ${shown}: file not found`);
         const then = pending.has(abs) ? undefined : await env.seen.get(abs);
-        if (then !== undefined && then !== now)
+        if (then !== undefined && !unchangedSince(then, now))
           refuse(
             env,
             `${shown} changed on disk since this session last read it; deleting it would discard those changes. Read it again first.`,
@@ -124,7 +124,7 @@ async function plan(env: FsEnv, input: string) {
       const lined = splitEndings(original);
       const touched: Array<[number, number]> = [];
       const text = applyUpdateChunks(lined.text, hunk.chunks, shown, touched);
-      if (!pending.has(abs)) await guardRegions(env, abs, shown, lined.text, text, touched);
+      if (!pending.has(abs)) await guardRegions(env, abs, shown, original, lined.text, text, touched);
       const updated = joinEndings(lined, text);
       if (hunk.moveTo) {
         const dest = env.resolve(hunk.moveTo);

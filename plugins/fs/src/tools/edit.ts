@@ -9,7 +9,8 @@ import {
 import { generateDiffString } from "../edit/diff.js";
 import { joinEndings, splitEndings } from "../edit/line-endings.js";
 import { normalizeToLF } from "../edit/normalize.js";
-import { changedRanges, lineOf, staleRefusal, touches, withLoopNote } from "../stale/region.js";
+import { rangesChangedSince, seenText, unchangedSince } from "../stale/judge.js";
+import { lineOf, staleRefusal, touches, withLoopNote } from "../stale/region.js";
 import { checkPathArg } from "./messages.js";
 import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
 
@@ -188,15 +189,14 @@ export function createEditTool(
         // the stale guard: a file changed on disk since this session saw it is judged by the
         // lines the edit touches; changes elsewhere (a formatter, another writer) are kept
         const then = await env.seen.get(abs);
-        if (then !== undefined && then !== raw) {
-          const seenText = splitEndings(then).text;
-          const ranges = changedRanges(seenText, original);
+        if (then !== undefined && !unchangedSince(then, raw)) {
+          const ranges = rangesChangedSince(then, raw, original);
           for (const { start, end } of outcome.spans) {
             const [first, last] = [lineOf(original, start), lineOf(original, Math.max(start, end - 1))];
             if (!touches(ranges, first, last)) continue;
             const message = staleRefusal({
               shown: path,
-              seen: seenText,
+              seen: seenText(then),
               now: original,
               wanted: updated,
               first,

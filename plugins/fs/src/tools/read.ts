@@ -8,7 +8,8 @@ import {
   ToolInputError,
 } from "@clawtools/core";
 import { resolveFsEnv, throwIfAborted } from "../fs-env.js";
-import { MAX_SEEN_BYTES } from "../stale/seen-files.js";
+import { lineDigestAsync } from "../stale/line-digest.js";
+import { MAX_DIGEST_BYTES, MAX_SEEN_BYTES } from "../stale/seen-files.js";
 import { displayPath, readPathVariants } from "../paths.js";
 import { detectImageMime, MAX_IMAGE_SIDE, prepareImage } from "./image.js";
 import { lineCounts } from "./line-count-cache.js";
@@ -138,11 +139,14 @@ export function createReadTool(
     }
 
     // what the model sees is remembered for the stale guard (read now: a later change is not what it saw)
+    // (a big file: the digest of its lines, taken in the background, the page answers at once)
     env.seen.set(
       abs,
       stat.size <= MAX_SEEN_BYTES
         ? (await env.bridge.readFile({ filePath: abs })).toString("utf8")
-        : undefined,
+        : stat.size <= MAX_DIGEST_BYTES
+          ? env.bridge.readFile({ filePath: abs }).then((data) => lineDigestAsync(data.toString("utf8")))
+          : undefined,
     );
     const start = offset !== undefined ? Math.floor(offset) - 1 : 0;
     const wanted = limit !== undefined ? Math.max(1, Math.floor(limit)) : undefined;

@@ -2,6 +2,7 @@ import path from "node:path";
 import { type AgentTool, type ToolContext, ToolInputError, Type } from "@clawtools/core";
 import { isNodeBridge } from "../bridge/node-bridge.js";
 import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
+import { unchangedSince } from "../stale/judge.js";
 import { withLoopNote } from "../stale/region.js";
 
 export const writeSchema = Type.Object(
@@ -42,8 +43,8 @@ export function createWriteTool(
         if (then !== undefined) {
           const st = await env.bridge.stat({ filePath: abs });
           const now =
-            st?.type === "file" ? (await env.bridge.readFile({ filePath: abs })).toString("utf8") : then;
-          if (now !== then) {
+            st?.type === "file" ? (await env.bridge.readFile({ filePath: abs })).toString("utf8") : undefined;
+          if (now !== undefined && !unchangedSince(then, now)) {
             const message = `${input} changed on disk since this session last read it; writing would discard those changes. Read it again and write from what it holds now, or pass overwrite: true to replace it.`;
             throw new ToolInputError(withLoopNote(message, env.seen.refused(message)));
           }

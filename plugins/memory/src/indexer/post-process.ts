@@ -12,16 +12,28 @@ export interface MmrOptions {
   lambda?: number;
 }
 
+/**
+ * OpenClaw 9.6 searches with both on (memory-search config: temporal decay with a 30-day
+ * half-life, MMR with λ 0.7), so a curated MEMORY.md outranks an older daily note that matches
+ * about as well. Either can be turned off in the configuration.
+ */
+export const DEFAULT_TEMPORAL_DECAY: TemporalDecayOptions = { enabled: true, halfLifeDays: 30 };
+export const DEFAULT_MMR: MmrOptions = { enabled: true, lambda: 0.7 };
+
 const DAY_MS = 86_400_000;
 // daily notes: memory/2026-03-12.md or memory/2026-03-12-some-slug.md
-const DATED_NOTE = /(?:^|\/)memory\/(?:.*\/)?(\d{4})-(\d{2})-(\d{2})(?:-[^/]*)?\.md$/i;
+const DATED_NOTE = /(?:^|\/)memory\/(?:[^/]+\/)*(\d{4})-(\d{2})-(\d{2})(?:-[^/]+)?\.md$/;
 
-/** The day a daily note is about, from its file name; undefined for evergreen files. */
+/** The day a daily note is about, from its file name; undefined for evergreen files and impossible dates. */
 export function noteDate(relPath: string): number | undefined {
-  const m = DATED_NOTE.exec(relPath.replace(/\\/g, "/"));
+  const m = DATED_NOTE.exec(relPath.replace(/\\/g, "/").replace(/^\.\//, ""));
   if (!m) return undefined;
-  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  return Number.isNaN(ms) ? undefined : ms;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  // 2026-02-30 is no day: OpenClaw leaves such a file undated
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day)
+    return undefined;
+  return date.getTime();
 }
 
 /** exp(-ln2 · age / halfLife): 1 today, 0.5 at one half-life, 0.25 at two. */
@@ -61,10 +73,18 @@ function jaccard(a: Set<string>, b: Set<string>): number {
  * snippets from several daily notes do not crowd out everything else.
  */
 export function mmrRerank(hits: MemoryHit[], options: MmrOptions): MemoryHit[] {
-  if (!options.enabled || hits.length < 3) return hits;
+  if (!options.enabled || hits.length <= 1) return hits;
   const lambda = Math.min(1, Math.max(0, options.lambda ?? 0.7));
-  const top = Math.max(...hits.map((h) => h.score)) || 1;
-  const pool = hits.map((hit) => ({ hit, words: tokens(hit.text), relevance: hit.score / top }));
+  if (lambda === 1) return [...hits].sort((a, b) => b.score - a.score);
+  // relevance spread over the candidates' score range, as OpenClaw 9.6's mmrRerank
+  const top = Math.max(...hits.map((h) => h.score));
+  const bottom = Math.min(...hits.map((h) => h.score));
+  const range = top - bottom;
+  const pool = hits.map((hit) => ({
+    hit,
+    words: tokens(hit.text),
+    relevance: range === 0 ? 1 : (hit.score - bottom) / range,
+  }));
   const picked: typeof pool = [];
   while (pool.length > 0) {
     let best = 0;
@@ -73,7 +93,7 @@ export function mmrRerank(hits: MemoryHit[], options: MmrOptions): MemoryHit[] {
       const candidate = pool[i]!;
       const redundancy = picked.reduce((max, p) => Math.max(max, jaccard(candidate.words, p.words)), 0);
       const value = lambda * candidate.relevance - (1 - lambda) * redundancy;
-      if (value > bestValue) {
+      if (value > bestValue || (value === bestValue && candidate.hit.score > pool[best]!.hit.score)) {
         bestValue = value;
         best = i;
       }

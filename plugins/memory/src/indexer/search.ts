@@ -1,6 +1,13 @@
 import type { EmbeddingProvider } from "../embed/types.js";
 import type { Candidate, IndexStore } from "../store/index-store.js";
-import { applyTemporalDecay, type MmrOptions, mmrRerank, type TemporalDecayOptions } from "./post-process.js";
+import {
+  applyTemporalDecay,
+  DEFAULT_MMR,
+  DEFAULT_TEMPORAL_DECAY,
+  type MmrOptions,
+  mmrRerank,
+  type TemporalDecayOptions,
+} from "./post-process.js";
 
 /** Queries are searched up to this many characters; the rest is dropped and the result says so. */
 export const MAX_QUERY_CHARS = 2000;
@@ -107,12 +114,12 @@ export async function searchIndex(
   }
   applyTemporalDecay(
     hits,
-    options.temporalDecay ?? defaults.temporalDecay ?? { enabled: false },
+    options.temporalDecay ?? defaults.temporalDecay ?? DEFAULT_TEMPORAL_DECAY,
     options.nowMs,
   );
   const kept = hits.filter((hit) => hit.score >= minScore);
   kept.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.startLine - b.startLine);
-  const ranked = mmrRerank(kept, options.mmr ?? defaults.mmr ?? { enabled: false });
+  const ranked = mmrRerank(kept, options.mmr ?? defaults.mmr ?? DEFAULT_MMR);
   return {
     hits: ranked.slice(0, maxResults),
     mode,

@@ -38,6 +38,11 @@ export interface ExecGateRequest {
   envOverrides: Record<string, string>;
   /** The command runs inside the sandbox: under ask=on-miss an allowlist miss needs no approval. */
   sandboxed?: boolean;
+  /**
+   * The call leaves a configured sandbox (elevated): it always goes through the approval path
+   * (refused when there is none: ask=off), whatever the security level.
+   */
+  leavesSandbox?: boolean;
 }
 
 const MAX_MISSES_SHOWN = 5;
@@ -99,6 +104,13 @@ export class ExecGate {
       // inside the sandbox a miss cannot reach past the workspace or the URL policy
       if (reason && request.sandboxed && ask === "on-miss") reason = undefined;
       if (reason && ask === "off") throw new ToolInputError(`exec denied: ${reason}`);
+    }
+    if (request.leavesSandbox) {
+      if (ask === "off")
+        throw new ToolInputError(
+          "exec denied: running outside the sandbox (elevated) needs an approval, and exec.ask is off. Set exec.ask to on-miss or always (with an approval route), or exec.elevated to full.",
+        );
+      reason ??= "runs outside the sandbox (elevated)";
     }
     if (ask === "always") reason ??= "ask=always";
     if (!reason) return toRun;

@@ -1,4 +1,9 @@
-import { type AgentToolResult, type AgentToolUpdateCallback, backgroundClock } from "@clawtools/core";
+import {
+  type AgentToolResult,
+  type AgentToolUpdateCallback,
+  backgroundClock,
+  systemClock,
+} from "@clawtools/core";
 import { type BackgroundExitNotice, backgroundExitNotice } from "../process/exit-notice.js";
 import type { ProcessRegistry } from "../process/registry.js";
 import type { BackgroundProcess, ProcessHost } from "../process/host.js";
@@ -168,14 +173,14 @@ export async function runLocally(
   });
   const onAbort = () => session.kill("SIGKILL");
   signal?.addEventListener("abort", onAbort, { once: true });
-  let yieldTimer: NodeJS.Timeout | undefined;
+  let yieldTimer: unknown;
   try {
     const outcome = await Promise.race([
       session.exited.then(() => "exited" as const),
       ...(options.yieldMs !== undefined
         ? [
             new Promise<"yield">((resolve) => {
-              yieldTimer = setTimeout(() => resolve("yield"), options.yieldMs);
+              yieldTimer = systemClock.setTimeout(() => resolve("yield"), options.yieldMs!);
             }),
           ]
         : []),
@@ -189,7 +194,7 @@ export async function runLocally(
     if (signal?.aborted) throw new Error("Command aborted");
     return finishedResult(session, timedOut ? timeoutSec : undefined);
   } finally {
-    clearTimeout(yieldTimer);
+    if (yieldTimer !== undefined) systemClock.clearTimeout(yieldTimer);
     stopUpdates();
     signal?.removeEventListener("abort", onAbort);
   }

@@ -1,5 +1,6 @@
 import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
+import { sandboxRefusalNote } from "../sandbox/refusal-note.js";
 import {
   type AgentTool,
   beginJournal,
@@ -120,7 +121,9 @@ export function createExecTool(
       const local = hostKind === "gateway";
       // remote hosts bring their own environment: this machine's (keys, tokens) never leaves it
       const env = local ? sanitizeEnv(process.env, callEnv) : callEnv;
-      const sandbox = local && options.sandbox?.active ? options.sandbox : undefined;
+      // an elevated call leaves the sandbox, through the approval path unless elevated is "full"
+      const elevatedOut = local && params.elevated === true && options.sandbox?.active === true;
+      const sandbox = local && options.sandbox?.active && !elevatedOut ? options.sandbox : undefined;
       let toRun = await gate.decide(
         {
           command,
@@ -131,6 +134,7 @@ export function createExecTool(
           env,
           envOverrides: callEnv,
           ...(sandbox ? { sandboxed: true } : {}),
+          ...(elevatedOut && options.elevated !== "full" ? { leavesSandbox: true } : {}),
         },
         signal,
       );
@@ -167,7 +171,11 @@ export function createExecTool(
       if (canBackground) yieldMs = params.yieldMs !== undefined ? clampYield(params.yieldMs) : defaultYieldMs;
       // the undo journal: a scan of the workspace before a command run on this machine, and after it exits
       const journalled = local ? await beginJournal(ctx, "exec") : undefined;
-      const note = local ? options.sandbox?.status : undefined;
+      const note = !local
+        ? undefined
+        : elevatedOut
+          ? "none (elevated: ran outside the sandbox)"
+          : options.sandbox?.status;
       const run = runLocally(
         {
           registry: options.registry,
@@ -198,9 +206,15 @@ export function createExecTool(
       try {
         const result = await run;
         result.details.sandbox = note;
+        const refused = note === "bwrap" ? sandboxRefusalNote(result.content, options.elevated) : undefined;
+        if (refused) result.content = [...result.content, { type: "text", text: refused }];
         return result;
       } catch (error) {
-        if (error instanceof Error && note !== "bwrap") error.message += `\n\n(sandbox: ${note})`;
+        if (error instanceof Error) {
+          const refused = note === "bwrap" ? sandboxRefusalNote(error.message, options.elevated) : undefined;
+          if (note !== "bwrap") error.message += `\n\n(sandbox: ${note})`;
+          else if (refused) error.message += `\n\n${refused}`;
+        }
         throw error;
       }
     },

@@ -1,3 +1,4 @@
+import { systemClock } from "@clawtools/core";
 import type { BackgroundProcess } from "../process/host.js";
 
 // Waiting for a background process's next output (poll with a timeout).
@@ -12,12 +13,13 @@ export function nextOutput(
 ): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
-      clearTimeout(timer);
+      systemClock.clearTimeout(timer);
       stop();
       signal?.removeEventListener("abort", done);
       resolve();
     };
-    const timer = setTimeout(done, ms);
+    // through core's clock: a wait longer than Node's timer limit is chained, never fired at once
+    const timer = systemClock.setTimeout(done, ms);
     const stop = session.onData(done);
     session.exited.then(done);
     signal?.addEventListener("abort", done, { once: true });

@@ -1,4 +1,4 @@
-import { type AgentTool, jsonResult, Type } from "@clawtools/core";
+import { type AgentTool, jsonResult, systemClock, Type } from "@clawtools/core";
 import type { SessionsEnv } from "../context.js";
 import type { SessionsService } from "../service.js";
 import type { RunRecord } from "../types.js";
@@ -38,12 +38,12 @@ const byEnd = (a: RunRecord, b: RunRecord) => (a.endedAt ?? 0) - (b.endedAt ?? 0
 function nextEnd(service: SessionsService, ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
-      clearTimeout(timer);
+      systemClock.clearTimeout(timer);
       service.events.off("runEnded", done);
       signal?.removeEventListener("abort", done);
       resolve();
     };
-    const timer = setTimeout(done, ms);
+    const timer = systemClock.setTimeout(done, ms);
     service.events.on("runEnded", done);
     signal?.addEventListener("abort", done, { once: true });
   });

@@ -39,6 +39,8 @@ export interface WebFetchOptions extends WebFetchConfig {
 
 const DEFAULT_UA =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/132.0.0.0 Safari/537.36";
+/** OpenClaw 9.6's default maxChars, and the cap on it unless `maxCharsCap` raises it. */
+export const DEFAULT_MAX_CHARS = 20_000;
 const ERROR_MAX_CHARS = 4_000;
 const ERROR_MAX_BYTES = 64_000;
 const SPILL_MAX_CHARS = 2_000_000;
@@ -53,7 +55,8 @@ export function createWebFetchTool(
   const config = readWebConfig(ctx, { fetch: inCode }).fetch ?? {};
   const cache = new TtlCache<WebFetchResult>((config.cacheTtlMinutes ?? 15) * 60_000, 100);
   const maxBytes = Math.min(10_000_000, Math.max(32_000, config.maxResponseBytes ?? 2_000_000));
-  const maxCharsCap = config.maxCharsCap ?? Number.POSITIVE_INFINITY;
+  // OpenClaw 9.6: 20,000 characters by default, and no more than that unless the cap is raised
+  const maxCharsCap = Math.max(100, Math.floor(config.maxCharsCap ?? DEFAULT_MAX_CHARS));
   const policy = urlPolicyOf(config);
   return {
     name: "web_fetch",
@@ -75,7 +78,7 @@ export function createWebFetchTool(
       const mode: ExtractMode = params.extractMode === "text" ? "text" : "markdown";
       const maxChars = Math.min(
         maxCharsCap,
-        Math.max(100, Math.floor(params.maxChars ?? config.maxChars ?? 50_000)),
+        Math.max(100, Math.floor(params.maxChars ?? config.maxChars ?? DEFAULT_MAX_CHARS)),
       );
       // the URL's case matters outside the host (paths, queries); new URL already lowercased the host
       const key = `${url.href}|${mode}|${maxChars}|${policyKey(policy)}`;
@@ -118,11 +121,12 @@ export function createWebFetchTool(
             ? ` Spilled first ${content.length} chars.`
             : "";
         const footer = `\n\n[Showing truncated web_fetch content. Full output: ${file}.${note}]`;
-        if (footer.length < maxChars) {
+        const compact = `[Full output: ${file}]`;
+        if (footer.length <= maxChars) {
           ({ wrapped, warning } = wrapWithin(extracted.text, maxChars - footer.length));
           text = `${wrapped}${footer}`;
-        } else {
-          text = `[Full output: ${file}]`;
+        } else if (compact.length <= maxChars) {
+          text = compact;
         }
         spill = {
           path: file,

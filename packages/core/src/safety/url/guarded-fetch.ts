@@ -1,4 +1,5 @@
 import type { Agent, Dispatcher } from "undici";
+import { systemClock } from "../../time/clock.js";
 import { followRedirect, REDIRECT_STATUSES, type RedirectRequest } from "./redirect.js";
 import {
   checkHostWithoutDns,
@@ -99,8 +100,8 @@ async function readCapped(
   msLeft: number,
   timeoutMs: number,
 ) {
-  // a raw timer on purpose: it destroys the body stream mid-read, which no promise race can do
-  const timer = setTimeout(() => response.body.destroy(new FetchTimeoutError(timeoutMs)), msLeft);
+  // a timer, not a promise race: it destroys the body stream mid-read, which no race can do
+  const timer = systemClock.setTimeout(() => response.body.destroy(new FetchTimeoutError(timeoutMs)), msLeft);
   try {
     const declared = Number(response.headers["content-length"]);
     if (Number.isInteger(declared) && declared <= maxBytes) {
@@ -120,7 +121,7 @@ async function readCapped(
     }
     return { body: Buffer.concat(chunks, size), truncated: false };
   } finally {
-    clearTimeout(timer);
+    systemClock.clearTimeout(timer);
   }
 }
 
