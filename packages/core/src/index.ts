@@ -107,26 +107,7 @@ export {
   type ToolFactory,
 } from "./plugin.js";
 // resources a plugin serves beside its tools (MCP resources), and the content blocks that link them
-export {
-  contentText,
-  type DefineResourcesInput,
-  defineResources,
-  type EmbeddedResourceContent,
-  matchUriTemplate,
-  type PluginResources,
-  type ResourceBody,
-  type ResourceChange,
-  type ResourceContents,
-  type ResourceInfo,
-  type ResourceLinkContent,
-  type ResourceSource,
-  ResourceNotFoundError,
-  type ResourceTemplateInfo,
-  type ServedResources,
-  type StaticResource,
-  type TemplateResource,
-  ToolsetResources,
-} from "./resources/index.js";
+export * from "./resources/index.js";
 // what a plugin offers an app beside its tools, declared by key (no guessing at members)
 export {
   capabilityOf,

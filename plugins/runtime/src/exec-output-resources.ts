@@ -1,5 +1,11 @@
 import { readFile } from "node:fs/promises";
-import type { PluginResources, ResourceChange, ResourceLinkContent, ToolContext } from "@clawtools/core";
+import {
+  backgroundClock,
+  type PluginResources,
+  type ResourceChange,
+  type ResourceLinkContent,
+  type ToolContext,
+} from "@clawtools/core";
 import type { BackgroundProcess } from "./process/host.js";
 import type { ProcessRegistry } from "./process/registry.js";
 
@@ -73,27 +79,28 @@ function watchScope(
     if (session.scopeKey !== scopeKey) return;
     const uri = execOutputUri(session.id);
     let listed = false;
-    let timer: NodeJS.Timeout | undefined;
+    let timer: unknown;
     const changed = () => {
       if (session.outputInfo().outputFile === undefined) return;
       if (!listed) {
         listed = true;
         listener({});
       }
-      timer ??= setTimeout(() => {
+      // a background clock: a pending update never holds the process open
+      timer ??= backgroundClock.setTimeout(() => {
         timer = undefined;
         listener({ uri });
-      }, UPDATE_EVERY_MS).unref();
+      }, UPDATE_EVERY_MS);
     };
     const stopData = session.onData(changed);
     stops.push(() => {
       stopData();
-      clearTimeout(timer);
+      backgroundClock.clearTimeout(timer);
     });
     void session.exited.then(() => {
       stopData();
       if (session.outputInfo().outputFile === undefined) return;
-      clearTimeout(timer);
+      backgroundClock.clearTimeout(timer);
       timer = undefined;
       listener({ uri });
     });

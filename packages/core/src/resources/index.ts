@@ -15,6 +15,6 @@ export type {
   ResourceLinkContent,
   ResourceTemplateInfo,
 } from "./types.js";
-export { ResourceNotFoundError } from "./types.js";
+export { isResourceNotFoundError, ResourceNotFoundError } from "./types.js";
 export { matchUriTemplate } from "./uri-template.js";
 export { contentText } from "./content-text.js";

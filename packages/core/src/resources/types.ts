@@ -72,13 +72,26 @@ export interface EmbeddedResourceContent {
   resource: ResourceContents;
 }
 
+const RESOURCE_NOT_FOUND = Symbol.for("clawtools.error.ResourceNotFoundError");
+
 /** The JSON-RPC error a read of a resource nobody serves gets (SEP-2164: -32602, the URI in `data`). */
 export class ResourceNotFoundError extends Error {
+  static readonly marker: symbol = RESOURCE_NOT_FOUND;
+  readonly [RESOURCE_NOT_FOUND] = true;
+  override name = "ResourceNotFoundError";
   readonly code = -32602;
   readonly data: { uri: string };
   constructor(readonly uri: string) {
     super(`Resource not found: ${uri}`);
-    this.name = "ResourceNotFoundError";
     this.data = { uri };
   }
+}
+
+/** Whether `error` is a ResourceNotFoundError from any copy of core (its brand, not `instanceof`). */
+export function isResourceNotFoundError(error: unknown): error is ResourceNotFoundError {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[RESOURCE_NOT_FOUND] === true
+  );
 }
