@@ -1,5 +1,5 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { superviseProcessGroup, withTimeout } from "@clawtools/core";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import { spawnSupervised, withTimeout } from "@clawtools/core";
 
 /** How much of the agent's stderr is kept for error messages. */
 const STDERR_TAIL = 2000;
@@ -50,17 +50,18 @@ export class AgentProcess {
 
   constructor(private readonly options: AgentProcessOptions) {
     installExitHook();
-    this.child = spawn(options.command, options.args, {
+    // its own group, tied to this process before the agent runs: the exit hook runs only when
+    // this process exits on its own, the reaper covers SIGKILL too (at any moment)
+    const spawned = spawnSupervised(options.command, options.args, {
       cwd: options.cwd,
       env: options.env,
       stdio: ["pipe", "pipe", "pipe"],
-      detached: GROUPS,
       windowsHide: true,
     });
+    this.child = spawned.child as ChildProcessWithoutNullStreams;
     const pid = this.child.pid;
     if (pid !== undefined) live.add(pid);
-    // the exit hook runs only when this process exits on its own: the reaper covers SIGKILL too
-    const releaseGroup = pid !== undefined && GROUPS ? superviseProcessGroup(pid) : () => {};
+    const releaseGroup = spawned.release;
     this.child.stderr.setEncoding("utf8");
     this.child.stderr.on("data", (chunk: string) => {
       this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL);

@@ -68,7 +68,13 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
     return undefined;
   }
 
-  async function execute(runId: string, request: AcpStartRunRequest, run: Run, stopped: Promise<void>) {
+  async function execute(
+    runId: string,
+    request: AcpStartRunRequest,
+    run: Run,
+    stopped: Promise<void>,
+    recorded: () => void,
+  ) {
     const info = run.info;
     const cwd = request.cwd ?? defaultCwd;
     if (!path.isAbsolute(cwd)) throw new Error(`the ACP session's cwd must be an absolute path: ${cwd}`);
@@ -80,6 +86,7 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
     await options.store?.append(request.sessionKey, [
       { role: "user", content: request.message, timestamp: Date.now() },
     ]);
+    recorded();
 
     const agent = new AgentProcess({
       command: options.command,
@@ -314,9 +321,15 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
       const timer = request.timeoutMs
         ? systemClock.setTimeout(() => run.stop("timeout"), request.timeoutMs)
         : undefined;
+      // start answers once the message is in the session (or the run ended without writing it):
+      // an acknowledged send survives a kill -9 that comes right after the acknowledgement
+      let recorded!: () => void;
+      const inSession = new Promise<void>((resolve) => {
+        recorded = resolve;
+      });
       run.done = (async (): Promise<RunOutcome> => {
         try {
-          const { reply, cancelled } = await execute(runId, request, run, stopped);
+          const { reply, cancelled } = await execute(runId, request, run, stopped, recorded);
           if (stopReason === "timeout")
             return { status: "timeout", error: "timed out", ...(reply ? { reply } : {}) };
           if (stopReason === "aborted") return { status: "aborted", error: "aborted" };
@@ -332,8 +345,10 @@ export function createAcpRunner(options: AcpRunnerOptions): AcpRunner {
       })();
       void run.done.then((outcome) => {
         run.outcome = outcome;
+        recorded();
       });
       runs.set(runId, run);
+      await inSession;
       return { runId };
     },
 

@@ -1,6 +1,6 @@
 // Only the help texts and the version load up front: `--version` and `--help` answer without
 // loading any section, the MCP server or its SDK; each command loads what it needs when it runs.
-import { COMMANDS, type CommandName, HELP, UsageError } from "./usage.js";
+import { COMMANDS, type CommandName, HELP, isConfigProblem, UsageError } from "./usage.js";
 import { CLI_VERSION } from "./version.js";
 
 /** Runs the CLI; returns the exit code (0 ok, 1 tool error or failure, 2 usage error). */
@@ -53,7 +53,7 @@ export async function main(
         return await (await import("./commands/doctor.js")).doctorCommand(options, out);
     }
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (isConfigProblem(error)) {
       process.stderr.write(
         `clawtools: ${error.message} (see clawtools ${command && (COMMANDS as readonly string[]).includes(command) ? `${command} ` : ""}--help)\n`,
       );

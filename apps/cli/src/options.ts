@@ -4,10 +4,9 @@ import { type ParseArgsConfig, parseArgs } from "node:util";
 import { PROVIDER_IDS, TOOL_PROFILE_IDS } from "@clawtools/core";
 import { TOOL_SURFACES, type ToolSurface } from "@clawtools/core/surface";
 import { normalizeOrigin } from "@clawtools/mcp/origin";
-import { checkStoreUrl } from "./store/url.js";
-import { checkGatewayUrl } from "./gateway-options.js";
+import { checkGatewayUrl, checkStoreUrl } from "clawtools/compose";
 import { parseArgsProblem } from "./option-hint.js";
-import { type CommandName, UsageError } from "./usage.js";
+import { asUsageError, type CommandName, UsageError } from "./usage.js";
 
 export interface CommonOptions {
   workspace: string;
@@ -197,12 +196,13 @@ export function parseCommonOptions(argv: string[], command: CommandName = "list"
     false,
   );
   const maxSessions = positiveNumber("--max-sessions", v["max-sessions"] as string | undefined, true);
-  const gateway = v.gateway === undefined ? undefined : checkGatewayUrl(v.gateway as string);
+  const gateway =
+    v.gateway === undefined ? undefined : asUsageError(() => checkGatewayUrl(v.gateway as string));
   if (v["gateway-token"] !== undefined && gateway === undefined)
     throw new UsageError("--gateway-token only applies with --gateway ws://HOST:PORT");
   if (gateway !== undefined && v.nodes !== undefined)
     throw new UsageError("--nodes and --gateway both choose the node host: give one of them");
-  const store = v.store === undefined ? undefined : checkStoreUrl(v.store, "--store");
+  const store = v.store === undefined ? undefined : asUsageError(() => checkStoreUrl(v.store, "--store"));
   const model = v.model as string | undefined;
   if (model !== undefined && !/^[^/\s]+\/\S+$/.test(model))
     throw new UsageError(`--model needs provider/model (for example openai/gpt-4o-mini), got "${model}"`);

@@ -14,6 +14,24 @@ export function isUsageError(error: unknown): error is UsageError {
   );
 }
 
+/** Whether `error` is a configuration the bundle refused (clawtools' BundleConfigError, told by its code): a usage problem too. */
+export function isConfigProblem(error: unknown): error is Error {
+  return (
+    isUsageError(error) ||
+    (error instanceof Error && (error as { code?: unknown }).code === "CLAWTOOLS_BUNDLE_CONFIG")
+  );
+}
+
+/** Runs `fn`, turning a configuration the bundle refused into a UsageError (one line, exit 2). */
+export function asUsageError<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (isConfigProblem(error) && !isUsageError(error)) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 export const COMMANDS = ["list", "describe", "schema", "call", "serve", "doctor"] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
@@ -50,7 +68,7 @@ export const HELP: Record<CommandName | "main", string> = {
 Usage: clawtools <command> [options]
 
 Commands:
-  list                    sections and tools, and which are installed
+  list                    sections and tools, which are installed, and what serve would serve
   describe <tool>         one tool: metadata and input schema
   schema --provider <p>   tool definitions in a provider's wire format
   call <tool> --args <json> | --args-file <file>
@@ -66,10 +84,11 @@ Commands:
 Run 'clawtools <command> --help' for the options of a command.`,
   list: `Usage: clawtools list [options]
 
-Lists every section and tool of the catalog plus installed plugin tools, with whether each is
-available in this installation and workspace (missing: its section is not installed;
-unavailable: installed but left out here, with the reason, such as an API key to set) and
-which profiles include it.
+Lists every section and tool of the catalog plus the tools of --plugin / the config's plugins and
+mounted MCP servers, with whether each is available in this installation and workspace
+(missing: its section is not installed; unavailable: installed but left out here, with the
+reason, such as an API key to set), which profiles include it, and where it comes from; last,
+exactly the tools serve with the same options and config would serve.
 
 Options:
 ${COMMON}
@@ -100,7 +119,8 @@ ${COMMON}
 Plain lines: the Node version, which tools serve (with the same options) would serve by section,
 each left out with the reason, and what the machine has for the sections that need more than
 Node: Chromium (browser, canvas), espeak-ng (tts), a display (Xvfb, for screen capture), model
-keys (names only), the model, and whether the store answers. Always exits 0.
+keys (names only), the model, whether the store answers, and which sandbox exec runs in (the
+config's runtime.sandbox, and whether bubblewrap is usable here). Always exits 0.
 
 Options:
 ${COMMON}

@@ -1,9 +1,10 @@
 // `clawtools doctor` through the built CLI: plain lines, exit 0 whatever it finds, keys by name only.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { findBwrap, probeBwrap } from "@clawtools/runtime";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BUILD_TIMEOUT_MS, bin, ensureBuilt } from "./support/cli.js";
 
@@ -62,5 +63,31 @@ describe("clawtools doctor", () => {
     // an unknown provider is a careless start for serve; doctor reports it and still exits 0
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain('model: fakeprov/x: no endpoint known for provider "fakeprov"');
+  });
+
+  it("says which sandbox the config selects for exec and whether bubblewrap is usable here", () => {
+    const doctor = (args: string[]) =>
+      spawnSync(process.execPath, [bin, "doctor", "--workspace", workspace, ...args], {
+        encoding: "utf8",
+        input: "",
+      });
+    const plain = doctor([]);
+    expect(plain.status, plain.stderr).toBe(0);
+    const line = (out: string) => out.split("\n").find((l) => l.startsWith("sandbox: "));
+    expect(line(plain.stdout)).toMatch(
+      /^sandbox: none \(the default; runtime\.sandbox in --config: auto or bwrap\); bubblewrap: /,
+    );
+    const config = path.join(workspace, "sandboxed.json");
+    writeFileSync(config, JSON.stringify({ runtime: { sandbox: "bwrap", sandboxNetwork: "off" } }));
+    const chosen = doctor(["--config", config]);
+    expect(chosen.status, chosen.stderr).toBe(0);
+    // this machine's bubblewrap, as the runtime finds and probes it
+    const bwrap = findBwrap();
+    const works = bwrap !== undefined && probeBwrap(bwrap) === undefined;
+    expect(line(chosen.stdout)).toBe(
+      works
+        ? `sandbox: bwrap; bubblewrap: ${bwrap} usable, network off`
+        : expect.stringMatching(/^sandbox: bwrap; bubblewrap: .*\(?exec refuses to run unsandboxed\)?$/),
+    );
   });
 });

@@ -32,7 +32,11 @@ describe("serve leaves its own secrets out of what it runs", () => {
         passEnv: ["XAI_API_KEY"],
         acp: {
           command: "/bin/sh",
-          args: ["-c", `env > "${dir}/harness.env"; exec "${process.execPath}" "${agent}"`],
+          // written aside and renamed in: the test never reads a file env is still writing
+          args: [
+            "-c",
+            `env > "${dir}/harness.env.part" && mv "${dir}/harness.env.part" "${dir}/harness.env"; exec "${process.execPath}" "${agent}"`,
+          ],
         },
       }),
     );

@@ -3,19 +3,30 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { redactSecrets } from "@clawtools/core";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config.js";
-import { cliConfigSchema } from "../src/config-schema.js";
+import {
+  bundleConfigSchema,
+  type Clawtools,
+  checkStoreUrl,
+  describeState,
+  readBundleConfig,
+  redactStoreUrl,
+} from "clawtools/compose";
+import { readConfigFile } from "../src/config.js";
 import { parseCommonOptions } from "../src/options.js";
-import { describeState } from "../src/store/open.js";
-import { checkStoreUrl, redactStoreUrl } from "../src/store/url.js";
 import { loadClawtools } from "../src/toolset.js";
-import { isUsageError } from "../src/usage.js";
+import { isConfigProblem } from "../src/usage.js";
+
+/** The file as the CLI reads it and the bundle checks it. */
+const loadConfig = (file: string, clawtools: Clawtools) => {
+  const read = readConfigFile(file);
+  return readBundleConfig(read.raw, clawtools.tools.plugins(), { where: read.where, baseDir: read.dir });
+};
 
 const usage = (fn: () => unknown): string => {
   try {
     fn();
   } catch (error) {
-    if (isUsageError(error)) return error.message;
+    if (isConfigProblem(error)) return error.message;
     throw error;
   }
   throw new Error("expected a usage error");
@@ -77,7 +88,9 @@ describe("--store and the config file's store", () => {
       expect(usage(() => loadConfig(bad, clawtools))).toBe(
         `--config ${bad}: store takes a PostgreSQL URL: postgres://USER@HOST:PORT/DB (postgres:// or postgresql://), got "redis://db:6379"`,
       );
-      const schema = cliConfigSchema(clawtools) as { properties: Record<string, { pattern?: string }> };
+      const schema = bundleConfigSchema(clawtools.tools.plugins()) as {
+        properties: Record<string, { pattern?: string }>;
+      };
       expect(schema.properties.store?.pattern).toBe("^postgres(ql)?://");
     } finally {
       await clawtools.tools.dispose();

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createRuntimePlugin } from "@clawtools/runtime";
 import { afterAll, describe, expect, it } from "vitest";
-import { runToolset } from "../src/subagents.js";
+import { runToolset } from "clawtools/compose";
 
 // A sub-agent's run gets a runtime of its own, built from the same config: the same exec policy
 // and the same sandbox as the server's exec.

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { delay, SUBAGENT_TOOL_DENY_ALWAYS, SUBAGENT_TOOL_DENY_LEAF } from "@clawtools/core";
 import { createClawtools } from "clawtools";
+import { runPolicy, runToolset } from "clawtools/compose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ChatRequest,
@@ -11,7 +12,6 @@ import {
   startModelServer,
 } from "../../../adapters/runner-pi/test/model-server.js";
 import { parseCommonOptions } from "../src/options.js";
-import { runPolicy, runToolset } from "../src/subagents.js";
 import { buildToolset, type CliToolset } from "../src/toolset.js";
 
 // Policy follows the work (issue 25): every run the server starts on the operator's behalf is

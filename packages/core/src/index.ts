@@ -55,9 +55,11 @@ export {
 } from "./lifecycle/disposer.js";
 export {
   processGroupReaperPid,
+  startProcessGroupReaper,
   superviseProcessGroup,
   supervisedProcessGroups,
 } from "./lifecycle/group-reaper.js";
+export { type SupervisedChild, spawnSupervised } from "./lifecycle/supervised-spawn.js";
 export {
   abortableDelay,
   backoffDelay,

@@ -26,6 +26,8 @@ function describe(set: CliToolset, name: string, out: (line: string) => void): n
     label: tool.label,
     section: meta?.sectionId,
     plugin: meta?.pluginId,
+    // where it comes from: its section (and which implementation), a named plugin, a mounted MCP server
+    source: set.describe().served.find((t) => t.name === name)?.source,
     profiles: meta?.profiles ?? [],
     readOnly: meta?.readOnly ?? false,
     destructive: meta?.destructive ?? false,

@@ -62,6 +62,27 @@ async function modelLine(model: string | undefined): Promise<string> {
   }
 }
 
+/** Which sandbox the config selects for exec, and whether bubblewrap is usable here. */
+async function sandboxLine(runtime: unknown): Promise<string> {
+  const config = (runtime ?? {}) as { sandbox?: string; sandboxNetwork?: string };
+  const mode = config.sandbox ?? "none";
+  const chosen = `sandbox: ${mode}${config.sandbox ? "" : " (the default; runtime.sandbox in --config: auto or bwrap)"}`;
+  let runtimeModule: typeof import("@clawtools/runtime");
+  try {
+    runtimeModule = await import("@clawtools/runtime");
+  } catch {
+    return `${chosen}; the runtime section is not installed`;
+  }
+  const bwrap = runtimeModule.findBwrap();
+  if (!bwrap)
+    return `${chosen}; bubblewrap: missing (apt-get install bubblewrap)${mode === "bwrap" ? ": exec refuses to run unsandboxed" : mode === "auto" ? ": exec runs unsandboxed" : ""}`;
+  const problem = runtimeModule.probeBwrap(bwrap);
+  if (problem)
+    return `${chosen}; bubblewrap: ${bwrap} not usable here: ${problem.split("\n")[0]}${mode === "bwrap" ? " (exec refuses to run unsandboxed)" : mode === "auto" ? " (exec runs unsandboxed)" : ""}`;
+  const network = mode === "none" ? "" : `, network ${config.sandboxNetwork ?? "proxy"}`;
+  return `${chosen}; bubblewrap: ${bwrap} usable${network}`;
+}
+
 /**
  * What `serve` with the same options would serve, what is left out and why, and what the machine
  * has for the sections that need something outside Node. Plain lines; exit 0 whatever it finds.
@@ -75,7 +96,7 @@ export async function doctorCommand(options: CommonOptions, out: (line: string) 
   try {
     const served = new Map<string, string[]>();
     for (const tool of set.tools) {
-      const meta = set.clawtools.tools.getMeta(tool.name);
+      const meta = set.registry.getMeta(tool.name);
       const where = meta?.sectionId || meta?.pluginId || "other";
       served.set(where, [...(served.get(where) ?? []), tool.name]);
     }
@@ -95,6 +116,7 @@ export async function doctorCommand(options: CommonOptions, out: (line: string) 
     out(await keysLine(env));
     out(await modelLine(model ?? set.config.model));
     out(await storeLine(options.store ?? set.config.store));
+    out(await sandboxLine(set.config.sections.runtime));
   } finally {
     await set.close();
   }
@@ -103,9 +125,9 @@ export async function doctorCommand(options: CommonOptions, out: (line: string) 
 
 async function storeLine(url: string | undefined): Promise<string> {
   if (!url) return "store: embedded files under the state directory";
-  const { openCliStore } = await import("../store/open.js");
+  const { openBundleStore } = await import("clawtools/compose");
   try {
-    const store = await openCliStore(url);
+    const store = await openBundleStore(url);
     const where = store.location;
     await store.close();
     return `store: ${where} reachable`;

@@ -1,9 +1,7 @@
 import { redactSecrets, registerSecret } from "@clawtools/core";
 // stdio's entry answers a client's opening before it loads the MCP SDK; HTTP loads it with the adapter
 import { serveStdio } from "@clawtools/mcp/stdio";
-import { withToolSurface } from "@clawtools/core/surface";
 import type { CommonOptions } from "../options.js";
-import { withholdOwnSecrets } from "../own-secrets.js";
 import { followClientRoots } from "../roots.js";
 import { reserveStdoutForProtocol } from "../stdout-guard.js";
 import { buildToolset } from "../toolset.js";
@@ -60,13 +58,9 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
   if (options.http) await probePort(options.http, options.host ?? "127.0.0.1");
   // before any plugin or section loads: what they print must not land between protocol messages
   const protocolOut = options.http === undefined ? reserveStdoutForProtocol() : undefined;
-  const set = await buildToolset(options, { profile: "coding", store: true });
-  // what serve uses as its own secrets never reaches a command it runs
-  withholdOwnSecrets(process.env, {
-    ...((options.store ?? set.config.store) ? { storeUrl: options.store ?? set.config.store } : {}),
-    tokens: [token, options.gatewayToken],
-    ...(set.config.passEnv ? { passEnv: set.config.passEnv } : {}),
-  });
+  // what serve uses as its own secrets (the store's, the Gateway's, --http's token, provider keys)
+  // never reaches a command it runs: the bundle withholds them, but for the config's passEnv
+  const set = await buildToolset(options, { profile: "coding", store: true, secrets: [token] });
   const log = (line: string) => process.stderr.write(redactSecrets(`[clawtools] ${line}\n`));
   log(
     `serving ${set.tools.length} tools from ${set.context.workspaceDir}: ${set.tools.map((t) => t.name).join(", ")}`,
@@ -82,7 +76,7 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
     );
   }
   // what a host sees: every tool, or the Tool Search or code mode controls over the same catalog and policy
-  const surface = options.surface ?? set.config.surface ?? "direct";
+  const surface = set.surface;
   if (surface !== "direct")
     log(
       `surface: ${surface} (${surface === "code" ? "exec, wait" : "tool_search, tool_describe, dispatch_action"} over the ${set.tools.length} tools)`,
@@ -91,20 +85,20 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
     name: "clawtools",
     version: CLI_VERSION,
     log,
-    onStop: () => set.clawtools.tools.dispose(),
+    onStop: () => set.close(),
     ...(options.maxMessageMb !== undefined
       ? { maxMessageBytes: Math.floor(options.maxMessageMb * 1024 * 1024) }
       : {}),
     ...(options.maxResultChars !== undefined ? { maxResultChars: options.maxResultChars } : {}),
   };
   // without --workspace, the client's roots (when it offers some) say where the tools work
-  const root = options.root ?? set.config.root;
+  const root = set.config.serve.root;
   if (options.http !== undefined) {
-    const origins = options.allowOrigin ?? set.config.http.allowOrigins;
-    const idleMinutes = options.sessionIdleMinutes ?? set.config.http.sessionIdleMinutes;
-    const maxSessions = options.maxSessions ?? set.config.http.maxSessions;
+    const origins = options.allowOrigin ?? set.http.allowOrigins;
+    const idleMinutes = options.sessionIdleMinutes ?? set.http.sessionIdleMinutes;
+    const maxSessions = options.maxSessions ?? set.http.maxSessions;
     const { serveHttp } = await import("@clawtools/mcp");
-    const serving = await serveHttp(withToolSurface(set, surface), {
+    const serving = await serveHttp(set.surfaced(), {
       ...common,
       port: options.http,
       ...(options.host !== undefined ? { host: options.host } : {}),
@@ -116,12 +110,12 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
       // rooted (without --workspace) in that client's roots alone
       sessionToolset: async ({ sessionId }) => {
         const own = await set.forSession(`${HTTP_SESSION_PREFIX}${sessionId}`);
-        if (options.workspaceGiven) return withToolSurface(own, surface);
+        if (options.workspaceGiven) return set.surfaced(own);
         const rooted = followClientRoots(own, set.context.workspaceDir ?? options.workspace, {
           ...(root ? { root } : {}),
           log: (line) => log(`session ${sessionId}: ${line}`),
         });
-        return withToolSurface(Object.assign(rooted.toolset, { onRoots: rooted.onRoots }), surface);
+        return set.surfaced(Object.assign(rooted.toolset, { onRoots: rooted.onRoots }));
       },
     }).catch(async (error: NodeJS.ErrnoException) => {
       await set.close();
@@ -142,7 +136,7 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
         ...(root ? { root } : {}),
         log,
       });
-  const serving = await serveStdio(withToolSurface(rooted?.toolset ?? set, surface), {
+  const serving = await serveStdio(set.surfaced(rooted?.toolset ?? set), {
     ...common,
     ...(protocolOut ? { output: protocolOut } : {}),
     ...(rooted ? { onRoots: rooted.onRoots } : {}),

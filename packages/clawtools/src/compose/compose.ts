@@ -1,6 +1,8 @@
 import {
   type AnyAgentTool,
   type ClawtoolsPlugin,
+  type Journal,
+  journalFor,
   createToolset,
   redactSecrets,
   registerSecret,
@@ -12,6 +14,12 @@ import {
   ToolRegistry,
 } from "@clawtools/core";
 import { existsSync, statSync } from "node:fs";
+import {
+  type SurfaceableToolset,
+  type SurfaceView,
+  type ToolSurface,
+  withToolSurface,
+} from "@clawtools/core/surface";
 import { type DiscoveredSection, discoverSections } from "../discover.js";
 import { isLazySectionPlugin } from "../lazy.js";
 import { SECTIONS_WITH_STATE } from "../manifests/index.js";
@@ -21,6 +29,7 @@ import { type BundleDescription, describeBundle } from "./describe.js";
 import { BundleConfigError } from "./errors.js";
 import { LateMcpTools } from "./mcp-late-tools.js";
 import { type MountedMcpServer, mountMcpServers } from "./mcp-servers.js";
+import { withholdOwnSecrets } from "./own-secrets.js";
 import { bundlePolicy } from "./policy.js";
 import { type NamedPlugin, registerNamedPlugins } from "./plugins.js";
 import { chooseSections } from "./sections.js";
@@ -50,6 +59,16 @@ export interface ComposeOptions {
   /** The session the bundle's tools act in (default `agent:<agentId>:main`). */
   agentId?: string;
   sessionKey?: string;
+  /**
+   * How results that finish later (a sub-agent's answer) reach the bundle's caller: `push` (the
+   * default) for an in-process agent loop woken with them, `pull` for a client no message reaches
+   * (an MCP host: `clawtools serve`), which asks for them with `sessions_yield`.
+   */
+  laterResults?: "push" | "pull";
+  /** Other secrets of the caller (serve's `--http` token) withheld from commands the tools run, as the bundle's own are. */
+  secrets?: Array<string | undefined>;
+  /** How policy messages name the `allow` / `deny` layer (default core's `tools.allow` / `tools.deny`; serve: `--allow` / `--deny`). */
+  policyLabels?: { allow: string; deny: string };
 }
 
 /** A toolset whose `tools` follow MCP servers that come back after the start. */
@@ -92,6 +111,15 @@ export interface Bundle extends Toolset {
   runToolset(sessionKey: string, depth: number): Promise<Toolset>;
   /** Starts the state of the served sections that have some (cron's scheduler); errors are warned. */
   startState(): Promise<void>;
+  /** Which tools a host sees (the config's `surface`): every tool, or the Tool Search controls over them. */
+  surface: ToolSurface;
+  /**
+   * A toolset as a host sees it under the bundle's `surface` (default: the bundle itself): what
+   * `clawtools serve` hands the MCP server. `tools` stays the full catalog, for an in-process loop.
+   */
+  surfaced<T extends SurfaceableToolset & { onRoots?: unknown }>(toolset?: T): SurfaceView<T>;
+  /** The undo journal of the bundle's workspace: what write, edit, apply_patch and exec changed, undoable. */
+  journal(): Journal;
 }
 
 /**
@@ -101,7 +129,7 @@ export interface Bundle extends Toolset {
  */
 export function bundleContext(
   resolved: ResolvedBundleConfig,
-  options: Pick<ComposeOptions, "agentId" | "sessionKey"> = {},
+  options: Pick<ComposeOptions, "agentId" | "sessionKey" | "laterResults"> = {},
 ): ToolContext {
   const agentId = options.agentId ?? "cli";
   return {
@@ -109,6 +137,7 @@ export function bundleContext(
     agentId,
     // the caller is the agent's main session: sub-agents announce there, "main" names it
     sessionKey: options.sessionKey ?? `agent:${agentId}:main`,
+    ...(options.laterResults ? { laterResults: options.laterResults } : {}),
     // `model` is app-wide (sub-agents, and image when media names none)
     config: {
       ...resolved.sections,
@@ -247,13 +276,22 @@ export async function composeBundle(config: BundleConfig, options: ComposeOption
     await Promise.allSettled(unused.map((p) => p.dispose?.()));
     return abandon(error);
   }
-  const assembly = bundlePolicy(resolved, registry, namedPlugins);
+  const policy = bundlePolicy(resolved, registry, namedPlugins);
+  const assembly =
+    options.policyLabels && policy.policy.global
+      ? { ...policy, policy: { ...policy.policy, globalLabels: options.policyLabels } }
+      : policy;
   const toolset = createToolset({ registry, context, ...assembly, warn });
   // a server that comes back is served under every profile, through allow / deny
   const lateTools = (ctx: ToolContext, quiet?: boolean) => (plugin: ClawtoolsPlugin) => {
     const own = new ToolRegistry();
     own.registerPlugin(plugin);
-    const policy = assembly.policy.global ? { global: assembly.policy.global } : {};
+    const policy = assembly.policy.global
+      ? {
+          global: assembly.policy.global,
+          ...(options.policyLabels ? { globalLabels: options.policyLabels } : {}),
+        }
+      : {};
     return createToolset({ registry: own, context: ctx, ...assembly, policy, ...(quiet ? {} : { warn }) })
       .tools;
   };
@@ -301,17 +339,24 @@ export async function composeBundle(config: BundleConfig, options: ComposeOption
     );
   };
   const state = describeState(store, context.stateDir);
+  // the bundle's own secrets never reach a command its tools run, while it is open
+  const release = withholdOwnSecrets(process.env, {
+    ...(resolved.store ? { storeUrl: resolved.store } : {}),
+    tokens: [resolved.gatewayToken, ...(options.secrets ?? [])],
+    passEnv: resolved.passEnv,
+  });
   let closing: Promise<void> | undefined;
   const close = () => {
     // what the toolset holds, then the plugins the registry holds (processes, databases…)
     closing ??= (async () => {
+      release();
       await toolset.dispose();
       await Promise.allSettled(unused.map((p) => p.dispose?.()));
       await registry.dispose();
     })();
     return closing;
   };
-  return {
+  const bundle: Bundle = {
     ...toolset,
     get tools() {
       return late.tools;
@@ -327,6 +372,9 @@ export async function composeBundle(config: BundleConfig, options: ComposeOption
     forWorkspace,
     runToolset: runToolsetFor,
     startState,
+    surface: resolved.surface,
+    surfaced: (set) => withToolSurface(set ?? (bundle as never), resolved.surface),
+    journal: () => journalFor(context.workspaceDir!, context.stateDir!),
     describe: () =>
       describeBundle({
         tools: late.tools,
@@ -341,4 +389,5 @@ export async function composeBundle(config: BundleConfig, options: ComposeOption
     close,
     dispose: close,
   };
+  return bundle;
 }

@@ -22,6 +22,8 @@ export const BUNDLE_KEYS = [
   "store",
   "gateway",
   "gatewayToken",
+  "surface",
+  "passEnv",
   "root",
   "allowOrigins",
   "sessionIdleMinutes",
@@ -134,6 +136,18 @@ export function bundleConfigSchema(plugins: readonly ClawtoolsPlugin[]): Record<
         pattern: "^postgres(ql)?://",
         description:
           "postgres://USER@HOST:PORT/DB: sessions, runs and cron jobs in PostgreSQL, shared by every serve on it (the --store flag wins; default: embedded files under stateDir)",
+      },
+      surface: {
+        type: "string",
+        enum: ["direct", "search", "code"],
+        description:
+          "which tools a host sees: direct (every tool up front, the default), search (OpenClaw's tool_search, tool_describe and dispatch_action over the whole catalog) or code (OpenClaw's code mode: exec runs JavaScript in a QuickJS sandbox that calls the catalog as typed functions, wait resumes a run; needs @clawtools/code-sandbox); serve's --surface flag wins",
+      },
+      passEnv: {
+        type: "array",
+        items: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
+        description:
+          "the bundle's own secret variables (provider keys, PGPASSWORD, the Gateway token) that exec, background processes and harnesses may still inherit",
       },
       root: {
         type: "string",

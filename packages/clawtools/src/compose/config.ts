@@ -7,6 +7,7 @@ import {
   parseSectionConfig,
   schemaIssues,
 } from "@clawtools/core";
+import { TOOL_SURFACES, type ToolSurface } from "@clawtools/core/surface";
 import { BUNDLE_KEYS, bundleConfigSchema } from "./config-schema.js";
 import { BundleConfigError } from "./errors.js";
 import { type PluginEntry, readPluginEntries } from "./plugin-entries.js";
@@ -49,6 +50,10 @@ export interface BundleConfig {
   /** `ws://HOST:PORT`: an OpenClaw Gateway backs nodes, sessions, cron and messaging. */
   gateway?: string;
   gatewayToken?: string;
+  /** Which tools a host sees: every tool (`direct`, the default) or the Tool Search controls over them (`search`). */
+  surface?: ToolSurface;
+  /** The bundle's own secret variables (provider keys, PGPASSWORD…) that commands it runs may still inherit. */
+  passEnv?: string[];
   /** `serve`'s own settings, accepted here so one file serves both. */
   root?: string;
   allowOrigins?: string[];
@@ -76,6 +81,8 @@ export interface ResolvedBundleConfig {
   store?: string;
   gateway?: string;
   gatewayToken?: string;
+  surface: ToolSurface;
+  passEnv: string[];
   /** `serve`'s own keys, as given (the CLI checks and uses them). */
   serve: Pick<BundleConfig, "root" | "allowOrigins" | "sessionIdleMinutes" | "maxSessions">;
   /** Keys accepted without a check (a section that is not installed, a plugin without a schema). */
@@ -99,6 +106,8 @@ const SHAPED = new Set([
   "gateway",
   "stateDir",
   "model",
+  "surface",
+  "passEnv",
   // serve's own: the CLI checks them, naming the flag they stand for
   "root",
   "allowOrigins",
@@ -145,6 +154,21 @@ export function readBundleConfig(
   const pluginEntries = readPluginEntries(given.plugins, where);
   if (store !== undefined) checkStoreUrl(store, `${where}: store`);
   if (gateway !== undefined) checkGatewayUrl(gateway as string, `${where}: gateway`);
+  const { surface, passEnv, root } = given;
+  if (surface !== undefined && !(TOOL_SURFACES as readonly unknown[]).includes(surface))
+    throw new BundleConfigError(
+      `${where}: surface must be ${TOOL_SURFACES.map((s) => `"${s}"`).join(" or ")}`,
+    );
+  if (
+    passEnv !== undefined &&
+    !(
+      Array.isArray(passEnv) &&
+      passEnv.every((n: unknown) => typeof n === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(n))
+    )
+  )
+    throw new BundleConfigError(`${where}: passEnv must be a list of variable names (["OPENAI_API_KEY"])`);
+  if (root !== undefined && (typeof root !== "string" || root.trim() === ""))
+    throw new BundleConfigError(`${where}: root must be a non-empty string (a client root's name or path)`);
   if (stateDir !== undefined && typeof stateDir !== "string")
     throw new BundleConfigError(`${where}: stateDir must be a string (a directory)`);
   if (model !== undefined && (typeof model !== "string" || !/^[^/\s]+\/\S+$/.test(model)))
@@ -225,6 +249,8 @@ export function readBundleConfig(
     ...(store !== undefined ? { store: store as string } : {}),
     ...(gateway !== undefined ? { gateway: gateway as string } : {}),
     ...(str("gatewayToken") ? { gatewayToken: str("gatewayToken")! } : {}),
+    surface: (surface as ToolSurface | undefined) ?? "direct",
+    passEnv: (passEnv as string[] | undefined) ?? [],
     serve: {
       ...(given.root !== undefined ? { root: given.root as string } : {}),
       ...(given.allowOrigins !== undefined ? { allowOrigins: given.allowOrigins as string[] } : {}),

@@ -11,6 +11,18 @@ export interface GatewayOptions {
   gatewayToken?: string;
   /** The version the client reports to the Gateway. */
   clientVersion?: string;
+  /** How long a Gateway that answers "starting" is dialled again (default: CLAWTOOLS_GATEWAY_WAIT_S, else 60 s). */
+  gatewayWaitMs?: number;
+}
+
+/**
+ * How long the start waits for a Gateway that answers "starting" (an unreachable one fails at
+ * once): CLAWTOOLS_GATEWAY_WAIT_S seconds (default 60).
+ */
+function gatewayStartWaitMs(): number {
+  const given = process.env.CLAWTOOLS_GATEWAY_WAIT_S?.trim();
+  const seconds = given ? Number(given) : Number.NaN;
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 60_000;
 }
 
 /** The sections `serve --gateway` runs through the Gateway (when installed); every other one stays embedded. */
@@ -43,8 +55,10 @@ export async function gatewayPlugins(
   if (!url) throw new Error("gatewayPlugins needs a gateway URL");
   const token = options.gatewayToken ?? (process.env.OPENCLAW_GATEWAY_TOKEN || undefined);
   if (!context.stateDir) throw new Error("--gateway needs a state directory for its device key");
-  const [{ GatewayClient, GatewayNodeHost, loadOrCreateDeviceIdentity }, { createNodesPlugin }] =
-    await Promise.all([import("@clawtools/gateway"), import("@clawtools/nodes")]);
+  const [
+    { GatewayClient, GatewayNodeHost, connectWithRetry, loadOrCreateDeviceIdentity },
+    { createNodesPlugin },
+  ] = await Promise.all([import("@clawtools/gateway"), import("@clawtools/nodes")]);
   const client = new GatewayClient({
     url,
     ...(token ? { token } : {}),
@@ -55,7 +69,17 @@ export async function gatewayPlugins(
   });
   let version: string;
   try {
-    version = (await client.connect()).server.version;
+    // a Gateway that says it is starting is dialled again, within a bound
+    const waitMs = options.gatewayWaitMs ?? gatewayStartWaitMs();
+    version = (
+      await connectWithRetry(client, {
+        waitMs,
+        onRetry: (error, pause, attempt) =>
+          log(
+            `[clawtools] gateway ${url}: ${error.message}; retrying in ${(pause / 1000).toFixed(1)} s (attempt ${attempt + 1}, giving up after ${Math.round(waitMs / 1000)} s)`,
+          ),
+      })
+    ).server.version;
   } catch (error) {
     await client.close();
     throw new BundleConfigError(

@@ -16,6 +16,6 @@ export { checkGatewayUrl } from "./gateway-options.js";
 export { GATEWAY_SECTIONS, gatewayIdentityFile } from "./gateway.js";
 export type { PluginEntry } from "./plugin-entries.js";
 export { checkStoreUrl, redactStoreUrl } from "./store-url.js";
-export { describeState, STORE_CONNECT_TIMEOUT_MS } from "./store.js";
+export { type BundleStore, describeState, openBundleStore, STORE_CONNECT_TIMEOUT_MS } from "./store.js";
 export { NO_MODEL_FOR_AGENT_TURN, type OperatorPolicy, runPolicy, runToolset } from "./subagents.js";
 export { type Clawtools, createClawtools } from "../discover.js";

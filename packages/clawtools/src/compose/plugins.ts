@@ -1,7 +1,4 @@
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import {
   type ClawtoolsPlugin,
   type PluginToolRegistration,
@@ -11,6 +8,7 @@ import {
 } from "@clawtools/core";
 import { loadOpenClawForServe, openClawPluginDir } from "./openclaw-plugin.js";
 import { BundleConfigError } from "./errors.js";
+import { resolvePluginSpec } from "./plugin-resolve.js";
 
 /** A plugin the user named: `--plugin <spec>` or the config file's `plugins`. */
 export interface NamedPlugin {
@@ -30,28 +28,20 @@ export interface NamedPlugin {
 const isPath = (spec: string) =>
   spec.startsWith(".") || path.isAbsolute(spec) || (spec.includes(path.sep) && !spec.startsWith("@"));
 
-/** The module's URL: a file, or a package resolved from `base` (then from the CLI's own install). */
-function resolveSpec(named: NamedPlugin): string {
-  if (isPath(named.spec)) {
-    const file = path.resolve(named.base, named.spec);
-    if (!existsSync(file)) throw new Error(`no such file: ${file}`);
-    return pathToFileURL(file).href;
-  }
-  try {
-    return pathToFileURL(createRequire(path.join(named.base, "package.json")).resolve(named.spec)).href;
-  } catch {
-    return named.spec; // an ESM-only package or one installed beside the CLI: Node resolves it
-  }
-}
-
 const fail = (named: NamedPlugin, why: string) =>
   new BundleConfigError(`plugin "${named.spec}" (${named.from}): ${why}`);
 
 /** Imports the module and takes its clawtools plugin: the default export, else `plugin`. */
 async function importPlugin(named: NamedPlugin): Promise<ClawtoolsPlugin> {
+  let url: string;
+  try {
+    url = resolvePluginSpec(named.spec, named.base, isPath(named.spec));
+  } catch (error) {
+    throw fail(named, `cannot load it: ${(error as Error).message}`);
+  }
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(resolveSpec(named))) as Record<string, unknown>;
+    mod = (await import(url)) as Record<string, unknown>;
   } catch (error) {
     throw fail(named, `cannot load it: ${(error as Error).message.split("\n")[0]}`);
   }

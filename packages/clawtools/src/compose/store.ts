@@ -1,5 +1,6 @@
 import type { ClawtoolsPlugin } from "@clawtools/core";
 import type { PostgresStore } from "@clawtools/store-postgres";
+import { BundleConfigError } from "./errors.js";
 import { type LazySectionPlugin, lazySectionPlugin } from "../lazy.js";
 import { SECTION_MANIFESTS } from "../manifests/index.js";
 
@@ -18,10 +19,9 @@ export async function openBundleStore(url: string): Promise<BundleStore> {
   try {
     return await openPostgresStore({ connectionString: url, connectTimeoutMs: STORE_CONNECT_TIMEOUT_MS });
   } catch (error) {
-    // an operator's problem (where the database is, its state): the message is the whole story,
-    // the trace through the CLI's code would only bury it
-    if (error instanceof Error) error.stack = `${error.name}: ${error.message}`;
-    throw error;
+    // an operator's problem (where the database is, its state): one line, the message is the
+    // whole story (a trace through the bundle's code would only bury it)
+    throw new BundleConfigError(error instanceof Error ? error.message : String(error));
   }
 }
 

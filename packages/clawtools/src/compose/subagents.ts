@@ -13,6 +13,7 @@ import {
 } from "@clawtools/core";
 import type { SessionsPlugin } from "@clawtools/sessions";
 import type { AcpHarness } from "./config.js";
+import { BundleConfigError } from "./errors.js";
 
 /** Why an agentTurn cron job does not run when no model is configured (its run log's error). */
 export const NO_MODEL_FOR_AGENT_TURN =
@@ -110,10 +111,23 @@ export function runToolset(options: {
   return createToolset({
     registry,
     plugins: options.runtime ? [options.runtime] : [],
-    context: { ...options.context, sessionKey: options.sessionKey },
+    // a run's own loop is woken by its children's announces: the push wording is true there
+    context: { ...options.context, sessionKey: options.sessionKey, laterResults: "push" },
     policy: runPolicy(options.operator, options.depth, maxSpawnDepth),
     senderIsOwner: false,
   });
+}
+
+/** A model whose provider nobody knows (no endpoint, no `<PROVIDER>_BASE_URL`) fails the start, not the first spawn. */
+async function checkModelProvider(model: string): Promise<void> {
+  const { resolveModel, isModelConfigError } = await import("@clawtools/models");
+  try {
+    resolveModel({ model });
+  } catch (error) {
+    // a missing key is reported when a sub-agent runs (the key may be set for that run's provider later)
+    if (isModelConfigError(error) && /no endpoint known/.test(error.message))
+      throw new BundleConfigError(error.message);
+  }
 }
 
 /**
@@ -136,6 +150,7 @@ export async function sessionsWithRunner(options: {
   /** `--store`: sessions and runs there instead of under the state directory. */
   stores?: Pick<import("@clawtools/sessions").SessionsPluginOptions, "store" | "runs">;
 }): Promise<SessionsPlugin | undefined> {
+  if (options.model) await checkModelProvider(options.model);
   let sessions: typeof import("@clawtools/sessions");
   let runnerPi: typeof import("@clawtools/runner-pi") | undefined;
   let runnerAcp: typeof import("@clawtools/runner-acp") | undefined;

@@ -35,6 +35,10 @@ export interface AgentRunner {
    * `withAcpSessions`) lists `"acp"`.
    */
   readonly runtimes?: ReadonlyArray<"subagent" | "acp">;
+  /**
+   * Starts a run; resolves once the run's message is in the session (what sessions_send and
+   * sessions_spawn acknowledge survives a kill -9 right after), or the run ended without it.
+   */
   start(request: StartRunRequest): Promise<{ runId: string }>;
   wait(runId: string, timeoutMs: number): Promise<RunOutcome>;
   abort(runId: string): Promise<void>;

@@ -33,6 +33,7 @@ export {
   createLoopRunner,
   type LoopAgent,
   type LoopAgentParts,
+  type LoopPrompt,
   type LoopRun,
   type LoopRunnerOptions,
   type LoopRunnerParts,

@@ -41,7 +41,11 @@ class ScriptedAgent implements LoopAgent {
   steer(message: { content: string }) {
     this.steered.push(message.content);
   }
-  async prompt(): Promise<void> {
+  async prompt(prompt: object): Promise<void> {
+    // pi's loop emits the prompt's message_end first, after a turn of its own
+    await Promise.resolve();
+    this.state.messages.push(prompt);
+    this.listener({ type: "message_end", message: prompt });
     for (const message of await this.script(this)) {
       this.state.messages.push(message);
       this.listener({ type: "message_end", message });
@@ -121,8 +125,9 @@ describe("startLoopTurn", () => {
       turn(store),
     );
     expect(await run.done).toEqual({ status: "ok", reply: "last" });
-    expect(appended.map((m) => m.role)).toEqual(["assistant", "toolResult", "assistant"]);
-    expect(typeof appended[1]?.timestamp).toBe("number");
+    expect(appended.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+    expect(appended[0]?.content).toEqual([{ type: "text", text: "hi" }]);
+    expect(typeof appended[2]?.timestamp).toBe("number");
   });
 
   it("passes the model's error through `failure`, and a throw through redaction", async () => {
@@ -179,6 +184,61 @@ describe("startLoopTurn", () => {
 });
 
 describe("createLoopRunner", () => {
+  it("answers start only once the run's message is in the session (an acknowledged send survives a kill -9)", async () => {
+    const { store, appended } = memoryStore();
+    const runner = createLoopRunner(
+      { store },
+      {
+        resolve: (named) => named,
+        failure: (_model, message) => message,
+        agent: () =>
+          new ScriptedAgent(async () => {
+            await new Promise(() => {}); // a model that never answers
+            return [];
+          }),
+      },
+    );
+    const pending = runner.start({ sessionKey: "k", message: "remember this" });
+    expect(appended).toEqual([]);
+    await pending;
+    // before the agent's loop has even emitted the prompt, it is in the session
+    expect(appended).toEqual([
+      { role: "user", content: [{ type: "text", text: "remember this" }], timestamp: expect.any(Number) },
+    ]);
+  });
+
+  it("a message that cannot be written starts no run and releases the run's tools", async () => {
+    let released = 0;
+    let built = 0;
+    const store = {
+      ...memoryStore().store,
+      append: async () => {
+        throw new Error("disk full");
+      },
+    } as unknown as SessionStore;
+    const runner = createLoopRunner(
+      {
+        store,
+        tools: async () => ({
+          tools: [],
+          dispose: async () => {
+            released += 1;
+          },
+        }),
+      },
+      {
+        resolve: (named) => named,
+        failure: (_model, message) => message,
+        agent: () => {
+          built += 1;
+          return new ScriptedAgent(async () => [answer("never")]);
+        },
+      },
+    );
+    await expect(runner.start({ sessionKey: "k", message: "hi" })).rejects.toThrow("disk full");
+    expect({ built, released, live: runner.table.size.live }).toEqual({ built: 0, released: 1, live: 0 });
+  });
+
   it("builds each run's agent from the session, its model and yield, and steers and aborts it", async () => {
     const { store, appended } = memoryStore();
     const built: Array<LoopAgentParts<string>> = [];
@@ -214,7 +274,8 @@ describe("createLoopRunner", () => {
     expect(await built[0]?.afterToolCall()).toEqual({ terminate: true });
     proceed();
     expect(await runner.wait(runId, 5_000)).toEqual({ status: "ok", reply: "done", yielded: true });
-    expect(appended).toHaveLength(1);
+    // the prompt, written by start, once; then the answer
+    expect(appended.map((m) => m.role)).toEqual(["user", "assistant"]);
 
     const second = await runner.start({ sessionKey: "k", message: "again" });
     const aborting = runner.abort(second.runId);

@@ -31,9 +31,17 @@ export interface LoopRunnerOptions {
   historyLimit?: number;
 }
 
+/** A run's message as pi's loop takes it (pi-ai's user message) and as the session stores it. */
+export type LoopPrompt = {
+  role: "user";
+  content: Array<{ type: "text"; text: string }>;
+  timestamp: number;
+};
+
 /** The `Agent` of either pi-agent-core major, as far as a run drives it. */
 export interface LoopAgent {
-  prompt(message: string): Promise<unknown>;
+  /** pi's agent takes the prompt as a message too: the one already in the session is the one it runs. */
+  prompt(message: LoopPrompt): Promise<unknown>;
   abort(): void;
   steer(message: { role: "user"; content: string; timestamp: number }): void;
   subscribe(listener: (event: { type: string; message?: unknown }) => void): unknown;
@@ -120,6 +128,27 @@ export interface LoopTurn {
   tools: RunTools;
   /** The model's error as run logs and announces show it (the provider's error can echo the key). */
   failure: (message: string) => string;
+  /**
+   * The run's message, already in the session (`recordPrompt`): the agent runs it and its
+   * message_end is not written again. Absent: the request's message, written when the loop emits it.
+   */
+  prompt?: LoopPrompt;
+}
+
+/**
+ * Writes the run's message into its session and returns it as the agent will run it: a runner
+ * that answers `start` after this has the message durable, so an acknowledged send survives a
+ * kill -9 that comes right after the acknowledgement (pi's loop writes its prompt only once the
+ * turn gets going, after `start` has answered).
+ */
+export async function recordPrompt(store: SessionStore, request: StartRunRequest): Promise<LoopPrompt> {
+  const prompt: LoopPrompt = {
+    role: "user",
+    content: [{ type: "text", text: request.message }],
+    timestamp: Date.now(),
+  };
+  await store.append(request.sessionKey, [prompt]);
+  return prompt;
 }
 
 /**
@@ -136,8 +165,16 @@ export function startLoopTurn<A extends LoopAgent>(
   const agent = build(run);
   run.agent = agent;
   const writes = new TranscriptWriter(turn.store, turn.request.sessionKey);
+  const prompt: LoopPrompt = turn.prompt ?? {
+    role: "user",
+    content: [{ type: "text", text: turn.request.message }],
+    timestamp: Date.now(),
+  };
   agent.subscribe((event) =>
-    event.type === "message_end" ? writes.appendStamped(event.message as object) : undefined,
+    // the prompt given as recorded is in the session already
+    event.type === "message_end" && !(turn.prompt && event.message === turn.prompt)
+      ? writes.appendStamped(event.message as object)
+      : undefined,
   );
   const disarm = armTimeLimit(turn.clock, turn.request.timeoutMs, () => {
     run.timedOut = true;
@@ -145,7 +182,7 @@ export function startLoopTurn<A extends LoopAgent>(
   });
   run.done = settleTurn(
     async () => {
-      await agent.prompt(turn.request.message);
+      await agent.prompt(prompt);
       await writes.settled();
       return turnOutcome(run, lastAnswer(agent.state.messages), turn.failure);
     },
@@ -191,6 +228,14 @@ export function createLoopRunner<M, A extends LoopAgent>(
   return runs.agentRunner({
     async start(request) {
       const start = await loadLoopStart(options, request, parts.resolve);
+      let prompt: LoopPrompt;
+      try {
+        prompt = await recordPrompt(options.store, request);
+      } catch (error) {
+        // the message is not in the session: no run, and nothing it would have held stays
+        await start.tools.dispose?.().catch(() => {});
+        throw error;
+      }
       const build = (run: SessionRun) =>
         parts.agent({
           systemPrompt: start.systemPrompt,
@@ -201,7 +246,14 @@ export function createLoopRunner<M, A extends LoopAgent>(
           afterToolCall: async () => (run.yielded !== undefined ? { terminate: true } : undefined),
         });
       const failure = (message: string) => parts.failure(start.model, message);
-      return startLoopTurn(build, { store: options.store, request, clock, tools: start.tools, failure });
+      return startLoopTurn(build, {
+        store: options.store,
+        request,
+        clock,
+        tools: start.tools,
+        failure,
+        prompt,
+      });
     },
     stop: (run) => run.agent.abort(),
     steer: (run, message) => run.agent.steer({ role: "user", content: message, timestamp: Date.now() }),

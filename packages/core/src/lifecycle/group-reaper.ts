@@ -31,10 +31,14 @@ const watched = new Set<number>();
 const lingering = new Set<number>();
 let lingerTimer: NodeJS.Timeout | undefined;
 
-function send(line: string): void {
+/** Writes a line to the reaper; `written` runs once the line is in the pipe (or cannot be). */
+function send(line: string, written?: () => void): void {
   const stdin = ensureReaper()?.stdin;
-  if (!stdin || stdin.destroyed) return;
-  stdin.write(`${line}\n`);
+  if (!stdin || stdin.destroyed) {
+    written?.();
+    return;
+  }
+  stdin.write(`${line}\n`, () => written?.());
 }
 
 function ensureReaper(): ChildProcess | undefined {
@@ -100,13 +104,18 @@ function checkLingering(): void {
  * group is killed. Call the returned `release` once the group's leader has exited: the group
  * stays watched while any member is left (background jobs), then is forgotten, so its id is never
  * signalled after it could be reused. A no-op where there are no process groups (Windows).
+ * `registered` runs once the reaper's pipe holds the group (see `spawnSupervised`, which holds
+ * the child until then).
  */
-export function superviseProcessGroup(pgid: number): () => void {
-  if (!SUPPORTED || !Number.isInteger(pgid) || pgid <= 1) return () => {};
+export function superviseProcessGroup(pgid: number, registered?: () => void): () => void {
+  if (!SUPPORTED || !Number.isInteger(pgid) || pgid <= 1) {
+    registered?.();
+    return () => {};
+  }
   if (!watched.has(pgid)) {
     watched.add(pgid);
-    send(`+ ${pgid}`);
-  }
+    send(`+ ${pgid}`, registered);
+  } else registered?.();
   let released = false;
   return () => {
     if (released) return;
@@ -120,6 +129,14 @@ export function superviseProcessGroup(pgid: number): () => void {
       lingerTimer.unref();
     }
   };
+}
+
+/**
+ * Starts the reaper now (it otherwise starts with the first supervised group), so that a group
+ * spawned next is registered with one write rather than after the reaper's own spawn.
+ */
+export function startProcessGroupReaper(): void {
+  if (SUPPORTED) ensureReaper();
 }
 
 /** The groups currently watched (for diagnostics and tests). */

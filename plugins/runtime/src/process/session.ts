@@ -1,9 +1,15 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 import { constants } from "node:os";
 import type * as Pty from "@lydell/node-pty";
-import { backgroundClock, superviseProcessGroup, ToolInputError } from "@clawtools/core";
+import {
+  backgroundClock,
+  spawnSupervised,
+  startProcessGroupReaper,
+  superviseProcessGroup,
+  ToolInputError,
+} from "@clawtools/core";
 import type { BackgroundProcess } from "./host.js";
 import { MAX_OUTPUT_CHARS, MAX_PENDING_CHARS, TAIL_CHARS } from "./limits.js";
 import { type CutView, type LogView, logView, pollView, resultView } from "./output-views.js";
@@ -133,6 +139,9 @@ export class ProcessSession implements BackgroundProcess {
       resolveExit(exit);
     };
     if (this.pty) {
+      // the reaper first, so the group is registered with one write right after the spawn (and a
+      // PTY's programs are hung up when this process dies and the terminal's master closes)
+      startProcessGroupReaper();
       this.terminal = loadPty().spawn(shell, ["-c", options.toRun ?? options.command], {
         name: "xterm-256color",
         cols: options.cols ?? 120,
@@ -148,17 +157,18 @@ export class ProcessSession implements BackgroundProcess {
         finish({ exitCode: signal ? null : exitCode, exitSignal: signal ? signalName(signal) : null }),
       );
     } else {
-      const child = spawn(shell, ["-c", MERGE_STDERR + (options.toRun ?? options.command)], {
+      // its own group, tied to this server before the command runs: however this server dies
+      // (SIGKILL included, at any moment) the whole group goes with it
+      const spawned = spawnSupervised(shell, ["-c", MERGE_STDERR + (options.toRun ?? options.command)], {
         cwd: options.cwd,
         env: options.env,
-        detached: true,
         // no stdin pipe unless asked: programs read EOF at once, as in OpenClaw
         stdio: [this.stdinOpen ? "pipe" : "ignore", "pipe", "pipe"],
       });
+      const child = spawned.child;
       this.child = child;
       this.pid = child.pid;
-      // however this server dies (SIGKILL included) the whole group goes with it
-      if (child.pid !== undefined) releaseGroup = superviseProcessGroup(child.pid);
+      releaseGroup = spawned.release;
       child.stdout?.setEncoding("utf8").on("data", (d: string) => this.push(d));
       child.stderr?.setEncoding("utf8").on("data", (d: string) => this.push(d));
       child.stdin?.on("error", () => {

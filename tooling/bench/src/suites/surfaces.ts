@@ -4,7 +4,7 @@
  * the direct, search and code surfaces (side by side, direct as the baseline); and tool_search
  * over a 1,000-tool catalog beside the cheapest possible search (one substring scan).
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +17,38 @@ import { type BenchRow, type BenchSuite, loadAtStart, percentile } from "../harn
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..");
 const bin = path.join(root, "apps", "cli", "dist", "bin.js");
 const echoServer = path.join(root, "apps", "cli", "test", "fixtures", "echo-mcp-server.mjs");
+
+const queriesFile = path.join(root, "tooling", "bench", "fixtures", "tool-search-queries.json");
+
+/**
+ * recall@3 of tool_search on the labelled set, as a host meets it: the built `serve --surface
+ * search --profile full --owner`, one tool_search call per task with limit 3.
+ */
+async function recallAt3(workspace: string): Promise<{ recall: number; misses: string[] }> {
+  const { queries } = JSON.parse(readFileSync(queriesFile, "utf8")) as {
+    queries: Array<{ query: string; tools: string[] }>;
+  };
+  const client = new Client({ name: "bench", version: "1" });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, "serve", "--workspace", workspace, "--profile", "full", "--owner", "--surface", "search"],
+      stderr: "ignore",
+    }),
+  );
+  const misses: string[] = [];
+  try {
+    for (const { query, tools } of queries) {
+      const result = await client.callTool({ name: "tool_search", arguments: { query, limit: 3 } });
+      const text = (result.content as Array<{ text?: string }>).map((c) => c.text ?? "").join("");
+      const found = (JSON.parse(text) as Array<{ name: string }>).map((r) => r.name);
+      if (!found.some((name) => tools.includes(name))) misses.push(`"${query}" → ${found.join(", ")}`);
+    }
+  } finally {
+    await client.close();
+  }
+  return { recall: (queries.length - misses.length) / queries.length, misses };
+}
 
 async function listedBytes(workspace: string, config: string, surface: string): Promise<number> {
   const client = new Client({ name: "bench", version: "1" });
@@ -135,11 +167,21 @@ export default {
       met: lexical.p50 < 5,
     });
     rows.push({ name: "tool_search at 1,000 catalog tools, p95", value: lexical.p95, unit: "ms" });
+    const { recall, misses } = await recallAt3(workspace);
+    rows.push({
+      name: "tool_search recall@3 on 30 labelled tasks (no tool names in them), the full profile",
+      value: recall,
+      unit: "",
+      target: "≥ 0.8",
+      met: recall >= 0.8,
+    });
+    const missed = misses.length ? `Missed by recall@3: ${misses.join("; ")}.` : "recall@3 missed no task.";
     return {
       title: "Tool surfaces: what a host lists, and search at scale",
       rows,
       loadAtStart: loadStart,
       notes: [
+        missed,
         "Bytes are the JSON of tools/list's `tools` as the MCP SDK client receives them (names, descriptions, input and output schemas). Search and code list fixed controls (code's `exec` description holds an index of the catalog's tool globals, at most 8,000 characters), so their size stays flat as the catalog grows. Search latency is BM25 over names, descriptions and parameter names, answer fitted to 4,000 characters.",
       ],
     };

@@ -1,6 +1,6 @@
 import { FakeClock } from "@clawtools/core/testing";
 import { describe, expect, it } from "vitest";
-import { retryUntilConnected } from "../src/mcp-retry.js";
+import { retryUntilConnected } from "./mcp-retry.js";
 
 /** A connection that records whether it was closed. */
 const connection = () => {

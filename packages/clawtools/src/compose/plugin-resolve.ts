@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 /**
  * Where `--plugin <spec>` points: a file, a package folder (its package.json's `exports`, then
- * `main`, then index.js), or a package name looked up from `base`, then beside the CLI. A spec
+ * `main`, then index.js), or a package name looked up from `base`, then beside clawtools. A spec
  * that resolves nowhere throws one line saying where it was looked for and how to install it.
  */
 export function resolvePluginSpec(spec: string, base: string, isPath: boolean): string {
@@ -15,7 +15,7 @@ export function resolvePluginSpec(spec: string, base: string, isPath: boolean): 
     return pathToFileURL(statSync(file).isDirectory() ? packageEntry(file) : file).href;
   }
   const looked: string[] = [];
-  for (const from of [base, cliDir()]) {
+  for (const from of [base, ownDir()]) {
     const dir = findPackageDir(spec, from);
     if (dir) return pathToFileURL(packageEntry(dir)).href;
     looked.push(path.join(from, "node_modules"));
@@ -45,10 +45,11 @@ function findPackageDir(spec: string, from: string): string | undefined {
   }
 }
 
-/** The CLI's package folder (its bundle sits in dist/): a plugin installed beside the CLI is found from there. */
-function cliDir(): string {
-  const dir = path.dirname(fileURLToPath(import.meta.url));
-  return path.basename(dir) === "dist" ? path.dirname(dir) : dir;
+/** This package's folder (its code sits in dist/, or dist/compose/): a plugin installed beside it is found from there. */
+function ownDir(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (["dist", "compose", "src"].includes(path.basename(dir))) dir = path.dirname(dir);
+  return dir;
 }
 
 /** The `import` entry of a package folder: `exports["."]` (import / node / default), then `main`, then index.js. */

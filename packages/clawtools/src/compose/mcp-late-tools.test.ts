@@ -1,7 +1,7 @@
 import { type AnyAgentTool, type ClawtoolsPlugin, definePlugin, Type } from "@clawtools/core";
 import { describe, expect, it } from "vitest";
-import { LateMcpTools } from "../src/mcp-late-tools.js";
-import type { MountedMcpServer } from "../src/mcp-servers.js";
+import { LateMcpTools } from "./mcp-late-tools.js";
+import type { MountedMcpServer } from "./mcp-servers.js";
 
 const tool = (name: string, where = "server"): AnyAgentTool => ({
   name,

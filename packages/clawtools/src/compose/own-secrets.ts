@@ -1,6 +1,6 @@
 import { withholdEnv } from "@clawtools/core";
 
-/** Variables serve reads as its own credentials, whatever their value. */
+/** Variables the bundle (and serve) reads as its own credentials, whatever their value. */
 const OWN_SECRET_NAMES = [
   "PGPASSWORD",
   "PGPASSFILE",
@@ -8,19 +8,19 @@ const OWN_SECRET_NAMES = [
   "OPENCLAW_GATEWAY_PASSWORD",
   "CLAWTOOLS_MCP_TOKEN",
 ];
-/** Provider keys (OPENAI_API_KEY, HF_TOKEN…): the models serve calls are serve's, not a command's. */
+/** Provider keys (OPENAI_API_KEY, HF_TOKEN…): the models the bundle calls are its own, not a command's. */
 const PROVIDER_KEY = /(?:^|_)API_?KEY$|^HF_TOKEN$/i;
 
 /**
- * Leaves serve's own secrets out of the environment of exec, background processes and sub-agent
- * harnesses: the store's password (PGPASSWORD, and any variable holding the --store URL or its
- * password), the Gateway's and `--http`'s tokens, and provider keys, except the names the config's
- * `passEnv` passes on.
+ * Leaves the bundle's own secrets out of the environment of exec, background processes and
+ * sub-agent harnesses while it is open: the store's password (PGPASSWORD, and any variable holding
+ * the store URL or its password), the Gateway's token (and any the caller names, serve's `--http`
+ * token), and provider keys, except the names `passEnv` passes on. Returns the release.
  */
 export function withholdOwnSecrets(
   env: NodeJS.ProcessEnv,
   own: { storeUrl?: string; tokens?: Array<string | undefined>; passEnv?: string[] },
-): string[] {
+): () => void {
   const values = [...(own.tokens ?? [])];
   if (own.storeUrl) {
     values.push(own.storeUrl);
@@ -44,6 +44,5 @@ export function withholdOwnSecrets(
     )
     .map(([name]) => name)
     .filter((name) => !pass.has(name.toUpperCase()));
-  withholdEnv([...OWN_SECRET_NAMES.filter((n) => !pass.has(n)), ...names]);
-  return names;
+  return withholdEnv([...OWN_SECRET_NAMES.filter((n) => !pass.has(n)), ...names]);
 }
