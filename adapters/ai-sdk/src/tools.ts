@@ -1,4 +1,4 @@
-import { type AgentToolResult, type AnyAgentTool, toolInputSchema } from "@clawtools/core";
+import { type AgentToolResult, type AnyAgentTool, contentText, toolInputSchema } from "@clawtools/core";
 import { type JSONValue, jsonSchema, type Tool, type ToolSet } from "ai";
 
 type ModelOutput =
@@ -55,8 +55,8 @@ export function toModelOutput(result: AgentToolResult<unknown>): ModelOutput {
     value: blocks.map((b) =>
       b.type === "image"
         ? { type: "image-data" as const, data: b.data, mediaType: b.mimeType }
-        : // audio (a tts reply) is named, never sent as an image
-          { type: "text" as const, text: b.type === "text" ? b.text : `[audio ${b.mimeType}]` },
+        : // audio (a tts reply) and resource links are named, an embedded text resource is its text
+          { type: "text" as const, text: contentText(b) },
     ),
   };
 }

@@ -50,6 +50,7 @@ export {
   truncatedResultNotice,
 } from "./result.js";
 export type { McpRoot, RootsListener } from "./roots.js";
+export { type McpResourcesLike, resourcesCapability } from "./resources-capability.js";
 export {
   type CreateMcpServerOptions,
   createMcpServer,

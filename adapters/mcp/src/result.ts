@@ -56,7 +56,8 @@ function cut(text: string, max: number): string {
 }
 
 /**
- * An AgentTool result as an MCP `CallToolResult`: text, image and audio blocks, `isError`, and `details`
+ * An AgentTool result as an MCP `CallToolResult`: text, image, audio, resource link and embedded
+ * resource blocks, `isError`, and `details`
  * as `structuredContent` when it is a plain object. Text over `maxResultChars` is cut with a
  * notice; images and structured content that would push the result past `maxResultBytes` are
  * left out with a note, so no result is larger than a client can read.
@@ -79,6 +80,27 @@ export function toCallToolResult(
       chars += text.length;
       bytes += Buffer.byteLength(text);
       content.push({ type: "text", text });
+      continue;
+    }
+    if (block.type === "resource_link") {
+      content.push({ ...block });
+      continue;
+    }
+    if (block.type === "resource") {
+      // an embedded resource counts against the byte limit like an image: left out with a note past it
+      const size = Buffer.byteLength(block.resource.text ?? block.resource.blob ?? "");
+      if (bytes + size > maxBytes) {
+        notes.push(
+          `[Embedded resource ${block.resource.uri} (${number(size)} bytes) left out: the result would pass the ` +
+            `server's limit of ${number(maxBytes)} bytes per result. Read it with resources/read.]`,
+        );
+        continue;
+      }
+      bytes += size;
+      content.push({
+        type: "resource",
+        resource: { ...block.resource },
+      } as CallToolResult["content"][number]);
       continue;
     }
     // images and audio (a tts reply) go to the client as MCP image / audio blocks

@@ -11,6 +11,8 @@ import {
 } from "@modelcontextprotocol/server";
 import { elicitationApprovalHandler, supportsFormElicitation } from "./elicit-approval.js";
 import { approvalStateOptions, RequestStateError, runWithMrtrApprovals } from "./mrtr-approval.js";
+import { serveResources } from "./resources.js";
+import type { McpResourcesLike } from "./resources-capability.js";
 import { type ResultLimits, toCallToolResult } from "./result.js";
 import { followRoots, type RootsListener, type SendRootsList } from "./roots.js";
 import { checkStructured } from "./structured-check.js";
@@ -30,6 +32,11 @@ export interface McpToolsetLike {
    * and sends `notifications/tools/list_changed` on each. Returns the unsubscribe.
    */
   onToolsChanged?(listener: () => void): () => void;
+  /**
+   * Resources the client may list and read (createToolset's `resources`): the server declares
+   * the `resources` capability when there are any, and serves them to this client alone.
+   */
+  resources?: McpResourcesLike;
 }
 
 export interface CreateMcpServerOptions extends ResultLimits {
@@ -129,6 +136,12 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
   // roots are read on a 2025-era request's own stream; a 2026-07-28 request has no push channel
   const rootsSender = (ctx: ServerContext): SendRootsList | undefined =>
     ctx.mcpReq.envelope ? undefined : (request, opts) => ctx.mcpReq.send(request, opts);
+
+  if (toolset.resources?.available)
+    serveResources(server, toolset.resources, async (ctx) => {
+      requireInitialized(ctx);
+      await roots?.settled(rootsSender(ctx));
+    });
 
   server.setRequestHandler("tools/list", async (_request, ctx) => {
     requireInitialized(ctx);

@@ -1,5 +1,6 @@
 import type { AnyAgentTool, ToolMeta } from "@clawtools/core";
 import { isObject, type JsonObject } from "./jsonrpc-shape.js";
+import { type McpResourcesLike, resourcesCapability } from "./resources-capability.js";
 import { toMcpTool } from "./tool-listing.js";
 import { MCP_PACKAGE_VERSION } from "./version.js";
 
@@ -34,8 +35,12 @@ export const serverInfoOf = (options: ServerIdentity) => ({
 });
 
 /** The server's capabilities (shared with `createMcpServer`). */
-export const serverCapabilitiesOf = (toolset: { onToolsChanged?: unknown }) => ({
+export const serverCapabilitiesOf = (toolset: {
+  onToolsChanged?: unknown;
+  resources?: McpResourcesLike;
+}) => ({
   tools: toolset.onToolsChanged ? { listChanged: true } : {},
+  ...resourcesCapability(toolset.resources),
 });
 
 const optionalObject = (value: unknown, keys: Record<string, (v: unknown) => boolean> = {}) =>
@@ -99,7 +104,7 @@ export function frontInitialize(params: unknown): FrontInitialize | undefined {
 /** The `initialize` result the SDK server sends for this request. */
 export function initializeResult(
   requested: string,
-  toolset: { onToolsChanged?: unknown },
+  toolset: { onToolsChanged?: unknown; resources?: McpResourcesLike },
   options: ServerIdentity,
 ) {
   const protocolVersion = LEGACY_PROTOCOL_VERSIONS.includes(requested)

@@ -1,4 +1,4 @@
-import type { AgentToolResult, AnyAgentTool } from "@clawtools/core";
+import { type AgentToolResult, type AnyAgentTool, contentText } from "@clawtools/core";
 import type { AgentTool, AgentToolResult as PiToolResult } from "@earendil-works/pi-agent-core";
 import type { JsonValue } from "@earendil-works/pi-ai";
 
@@ -16,10 +16,12 @@ function asJson(value: unknown): JsonValue | undefined {
   }
 }
 
-/** pi-ai takes text and images only: audio (a tts reply) is named in text, never dropped silently. */
+/** pi-ai takes text and images only: audio (a tts reply) and resources are named in text, never dropped silently. */
 function toPiContent(result: AgentToolResult<unknown>): PiContent[] {
   return (result.content ?? []).map((c) =>
-    c.type === "audio" ? { type: "text" as const, text: `[audio ${c.mimeType}]` } : (c as PiContent),
+    c.type === "text" || c.type === "image"
+      ? (c as PiContent)
+      : { type: "text" as const, text: contentText(c) },
   );
 }
 

@@ -1,4 +1,4 @@
-import type { AgentToolResult, AnyAgentTool } from "@clawtools/core";
+import { type AgentToolResult, type AnyAgentTool, contentText } from "@clawtools/core";
 import type { AgentTool as PiAgentTool } from "@mariozechner/pi-agent-core";
 
 /**
@@ -23,10 +23,10 @@ export function toPiTool(tool: AnyAgentTool): PiAgentTool {
         throw new Error(
           result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n") || "tool failed",
         );
-      // pi-ai takes text and images only: audio (a tts reply) is named in text, never dropped silently
-      if (!result.content.some((c) => c.type === "audio")) return result as never;
+      // pi-ai takes text and images only: audio (a tts reply) and resources are named in text, never dropped silently
+      if (result.content.every((c) => c.type === "text" || c.type === "image")) return result as never;
       const content = result.content.map((c) =>
-        c.type === "audio" ? { type: "text" as const, text: `[audio ${c.mimeType}]` } : c,
+        c.type === "text" || c.type === "image" ? c : { type: "text" as const, text: contentText(c) },
       );
       return { ...result, content } as never;
     },

@@ -47,6 +47,8 @@ export function followClientRoots(
     },
     ...(base.onToolsChanged ? { onToolsChanged: base.onToolsChanged.bind(base) } : {}),
     meta: (name) => base.meta?.(name),
+    // the resources of the toolset serving now (a root change keeps the session's runtime)
+    ...(base.resources ? { resources: followingResources(() => (rooted ?? base).resources!) } : {}),
     dispose: async () => {
       await Promise.allSettled(built.map((t) => t.dispose()));
       await base.dispose?.();
@@ -68,4 +70,19 @@ export function followClientRoots(
     );
   };
   return { toolset, onRoots, workspace: () => workspace };
+}
+
+/** Resources that are always those of `current()`'s toolset. */
+function followingResources(
+  current: () => NonNullable<McpToolsetLike["resources"]>,
+): McpToolsetLike["resources"] {
+  return {
+    get available() {
+      return current().available;
+    },
+    list: () => current().list(),
+    templates: () => current().templates(),
+    read: (uri) => current().read(uri),
+    watch: (listener) => current().watch?.(listener) ?? (() => {}),
+  };
 }

@@ -1,6 +1,7 @@
 import {
   type AnyAgentTool,
   type ClawtoolsPlugin,
+  type PluginResources,
   type PluginToolRegistration,
   type ToolContext,
   ToolUnavailableError,
@@ -49,10 +50,16 @@ export function lazySectionPlugin(
 ): LazySectionPlugin {
   let real: ClawtoolsPlugin | undefined;
   let loading: Promise<ClawtoolsPlugin> | undefined;
+  // settles when something else loads the section (a watch waits for it without loading)
+  let markLoaded: (plugin: ClawtoolsPlugin) => void = () => {};
+  const whenLoaded = new Promise<ClawtoolsPlugin>((resolve) => {
+    markLoaded = resolve;
+  });
   const load = (): Promise<ClawtoolsPlugin> => {
     loading ??= importPlugin().then((plugin) => {
       checkShape(manifest, plugin);
       real = plugin;
+      markLoaded(plugin);
       if (plugin.configSchema) self.configSchema = plugin.configSchema;
       return plugin;
     });
@@ -133,6 +140,7 @@ export function lazySectionPlugin(
       }
       await Promise.all(builds);
     },
+    ...(manifest.resources ? { resources: lazyResources(load, whenLoaded, () => real) } : {}),
     // nothing to release unless the section was loaded
     dispose: async () => {
       const plugin = loading ? await loading.catch(() => undefined) : undefined;
@@ -140,4 +148,34 @@ export function lazySectionPlugin(
     },
   };
   return self;
+}
+
+/**
+ * A section's resources before its code is loaded: listing, templates and reads load it; a watch
+ * waits for the load (a section not loaded yet has nothing that could change).
+ */
+function lazyResources(
+  load: () => Promise<ClawtoolsPlugin>,
+  whenLoaded: Promise<ClawtoolsPlugin>,
+  loaded: () => ClawtoolsPlugin | undefined,
+): PluginResources {
+  const resourcesOf = async () => (await load()).resources;
+  return {
+    list: async (ctx) => (await resourcesOf())?.list(ctx) ?? [],
+    templates: async (ctx) => (await resourcesOf())?.templates?.(ctx) ?? [],
+    read: async (uri, ctx) => (await resourcesOf())?.read(uri, ctx),
+    watch: (ctx, listener) => {
+      const now = loaded()?.resources;
+      if (now?.watch) return now.watch(ctx, listener);
+      let stop: (() => void) | undefined;
+      let stopped = false;
+      void whenLoaded.then((plugin) => {
+        if (!stopped) stop = plugin.resources?.watch?.(ctx, listener);
+      });
+      return () => {
+        stopped = true;
+        stop?.();
+      };
+    },
+  };
 }

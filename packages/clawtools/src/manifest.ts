@@ -15,6 +15,8 @@ export interface SectionManifest {
   pluginId: string;
   description?: string;
   configSchema?: Record<string, unknown>;
+  /** The section serves resources (`ClawtoolsPlugin.resources`): its lazy plugin loads it to list them. */
+  resources?: true;
   registrations: RegistrationManifest[];
 }
 
@@ -80,6 +82,7 @@ export function buildSectionManifest(
     pluginId: plugin.id,
     ...(plugin.description ? { description: plugin.description } : {}),
     ...(plugin.configSchema ? { configSchema: json(plugin.configSchema) as Record<string, unknown> } : {}),
+    ...(plugin.resources ? { resources: true as const } : {}),
     registrations,
   };
 }

@@ -7,6 +7,7 @@ import { allowEntries, profilePolicy } from "./policy/toolset-policy.js";
 import { applyToolPolicyPipeline, type ToolPolicyPipelineStep } from "./policy/pipeline.js";
 import { toolInputSchema } from "./providers/input-schema.js";
 import { type ToolDiagnostic, ToolRegistry } from "./registry.js";
+import { ToolsetResources } from "./resources/toolset-resources.js";
 import { resolveStateDir } from "./state-dir.js";
 import type { ToolContext } from "./tool.js";
 import type { CreateToolsetOptions, Toolset } from "./toolset-types.js";
@@ -170,12 +171,27 @@ export function createToolset(options: CreateToolsetOptions = {}): Toolset {
     }),
     parameters: toolInputSchema(tool.parameters, { provider }),
   }));
+  // a plugin's resources are served with its tools: not when the policy left out every one of them
+  const servedNames = new Set(tools.map((tool) => normalizeToolName(tool.name)));
+  const resources = new ToolsetResources(
+    registry
+      .plugins()
+      .filter(
+        (plugin) =>
+          plugin.resources &&
+          (plugin.tools.length === 0 ||
+            plugin.tools.some((r) => r.names.some((name) => servedNames.has(normalizeToolName(name))))),
+      )
+      .map((plugin) => ({ pluginId: plugin.id, resources: plugin.resources! })),
+    context,
+  );
   return {
     tools: wrapped,
     diagnostics,
     warnings,
     registry,
     meta: (name) => registry.getMeta(normalizeToolName(name)),
+    resources,
     dispose: () => disposer.dispose(),
   };
 }

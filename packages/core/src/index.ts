@@ -108,6 +108,8 @@ export {
   type PluginToolRegistration,
   type ToolFactory,
 } from "./plugin.js";
+// resources a plugin serves beside its tools (MCP resources), and the content blocks that link them
+export * from "./resources/index.js";
 // what a plugin offers an app beside its tools, declared by key (no guessing at members)
 export {
   capabilityOf,

@@ -7,6 +7,7 @@ import { parseSectionConfig, readSectionConfig } from "./config.js";
 import type { ProvidedCapability } from "./plugin-capability.js";
 import { type ClawtoolsPlugin, definePlugin, type PluginToolInput } from "./plugin.js";
 import type { ToolContext } from "./tool.js";
+import type { PluginResources } from "./resources/types.js";
 
 const found = new Map<string, { name: string; version: string }>();
 
@@ -59,6 +60,8 @@ export interface DefineSectionPluginInput<S extends TSchema, M extends object> {
   dispose?: () => void | Promise<void>;
   /** What an app may ask of the plugin beside its tools (`capabilityOf`). */
   capabilities?: ProvidedCapability[];
+  /** Resources a host can read by URI, served with the section's tools. */
+  resources?: PluginResources;
   /** Members for code that holds this plugin directly (events, a registry), typed on the result. */
   members?: M;
 }
@@ -87,6 +90,7 @@ export function defineSectionPlugin<S extends TSchema, M extends object = Record
     tools: input.tools(config),
     ...(input.dispose ? { dispose: input.dispose } : {}),
     ...(input.capabilities ? { capabilities: input.capabilities } : {}),
+    ...(input.resources ? { resources: input.resources } : {}),
   });
   const members = input.members ?? ({} as M);
   for (const key of Object.keys(members))

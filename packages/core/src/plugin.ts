@@ -1,6 +1,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { SectionId, ToolMeta } from "./catalog.js";
 import type { ProvidedCapability } from "./plugin-capability.js";
+import type { PluginResources } from "./resources/types.js";
 import type { AnyAgentTool, ToolContext } from "./tool.js";
 
 /** Builds a tool (or several) for a context; null when it does not apply. */
@@ -49,6 +50,11 @@ export interface ClawtoolsPlugin {
    * `capabilityOf(plugin, KEY)`, never by guessing at members).
    */
   capabilities?: Readonly<Record<string, unknown>>;
+  /**
+   * Resources a host can read by URI (MCP resources), served by a toolset only while the policy
+   * keeps one of this plugin's tools (or the plugin has none). See `defineResources`.
+   */
+  resources?: PluginResources;
 }
 
 export interface PluginToolInput {
@@ -73,6 +79,7 @@ export interface DefinePluginInput {
   configSchema?: TSchema;
   /** Declared with `provide(KEY, value)`; a key given twice is an error. */
   capabilities?: ProvidedCapability[];
+  resources?: PluginResources;
 }
 
 function isTool(value: unknown): value is AnyAgentTool {
@@ -118,6 +125,7 @@ export function definePlugin(input: DefinePluginInput): ClawtoolsPlugin {
     tools,
     ...(input.dispose ? { dispose: serialised(input.dispose) } : {}),
     ...(input.configSchema ? { configSchema: input.configSchema } : {}),
+    ...(input.resources ? { resources: input.resources } : {}),
   };
 }
 

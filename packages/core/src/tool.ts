@@ -1,4 +1,5 @@
 import type { Static, TSchema } from "@sinclair/typebox";
+import type { EmbeddedResourceContent, ResourceLinkContent } from "./resources/types.js";
 
 /** A block of text returned to the model. */
 export interface TextContent {
@@ -20,7 +21,16 @@ export interface AudioContent {
   mimeType: string;
 }
 
-export type ToolContent = TextContent | ImageContent | AudioContent;
+/**
+ * What a result may hold: text, images, audio, a link to a resource the host can read
+ * (`resource_link`), or a resource's contents embedded (`resource`).
+ */
+export type ToolContent =
+  | TextContent
+  | ImageContent
+  | AudioContent
+  | ResourceLinkContent
+  | EmbeddedResourceContent;
 
 /**
  * What a tool returns. `isError` marks a result the model should treat as a failure.

@@ -2,6 +2,7 @@ import type { ToolMeta } from "./catalog.js";
 import type { ClawtoolsPlugin } from "./plugin.js";
 import type { ToolsetPolicy } from "./policy/toolset-policy.js";
 import type { ToolDiagnostic, ToolRegistry } from "./registry.js";
+import type { ToolsetResources } from "./resources/toolset-resources.js";
 import type { AnyAgentTool, ToolContext } from "./tool.js";
 import type { ToolHooks } from "./wrap/hooks.js";
 import type { LoopDetectionConfig, LoopDetector } from "./wrap/loop-detection.js";
@@ -37,6 +38,11 @@ export interface Toolset {
   warnings: string[];
   registry: ToolRegistry;
   meta(name: string): ToolMeta | undefined;
+  /**
+   * The resources of the plugins this toolset serves a tool of (or that have no tools), read
+   * with this toolset's context: what an MCP server lists and reads for its client.
+   */
+  resources: ToolsetResources;
   /**
    * Releases what this toolset holds: resources its factories registered through
    * `ctx.onDispose`, then the plugins passed in `plugins` (a registry passed in stays the

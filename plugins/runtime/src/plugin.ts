@@ -1,4 +1,5 @@
 import { type ClawtoolsPlugin, ConfigError, defineSectionPlugin, type ToolContext } from "@clawtools/core";
+import { execOutputResources } from "./exec-output-resources.js";
 import { parseRuntimeConfig, readRuntimeConfig, runtimeConfigSchema } from "./config.js";
 import type { SessionLimits } from "./process/limits.js";
 import { ProcessRegistry } from "./process/registry.js";
@@ -119,6 +120,8 @@ export function createRuntimePlugin(
       { name: "process", factory: (ctx) => createProcessTool(ctx, { registry }) },
     ],
     dispose,
+    // the spilled output of this runtime's exec sessions, readable by the scope that ran them
+    resources: execOutputResources(registry),
     members: { registry },
     // dispose is given, so the plugin has one (definePlugin types it optional)
   }) as ClawtoolsPlugin & { registry: ProcessRegistry; dispose: () => Promise<void> };

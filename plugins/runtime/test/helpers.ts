@@ -1,8 +1,15 @@
 import { execFileSync } from "node:child_process";
 import type { AgentToolResult } from "@clawtools/core";
 
+/** The text of a result (a resource link to spilled output is not text: see `linkOf`). */
 export const text = (r: AgentToolResult<unknown>) =>
-  r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+  r.content
+    .filter((c) => c.type !== "resource_link")
+    .map((c) => (c.type === "text" ? c.text : ""))
+    .join("\n");
+
+/** The resource link a result carries (an exec whose output spilled). */
+export const linkOf = (r: AgentToolResult<unknown>) => r.content.find((c) => c.type === "resource_link");
 
 /** Command lines of every live process containing `needle`. */
 export function processesMatching(needle: string): string[] {

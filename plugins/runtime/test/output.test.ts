@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createExecTool, createProcessTool, ProcessRegistry } from "../src/index.js";
-import { text } from "./helpers.js";
+import { execOutputResources } from "../src/exec-output-resources.js";
+import { linkOf, text } from "./helpers.js";
 
 const registry = new ProcessRegistry();
 afterAll(() => registry.dispose());
@@ -44,6 +45,19 @@ describe("exec output past the limit", () => {
     const spilled = readFileSync(file, "utf8");
     expect(spilled.length).toBe(353_511);
     expect(spilled.endsWith("END-MARKER\n")).toBe(true);
+    // and the result links it as a resource, readable in this scope only
+    const link = linkOf(r)!;
+    expect(link).toMatchObject({
+      uri: `clawtools://runtime/exec-output/${d.sessionId}`,
+      mimeType: "text/plain",
+    });
+    const resources = execOutputResources(registry);
+    expect((await resources.list(ctx)).map((x) => x.uri)).toContain(link.uri);
+    expect(await resources.read(link.uri, ctx)).toEqual({ mimeType: "text/plain", body: spilled });
+    expect(await resources.read(link.uri, { ...ctx, sessionKey: "someone-else" })).toBeUndefined();
+    expect((await resources.list({ ...ctx, sessionKey: "someone-else" })).map((x) => x.uri)).not.toContain(
+      link.uri,
+    );
     // and process log on the session the result names reads the missing lines exactly
     const page = await proc.execute("p", {
       action: "log",

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { contentText } from "@clawtools/core";
 import { type CommonOptions, invocationDir } from "../options.js";
 import { buildToolset } from "../toolset.js";
 import { UsageError } from "../usage.js";
@@ -43,9 +44,9 @@ export async function callCommand(options: CommonOptions, out: (line: string) =>
     else {
       for (const block of result.content) {
         out(
-          block.type === "text"
-            ? block.text
-            : `[image ${block.mimeType}, ${Math.round((block.data.length * 3) / 4)} bytes]`,
+          block.type === "image" || block.type === "audio"
+            ? `[${block.type} ${block.mimeType}, ${Math.round((block.data.length * 3) / 4)} bytes]`
+            : contentText(block),
         );
       }
     }

@@ -31,7 +31,10 @@ export function requireBuilt(): void {
 
 /** The text parts of an MCP tool result, one per line. */
 export const text = (r: unknown) =>
-  ((r as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? "").join("\n");
+  ((r as { content?: Array<{ type?: string; text?: string }> }).content ?? [])
+    .filter((c) => c.type !== "resource_link")
+    .map((c) => c.text ?? "")
+    .join("\n");
 /** An MCP tool result whose text is JSON, parsed. */
 export const json = (r: unknown) => JSON.parse(text(r));
 

@@ -1,14 +1,12 @@
+import { contentText } from "../resources/content-text.js";
 import type { AgentToolResult } from "../tool.js";
 
 // Tool results in each provider's wire format (the definitions of the tools are in definitions.ts).
 
 /** The text of a result (images and audio become a placeholder) for providers that take a string. */
 function resultText(result: AgentToolResult<unknown>): string {
-  return result.content.map((block) => (block.type === "text" ? block.text : placeholder(block))).join("\n");
+  return result.content.map(contentText).join("\n");
 }
-
-// no provider takes audio in a tool result: the model is told it is there
-const placeholder = (block: { type: string; mimeType: string }) => `[${block.type} ${block.mimeType}]`;
 
 const images = (result: AgentToolResult<unknown>) => result.content.filter((b) => b.type === "image");
 const dataUrl = (image: { data: string; mimeType: string }) => `data:${image.mimeType};base64,${image.data}`;
@@ -19,8 +17,8 @@ const dataUrl = (image: { data: string; mimeType: string }) => `data:${image.mim
  */
 export function toOpenAIChatToolMessages(toolCallId: string, result: AgentToolResult<unknown>) {
   const text = result.content
-    .filter((b) => b.type === "text")
-    .map((b) => b.text)
+    .filter((b) => b.type !== "image" && b.type !== "audio")
+    .map(contentText)
     .join("\n");
   const pictures = images(result);
   const tool = {
@@ -51,7 +49,7 @@ export function toOpenAIResponsesOutput(callId: string, result: AgentToolResult<
     output: result.content.map((block) =>
       block.type === "image"
         ? { type: "input_image" as const, image_url: dataUrl(block), detail: "auto" as const }
-        : { type: "input_text" as const, text: block.type === "text" ? block.text : placeholder(block) },
+        : { type: "input_text" as const, text: contentText(block) },
     ),
   };
 }
@@ -63,7 +61,7 @@ export function toAnthropicToolResult(toolUseId: string, result: AgentToolResult
     tool_use_id: toolUseId,
     content: result.content.map((block) =>
       block.type !== "image"
-        ? { type: "text" as const, text: block.type === "text" ? block.text : placeholder(block) }
+        ? { type: "text" as const, text: contentText(block) }
         : {
             type: "image" as const,
             source: {
@@ -80,8 +78,8 @@ export function toAnthropicToolResult(toolUseId: string, result: AgentToolResult
 /** A tool result as a Gemini `functionResponse` part: `output` or `error`, images as inline parts. */
 export function toGeminiFunctionResponse(name: string, result: AgentToolResult<unknown>) {
   const text = result.content
-    .filter((b) => b.type === "text")
-    .map((b) => b.text)
+    .filter((b) => b.type !== "image" && b.type !== "audio")
+    .map(contentText)
     .join("\n");
   const pictures = images(result);
   return {

@@ -1,5 +1,6 @@
 import { isToolInputError, ToolInputError } from "../errors.js";
 import { sanitizeExternalText } from "../external-content.js";
+import { contentText } from "../resources/content-text.js";
 import { backgroundClock } from "../time/clock.js";
 import type { AgentToolResult, AgentToolUpdateCallback } from "../tool.js";
 import type { CatalogEntry } from "./catalog.js";
@@ -57,7 +58,11 @@ function binding(scope: BridgeScope, callableName: unknown, mcp: boolean): CodeB
 
 const blockText = (result: AgentToolResult<unknown>) =>
   result.content
-    .map((block) => (block.type === "text" ? block.text : `[${block.type}: ${block.mimeType}]`))
+    .map((block) =>
+      block.type === "image" || block.type === "audio"
+        ? `[${block.type}: ${block.mimeType}]`
+        : contentText(block),
+    )
     .join("\n");
 
 /**

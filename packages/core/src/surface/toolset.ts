@@ -1,4 +1,5 @@
 import type { ToolMeta } from "../catalog.js";
+import type { ResourceSource } from "../resources/toolset-resources.js";
 import type { AnyAgentTool } from "../tool.js";
 import { type CodeSurfaceOptions, createCodeSurface } from "./code-surface.js";
 import { createSearchSurface, type SearchSurfaceOptions } from "./search-surface.js";
@@ -9,6 +10,7 @@ export type SurfaceableToolset = {
   meta?(name: string): ToolMeta | undefined;
   onToolsChanged?(listener: () => void): () => void;
   dispose?(): Promise<void>;
+  resources?: ResourceSource;
 };
 
 /**
@@ -25,7 +27,7 @@ export type ToolSurfaceOptions = SearchSurfaceOptions & CodeSurfaceOptions;
  * for `code`, two.
  * The surface is rebuilt when the catalog's array changes, so a tool that comes or goes at run
  * time (a mounted server coming back) is searchable at once, and listeners hear of the change.
- * Only `tools`, `meta`, `onToolsChanged`, `dispose` and `onRoots` pass through: the result is a
+ * Only `tools`, `meta`, `onToolsChanged`, `dispose`, `onRoots` and `resources` pass through: the result is a
  * view, not the toolset.
  */
 export function withToolSurface<T extends SurfaceableToolset & { onRoots?: unknown }>(
@@ -52,6 +54,8 @@ export function withToolSurface<T extends SurfaceableToolset & { onRoots?: unkno
       : {}),
     ...(toolset.dispose ? { dispose: () => toolset.dispose!() } : {}),
     ...(toolset.onRoots !== undefined ? { onRoots: toolset.onRoots } : {}),
+    // resources are the toolset's whatever surface shows its tools
+    ...(toolset.resources ? { resources: toolset.resources } : {}),
   };
   return view as SurfaceView<T>;
 }

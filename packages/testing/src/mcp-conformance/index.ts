@@ -1,7 +1,8 @@
 import { type ClawtoolsPlugin, definePlugin } from "@clawtools/core";
+import { conformanceResources, STATIC_TEXT } from "./resources.js";
 import { CONFORMANCE_ERROR_TEXT, conformanceTools } from "./tools.js";
 
-export { CONFORMANCE_ERROR_TEXT };
+export { CONFORMANCE_ERROR_TEXT, STATIC_TEXT };
 
 /** The fixture tools' names, in the order they are registered. */
 export const CONFORMANCE_TOOL_NAMES = conformanceTools().map((t) => t.name);
@@ -9,12 +10,13 @@ export const CONFORMANCE_TOOL_NAMES = conformanceTools().map((t) => t.name);
 /**
  * The MCP conformance fixture as a clawtools plugin: `clawtools serve --http 0 --plugin
  * @clawtools/testing/mcp-conformance`, then run `@modelcontextprotocol/conformance server`
- * against it. Only the tool scenarios the plugin contract can answer are served (see README).
+ * against it. Only the tool and resource scenarios the plugin contract can answer are served (see README).
  */
 export const plugin: ClawtoolsPlugin = definePlugin({
   id: "mcp-conformance",
   version: "1.0.0",
-  description: "The MCP conformance suite's fixture tools (test_simple_text, test_image_content, …)",
+  description:
+    "The MCP conformance suite's fixture tools (test_simple_text, test_image_content, …) and resources (test://static-text, …)",
   tools: [
     {
       names: CONFORMANCE_TOOL_NAMES,
@@ -22,6 +24,7 @@ export const plugin: ClawtoolsPlugin = definePlugin({
       source: "@clawtools/testing/mcp-conformance",
     },
   ],
+  resources: conformanceResources(),
 });
 
 export default plugin;

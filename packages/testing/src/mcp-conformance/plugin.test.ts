@@ -2,7 +2,7 @@ import { inflateSync } from "node:zlib";
 import { createToolset } from "@clawtools/core";
 import { describe, expect, it } from "vitest";
 import { checkPluginContract } from "../contract.js";
-import { CONFORMANCE_ERROR_TEXT, CONFORMANCE_TOOL_NAMES, plugin } from "./index.js";
+import { CONFORMANCE_ERROR_TEXT, CONFORMANCE_TOOL_NAMES, plugin, STATIC_TEXT } from "./index.js";
 
 const toolset = () => createToolset({ plugins: [plugin] });
 
@@ -13,6 +13,8 @@ describe("@clawtools/testing/mcp-conformance", () => {
       "test_simple_text",
       "test_image_content",
       "test_audio_content",
+      "test_embedded_resource",
+      "test_multiple_content_types",
       "test_error_handling",
       "test_tool_with_progress",
     ]);
@@ -72,5 +74,49 @@ describe("@clawtools/testing/mcp-conformance", () => {
     // the wrap pipeline reports an abort as an AbortError (the MCP server answers "Aborted")
     await expect(run).rejects.toThrow(/Aborted/);
     expect(updates).toBe(1);
+  });
+
+  it("serves the suite's fixture resources, template and embedded resources", async () => {
+    const { tools, resources } = toolset();
+    expect((await resources.list()).map((r) => r.uri)).toEqual([
+      "test://static-text",
+      "test://static-binary",
+      "test://watched-resource",
+    ]);
+    expect(await resources.templates()).toEqual([
+      expect.objectContaining({ uriTemplate: "test://template/{id}/data", mimeType: "application/json" }),
+    ]);
+    expect(await resources.read("test://static-text")).toEqual({
+      uri: "test://static-text",
+      mimeType: "text/plain",
+      text: STATIC_TEXT,
+    });
+    const binary = await resources.read("test://static-binary");
+    expect(Buffer.from(binary.blob!, "base64").subarray(1, 4).toString("ascii")).toBe("PNG");
+    expect(JSON.parse((await resources.read("test://template/123/data")).text!)).toEqual({
+      id: "123",
+      templateTest: true,
+      data: "Data for ID: 123",
+    });
+    await expect(resources.read("test://nonexistent")).rejects.toMatchObject({
+      code: -32602,
+      data: { uri: "test://nonexistent" },
+    });
+    const call = (name: string) => tools.find((t) => t.name === name)!.execute(`call-${name}`, {});
+    expect((await call("test_embedded_resource")).content).toEqual([
+      {
+        type: "resource",
+        resource: {
+          uri: "test://embedded-resource",
+          mimeType: "text/plain",
+          text: "This is an embedded resource content.",
+        },
+      },
+    ]);
+    expect((await call("test_multiple_content_types")).content.map((b) => b.type)).toEqual([
+      "text",
+      "image",
+      "resource",
+    ]);
   });
 });

@@ -35,8 +35,8 @@ const tool = (name: string, description: string, execute: AnyAgentTool["execute"
 
 /**
  * The fixture tools the official MCP conformance suite's server scenarios call
- * (`@modelcontextprotocol/conformance`: tools-call-simple-text, -image, -audio, -error,
- * -with-progress), answering as its reference server does.
+ * (`@modelcontextprotocol/conformance`: tools-call-simple-text, -image, -audio, -embedded-resource,
+ * -mixed-content, -error, -with-progress), answering as its reference server does.
  */
 export function conformanceTools(): AnyAgentTool[] {
   return [
@@ -49,6 +49,36 @@ export function conformanceTools(): AnyAgentTool[] {
     tool("test_audio_content", "Tests audio content response (a short WAV tone)", async () => ({
       content: [{ type: "audio", data: toneWav().toString("base64"), mimeType: "audio/wav" }],
     })),
+    tool("test_embedded_resource", "Tests embedded resource content response", async () => ({
+      content: [
+        {
+          type: "resource",
+          resource: {
+            uri: "test://embedded-resource",
+            mimeType: "text/plain",
+            text: "This is an embedded resource content.",
+          },
+        },
+      ],
+    })),
+    tool(
+      "test_multiple_content_types",
+      "Tests response with text, an image and an embedded resource",
+      async () => ({
+        content: [
+          { type: "text", text: "Multiple content types test:" },
+          { type: "image", data: redPixelPng().toString("base64"), mimeType: "image/png" },
+          {
+            type: "resource",
+            resource: {
+              uri: "test://mixed-content-resource",
+              mimeType: "application/json",
+              text: JSON.stringify({ test: "data", value: 123 }),
+            },
+          },
+        ],
+      }),
+    ),
     tool("test_error_handling", "Tests error response handling (always fails)", async () => {
       throw new Error(CONFORMANCE_ERROR_TEXT);
     }),

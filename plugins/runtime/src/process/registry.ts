@@ -21,6 +21,7 @@ export class ProcessRegistry {
   private readonly byScope = new Map<string, Map<string, BackgroundProcess>>();
   private readonly host: ProcessHost;
   limits: SessionLimits;
+  private readonly spawnListeners = new Set<(session: BackgroundProcess) => void>();
   /** Spill directory of sessions started without one (no state dir): a private temp dir. */
   private tempSpillDir: string | undefined;
 
@@ -50,7 +51,14 @@ export class ProcessRegistry {
       this.byScope.set(session.scopeKey, scope);
     }
     scope.set(session.id, session);
+    for (const listener of this.spawnListeners) listener(session);
     return session;
+  }
+
+  /** Calls `listener` with every session started from now on; returns the unsubscribe. */
+  onSpawn(listener: (session: BackgroundProcess) => void): () => void {
+    this.spawnListeners.add(listener);
+    return () => this.spawnListeners.delete(listener);
   }
 
   get(scopeKey: string, id: string): BackgroundProcess | undefined {

@@ -7,6 +7,7 @@ import {
 import { type BackgroundExitNotice, backgroundExitNotice } from "../process/exit-notice.js";
 import type { ProcessRegistry } from "../process/registry.js";
 import type { BackgroundProcess, ProcessHost } from "../process/host.js";
+import { execOutputLink } from "../exec-output-resources.js";
 import type { ExecDetails } from "./exec-details.js";
 
 export interface LocalRunOptions {
@@ -99,7 +100,11 @@ function finishedResult(
   if (exit.exitCode === null) fail(`Command aborted by signal ${exit.exitSignal}`);
   const exitNote = exit.exitCode !== 0 ? `\n\n(Command exited with code ${exit.exitCode})` : "";
   return {
-    content: [{ type: "text", text: (output || "(no output)") + exitNote }],
+    content: [
+      { type: "text", text: (output || "(no output)") + exitNote },
+      // the spilled whole output, as a resource a host can read (the path is outside any workspace)
+      ...(view.truncated && view.outputFile ? [execOutputLink(session)] : []),
+    ],
     details: {
       status: "completed",
       exitCode: exit.exitCode,

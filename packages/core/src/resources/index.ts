@@ -1,0 +1,20 @@
+export {
+  type DefineResourcesInput,
+  defineResources,
+  type StaticResource,
+  type TemplateResource,
+} from "./define-resources.js";
+export { type ResourceSource, type ServedResources, ToolsetResources } from "./toolset-resources.js";
+export type {
+  EmbeddedResourceContent,
+  PluginResources,
+  ResourceBody,
+  ResourceChange,
+  ResourceContents,
+  ResourceInfo,
+  ResourceLinkContent,
+  ResourceTemplateInfo,
+} from "./types.js";
+export { isResourceNotFoundError, ResourceNotFoundError } from "./types.js";
+export { matchUriTemplate } from "./uri-template.js";
+export { contentText } from "./content-text.js";

@@ -1,0 +1,75 @@
+import type { ToolContext } from "../tool.js";
+import {
+  type PluginResources,
+  type ResourceChange,
+  type ResourceContents,
+  type ResourceInfo,
+  ResourceNotFoundError,
+  type ResourceTemplateInfo,
+} from "./types.js";
+
+/** What serves a toolset's resources, as a server or a view over the toolset sees it. */
+export type ResourceSource = Pick<ToolsetResources, "available" | "list" | "templates" | "read"> & {
+  watch?: ToolsetResources["watch"];
+};
+
+/** One plugin's resources, as a toolset serves them. */
+export interface ServedResources {
+  pluginId: string;
+  resources: PluginResources;
+}
+
+/**
+ * The resources one toolset serves: those of the plugins its policy kept (a plugin none of whose
+ * tools is served serves no resources), each asked with the toolset's context, so one client
+ * never lists or reads what another client's toolset holds.
+ */
+export class ToolsetResources {
+  constructor(
+    private readonly served: readonly ServedResources[],
+    private readonly ctx: ToolContext,
+  ) {}
+
+  /** Whether any plugin serves resources here (an MCP server declares the capability then). */
+  get available(): boolean {
+    return this.served.length > 0;
+  }
+
+  /** The plugins that serve resources here. */
+  get pluginIds(): string[] {
+    return this.served.map((s) => s.pluginId);
+  }
+
+  async list(): Promise<ResourceInfo[]> {
+    const lists = await Promise.all(this.served.map((s) => s.resources.list(this.ctx)));
+    return lists.flat();
+  }
+
+  async templates(): Promise<ResourceTemplateInfo[]> {
+    const lists = await Promise.all(this.served.map((s) => s.resources.templates?.(this.ctx) ?? []));
+    return lists.flat();
+  }
+
+  /** The contents of `uri`; `ResourceNotFoundError` when no plugin serves it here. */
+  async read(uri: string): Promise<ResourceContents> {
+    for (const { resources } of this.served) {
+      const found = await resources.read(uri, this.ctx);
+      if (!found) continue;
+      const mimeType = found.mimeType ? { mimeType: found.mimeType } : {};
+      return typeof found.body === "string"
+        ? { uri, ...mimeType, text: found.body }
+        : { uri, ...mimeType, blob: Buffer.from(found.body).toString("base64") };
+    }
+    throw new ResourceNotFoundError(uri);
+  }
+
+  /** Calls `listener` on every change any plugin reports; returns the unsubscribe. */
+  watch(listener: (change: ResourceChange) => void): () => void {
+    const stops = this.served.flatMap((s) =>
+      s.resources.watch ? [s.resources.watch(this.ctx, listener)] : [],
+    );
+    return () => {
+      for (const stop of stops) stop();
+    };
+  }
+}
