@@ -24,6 +24,8 @@ describe.skipIf(skipReason !== undefined)("the MCP Inspector CLI drives clawtool
   let failed: Outcome;
   let codeList: Outcome;
   let codeCall: Outcome;
+  let searchList: Outcome;
+  let searchCall: Outcome;
 
   beforeAll(async () => {
     ensureBuilt();
@@ -37,7 +39,7 @@ describe.skipIf(skipReason !== undefined)("the MCP Inspector CLI drives clawtool
     env = { ...rest, HOME: path.join(dir, "home"), XDG_STATE_HOME: path.join(dir, "state") };
     mkdirSync(env.HOME as string);
     // each Inspector command starts its own serve (stdio): the three run side by side
-    [list, read, failed, codeList, codeCall] = await Promise.all([
+    [list, read, failed, codeList, codeCall, searchList, searchCall] = await Promise.all([
       // --strict: the Inspector lints each input schema and exits 6 on an error-severity problem
       inspect(["--profile", "full", "--method", "tools/list", "--strict"]),
       inspect(["--method", "tools/call", "--tool-name", "read", "--tool-arg", "path=notes.md"]),
@@ -53,6 +55,20 @@ describe.skipIf(skipReason !== undefined)("the MCP Inspector CLI drives clawtool
         "exec",
         "--tool-arg",
         'code=const note = await read({ path: "notes.md" }); return note.text.split("\\n")[1];',
+      ]),
+      // Tool Search: the three controls, and read reached through dispatch_action by its id
+      inspect(["--surface", "search", "--method", "tools/list", "--strict"]),
+      inspect([
+        "--surface",
+        "search",
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "dispatch_action",
+        "--tool-arg",
+        "id=clawtools:fs:read",
+        "--tool-arg",
+        'args={"path":"notes.md"}',
       ]),
     ]);
   }, BUILD_TIMEOUT_MS);
@@ -130,5 +146,14 @@ describe.skipIf(skipReason !== undefined)("the MCP Inspector CLI drives clawtool
       value: "The Inspector reads this line.",
       telemetry: { callCount: 1 },
     });
+  });
+
+  it("--surface search: the three Tool Search controls, portable, and dispatch_action reaches read by its id", () => {
+    expect(searchList.code).toBe(0);
+    const tools = searchList.answer.tools as Array<{ name: string }>;
+    expect(tools.map((t) => t.name).sort()).toEqual(["dispatch_action", "tool_describe", "tool_search"]);
+    expect(searchCall.code).toBe(0);
+    const content = searchCall.answer.content as Array<{ text: string }>;
+    expect(content.map((c) => c.text).join("\n")).toContain("The Inspector reads this line.");
   });
 });
