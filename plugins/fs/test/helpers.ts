@@ -20,7 +20,9 @@ export function tempDir(): string {
 }
 
 export const text = (r: AgentToolResult<unknown>) =>
-  r.content.map((c) => (c.type === "text" ? c.text : `[${"mimeType" in c ? c.mimeType : c.type}]`)).join("\n");
+  r.content
+    .map((c) => (c.type === "text" ? c.text : `[${"mimeType" in c ? c.mimeType : c.type}]`))
+    .join("\n");
 
 /** One session: read, edit, write and apply_patch over one context, as a toolset builds them. */
 export function session(root: string) {
