@@ -38,6 +38,9 @@ export interface JournalScope {
   session?: string;
 }
 
+const inScope = (entry: JournalEntry, scope: JournalScope) =>
+  !scope.session || entry.session === scope.session;
+
 export interface UndoStep {
   path: string;
   from: FileState;
@@ -214,16 +217,14 @@ export class Journal {
     const gone = new Set([...state.undone.flat(), ...state.discarded]);
     const entries = (await this.all()).filter((e) => !gone.has(e.id));
     return {
-      entries: scope.session ? entries.filter((e) => e.session === scope.session) : entries,
+      entries: entries.filter((e) => inScope(e, scope)),
       dropped: state.dropped,
     };
   }
 
   /** What one call changed: per path, its state before and after. */
   async diff(id: string, scope: JournalScope = {}): Promise<JournalChange[]> {
-    const entry = (await this.all()).find(
-      (e) => e.id === id && (!scope.session || e.session === scope.session),
-    );
+    const entry = (await this.all()).find((e) => e.id === id && inScope(e, scope));
     if (!entry) throw new JournalError(`no journal entry ${id} (see --list)`);
     return entry.files;
   }
@@ -277,10 +278,10 @@ export class Journal {
   undo(id: string, options: { dryRun?: boolean } & JournalScope = {}): Promise<UndoStep[]> {
     return this.serial(async () => {
       const { entries } = await this.list();
-      const at = entries.findIndex((e) => e.id === id && (!options.session || e.session === options.session));
+      const at = entries.findIndex((e) => e.id === id && inScope(e, options));
       if (at === -1) throw new JournalError(`no journal entry ${id} to undo (see --list)`);
       const later = entries.slice(at);
-      const batch = options.session ? later.filter((e) => e.session === options.session) : later;
+      const batch = later.filter((e) => inScope(e, options));
       if (options.session) {
         const paths = new Set(batch.flatMap((e) => e.files.map((f) => f.path)));
         for (const other of later)

@@ -12,10 +12,17 @@ export function unchangedSince(then: Seen, raw: string): boolean {
   return then.text !== undefined ? then.text === raw : sameDigest(then.digest, lineDigest(raw));
 }
 
-/** Line ranges of the file now (`raw`; `text` its lines as the tools see them) that differ from what the session saw. */
-export function rangesChangedSince(then: Seen, raw: string, text: string): Array<[number, number]> {
-  if (then.text !== undefined) return changedRanges(splitEndings(then.text).text, text);
-  return changedLineRanges(Array.from(then.digest.lines), Array.from(lineDigest(raw).lines));
+/**
+ * Line ranges of the file now (`raw`; `text` its lines as the tools see them) that differ from
+ * what the session saw, or undefined when it is as the session saw it (a big file's digest is
+ * taken once for both answers).
+ */
+export function changedSince(then: Seen, raw: string, text: string): Array<[number, number]> | undefined {
+  if (then.text !== undefined)
+    return then.text === raw ? undefined : changedRanges(splitEndings(then.text).text, text);
+  const now = lineDigest(raw);
+  if (sameDigest(then.digest, now)) return undefined;
+  return changedLineRanges(Array.from(then.digest.lines), Array.from(now.lines));
 }
 
 /** The text the session saw, as the tools see lines (undefined when only a digest was kept). */

@@ -5,7 +5,7 @@ import { displayPath } from "../paths.js";
 import { joinEndings, splitEndings } from "../edit/line-endings.js";
 import { applyUpdateChunks } from "../patch/apply-update.js";
 import { parsePatch } from "../patch/parse.js";
-import { rangesChangedSince, seenText, unchangedSince } from "../stale/judge.js";
+import { changedSince, seenText, unchangedSince } from "../stale/judge.js";
 import { staleRefusal, touches, withLoopNote } from "../stale/region.js";
 
 export const applyPatchSchema = Type.Object(
@@ -71,8 +71,8 @@ async function guardRegions(
   touched: Array<[number, number]>,
 ): Promise<void> {
   const then = await env.seen.get(abs);
-  if (then === undefined || unchangedSince(then, raw)) return;
-  const ranges = rangesChangedSince(then, raw, now);
+  const ranges = then === undefined ? undefined : changedSince(then, raw, now);
+  if (then === undefined || ranges === undefined) return;
   for (const [first, last] of touched)
     if (touches(ranges, first, last))
       refuse(env, staleRefusal({ shown, seen: seenText(then), now, wanted, first, last }));

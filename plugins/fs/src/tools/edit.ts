@@ -9,7 +9,7 @@ import {
 import { generateDiffString } from "../edit/diff.js";
 import { joinEndings, splitEndings } from "../edit/line-endings.js";
 import { normalizeToLF } from "../edit/normalize.js";
-import { rangesChangedSince, seenText, unchangedSince } from "../stale/judge.js";
+import { changedSince, seenText } from "../stale/judge.js";
 import { lineOf, staleRefusal, touches, withLoopNote } from "../stale/region.js";
 import { checkPathArg } from "./messages.js";
 import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
@@ -189,8 +189,8 @@ export function createEditTool(
         // the stale guard: a file changed on disk since this session saw it is judged by the
         // lines the edit touches; changes elsewhere (a formatter, another writer) are kept
         const then = await env.seen.get(abs);
-        if (then !== undefined && !unchangedSince(then, raw)) {
-          const ranges = rangesChangedSince(then, raw, original);
+        const ranges = then === undefined ? undefined : changedSince(then, raw, original);
+        if (then !== undefined && ranges !== undefined) {
           for (const { start, end } of outcome.spans) {
             const [first, last] = [lineOf(original, start), lineOf(original, Math.max(start, end - 1))];
             if (!touches(ranges, first, last)) continue;
