@@ -4,6 +4,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { timeInTurns } from "../harness.ts";
 
 const dist = process.env.OPENCLAW_DIST;
 const dir = process.env.BENCH_DIR;
@@ -57,17 +58,6 @@ const variants = {
   clawtoolsEdit: () => flipEdit("ct"),
 };
 
-// the same turn-taking as the harness's timeInTurns: the first of each round rotates
-const order = Object.entries(variants);
-const samples = Object.fromEntries(order.map(([k]) => [k, []]));
-const rounds = 300;
-const warmup = 30;
-for (let round = 0; round < warmup + rounds; round++)
-  for (let k = 0; k < order.length; k++) {
-    const [name, run] = order[(round + k) % order.length];
-    const start = performance.now();
-    await run();
-    if (round >= warmup) samples[name].push(performance.now() - start);
-  }
-const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length / 2) - 1];
-console.log(JSON.stringify(Object.fromEntries(order.map(([k]) => [k, p50(samples[k])]))));
+// the harness's own turn-taking (Node 24 strips the types of harness.ts); p50 of each, in ms
+const p50 = await timeInTurns(variants, 300, 30);
+console.log(JSON.stringify(p50));
