@@ -144,9 +144,10 @@ export function createReadTool(
     env.seen.set(
       abs,
       stat.size <= MAX_SEEN_BYTES
-        ? (stat.size > 0 && head.length === stat.size ? head : await source.readFile({ filePath: abs })).toString(
-            "utf8",
-          )
+        ? (stat.size > 0 && head.length === stat.size
+            ? head
+            : await source.readFile({ filePath: abs })
+          ).toString("utf8")
         : stat.size <= MAX_DIGEST_BYTES
           ? env.bridge.readFile({ filePath: abs }).then((data) => lineDigestAsync(data.toString("utf8")))
           : undefined,

@@ -11,10 +11,15 @@ rl.on("line", async (line) => {
   const m = JSON.parse(line);
   if (m.id === undefined) return;
   if (m.method === "initialize")
-    return answer(m.id, { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "bare", version: "0" } });
+    return answer(m.id, {
+      protocolVersion: "2025-06-18",
+      capabilities: { tools: {} },
+      serverInfo: { name: "bare", version: "0" },
+    });
   if (m.method !== "tools/call") return answer(m.id, { tools: [] });
   const args = m.params.arguments;
-  if (m.params.name === "read") return answer(m.id, text(await readFile(path.resolve(root, args.path), "utf8")));
+  if (m.params.name === "read")
+    return answer(m.id, text(await readFile(path.resolve(root, args.path), "utf8")));
   execFile("sh", ["-c", args.command], { cwd: root }, (_e, out) => answer(m.id, text(out)));
 });
 rl.on("close", () => process.exit(0));

@@ -13,11 +13,19 @@ const object = (properties) => ({ type: "object", properties });
 const tools = [
   { name: "read", inputSchema: { ...object({ path: { type: "string" } }), required: ["path"] } },
   { name: "ls", inputSchema: object({ path: { type: "string" } }) },
-  { name: "grep", inputSchema: { ...object({ pattern: { type: "string" }, path: { type: "string" } }), required: ["pattern"] } },
+  {
+    name: "grep",
+    inputSchema: {
+      ...object({ pattern: { type: "string" }, path: { type: "string" } }),
+      required: ["pattern"],
+    },
+  },
 ];
 const text = (t) => ({ content: [{ type: "text", text: t }] });
 const run = (file, args) =>
-  new Promise((resolve) => execFile(file, args, { cwd: root, maxBuffer: 64 << 20 }, (_e, out) => resolve(out)));
+  new Promise((resolve) =>
+    execFile(file, args, { cwd: root, maxBuffer: 64 << 20 }, (_e, out) => resolve(out)),
+  );
 
 const server = new Server({ name: "sdk-peer", version: "1.0.0" }, { capabilities: { tools: {} } });
 server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
@@ -30,7 +38,12 @@ server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
   }
   if (params.name === "ls") {
     const entries = await readdir(at, { withFileTypes: true });
-    return text(entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort().join("\n"));
+    return text(
+      entries
+        .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
+        .sort()
+        .join("\n"),
+    );
   }
   return text(await run(rg, ["-n", "--no-heading", String(args.pattern), path.relative(root, at) || "."]));
 });

@@ -33,7 +33,10 @@ const BATCH = 60;
 
 function workspace(): string {
   const ws = mkdtempSync(path.join(tmpdir(), "clawtools-bench-per-call-"));
-  const lines = Array.from({ length: 200 }, (_, i) => `line ${i + 1}: const value${i} = compute(${i}, "text");`);
+  const lines = Array.from(
+    { length: 200 },
+    (_, i) => `line ${i + 1}: const value${i} = compute(${i}, "text");`,
+  );
   writeFileSync(path.join(ws, "notes.txt"), `${lines.join("\n")}\n`);
   mkdirSync(path.join(ws, "src"));
   for (let i = 0; i < 40; i++)
@@ -108,7 +111,12 @@ export default {
         { name: "ours", server: ours, tool, args: args.ours },
       ];
       if (tool === "ls")
-        sides.push({ name: "ref", server: ref, tool: "list_directory", args: { path: path.join(ws, "src") } });
+        sides.push({
+          name: "ref",
+          server: ref,
+          tool: "list_directory",
+          args: { path: path.join(ws, "src") },
+        });
       const got = await inTurns(sides);
       const peer = got.get("sdk")!;
       const mine = got.get("ours")!;
@@ -195,7 +203,12 @@ export default {
     }
     const bareRssName = "bare Node JSON-RPC child: RSS after the opening";
     rows.push({ name: bareRssName, value: bareRss, unit: "MB" });
-    rows.push({ name: "MCP SDK server: RSS after its calls above", value: sdkRss, unit: "MB", baseline: bareRssName });
+    rows.push({
+      name: "MCP SDK server: RSS after its calls above",
+      value: sdkRss,
+      unit: "MB",
+      baseline: bareRssName,
+    });
     rows.push({
       name: "clawtools serve --profile coding: RSS after 100 mixed calls",
       value: servedRss,
@@ -205,7 +218,8 @@ export default {
       met: servedRss / bareRss <= 2,
     });
     return {
-      title: "Per call: clawtools serve against an MCP SDK server, the reference filesystem server and bare Node",
+      title:
+        "Per call: clawtools serve against an MCP SDK server, the reference filesystem server and bare Node",
       rows,
       loadAtStart: loadStart,
       notes: [
