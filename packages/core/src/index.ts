@@ -62,7 +62,9 @@ export {
 export { type SupervisedChild, spawnSupervised } from "./lifecycle/supervised-spawn.js";
 export {
   abortableDelay,
+  type BackoffSchedule,
   backoffDelay,
+  backoffPause,
   checkJsonBody,
   HttpError,
   type HttpErrorDetails,
@@ -74,6 +76,8 @@ export {
   type HttpResponse,
   isHttpError,
   parseRetryAfter,
+  type RetryWithBackoffOptions,
+  retryWithBackoff,
 } from "./http/index.js";
 // time: every timer goes through a Clock, so tests drive it with FakeClock (@clawtools/core/testing)
 export {
