@@ -2,8 +2,8 @@
  * Every error class a package exports is branded, as core's ToolInputError is: a `Symbol.for`
  * marker as the class's own static `marker`, carried by every instance, and an exported
  * `is<Name>` guard that recognises an error from any copy of the package (the marker, not
- * `instanceof`). Walks each publishable package's source entry points, as the MCP SDK's test
- * walks its exports.
+ * `instanceof`). Every one extends core's `ClawtoolsError` and has a `code`. Walks each
+ * publishable package's source entry points, as the MCP SDK's test walks its exports.
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";
