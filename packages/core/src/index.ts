@@ -333,6 +333,7 @@ export {
   acquireFileLock,
   FILE_LOCK_STALE_MS,
   type FileLockOptions,
+  type HeldFileLock,
   processAlive,
   withFileLock,
 } from "./safety/file-lock.js";
