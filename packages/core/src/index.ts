@@ -228,7 +228,9 @@ export {
   type OnCorrupt,
   type ReadJsonOptions,
   readJsonFile,
+  type WriteFileAtomicallyOptions,
   type WriteJsonOptions,
+  writeFileAtomically,
   writeJsonAtomic,
 } from "./state/index.js";
 export {
