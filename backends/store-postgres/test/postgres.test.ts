@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore, type PostgresStore } from "../src/index.js";
 import { type Cluster, HAVE_POSTGRES, SKIP_REASON, startCluster } from "./cluster.js";
 import { connectionLivenessSuite } from "./connection-liveness.js";
+import { followerSuite } from "./followers.js";
 import { livenessSuite } from "./liveness.js";
 import { schedulerSuite } from "./schedulers.js";
 import { twoInstanceSuite } from "./two-instances.js";
@@ -166,5 +167,6 @@ describe.skipIf(!HAVE_POSTGRES)(
     livenessSuite(() => ctx.cluster?.url as string);
     schedulerSuite(() => ctx.cluster?.url as string);
     connectionLivenessSuite(() => ctx.cluster?.url as string);
+    followerSuite(() => ctx.cluster?.url as string);
   },
 );
