@@ -228,7 +228,9 @@ export {
   type OnCorrupt,
   type ReadJsonOptions,
   readJsonFile,
+  type WriteFileAtomicallyOptions,
   type WriteJsonOptions,
+  writeFileAtomically,
   writeJsonAtomic,
 } from "./state/index.js";
 export {
@@ -333,6 +335,7 @@ export {
   acquireFileLock,
   FILE_LOCK_STALE_MS,
   type FileLockOptions,
+  type HeldFileLock,
   processAlive,
   withFileLock,
 } from "./safety/file-lock.js";

@@ -141,10 +141,14 @@ export function createReadTool(
 
     // what the model sees is remembered for the stale guard (read now: a later change is not what it saw)
     // (a big file: the digest of its lines, taken in the background, the page answers at once)
+    // (a file the first chunk already holds whole is not read again)
     env.seen.set(
       abs,
       stat.size <= MAX_SEEN_BYTES
-        ? (await env.bridge.readFile({ filePath: abs })).toString("utf8")
+        ? (stat.size > 0 && head.length === stat.size
+            ? head
+            : await source.readFile({ filePath: abs })
+          ).toString("utf8")
         : stat.size <= MAX_DIGEST_BYTES
           ? env.bridge.readFile({ filePath: abs }).then((data) => lineDigestAsync(data.toString("utf8")))
           : undefined,
