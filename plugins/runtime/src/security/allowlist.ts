@@ -194,8 +194,8 @@ function judge(
 /**
  * Judges a command line in allowlist mode. Allowed only when it parses completely and every
  * simple command, and every program it starts, is an allowlist hit or a safe-bin use; then the
- * command that runs is rebuilt
- * from what was judged, each program word by the absolute path that was checked.
+ * command that runs is rebuilt from what was judged, each program word by the absolute path
+ * that was checked.
  */
 export function evaluateAllowlist(line: string, options: AllowlistOptions): AllowlistVerdict {
   const parsed = readPlain(line);
