@@ -60,21 +60,8 @@ export {
   supervisedProcessGroups,
 } from "./lifecycle/group-reaper.js";
 export { type SupervisedChild, spawnSupervised } from "./lifecycle/supervised-spawn.js";
-export {
-  abortableDelay,
-  backoffDelay,
-  checkJsonBody,
-  HttpError,
-  type HttpErrorDetails,
-  type HttpErrorKind,
-  type HttpJsonOptions,
-  httpJson,
-  httpRequest,
-  type HttpRequestOptions,
-  type HttpResponse,
-  isHttpError,
-  parseRetryAfter,
-} from "./http/index.js";
+// one HTTP client for configured endpoints, and the one retry with back-off
+export * from "./http/index.js";
 // time: every timer goes through a Clock, so tests drive it with FakeClock (@clawtools/core/testing)
 export {
   backgroundClock,

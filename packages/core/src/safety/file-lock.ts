@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { closeSync, ftruncateSync, openSync, renameSync, rmSync, unlinkSync, writeSync } from "node:fs";
 import { readFile, rename, rm, stat } from "node:fs/promises";
 import { hostname } from "node:os";
+import { backoffPause } from "../http/backoff.js";
 import { delay } from "../time/delay.js";
 
 /** A lock older than this is taken to be abandoned whatever its holder (another host, a reused pid). */
@@ -106,7 +107,7 @@ export async function acquireFileLock(file: string, options: FileLockOptions = {
   const timeoutMs = options.timeoutMs ?? 20_000;
   const staleMs = options.staleMs ?? FILE_LOCK_STALE_MS;
   const deadline = Date.now() + timeoutMs;
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 1; ; attempt++) {
     const fd = takeFree(lock);
     if (fd !== undefined) return holding(file, lock, fd);
     const seen = await readFile(lock, "utf8").catch(() => "");
@@ -122,7 +123,7 @@ export async function acquireFileLock(file: string, options: FileLockOptions = {
       throw new Error(
         `Timed out after ${timeoutMs} ms waiting for the lock on ${file} (held by pid ${holderPid(seen) || "?"})`,
       );
-    await delay(Math.min(40, 1 + attempt * 2) + Math.random() * 5);
+    await delay(backoffPause(attempt, { baseMs: 2, maxMs: 40 }));
   }
 }
 
