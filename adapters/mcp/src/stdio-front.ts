@@ -1,6 +1,8 @@
 import type { JSONRPCMessage, JSONRPCRequest, Transport } from "@modelcontextprotocol/server";
+import { supportsFormElicitation } from "./elicit-approval.js";
 import type { McpToolsetLike } from "./server.js";
 import type { ServeStdioOptions } from "./stdio.js";
+import { FrontCalls } from "./stdio-calls.js";
 import { frontInitialize, initializeResult, listResult, plainParams } from "./stdio-opening.js";
 import type { LineTransport } from "./stdio-transport.js";
 
@@ -23,6 +25,8 @@ const isNotification = (m: JSONRPCMessage) => "method" in m && !("id" in m);
  * The stdio server's front: it answers a 2025-era client's opening (`initialize`, then
  * `notifications/initialized`, `ping`, `tools/list`) itself, with the SDK server's exact answers,
  * so a client lists the tools without the process first building the SDK and its zod schemas.
+ * Plain `tools/call`s of such a client (no approvals to ask through it, no progress token) it
+ * runs too (`FrontCalls`), so calling a tool costs no SDK either.
  * The first other message loads the SDK and connects its server to the same line transport; the
  * opening is replayed into it (its answers swallowed) so it negotiated the same state, and every
  * later message goes to it in arrival order (held while it loads).
@@ -32,6 +36,9 @@ export class StdioFront {
   /** The answered `initialize` and the notifications after it, replayed into the SDK server. */
   private readonly opening: JSONRPCMessage[] = [];
   private clientRoots = false;
+  /** The client can be asked to approve a command (form elicitation): its calls are the SDK's. */
+  private clientApproves = false;
+  private readonly calls: FrontCalls;
   private readonly held: JSONRPCMessage[] = [];
   private wire: HandoverWire | undefined;
   private sdk: { close(): Promise<void> } | undefined;
@@ -43,7 +50,9 @@ export class StdioFront {
     private readonly toolset: McpToolsetLike,
     private readonly options: ServeStdioOptions,
     private readonly load: () => Promise<StdioSdk>,
-  ) {}
+  ) {
+    this.calls = new FrontCalls(transport, toolset, options);
+  }
 
   async start(): Promise<void> {
     const t = this.transport;
@@ -65,11 +74,14 @@ export class StdioFront {
   async close(): Promise<void> {
     await this.handing?.catch(() => {});
     this.unsubscribe?.();
+    this.calls.abortAll();
     if (this.sdk) await this.sdk.close();
     else await this.transport.close();
   }
 
   private receive(message: JSONRPCMessage): void {
+    // a call the front runs is cancelled here, whoever answers the rest by now
+    if (this.calls.cancel(message)) return;
     if (this.phase === "handed") this.wire!.onmessage?.(message);
     else if (this.phase === "loading") this.held.push(message);
     else if (this.phase === "opening" || this.phase === "initialized") {
@@ -86,6 +98,9 @@ export class StdioFront {
       if (!opening) return false;
       this.opening.push(message);
       this.clientRoots = opening.roots;
+      this.clientApproves =
+        this.options.elicitApprovals !== false &&
+        supportsFormElicitation((message.params as { capabilities?: object }).capabilities);
       this.phase = "initialized";
       this.reply(message, initializeResult(opening.protocolVersion, this.toolset, this.options));
       return true;
@@ -103,6 +118,12 @@ export class StdioFront {
     }
     if (message.method === "tools/list" && plainParams(message.params, ["cursor"])) {
       this.reply(message, listResult(this.toolset));
+      return true;
+    }
+    if (message.method === "tools/call" && !this.clientApproves) {
+      const tool = this.calls.accepts(message);
+      if (!tool) return false;
+      this.calls.run(message, tool);
       return true;
     }
     return false;

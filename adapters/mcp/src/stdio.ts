@@ -21,8 +21,8 @@ export interface ServeStdioOptions extends CreateMcpServerOptions, LifecycleOpti
  * `server/discover` gets 2026-07-28.
  *
  * The SDK loads on the first message that is not part of a 2025-era opening (`initialize`,
- * `notifications/initialized`, `ping`, `tools/list`): those are answered first, with the SDK
- * server's own answers (see `StdioFront`), so a client lists the tools sooner.
+ * `notifications/initialized`, `ping`, `tools/list`) or a plain `tools/call`: those are answered
+ * first, as the SDK server answers them (see `StdioFront`), so a client lists and calls sooner.
  */
 export async function serveStdio(
   toolset: McpToolsetLike,

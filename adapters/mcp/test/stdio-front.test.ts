@@ -185,7 +185,8 @@ describe("the hand-over to the SDK server", () => {
   it("keeps the order of messages that arrive while the SDK loads, and the negotiated state", async () => {
     const calls: string[] = [];
     const s = await session("front", toolsetOf(calls));
-    s.send(initialize(1, "2025-06-18"), initialized, request(2, "tools/list"));
+    // a client the server may ask for approvals: its calls are the SDK's (plain ones the front runs)
+    s.send(initialize(1, "2025-06-18", { elicitation: {} }), initialized, request(2, "tools/list"));
     await s.reply(2);
     // one chunk: the first call loads the SDK, the rest are held meanwhile
     s.send(

@@ -59,27 +59,36 @@ function readHttpConfig(where: string, raw: Record<string, unknown>): HttpConfig
   return out;
 }
 
-/** Reads the `--config` JSON file (when given) and checks serve's own keys in it. */
-export function readConfigFile(file: string | undefined): CliConfigFile {
+/**
+ * Reads the `--config` JSON file (when given; else the file `$CLAWTOOLS_CONFIG` names, for hosts
+ * whose own command line takes `--config`, such as the MCP Inspector) and checks serve's own keys.
+ */
+export function readConfigFile(
+  file: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): CliConfigFile {
   const here = invocationDir();
-  if (file === undefined) return { raw: {}, where: "configuration", dir: here, http: {} };
-  const full = path.resolve(here, file);
+  const fromEnv = file === undefined && env.CLAWTOOLS_CONFIG ? env.CLAWTOOLS_CONFIG : undefined;
+  const name = file ?? fromEnv;
+  if (name === undefined) return { raw: {}, where: "configuration", dir: here, http: {} };
+  const full = path.resolve(here, name);
+  const source = fromEnv === undefined ? "--config" : "$CLAWTOOLS_CONFIG";
   let text: string;
   try {
     text = readFileSync(full, "utf8");
   } catch (error) {
     throw new UsageError(
-      `cannot read --config ${full}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      `cannot read ${source} ${full}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
     );
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`--config ${full} is not valid JSON: ${(error as Error).message}`);
+    throw new UsageError(`${source} ${full} is not valid JSON: ${(error as Error).message}`);
   }
-  if (!isObject(parsed)) throw new UsageError(`--config ${full} must hold a JSON object`);
-  const where = `--config ${full}`;
+  if (!isObject(parsed)) throw new UsageError(`${source} ${full} must hold a JSON object`);
+  const where = `${source} ${full}`;
   return { raw: parsed as BundleConfig, where, dir: path.dirname(full), http: readHttpConfig(where, parsed) };
 }
 

@@ -43,6 +43,7 @@ const COMMON = `  --workspace <dir>   workspace root (default: current directory
   --provider <id>     openai | openai-responses | anthropic | gemini (google) (schema normalisation)
   --config <file>     JSON configuration: { "runtime": {…}, "web": {…}, "fs": {…}, "memory": {…},
                       "stateDir": "…" }, checked against each installed section's schema
+                      (without --config: the file $CLAWTOOLS_CONFIG names)
   --state-dir <dir>   where derived state goes (default: one directory per workspace under
                       $XDG_STATE_HOME/clawtools, or $CLAWTOOLS_STATE_DIR)
   --allow-private-network

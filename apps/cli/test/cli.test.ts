@@ -221,6 +221,36 @@ describe("clawtools CLI", () => {
     });
   });
 
+  it("takes the file $CLAWTOOLS_CONFIG names when there is no --config, and --config over it", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "clawtools-cli-envconfig-"));
+    const denyRead = path.join(dir, "deny-read.json");
+    writeFileSync(denyRead, JSON.stringify({ deny: ["read"] }));
+    const denyWrite = path.join(dir, "deny-write.json");
+    writeFileSync(denyWrite, JSON.stringify({ deny: ["write"] }));
+    vi.stubEnv("CLAWTOOLS_CONFIG", denyRead);
+    try {
+      const served = async (argv: string[]) => {
+        const r = await run(["list", "--json", "--workspace", workspace, ...argv]);
+        expect(r.code).toBe(0);
+        const tools = JSON.parse(r.out).tools as Array<{ tool: string; served: boolean }>;
+        return (name: string) => tools.find((t) => t.tool === name)!;
+      };
+      const fromEnv = await served([]);
+      expect(fromEnv("read").served).toBe(false);
+      expect(fromEnv("write").served).toBe(true);
+      const flagWins = await served(["--config", denyWrite]);
+      expect(flagWins("read").served).toBe(true);
+      expect(flagWins("write").served).toBe(false);
+      vi.stubEnv("CLAWTOOLS_CONFIG", path.join(dir, "absent.json"));
+      expect(await run(["list"])).toMatchObject({
+        code: 2,
+        err: `clawtools: cannot read $CLAWTOOLS_CONFIG ${path.join(dir, "absent.json")}: ENOENT (see clawtools list --help)\n`,
+      });
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it("chooses the state directory: --state-dir, else the file's stateDir, else one per workspace", async () => {
     const clawtools = await createClawtools();
     const dir = mkdtempSync(path.join(tmpdir(), "clawtools-cli-state-"));

@@ -89,6 +89,10 @@ describe("cron list: OpenClaw 9.6's compact summaries; get has the full job", ()
       expect(full.schedule).toEqual(job.schedule);
       expect(job.nextRunAtMs).toBe(full.state.nextRunAtMs ?? null);
     }
+    // 9.6's cron tool adds which inventory the page counts ("gateway": every job, as a turn with
+    // management authority sees it; "caller" and a scopeHint only where the Gateway narrows it)
+    expect(listed.scope).toBe("gateway");
+    expect(listed).not.toHaveProperty("scopeHint");
     const ran = listed.jobs.find((j: { name: string }) => j.name === "heartbeat");
     expect(ran).toMatchObject({ lastRunStatus: "ok", lastRunError: null, effectiveAgentId: "main" });
     expect(ran.lastRunAt).toBe(new Date(ran.lastRunAtMs).toISOString());
@@ -98,7 +102,8 @@ describe("cron list: OpenClaw 9.6's compact summaries; get has the full job", ()
     "each summary is the one OpenClaw 9.6's cron.list handler makes of the same job",
     async () => {
       if ("skip" in ref) return;
-      const listed = await call({ action: "list", includeDisabled: true });
+      // the handler's page; the scope is the tool's own field on top of it
+      const { scope: _scope, ...listed } = await call({ action: "list", includeDisabled: true });
       const full = await Promise.all(
         listed.jobs.map((j: { id: string }) => call({ action: "get", jobId: j.id })),
       );

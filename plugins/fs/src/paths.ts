@@ -83,15 +83,3 @@ function realRootOf(base: string): string | undefined {
 export function displayPath(root: string, abs: string): string {
   return isInside(root, abs) ? path.relative(root, abs) || "." : abs;
 }
-
-/**
- * Spellings `read` also tries (pi): the macOS screenshot narrow no-break space before AM/PM,
- * NFD, and a curly apostrophe, alone and combined.
- */
-export function readPathVariants(abs: string): string[] {
-  const screenshot = abs.replace(/ (AM|PM)\./g, "\u202f$1.");
-  const nfd = abs.normalize("NFD");
-  const curly = abs.replace(/'/g, "\u2019");
-  const nfdCurly = nfd.replace(/'/g, "\u2019");
-  return [...new Set([abs, screenshot, nfd, curly, nfdCurly])];
-}

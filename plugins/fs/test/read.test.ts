@@ -233,13 +233,36 @@ describe("read", () => {
     expect(text(await read.execute("c", { path: "fake.png" }))).toBe("not an image");
   });
 
-  it("tries the macOS screenshot spelling", async () => {
+  it("tries the macOS screenshot spelling and says which name it read (OpenClaw 9.6)", async () => {
     const root = tempDir();
     writeFileSync(path.join(root, "Screenshot 2024-01-01 at 10.00.00\u202fAM.txt"), "found");
     const r = await createReadTool({ workspaceDir: root }).execute("c", {
       path: "Screenshot 2024-01-01 at 10.00.00 AM.txt",
     });
-    expect(text(r)).toBe("found");
+    expect(text(r)).toBe(
+      "[Resolved filename: Screenshot 2024-01-01 at 10.00.00 AM.txt -> Screenshot 2024-01-01 at 10.00.00\u202fAM.txt.]\nfound",
+    );
+  });
+});
+
+describe("read: names and cursors (OpenClaw 9.6)", () => {
+  it("says a resolved name once, before pages joined in one call", async () => {
+    // 9.6 repeats the note before each joined page; once is enough for the model
+    const body = Array.from({ length: 10_000 }, (_, i) => `${i + 1}`).join("\n");
+    const bridge = createMemoryBridge({ "notes\u2019.txt": body });
+    const r = text(await createReadTool({ root: "/workspace", bridge }).execute("c", { path: "notes'.txt" }));
+    expect(r.startsWith("[Resolved filename: notes'.txt -> notes\u2019.txt.]\n1\n2\n")).toBe(true);
+    expect(r.match(/Resolved filename/g)).toHaveLength(1);
+    expect(r.endsWith("[Read output capped at 32KB for this call. Use offset=6001 to continue.]")).toBe(true);
+  });
+
+  it("refuses a cursor between the halves of a character and names the two cursors around it", async () => {
+    const bridge = createMemoryBridge({ "e.txt": "ab\u{1F600}cd" });
+    const read = createReadTool({ root: "/workspace", bridge });
+    await expect(read.execute("c", { path: "e.txt", cursor: 3 })).rejects.toThrow(
+      "Cursor 3 splits a UTF-16 surrogate pair; retry with cursor=2 or cursor=4.",
+    );
+    expect(text(await read.execute("c", { path: "e.txt", cursor: 4 }))).toBe("cd");
   });
 });
 

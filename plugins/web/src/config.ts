@@ -66,7 +66,9 @@ export const webConfigSchema = Type.Object(
               description: "Upper bound on maxChars (default 20,000, as OpenClaw 9.6).",
             }),
           ),
-          maxResponseBytes: Type.Optional(Type.Integer({ minimum: 1 })),
+          maxResponseBytes: Type.Optional(
+            Type.Integer({ minimum: 1, description: "Bytes read at most (750,000, as OpenClaw 9.6)." }),
+          ),
           maxRedirects: Type.Optional(Type.Integer({ minimum: 0, maximum: 20 })),
           timeoutSeconds: Type.Optional(Type.Number({ minimum: 1, maximum: 300 })),
           cacheTtlMinutes: Type.Optional(Type.Number({ minimum: 0 })),

@@ -1,8 +1,8 @@
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { isConfigError } from "@clawtools/core";
 import { describeVerdict, ExecPolicy, parseRuntimeConfig, RuleFileError } from "@clawtools/runtime";
+import { readConfigFile } from "../config.js";
 import { UsageError } from "../usage.js";
 
 export const EXEC_POLICY_HELP = `Usage: clawtools exec-policy check [--config <file>] [--workspace <dir>] -- <command…>
@@ -11,18 +11,6 @@ Prints, as JSON, how the exec policy (config runtime.execPolicy: rules, Claude C
 files, Codex .rules files) decides a command: the decision (deny, ask, allow, or none when no
 rule decides), the rule and where it came from, and every simple command as parsed. Relative
 rule-file paths are read from the workspace (default: the current directory), as serve does.`;
-
-function readRuntime(file: string | undefined): unknown {
-  if (file === undefined) return {};
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read --config ${file}: ${code ?? (error as Error).message}`);
-  }
-  return (raw as { runtime?: unknown } | null)?.runtime ?? {};
-}
 
 /** `clawtools exec-policy check -- <command…>`. */
 export async function execPolicyCommand(argv: string[], out: (line: string) => void): Promise<number> {
@@ -52,7 +40,9 @@ export async function execPolicyCommand(argv: string[], out: (line: string) => v
   if (!command.trim()) throw new UsageError("give the command to check after --");
   let policy: ExecPolicy;
   try {
-    const runtime = parseRuntimeConfig(readRuntime(parsed.values.config as string | undefined));
+    const runtime = parseRuntimeConfig(
+      readConfigFile(parsed.values.config as string | undefined).raw.runtime ?? {},
+    );
     policy = ExecPolicy.load(runtime.execPolicy, path.resolve((parsed.values.workspace as string) ?? "."));
   } catch (error) {
     if (error instanceof RuleFileError) throw new UsageError(`execPolicy: ${error.message}`);

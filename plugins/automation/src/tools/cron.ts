@@ -70,6 +70,10 @@ export function createCronTool(
           jobs: page.jobs.map((job) =>
             "state" in job ? compactCronJob(job, service.defaultAgentId ?? "main") : job,
           ),
+          // 9.6 says which inventory the page counts: "gateway" (every job) for a turn with
+          // management authority, else "caller" with a scopeHint. This owner-only tool lists the
+          // whole store (a Gateway answers an operator connection unnarrowed too): always "gateway"
+          scope: "gateway",
         });
       }
       case "get":

@@ -11,6 +11,25 @@ import { checkPathArg } from "./messages.js";
 
 // What the two listing tools (ls, find) share: the directory they read and how a listing is capped.
 
+/** Where a listing reads, resolved in the workspace (default: its root); not looked at yet. */
+export function listingTarget(env: FsEnv, path: string | undefined): { abs: string; shown: string } {
+  checkPathArg("path", path);
+  const abs = env.resolve(path || ".");
+  return { abs, shown: displayPath(env.root, abs) };
+}
+
+/** Refuses a listing target that is missing or not a directory (`use` says what the tool does with one). */
+export async function checkListedDirectory(
+  env: FsEnv,
+  target: { abs: string; shown: string },
+  use: string,
+): Promise<void> {
+  const stat = await env.bridge.stat({ filePath: target.abs });
+  if (!stat) throw new ToolInputError(`Path not found: ${target.shown}.`);
+  if (stat.type !== "directory")
+    throw new ToolInputError(`Not a directory: ${target.shown}. ${use}; use read for a file.`);
+}
+
 /**
  * The directory a listing reads, resolved in the workspace (default: its root); refused when it
  * is missing or not a directory (`use` says what the tool does with one).
@@ -20,14 +39,9 @@ export async function listedDirectory(
   path: string | undefined,
   use: string,
 ): Promise<{ abs: string; shown: string }> {
-  checkPathArg("path", path);
-  const abs = env.resolve(path || ".");
-  const stat = await env.bridge.stat({ filePath: abs });
-  const shown = displayPath(env.root, abs);
-  if (!stat) throw new ToolInputError(`Path not found: ${shown}.`);
-  if (stat.type !== "directory")
-    throw new ToolInputError(`Not a directory: ${shown}. ${use}; use read for a file.`);
-  return { abs, shown };
+  const target = listingTarget(env, path);
+  await checkListedDirectory(env, target, use);
+  return target;
 }
 
 /**

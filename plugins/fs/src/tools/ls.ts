@@ -9,7 +9,8 @@ import {
   Type,
 } from "@clawtools/core";
 import { type FsToolOptions, resolveFsEnv, throwIfAborted } from "../fs-env.js";
-import { listedDirectory, listingResult } from "./listing.js";
+import { isNodeBridge } from "../bridge/node-bridge.js";
+import { checkListedDirectory, listingResult, listingTarget } from "./listing.js";
 import { clip } from "./messages.js";
 
 export const lsSchema = Type.Object(
@@ -66,7 +67,13 @@ export function createLsTool(
     parameters: lsSchema,
     async execute(_id, { path, limit, after }, signal) {
       throwIfAborted(signal);
-      const { abs, shown } = await listedDirectory(env, path, "ls lists a directory");
+      const target = listingTarget(env, path);
+      const { abs, shown } = target;
+      const use = "ls lists a directory";
+      // the local disk's listing opens the directory itself (one verified walk): what is missing
+      // or not a directory is told apart only when it fails; another bridge is asked first
+      const direct = isNodeBridge(env.bridge);
+      if (!direct) await checkListedDirectory(env, target, use);
       const cap = Math.max(1, Math.floor(limit ?? 500));
       if (!env.bridge.readdir)
         throw new ToolInputError("This file-system bridge cannot list directories (readdir missing)");
@@ -74,6 +81,7 @@ export function createLsTool(
       try {
         entries = await env.bridge.readdir({ filePath: abs });
       } catch (error) {
+        if (direct) await checkListedDirectory(env, target, use);
         throw new ToolInputError(`Cannot read directory ${shown}: ${clip((error as Error).message)}`);
       }
       entries.sort((a, b) => order(a.name, b.name));

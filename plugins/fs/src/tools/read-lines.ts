@@ -16,6 +16,8 @@ export interface LinePage {
   startLineChars: number;
   /** Every line from the start line to the end of the file is in `lines` (nothing was cut off). */
   complete: boolean;
+  /** `cursor` falls between the two halves of a character outside the BMP (an emoji, say). */
+  cursorSplitsPair: boolean;
 }
 
 /**
@@ -49,6 +51,7 @@ export async function readLinePage(
   let startLineBytes = 0;
   let startLineChars = 0;
   let toSkip = cursor; // characters of the start line still to skip
+  let cursorSplitsPair = false;
   let atFileStart = true;
   let lastByte = -1; // the file's last byte: a final newline ends the last line
   const wants = () => collecting && index >= start;
@@ -65,6 +68,9 @@ export async function readLinePage(
       if (toSkip > 0) {
         const skipped = Math.min(toSkip, piece.length);
         toSkip -= skipped;
+        // the decoder never ends a piece inside a pair, so both halves are in this piece
+        if (toSkip === 0 && isHigh(piece.charCodeAt(skipped - 1)) && isLow(piece.charCodeAt(skipped)))
+          cursorSplitsPair = true;
         piece = piece.slice(skipped);
       }
     }
@@ -93,7 +99,14 @@ export async function readLinePage(
       continue;
     }
     if (!collecting && index > start && knownTotal !== undefined) {
-      return { lines, totalLines: knownTotal, startLineBytes, startLineChars, complete: false };
+      return {
+        lines,
+        totalLines: knownTotal,
+        startLineBytes,
+        startLineChars,
+        complete: false,
+        cursorSplitsPair,
+      };
     }
     if (!collecting && index > start) {
       // the page is complete; the decoder may hold a partial character, which holds no newline
@@ -116,5 +129,8 @@ export async function readLinePage(
   if (wants()) lines.push(partial.endsWith("\r") ? partial.slice(0, -1) : partial);
   // an empty file has no lines; one ending in a newline has as many lines as newlines
   const totalLines = lastByte === -1 || lastByte === 10 ? index : index + 1;
-  return { lines, totalLines, startLineBytes, startLineChars, complete: collecting };
+  return { lines, totalLines, startLineBytes, startLineChars, complete: collecting, cursorSplitsPair };
 }
+
+const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;

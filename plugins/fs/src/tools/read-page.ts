@@ -75,7 +75,10 @@ interface PageInput {
   continuation?: ReadContinuation | undefined;
   /** Length of the selection's first line, whole (it may run past `content`). */
   firstLineChars: number;
+  /** The call's budget, as its notices name it. */
   maxBytes: number;
+  /** What the page may hold: the budget less a note said before it. */
+  pageMaxBytes: number;
 }
 
 /** One bounded page of a selection (OpenClaw's createBoundedReadTextPage, adaptive). */
@@ -98,7 +101,7 @@ function boundPage(p: PageInput): ReadPage {
         }
       : {}),
   });
-  if (p.endLine - p.startLine < DEFAULT_MAX_LINES && utf8(p.content) + utf8(limitNotice) <= p.maxBytes)
+  if (p.endLine - p.startLine < DEFAULT_MAX_LINES && utf8(p.content) + utf8(limitNotice) <= p.pageMaxBytes)
     return whole(p.content);
   const limitPart = p.limit === undefined ? {} : { limit: p.limit };
   // room for the longest notice this page could end with
@@ -111,7 +114,7 @@ function boundPage(p: PageInput): ReadPage {
     ),
     utf8(continuationNotice({ kind: "line", offset: p.totalLines + 1, ...limitPart }, p.maxBytes)),
   );
-  const budget = utf8(utf8Prefix(p.content, Math.max(0, p.maxBytes - reserved)));
+  const budget = utf8(utf8Prefix(p.content, Math.max(0, p.pageMaxBytes - reserved)));
   // OpenClaw counts a final newline as the end of the last line, not as another line
   const body = p.content.endsWith("\n") ? p.content.slice(0, -1) : p.content;
   const cut = truncateHead(body, { maxBytes: budget });
@@ -146,6 +149,7 @@ function boundPage(p: PageInput): ReadPage {
 /**
  * One call's answer over `window`: the first page bounded to `maxBytes`; without an explicit
  * `limit`, the following pages joined while the whole stays within `maxBytes` (up to four).
+ * `noteBytes`: a note said before the answer, which the budget holds too.
  */
 export function pageRead(
   window: ReadWindow,
@@ -153,6 +157,7 @@ export function pageRead(
   cursor: number,
   limit: number | undefined,
   maxBytes: number,
+  noteBytes = 0,
 ): ReadPage {
   const { text, totalLines } = window;
   // the selection from `pos` (line `line`): to the end of `limit` lines, or to the end of the file
@@ -186,6 +191,7 @@ export function pageRead(
       limit: limit === undefined ? undefined : endLine - line + 1,
       firstLineChars,
       maxBytes,
+      pageMaxBytes: maxBytes - noteBytes,
     };
     const bounded = boundPage(input);
     // a selection of empty lines only is named, not shown
@@ -198,7 +204,7 @@ export function pageRead(
   };
   const fitsAlone = (p: ReadPage) =>
     !p.continuation ||
-    (utf8(p.shown) + utf8(continuationNotice(p.continuation, maxBytes)) <= maxBytes &&
+    (noteBytes + utf8(p.shown) + utf8(continuationNotice(p.continuation, maxBytes)) <= maxBytes &&
       utf8(p.content) <= maxBytes);
 
   const first = page(0, startLine, cursor);
@@ -229,7 +235,8 @@ export function pageRead(
     const notice = p.continuation ? continuationNotice(p.continuation, maxBytes) : "";
     const joined = `${content}${delimiter}${p.content}`;
     const fits =
-      utf8(shown) + delimiter.length + utf8(p.shown) + utf8(notice) <= maxBytes && utf8(joined) <= maxBytes;
+      noteBytes + utf8(shown) + delimiter.length + utf8(p.shown) + utf8(notice) <= maxBytes &&
+      utf8(joined) <= maxBytes;
     if (!fits) {
       if (n === 0) return p;
       return {

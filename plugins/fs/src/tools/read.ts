@@ -10,7 +10,7 @@ import {
 import { resolveFsEnv, throwIfAborted } from "../fs-env.js";
 import { lineDigestAsync } from "../stale/line-digest.js";
 import { MAX_DIGEST_BYTES, MAX_SEEN_BYTES } from "../stale/seen-files.js";
-import { displayPath, readPathVariants } from "../paths.js";
+import { displayPath } from "../paths.js";
 import { detectImageMime, MAX_IMAGE_SIDE, prepareImage } from "./image.js";
 import { lineCounts } from "./line-count-cache.js";
 import { checkPathArg } from "./messages.js";
@@ -18,6 +18,7 @@ import { readLinePage } from "./read-lines.js";
 import { firstBytes, suggestNames } from "./read-helpers.js";
 import { openForRead } from "./read-open.js";
 import { pageRead, READ_PAGE_MAX_BYTES } from "./read-page.js";
+import { resolveReadTarget } from "./read-resolve.js";
 import { type ReadDetails, type ReadToolOptions, readDescription, readSchema } from "./read-schema.js";
 
 export { type ReadDetails, type ReadToolOptions, readSchema } from "./read-schema.js";
@@ -38,14 +39,6 @@ export function createReadTool(
   const env = resolveFsEnv(ctx, options);
   const maxBytes = options.readMaxBytes ?? READ_PAGE_MAX_BYTES;
   const maxSide = options.imageMaxDimensionPx ?? MAX_IMAGE_SIDE;
-
-  /** The first spelling that exists (macOS screenshot, NFD, curly quote), else the path as given. */
-  const locate = async (abs: string) => {
-    for (const candidate of readPathVariants(abs)) {
-      if (await env.bridge.stat({ filePath: candidate }).catch(() => null)) return candidate;
-    }
-    return abs;
-  };
 
   return {
     name: "read",
@@ -70,7 +63,8 @@ export function createReadTool(
           ? { abs: resolved, stat: opened.stat, head: opened.head, source: opened.source }
           : await locateFile(resolved, path, optional, signal);
         if ("answer" in found) return found.answer;
-        return await readOpened(found.abs, found.stat, found.head, found.source, params, signal);
+        const answer = await readOpened(found, params, signal);
+        return "note" in found && found.note ? withNote(answer, found.note) : answer;
       } finally {
         // the answer does not wait for the close (one thread-pool trip less per read); closing a
         // descriptor opened read-only reports nothing the caller could act on
@@ -87,9 +81,9 @@ export function createReadTool(
     signal: AbortSignal | undefined,
   ): Promise<
     | { answer: AgentToolResult<ReadDetails | undefined> }
-    | { abs: string; stat: FsStat; head: Buffer; source: FsBridge }
+    | { abs: string; stat: FsStat; head: Buffer; source: FsBridge; note?: string }
   > {
-    const abs = await locate(resolved);
+    const { abs, note } = await resolveReadTarget(env.bridge, resolved);
     const stat = await env.bridge.stat({ filePath: abs });
     const shown = displayPath(env.root, abs);
     if (!stat) {
@@ -108,18 +102,25 @@ export function createReadTool(
         `Read requires a file path, but ${shown} is a directory. Use ls to list it, then read a specific file.`,
       );
     if (stat.type !== "file") throw new ToolInputError(`Read only supports regular files: ${shown}.`);
-    return { abs, stat, head: await firstBytes(env.bridge, abs, signal), source: env.bridge };
+    const head = await firstBytes(env.bridge, abs, signal);
+    return { abs, stat, head, source: env.bridge, ...(note ? { note } : {}) };
   }
 
   async function readOpened(
-    abs: string,
-    stat: FsStat,
-    head: Buffer,
-    source: Pick<FsBridge, "readFile" | "readStream">,
+    file: {
+      abs: string;
+      stat: FsStat;
+      head: Buffer;
+      source: Pick<FsBridge, "readFile" | "readStream">;
+      note?: string;
+    },
     params: { path: string; offset?: number; limit?: number; cursor?: number },
     signal: AbortSignal | undefined,
   ): Promise<AgentToolResult<ReadDetails | undefined>> {
     const { path, offset, limit, cursor = 0 } = params;
+    const { abs, stat, head, source } = file;
+    // the note goes before the answer, so the page leaves it room (9.6: the page budget less its bytes)
+    const noteBytes = file.note ? Buffer.byteLength(`${file.note}\n`) : 0;
     const mime = detectImageMime(head);
     if (mime) {
       const data = await source.readFile({ filePath: abs });
@@ -140,10 +141,14 @@ export function createReadTool(
 
     // what the model sees is remembered for the stale guard (read now: a later change is not what it saw)
     // (a big file: the digest of its lines, taken in the background, the page answers at once)
+    // (a file the first chunk already holds whole is not read again)
     env.seen.set(
       abs,
       stat.size <= MAX_SEEN_BYTES
-        ? (await env.bridge.readFile({ filePath: abs })).toString("utf8")
+        ? (stat.size > 0 && head.length === stat.size
+            ? head
+            : await source.readFile({ filePath: abs })
+          ).toString("utf8")
         : stat.size <= MAX_DIGEST_BYTES
           ? env.bridge.readFile({ filePath: abs }).then((data) => lineDigestAsync(data.toString("utf8")))
           : undefined,
@@ -168,6 +173,10 @@ export function createReadTool(
       return textResult(
         `Cursor ${cursor} is at or beyond the end of line ${first} (${page.startLineChars} characters).${first < total ? ` Use offset=${first + 1} to continue.` : ""}`,
       );
+    if (page.cursorSplitsPair)
+      throw new ToolInputError(
+        `Cursor ${cursor} splits a UTF-16 surrogate pair; retry with cursor=${cursor - 1} or cursor=${cursor + 1}.`,
+      );
     const answer = pageRead(
       {
         text: page.lines.join("\n"),
@@ -179,6 +188,7 @@ export function createReadTool(
       cursor,
       wanted,
       maxBytes,
+      noteBytes,
     );
     const text = `${answer.shown}${answer.notice}`;
     if (!answer.continuation) return textResult(text);
@@ -203,4 +213,14 @@ export function createReadTool(
       continuation: answer.continuation,
     });
   }
+}
+
+/** The result with `note` on a line before its first text block (OpenClaw 9.6's resolved-name note). */
+function withNote(
+  result: AgentToolResult<ReadDetails | undefined>,
+  note: string,
+): AgentToolResult<ReadDetails | undefined> {
+  const [first, ...rest] = result.content;
+  if (first?.type !== "text") return result;
+  return { ...result, content: [{ ...first, text: `${note}\n${first.text}` }, ...rest] };
 }

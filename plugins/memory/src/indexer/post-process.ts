@@ -42,19 +42,21 @@ export function decayMultiplier(ageDays: number, halfLifeDays: number): number {
 }
 
 /**
- * Older daily notes weigh less; evergreen files (MEMORY.md, topic notes without a date) keep
- * their score. Scores are changed in place.
+ * Older text weighs less: `writtenAt` says when a hit's file was written (by default the day in
+ * a daily note's name); a file it knows no time for (MEMORY.md, topic notes without a date)
+ * keeps its score. Scores are changed in place.
  */
 export function applyTemporalDecay(
   hits: MemoryHit[],
   options: TemporalDecayOptions,
   nowMs = Date.now(),
+  writtenAt: (path: string) => number | undefined = noteDate,
 ): void {
   if (!options.enabled) return;
   const halfLife = options.halfLifeDays && options.halfLifeDays > 0 ? options.halfLifeDays : 30;
   for (const hit of hits) {
-    const day = noteDate(hit.path);
-    if (day !== undefined) hit.score *= decayMultiplier((nowMs - day) / DAY_MS, halfLife);
+    const at = writtenAt(hit.path);
+    if (at !== undefined) hit.score *= decayMultiplier((nowMs - at) / DAY_MS, halfLife);
   }
 }
 
@@ -72,7 +74,7 @@ function jaccard(a: Set<string>, b: Set<string>): number {
  * λ·relevance − (1−λ)·(highest word overlap with what was already picked), so near-duplicate
  * snippets from several daily notes do not crowd out everything else.
  */
-export function mmrRerank(hits: MemoryHit[], options: MmrOptions): MemoryHit[] {
+export function mmrRerank<T extends MemoryHit>(hits: T[], options: MmrOptions): T[] {
   if (!options.enabled || hits.length <= 1) return hits;
   const lambda = Math.min(1, Math.max(0, options.lambda ?? 0.7));
   if (lambda === 1) return [...hits].sort((a, b) => b.score - a.score);

@@ -8,11 +8,21 @@ import {
   mmrRerank,
   type TemporalDecayOptions,
 } from "./post-process.js";
+import {
+  chunkImportance,
+  exactPathMatcher,
+  importanceMultiplier,
+  orderNamedFiles,
+  type TierHit,
+  writtenAt,
+} from "./ranking.js";
 
 /** Queries are searched up to this many characters; the rest is dropped and the result says so. */
 export const MAX_QUERY_CHARS = 2000;
 /** Distinct words of a query sent to FTS5. */
 const MAX_QUERY_WORDS = 32;
+/** Chunks of files a query names that are ranked (OpenClaw 9.6's EXACT_PATH_CANDIDATE_LIMIT). */
+const NAMED_FILE_CHUNKS = 200;
 
 export interface MemoryHit {
   path: string;
@@ -99,6 +109,12 @@ export async function searchIndex(
   const merged = new Map<number, { v: number; t: number }>();
   for (const c of vector) merged.set(c.id, { v: Math.max(0, c.score), t: 0 });
   for (const c of keyword) merged.set(c.id, { v: merged.get(c.id)?.v ?? 0, t: c.score });
+  // a query that names a file (its path, name or stem) brings that file's chunks, first (9.6)
+  const names = exactPathMatcher(query);
+  const files = store.files();
+  const named = [...files.keys()].filter((p) => names(p) > 0);
+  for (const id of store.chunksOf(named, NAMED_FILE_CHUNKS))
+    if (!merged.has(id)) merged.set(id, { v: 0, t: 0 });
   const weight =
     mode === "hybrid"
       ? { v: defaults.vectorWeight, t: defaults.textWeight }
@@ -106,20 +122,43 @@ export async function searchIndex(
         ? { v: 1, t: 0 }
         : { v: 0, t: 1 };
   const minScore = mode === "keyword" && fallback ? 0 : (options.minScore ?? 0);
-  const hits: MemoryHit[] = [];
+  const decay = options.temporalDecay ?? defaults.temporalDecay ?? DEFAULT_TEMPORAL_DECAY;
+  const hits: Array<MemoryHit & TierHit> = [];
   const rows = store.chunks([...merged.keys()]);
   for (const [id, s] of merged) {
     const row = rows.get(id);
-    if (row) hits.push({ ...row, score: weight.v * s.v + weight.t * s.t, vectorScore: s.v, textScore: s.t });
+    if (!row) continue;
+    const content = weight.v * s.v + weight.t * s.t;
+    const specificity = names(row.path);
+    // a named file's chunk ranks by its content, halved toward 1 when dates count (9.6)
+    const score =
+      specificity === 0
+        ? content
+        : decay.enabled
+          ? (1 + Math.min(1, Math.max(0, content))) / 2
+          : content > 0
+            ? content
+            : 1;
+    hits.push({ ...row, score, vectorScore: s.v, textScore: s.t, specificity, content, rank: 0 });
   }
-  applyTemporalDecay(
-    hits,
-    options.temporalDecay ?? defaults.temporalDecay ?? DEFAULT_TEMPORAL_DECAY,
-    options.nowMs,
+  // older text weighs less: daily notes by their date, other files outside memory/ by mtime
+  const mtimes = new Map([...files].map(([p, f]) => [p, f.mtime]));
+  applyTemporalDecay(hits, decay, options.nowMs, (p) => writtenAt(p, mtimes));
+  for (const hit of hits) {
+    hit.score *= importanceMultiplier(chunkImportance(hit.path, hit.text));
+    hit.rank = hit.score;
+  }
+  const mmr = options.mmr ?? defaults.mmr ?? DEFAULT_MMR;
+  const first = orderNamedFiles(
+    hits.filter((h) => h.specificity > 0),
+    decay.enabled,
+    (group) => mmrRerank(group, mmr),
   );
-  const kept = hits.filter((hit) => hit.score >= minScore);
+  const kept = hits.filter((hit) => hit.specificity === 0 && hit.score >= minScore);
   kept.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.startLine - b.startLine);
-  const ranked = mmrRerank(kept, options.mmr ?? defaults.mmr ?? DEFAULT_MMR);
+  const ranked = [...first, ...mmrRerank(kept, mmr)].map(
+    ({ specificity: _s, content: _c, rank: _r, ...hit }) => hit,
+  );
   return {
     hits: ranked.slice(0, maxResults),
     mode,

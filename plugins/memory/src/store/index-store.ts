@@ -273,6 +273,15 @@ export class IndexStore {
     );
   }
 
+  /** Up to `limit` chunk ids of the files in `paths`, in file and line order. */
+  chunksOf(paths: string[], limit: number): number[] {
+    if (paths.length === 0) return [];
+    const rows = this.sql(
+      "SELECT id FROM chunks WHERE path IN (SELECT value FROM json_each(?)) ORDER BY path, start_line LIMIT ?",
+    ).all(JSON.stringify(paths), limit) as Array<{ id: number }>;
+    return rows.map((r) => Number(r.id));
+  }
+
   chunkCount(): number {
     return (this.sql("SELECT count(*) AS n FROM chunks").get() as { n: number }).n;
   }

@@ -49,3 +49,42 @@ export function wrapWithin(
       : { warning: "Security notice dropped to fit maxChars; the content is still untrusted." }),
   };
 }
+
+/** At most `max` code units, never ending between the halves of a surrogate pair. */
+const cutSafe = (text: string, max: number) => {
+  const cut = text.slice(0, max);
+  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
+};
+
+/**
+ * OpenClaw 9.6's budget for a result's metadata (the title, the warning): together at most
+ * min(512, maxChars / 2) characters wrapped, each at most 256 inside its markers. What they take
+ * comes off the body's `maxChars`, so the whole answer stays within what the caller asked for.
+ */
+export function metadataBudget(maxChars: number) {
+  let remaining = Math.min(512, Math.floor(maxChars / 2));
+  let used = 0;
+  let truncated = false;
+  return {
+    /** `value` wrapped (no banner) within what is left, or undefined when nothing of it fits. */
+    wrap(value: string | undefined): string | undefined {
+      if (!value) return undefined;
+      const clean = sanitizeExternalText(value);
+      const kept = cutSafe(clean, Math.min(256, Math.max(0, remaining - BARE)));
+      if (kept.length < clean.length) truncated = true;
+      if (!kept) return undefined;
+      const wrapped = wrapExternalContent(kept, { source: "Web Fetch" });
+      remaining -= wrapped.length;
+      used += wrapped.length;
+      return wrapped;
+    },
+    /** Characters the wrapped metadata took. */
+    get used() {
+      return used;
+    },
+    /** Some metadata was cut or left out. */
+    get truncated() {
+      return truncated;
+    },
+  };
+}

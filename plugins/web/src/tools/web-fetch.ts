@@ -8,13 +8,12 @@ import {
   policyKey,
   type ToolContext,
   ToolInputError,
-  wrapExternalContent,
 } from "@clawtools/core";
 import { TtlCache } from "../cache.js";
 import { readWebConfig, urlPolicyOf, type WebFetchConfig } from "../config.js";
 import { decodeBody } from "../extract/charset.js";
 import type { ExtractMode } from "../extract/html.js";
-import { extract, wrapWithin } from "./web-fetch-content.js";
+import { BARE, extract, metadataBudget, wrapWithin } from "./web-fetch-content.js";
 import { type WebFetchResult, webFetchSchema } from "./web-fetch-schema.js";
 import { spillToFile } from "./web-fetch-spill.js";
 
@@ -44,6 +43,8 @@ export const DEFAULT_MAX_CHARS = 20_000;
 const ERROR_MAX_CHARS = 4_000;
 const ERROR_MAX_BYTES = 64_000;
 const SPILL_MAX_CHARS = 2_000_000;
+/** OpenClaw 9.6's default download cap (fetch.maxResponseBytes), clamped to 32,000..10,000,000. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 750_000;
 
 export { wrapWithin } from "./web-fetch-content.js";
 
@@ -54,7 +55,10 @@ export function createWebFetchTool(
   const { lookup, ...inCode } = options;
   const config = readWebConfig(ctx, { fetch: inCode }).fetch ?? {};
   const cache = new TtlCache<WebFetchResult>((config.cacheTtlMinutes ?? 15) * 60_000, 100);
-  const maxBytes = Math.min(10_000_000, Math.max(32_000, config.maxResponseBytes ?? 2_000_000));
+  const maxBytes = Math.min(
+    10_000_000,
+    Math.max(32_000, Math.floor(config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES)),
+  );
   // OpenClaw 9.6: 20,000 characters by default, and no more than that unless the cap is raised
   const maxCharsCap = Math.max(100, Math.floor(config.maxCharsCap ?? DEFAULT_MAX_CHARS));
   const policy = urlPolicyOf(config);
@@ -111,7 +115,14 @@ export function createWebFetchTool(
       }
       const raw = decodeBody(response.body, contentType);
       const extracted = await extract(raw, contentType, mode, response.finalUrl);
-      let { wrapped, truncated, warning } = wrapWithin(extracted.text, maxChars);
+      // OpenClaw 9.6: the warning, then the title, wrapped within their budget; the body gets the rest
+      const meta = metadataBudget(maxChars);
+      const cutWarning = meta.wrap(
+        response.truncated ? `Response body incomplete after ${response.body.length} bytes.` : undefined,
+      );
+      const title = meta.wrap("title" in extracted ? extracted.title : undefined);
+      const bodyMax = maxChars - meta.used;
+      let { wrapped, truncated, warning } = wrapWithin(extracted.text, bodyMax);
       let spill: WebFetchResult["spill"];
       let text = wrapped;
       if (truncated) {
@@ -124,10 +135,11 @@ export function createWebFetchTool(
             : "";
         const footer = `\n\n[Showing truncated web_fetch content. Full output: ${file}.${note}]`;
         const compact = `[Full output: ${file}]`;
-        if (footer.length <= maxChars) {
-          ({ wrapped, warning } = wrapWithin(extracted.text, maxChars - footer.length));
+        // (the footer goes beside the wrapped text only when the markers fit too: 9.6 cuts them)
+        if (footer.length + BARE <= bodyMax) {
+          ({ wrapped, warning } = wrapWithin(extracted.text, bodyMax - footer.length));
           text = `${wrapped}${footer}`;
-        } else if (compact.length <= maxChars) {
+        } else if (compact.length <= bodyMax) {
           text = compact;
         }
         spill = {
@@ -138,10 +150,6 @@ export function createWebFetchTool(
             : {}),
         };
       }
-      const title =
-        "title" in extracted && extracted.title
-          ? wrapExternalContent(extracted.title, { source: "Web Fetch" })
-          : undefined;
       const result: WebFetchResult = {
         url: params.url,
         finalUrl: response.finalUrl,
@@ -151,7 +159,7 @@ export function createWebFetchTool(
         extractMode: mode,
         extractor: extracted.extractor,
         externalContent: { untrusted: true, source: "web_fetch", wrapped: true },
-        truncated: truncated || response.truncated,
+        truncated: truncated || response.truncated || meta.truncated,
         length: extracted.text.length,
         rawLength: response.body.length,
         wrappedLength: text.length,
@@ -159,11 +167,7 @@ export function createWebFetchTool(
         fetchedAt: new Date().toISOString(),
         tookMs: Date.now() - started,
         text,
-        ...(response.truncated
-          ? { warning: `Response body cut at ${maxBytes} bytes.` }
-          : warning
-            ? { warning }
-            : {}),
+        ...(cutWarning ? { warning: cutWarning } : warning ? { warning } : {}),
       };
       cache.set(key, result);
       return jsonResult(result);

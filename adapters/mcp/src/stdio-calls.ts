@@ -1,0 +1,110 @@
+import { type AnyAgentTool, isAbortError, type JsonSchema, toolErrorResult } from "@clawtools/core";
+import type { JSONRPCMessage, JSONRPCRequest } from "@modelcontextprotocol/server";
+import { isId, isObject } from "./jsonrpc-shape.js";
+import { toCallToolResult } from "./result.js";
+import type { McpToolsetLike } from "./server.js";
+import type { ServeStdioOptions } from "./stdio.js";
+import type { LineTransport } from "./stdio-transport.js";
+import { checkStructured } from "./structured-check.js";
+import { toMcpTool } from "./tool-listing.js";
+
+type Id = string | number;
+
+/** The tools by name (with `callAliases`) and their output schemas, rebuilt when the array changes. */
+interface View {
+  tools: AnyAgentTool[];
+  byName: Map<string, AnyAgentTool>;
+  outputSchemas: Map<string, JsonSchema | undefined>;
+}
+
+/**
+ * `tools/call` as the SDK server answers it, for the plain case, run by stdio's front so a call
+ * costs no SDK load and no schema passes over the result: a 2025-era client the front opened
+ * with, no approvals to ask through the client, params of `name` and an object of `arguments`
+ * only, a tool that exists. Anything else (progress tokens, unknown tools, odd params) is the
+ * SDK's, with its own errors. A call cancelled with `notifications/cancelled` is aborted and not
+ * answered, as the SDK does.
+ */
+export class FrontCalls {
+  private view: View | undefined;
+  private readonly running = new Map<Id, AbortController>();
+
+  constructor(
+    private readonly transport: LineTransport,
+    private readonly toolset: McpToolsetLike,
+    private readonly options: ServeStdioOptions,
+  ) {}
+
+  /** The tool this request calls, when the front may run it; undefined leaves it to the SDK. */
+  accepts(message: JSONRPCRequest): AnyAgentTool | undefined {
+    const params = message.params;
+    if (!isObject(params) || typeof params.name !== "string") return undefined;
+    if (!Object.keys(params).every((key) => key === "name" || key === "arguments")) return undefined;
+    if (params.arguments !== undefined && !isObject(params.arguments)) return undefined;
+    if (this.running.has(message.id)) return undefined;
+    return this.current().byName.get(params.name);
+  }
+
+  run(message: JSONRPCRequest, tool: AnyAgentTool): void {
+    const controller = new AbortController();
+    this.running.set(message.id, controller);
+    void this.answer(message, tool, controller.signal).then((result) => {
+      this.running.delete(message.id);
+      // a cancelled call's answer is never read: the SDK sends none either
+      if (controller.signal.aborted) return;
+      void this.transport.send({ result, jsonrpc: "2.0", id: message.id } as JSONRPCMessage);
+    });
+  }
+
+  /** The handler `createMcpServer` gives the SDK, without approvals through the client or progress. */
+  private async answer(message: JSONRPCRequest, tool: AnyAgentTool, signal: AbortSignal) {
+    const args = (message.params as { arguments?: Record<string, unknown> }).arguments ?? {};
+    try {
+      const result = await tool.execute(String(message.id), args, signal, undefined);
+      const outputSchema = this.current().outputSchemas.get(tool.name);
+      return checkStructured(tool.name, toCallToolResult(result, this.options), outputSchema, this.log);
+    } catch (error) {
+      if (isAbortError(error) || signal.aborted)
+        return toCallToolResult(toolErrorResult(tool.name, "Aborted"), this.options);
+      return toCallToolResult(toolErrorResult(tool.name, error), this.options);
+    }
+  }
+
+  private readonly log = (line: string) => this.options.log?.(line);
+
+  /** Aborts a call this front runs, for its `notifications/cancelled`; false when it runs none by that id. */
+  cancel(message: JSONRPCMessage): boolean {
+    if (!("method" in message) || message.method !== "notifications/cancelled" || "id" in message)
+      return false;
+    const requestId = isObject(message.params) ? message.params.requestId : undefined;
+    const controller = isId(requestId) ? this.running.get(requestId) : undefined;
+    if (!controller) return false;
+    const reason = isObject(message.params) ? message.params.reason : undefined;
+    controller.abort(typeof reason === "string" ? reason : undefined);
+    return true;
+  }
+
+  /** Aborts every call still running (the server is stopping). */
+  abortAll(): void {
+    for (const controller of this.running.values()) controller.abort();
+  }
+
+  private current(): View {
+    const tools = this.toolset.tools;
+    if (this.view?.tools !== tools) {
+      const byName = new Map<string, AnyAgentTool>();
+      for (const tool of tools)
+        for (const alias of (tool as { callAliases?: readonly string[] }).callAliases ?? [])
+          byName.set(alias, tool);
+      for (const tool of tools) byName.set(tool.name, tool);
+      const outputSchemas = new Map(
+        tools.map((tool) => [
+          tool.name,
+          toMcpTool(tool, this.toolset.meta?.(tool.name)).outputSchema as JsonSchema | undefined,
+        ]),
+      );
+      this.view = { tools, byName, outputSchemas };
+    }
+    return this.view;
+  }
+}

@@ -1,0 +1,233 @@
+/**
+ * What one call costs `clawtools serve`, against peers doing the same work in the same run:
+ * warm read / ls / grep over stdio against an MCP SDK server (latency and server CPU per call),
+ * ls against the reference filesystem server, spawn → first tool result against a bare Node
+ * child answering the same JSON-RPC, and RSS after 100 mixed calls against bare Node.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { rgPath } from "@vscode/ripgrep";
+import { type BenchRow, type BenchSuite, loadAtStart, percentile } from "../harness.js";
+import { RpcChild } from "../rpc-child.js";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "..", "..", "..", "..");
+const bin = path.join(root, "apps", "cli", "dist", "bin.js");
+const sdkPeer = path.join(here, "..", "peers", "sdk-tools-server.mjs");
+const barePeer = path.join(here, "..", "peers", "bare-rpc.cjs");
+const refServer = path.join(
+  here,
+  "..",
+  "..",
+  "node_modules",
+  "@modelcontextprotocol",
+  "server-filesystem",
+  "dist",
+  "index.js",
+);
+
+const ROUNDS = 12;
+const BATCH = 60;
+
+function workspace(): string {
+  const ws = mkdtempSync(path.join(tmpdir(), "clawtools-bench-per-call-"));
+  const lines = Array.from(
+    { length: 200 },
+    (_, i) => `line ${i + 1}: const value${i} = compute(${i}, "text");`,
+  );
+  writeFileSync(path.join(ws, "notes.txt"), `${lines.join("\n")}\n`);
+  mkdirSync(path.join(ws, "src"));
+  for (let i = 0; i < 40; i++)
+    writeFileSync(
+      path.join(ws, "src", `module-${i}.ts`),
+      `export const m${i} = ${i};\n${i % 4 === 0 ? "// needle here\n" : ""}`.repeat(20),
+    );
+  return ws;
+}
+
+interface Side {
+  name: string;
+  server: RpcChild;
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+/** Batches of calls, the sides taking turns batch by batch: latency p50 and CPU per call of each. */
+async function inTurns(sides: Side[]): Promise<Map<string, { p50: number; cpu: number }>> {
+  const samples = new Map(sides.map((s) => [s.name, { times: [] as number[], cpu: 0, calls: 0 }]));
+  for (const side of sides) for (let i = 0; i < 100; i++) await side.server.call(side.tool, side.args);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let k = 0; k < sides.length; k++) {
+      const side = sides[(round + k) % sides.length]!;
+      const kept = samples.get(side.name)!;
+      const cpu = side.server.cpuMs();
+      for (let i = 0; i < BATCH; i++) {
+        const start = performance.now();
+        await side.server.call(side.tool, side.args);
+        kept.times.push(performance.now() - start);
+      }
+      kept.cpu += side.server.cpuMs() - cpu;
+      kept.calls += BATCH;
+    }
+  }
+  return new Map(
+    [...samples].map(([name, s]) => [name, { p50: percentile(s.times, 50), cpu: s.cpu / s.calls }]),
+  );
+}
+
+/** Spawn → the first tool call answered, a host's way: initialize, initialized + tools/list, the call. */
+async function firstResult(args: string[], tool: string, callArgs: Record<string, unknown>) {
+  const start = performance.now();
+  const child = RpcChild.spawn(args);
+  await child.open();
+  await child.call(tool, callArgs);
+  const ms = performance.now() - start;
+  await child.stop();
+  return ms;
+}
+
+export default {
+  name: "per-call",
+  async run() {
+    const loadStart = loadAtStart();
+    const ws = workspace();
+    const serve = [bin, "serve", "--profile", "coding", "--workspace", ws];
+    const rows: BenchRow[] = [];
+
+    const ours = RpcChild.spawn(serve);
+    const sdk = RpcChild.spawn([sdkPeer, ws, rgPath]);
+    const ref = RpcChild.spawn([refServer, ws]);
+    await Promise.all([ours.open(), sdk.open(), ref.open()]);
+    const work = {
+      read: { ours: { path: "notes.txt" }, sdk: { path: "notes.txt" } },
+      ls: { ours: { path: "src" }, sdk: { path: "src" } },
+      grep: { ours: { pattern: "needle", path: "src" }, sdk: { pattern: "needle", path: "src" } },
+    } as const;
+    for (const [tool, args] of Object.entries(work)) {
+      const sides: Side[] = [
+        { name: "sdk", server: sdk, tool, args: args.sdk },
+        { name: "ours", server: ours, tool, args: args.ours },
+      ];
+      if (tool === "ls")
+        sides.push({
+          name: "ref",
+          server: ref,
+          tool: "list_directory",
+          args: { path: path.join(ws, "src") },
+        });
+      const got = await inTurns(sides);
+      const peer = got.get("sdk")!;
+      const mine = got.get("ours")!;
+      const what = { read: "read of a 200-line file", ls: "ls of 40 files", grep: "grep over 40 files (rg)" }[
+        tool
+      ]!;
+      const sdkLatency = `MCP SDK server: warm ${what}, p50`;
+      const sdkCpu = `MCP SDK server: server CPU per ${tool}`;
+      rows.push({ name: sdkLatency, value: peer.p50, unit: "ms" });
+      rows.push({
+        name: `clawtools serve: warm ${what}, p50`,
+        value: mine.p50,
+        unit: "ms",
+        baseline: sdkLatency,
+        ...(tool === "read" ? { target: "≤ 1.2×", met: mine.p50 / peer.p50 <= 1.2 } : {}),
+      });
+      if (tool === "ls") {
+        const refRow = "reference filesystem server: warm list_directory of 40 files, p50";
+        const reference = got.get("ref")!;
+        rows.push({ name: refRow, value: reference.p50, unit: "ms" });
+        rows.push({
+          name: "clawtools serve: warm ls of 40 files against the reference server, p50",
+          value: mine.p50,
+          unit: "ms",
+          baseline: refRow,
+          target: "≤ 1×",
+          met: mine.p50 <= reference.p50,
+        });
+      }
+      rows.push({ name: sdkCpu, value: peer.cpu, unit: "ms" });
+      rows.push({
+        name: `clawtools serve: server CPU per ${tool}`,
+        value: mine.cpu,
+        unit: "ms",
+        baseline: sdkCpu,
+        target: "≤ 1.3×",
+        met: mine.cpu / peer.cpu <= 1.3,
+      });
+    }
+
+    // RSS after 100 mixed calls (the same server, already warm from the rows above), against bare Node
+    const mixed: Array<[string, Record<string, unknown>]> = [
+      ["read", { path: "notes.txt" }],
+      ["ls", { path: "src" }],
+      ["grep", { pattern: "needle", path: "src" }],
+      ["find", { pattern: "*.ts" }],
+      ["exec", { command: "echo hi" }],
+    ];
+    const fresh = RpcChild.spawn(serve);
+    await fresh.open();
+    for (let i = 0; i < 100; i++) await fresh.call(...mixed[i % mixed.length]!);
+    await new Promise((r) => setTimeout(r, 1000));
+    const servedRss = fresh.rssMb();
+    const sdkRss = sdk.rssMb();
+    await Promise.all([fresh.stop(), ours.stop(), sdk.stop(), ref.stop()]);
+    const bare = RpcChild.spawn([barePeer, ws]);
+    await bare.open();
+    await new Promise((r) => setTimeout(r, 1000));
+    const bareRss = bare.rssMb();
+    await bare.stop();
+
+    // spawn → first tool result, in turns with the bare child
+    const first: Record<string, number[]> = { bareRead: [], oursRead: [], bareExec: [], oursExec: [] };
+    for (let round = 0; round < 7; round++) {
+      first.bareRead!.push(await firstResult([barePeer, ws], "read", { path: "notes.txt" }));
+      first.oursRead!.push(await firstResult(serve, "read", { path: "notes.txt" }));
+      first.bareExec!.push(await firstResult([barePeer, ws], "exec", { command: "echo hi" }));
+      first.oursExec!.push(await firstResult(serve, "exec", { command: "echo hi" }));
+    }
+    for (const tool of ["read", "exec"] as const) {
+      const cap = tool === "read" ? "Read" : "Exec";
+      const bareName = `bare Node JSON-RPC child: spawn → first ${tool} result`;
+      const bareMs = percentile(first[`bare${cap}`]!, 50);
+      const oursMs = percentile(first[`ours${cap}`]!, 50);
+      rows.push({ name: bareName, value: bareMs, unit: "ms" });
+      rows.push({
+        name: `clawtools serve: spawn → first ${tool} result`,
+        value: oursMs,
+        unit: "ms",
+        baseline: bareName,
+        target: "≤ 2.5×",
+        met: oursMs / bareMs <= 2.5,
+      });
+    }
+    const bareRssName = "bare Node JSON-RPC child: RSS after the opening";
+    rows.push({ name: bareRssName, value: bareRss, unit: "MB" });
+    rows.push({
+      name: "MCP SDK server: RSS after its calls above",
+      value: sdkRss,
+      unit: "MB",
+      baseline: bareRssName,
+    });
+    rows.push({
+      name: "clawtools serve --profile coding: RSS after 100 mixed calls",
+      value: servedRss,
+      unit: "MB",
+      baseline: bareRssName,
+      target: "≤ 2×",
+      met: servedRss / bareRss <= 2,
+    });
+    return {
+      title:
+        "Per call: clawtools serve against an MCP SDK server, the reference filesystem server and bare Node",
+      rows,
+      loadAtStart: loadStart,
+      notes: [
+        "Uses the built CLI (apps/cli/dist); run `pnpm build` first. Every server is driven over stdio by raw JSON-RPC (no client library), one call at a time.",
+        `Warm rows: ${ROUNDS} rounds of ${BATCH} calls per side after 100 warm-up calls, the sides taking turns batch by batch (first side rotating); CPU is the server process's user + system time (with the rg it waited for) from /proc over those calls.`,
+        "The MCP SDK server (`peers/sdk-tools-server.mjs`) is @modelcontextprotocol/sdk's low-level Server doing only the work: readFile + line numbers, readdir, rg -n. The reference filesystem server is @modelcontextprotocol/server-filesystem's `list_directory`. clawtools does the same work behind its guarantees: argument validation, the policy pipeline's hooks and loop detection, the race-free workspace walk, OpenClaw's result shaping and the stale guard's record of what was read.",
+        "Spawn → first result: a host's opening (initialize; initialized and tools/list; then the call), medians of 7 spawns in turns with the bare child (`peers/bare-rpc.cjs`: readline, JSON, readFile or sh -c).",
+      ],
+    };
+  },
+} satisfies BenchSuite;
