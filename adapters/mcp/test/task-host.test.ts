@@ -72,10 +72,10 @@ describe("TaskHost", () => {
       return { result: text("answered") };
     });
     const waitFor = async (ok: (s: string | undefined) => boolean) => {
-      for (let i = 0; i < 200; i++) {
+      for (let i = 0; i < 500; i++) {
         const now = await other.get(task.taskId);
         if (ok(now?.status)) return now;
-        await new Promise((r) => setImmediate(r));
+        await new Promise((r) => setTimeout(r, 20));
       }
       throw new Error("timed out");
     };
