@@ -94,23 +94,23 @@ const PROTOCOL = Symbol.for("clawtools.error.ToolProtocolError");
  * wrap pipeline passes it through instead of making it an error result, so an MCP server answers a
  * JSON-RPC error (`code`, default -32603) and a task that hit it ends `failed`, not `completed`.
  */
-export class ToolProtocolError extends Error {
-  static readonly marker: symbol = PROTOCOL;
+export class ToolProtocolError extends ClawtoolsError {
+  static override readonly marker: symbol = PROTOCOL;
   readonly [PROTOCOL] = true;
-  readonly code: number;
+  override readonly code: number;
   constructor(message: string, code = -32603) {
     super(message);
     this.name = "ToolProtocolError";
     this.code = code;
   }
 
-  static [Symbol.hasInstance](value: unknown): boolean {
+  static override [Symbol.hasInstance](value: unknown): boolean {
     // biome-ignore lint/complexity/noThisInStatic: a subclass calls this with its own constructor
-    return hasInstance(this, PROTOCOL, value);
+    return brandedInstanceOf(this, PROTOCOL, value);
   }
 }
 
 /** A protocol-level failure of a call (a ToolProtocolError from any copy of core). */
 export function isToolProtocolError(error: unknown): error is ToolProtocolError {
-  return marked(error, PROTOCOL);
+  return hasErrorBrand(error, PROTOCOL);
 }
