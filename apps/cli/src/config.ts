@@ -137,6 +137,8 @@ export function bundleConfigFrom(options: CommonOptions, file: CliConfigFile): B
         }
       : {}),
     ...(options.store !== undefined ? { store: options.store } : {}),
+    ...(options.storeConnections !== undefined ? { storeConnections: options.storeConnections } : {}),
+    ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
     ...(options.gateway !== undefined ? { gateway: options.gateway } : {}),
     ...(options.gatewayToken !== undefined ? { gatewayToken: options.gatewayToken } : {}),
     ...(options.surface !== undefined ? { surface: options.surface } : {}),

@@ -51,6 +51,10 @@ export interface CommonOptions {
   maxSessions?: number;
   /** serve: `postgres://USER@HOST:PORT/DB` for sessions, runs and cron (default: embedded files). */
   store?: string;
+  /** serve `--store-connections N`: the PostgreSQL store's pool size. */
+  storeConnections?: number;
+  /** serve `--agent-id ID`: the agent this serve acts as (`agent:<id>:main`). */
+  agentId?: string;
   /** `--workspace` was given: the MCP client's roots never move it. */
   workspaceGiven?: boolean;
   /** serve `--root <name|path>`: which of the client's roots is the workspace (default: the first). */
@@ -104,6 +108,8 @@ const PER_COMMAND: Record<CommandName, Options> = {
     gateway: { type: "string" },
     "gateway-token": { type: "string" },
     store: { type: "string" },
+    "store-connections": { type: "string" },
+    "agent-id": { type: "string" },
     root: { type: "string" },
     surface: { type: "string" },
   },
@@ -203,6 +209,18 @@ export function parseCommonOptions(argv: string[], command: CommandName = "list"
   if (gateway !== undefined && v.nodes !== undefined)
     throw new UsageError("--nodes and --gateway both choose the node host: give one of them");
   const store = v.store === undefined ? undefined : asUsageError(() => checkStoreUrl(v.store, "--store"));
+  const storeConnections = positiveNumber(
+    "--store-connections",
+    v["store-connections"] as string | undefined,
+    true,
+  );
+  if (storeConnections !== undefined && storeConnections > 100)
+    throw new UsageError(`--store-connections takes 1 to 100, got ${storeConnections}`);
+  const agentId = v["agent-id"] as string | undefined;
+  if (agentId !== undefined && !/^[a-z0-9][a-z0-9_-]{0,63}$/.test(agentId))
+    throw new UsageError(
+      `--agent-id takes lower-case letters, digits, _ and - (at most 64, for example "ci-runner"), got "${agentId}"`,
+    );
   const model = v.model as string | undefined;
   if (model !== undefined && !/^[^/\s]+\/\S+$/.test(model))
     throw new UsageError(`--model needs provider/model (for example openai/gpt-4o-mini), got "${model}"`);
@@ -251,6 +269,8 @@ export function parseCommonOptions(argv: string[], command: CommandName = "list"
     ...(gateway !== undefined ? { gateway } : {}),
     ...(v["gateway-token"] !== undefined ? { gatewayToken: v["gateway-token"] as string } : {}),
     ...(store !== undefined ? { store } : {}),
+    ...(storeConnections !== undefined ? { storeConnections } : {}),
+    ...(agentId !== undefined ? { agentId } : {}),
     ...(v.workspace !== undefined ? { workspaceGiven: true } : {}),
     ...(v.root !== undefined ? { root: v.root as string } : {}),
     ...(surface !== undefined ? { surface: surface as ToolSurface } : {}),

@@ -161,6 +161,10 @@ ${COMMON}
                           (config "store"; password from the URL or PGPASSWORD), shared by every
                           serve on that database; default: embedded files under the state
                           directory. A database that cannot be reached fails the start
+  --store-connections <n> the store's pool size per serve (default 4; config "storeConnections");
+                          each serve also keeps a liveness and a LISTEN connection
+  --agent-id <id>         the agent this serve acts as (default cli; config "agentId"): its
+                          tools work in agent:<id>:main, and sub-agent caps count per session
   --root <name|path>      which of a client's roots is the workspace (default: the first);
                           not with --workspace
   --surface <direct|search|code>

@@ -190,7 +190,7 @@ describe("clawtools CLI", () => {
       [write("array.json", "[]"), "must hold a JSON object"],
       [
         write("unknown.json", JSON.stringify({ shell: {} })),
-        'unknown key "shell" (expected workspace, stateDir, profile, allow, deny, owner, provider, model, acp, allowPrivateNetwork, plugins, pluginReplaces, mcpServers, store, gateway, gatewayToken, surface, passEnv, root, allowOrigins, sessionIdleMinutes, maxSessions or a section: ',
+        'unknown key "shell" (expected workspace, stateDir, profile, allow, deny, owner, provider, model, acp, allowPrivateNetwork, plugins, pluginReplaces, mcpServers, store, storeConnections, agentId, gateway, gatewayToken, surface, passEnv, root, allowOrigins, sessionIdleMinutes, maxSessions or a section: ',
       ],
       [
         write("origins.json", JSON.stringify({ allowOrigins: ["https://ok.example/app"] })),

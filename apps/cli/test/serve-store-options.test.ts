@@ -97,6 +97,32 @@ describe("--store and the config file's store", () => {
     }
   });
 
+  it("--store-connections and --agent-id: taken when sound, refused by name otherwise; the config file's keys checked by the schema", async () => {
+    const parsed = parseCommonOptions(["--store-connections", "2", "--agent-id", "ci-runner"], "serve");
+    expect(parsed).toMatchObject({ storeConnections: 2, agentId: "ci-runner" });
+    expect(usage(() => parseCommonOptions(["--store-connections", "0"], "serve"))).toContain(
+      "--store-connections",
+    );
+    expect(usage(() => parseCommonOptions(["--store-connections", "500"], "serve"))).toBe(
+      "--store-connections takes 1 to 100, got 500",
+    );
+    expect(usage(() => parseCommonOptions(["--agent-id", "Agent One"], "serve"))).toBe(
+      '--agent-id takes lower-case letters, digits, _ and - (at most 64, for example "ci-runner"), got "Agent One"',
+    );
+    const dir = mkdtempSync(path.join(tmpdir(), "cli-store-keys-"));
+    const clawtools = await loadClawtools();
+    try {
+      const good = path.join(dir, "good.json");
+      writeFileSync(good, JSON.stringify({ storeConnections: 3, agentId: "ops" }));
+      expect(loadConfig(good, clawtools)).toMatchObject({ storeConnections: 3, agentId: "ops" });
+      const bad = path.join(dir, "bad.json");
+      writeFileSync(bad, JSON.stringify({ storeConnections: 0 }));
+      expect(usage(() => loadConfig(bad, clawtools))).toContain(`--config ${bad}: storeConnections`);
+    } finally {
+      await clawtools.tools.dispose();
+    }
+  });
+
   it("says where the state lives", () => {
     expect(describeState(undefined, "/var/lib/clawtools/ws")).toBe(
       "sessions, runs and cron jobs in embedded files under /var/lib/clawtools/ws",

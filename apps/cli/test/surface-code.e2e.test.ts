@@ -111,4 +111,19 @@ describe("serve --surface code", () => {
     const after = await exec(`return 1 + 1;`);
     expect(after.value).toBe(2);
   });
+
+  it("keeps data between exec calls of the session: results.save, then the id it returned loaded in a later call", async () => {
+    const saved = await exec(
+      `const note = await read({ path: "note.txt" }); return await results.save({ lines: note.text.split("\\n") });`,
+    );
+    const reference = saved.value as { id: string; count: number; preview: string };
+    expect(reference).toMatchObject({
+      count: 1,
+      preview: JSON.stringify({ lines: ["the launch code is 4711", ""] }),
+    });
+    const loaded = await exec(
+      `const kept = await results.load(${JSON.stringify(reference.id)}); return kept.lines[0];`,
+    );
+    expect(loaded.value).toBe("the launch code is 4711");
+  });
 });

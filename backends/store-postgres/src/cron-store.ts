@@ -18,7 +18,10 @@ function toJob(row: Row): CronJob {
  * Cron jobs and run logs in PostgreSQL. A claim is one `UPDATE … FROM (SELECT … FOR UPDATE SKIP
  * LOCKED)`: concurrent claimers in any process skip each other's rows, so each due job is
  * claimed by exactly one owner while its lease lasts. Lease times are the callers' clocks
- * (`nowMs`), as the interface has them. Changes are announced over LISTEN/NOTIFY (`onChange`).
+ * (`nowMs`), as the interface has them. A claim also records its holder's epoch (member.ts):
+ * once the holder's connection drops the claim is dead at once, `orphans` lists it for the
+ * leader's recovery, and the holder's late `release` or `appendRun` is refused (fencing).
+ * Changes are announced over LISTEN/NOTIFY (`onChange`).
  */
 export class PgCronStore implements CronStore {
   readonly location: string;
@@ -29,6 +32,11 @@ export class PgCronStore implements CronStore {
     location: string,
   ) {
     this.location = location;
+  }
+
+  /** The claim's holder is gone: its epoch's advisory lock is no longer held. */
+  private get deadClaim(): string {
+    return `(lease_epoch IS NOT NULL AND lease_epoch NOT IN ${this.db.live})`;
   }
 
   async list(): Promise<CronJob[]> {
@@ -98,12 +106,14 @@ export class PgCronStore implements CronStore {
     const limit = Math.floor(max);
     if (!(limit > 0)) return [];
     const rows = await this.db.query<Row & { next_run_at: string }>(
-      `UPDATE ${this.db.t("cron_jobs")} AS c SET lease_owner = $2, lease_until = $1::bigint + $3::bigint, running_at = $1
+      `UPDATE ${this.db.t("cron_jobs")} AS c SET lease_owner = $2, lease_until = $1::bigint + $3::bigint,
+         running_at = $1, lease_epoch = $5::integer
        FROM (SELECT id FROM ${this.db.t("cron_jobs")}
              WHERE enabled AND next_run_at <= $1 AND (lease_owner IS NULL OR lease_until <= $1)
+               AND $5::integer IN ${this.db.live}
              ORDER BY next_run_at, id LIMIT $4 FOR UPDATE SKIP LOCKED) AS due
        WHERE c.id = due.id RETURNING c.job, c.running_at, c.next_run_at`,
-      [finite("nowMs", nowMs), owner, finite("leaseMs", leaseMs), limit],
+      [finite("nowMs", nowMs), owner, finite("leaseMs", leaseMs), limit, this.db.epoch],
     );
     // RETURNING keeps no order: due order is next run, then id (byte-wise, as the column's collation)
     const jobs = rows.map(toJob);
@@ -115,10 +125,12 @@ export class PgCronStore implements CronStore {
 
   async claim(id: string, nowMs: number, owner: string, leaseMs: number): Promise<CronJob | undefined> {
     const [row] = await this.db.query<Row>(
-      `UPDATE ${this.db.t("cron_jobs")} SET lease_owner = $3, lease_until = $2::bigint + $4::bigint, running_at = $2
-       WHERE id = $1 AND (lease_owner IS NULL OR lease_owner = $3 OR lease_until <= $2)
+      `UPDATE ${this.db.t("cron_jobs")} SET lease_owner = $3, lease_until = $2::bigint + $4::bigint,
+         running_at = $2, lease_epoch = $5::integer
+       WHERE id = $1 AND $5::integer IN ${this.db.live}
+         AND (lease_owner IS NULL OR lease_owner = $3 OR lease_until <= $2 OR ${this.deadClaim})
        RETURNING job, running_at`,
-      [id, finite("nowMs", nowMs), owner, finite("leaseMs", leaseMs)],
+      [id, finite("nowMs", nowMs), owner, finite("leaseMs", leaseMs), this.db.epoch],
     );
     return row ? toJob(row) : undefined;
   }
@@ -131,8 +143,9 @@ export class PgCronStore implements CronStore {
   ): Promise<boolean> {
     return this.db.tx(async (client) => {
       const { rows } = await client.query<Row>(
-        `SELECT job, running_at FROM ${this.db.t("cron_jobs")} WHERE id = $1 AND lease_owner = $2 FOR UPDATE`,
-        [id, owner],
+        `SELECT job, running_at FROM ${this.db.t("cron_jobs")} WHERE id = $1 AND lease_owner = $2
+           AND lease_epoch IS NOT DISTINCT FROM $3::integer AND $3::integer IN ${this.db.live} FOR UPDATE`,
+        [id, owner, this.db.epoch],
       );
       if (!rows[0]) return false;
       if (options.remove) {
@@ -145,7 +158,7 @@ export class PgCronStore implements CronStore {
         const updated: CronJob = { ...job, enabled: options.disable ? false : job.enabled, state };
         await client.query(
           `UPDATE ${this.db.t("cron_jobs")} SET job = $2, enabled = $3, next_run_at = $4,
-             running_at = NULL, lease_owner = NULL, lease_until = NULL WHERE id = $1`,
+             running_at = NULL, lease_owner = NULL, lease_until = NULL, lease_epoch = NULL WHERE id = $1`,
           [id, JSON.stringify(updated), updated.enabled, millis(state.nextRunAtMs)],
         );
       }
@@ -163,11 +176,32 @@ export class PgCronStore implements CronStore {
     return row?.at == null ? undefined : Number(row.at);
   }
 
+  /**
+   * Fenced: a line is written only while this process is live and no other epoch holds the job's
+   * claim, so a process cut off from the database (its claim passed on) records nothing late.
+   */
   async appendRun(entry: CronRunLogEntry): Promise<void> {
-    await this.db.query(`INSERT INTO ${this.db.t("cron_runs")} (job_id, entry) VALUES ($1, $2)`, [
-      entry.jobId,
-      JSON.stringify(entry),
-    ]);
+    const rows = await this.db.query(
+      `INSERT INTO ${this.db.t("cron_runs")} (job_id, entry) SELECT $1, $2
+       WHERE $3::integer IN ${this.db.live} AND NOT EXISTS (SELECT 1 FROM ${this.db.t("cron_jobs")}
+         WHERE id = $1 AND lease_owner IS NOT NULL AND lease_epoch IS DISTINCT FROM $3::integer)
+       RETURNING 1`,
+      [entry.jobId, JSON.stringify(entry), this.db.epoch],
+    );
+    if (rows.length === 0)
+      throw new Error(
+        `PostgreSQL store: the run of cron job ${entry.jobId} was not recorded: this process no longer holds its claim (its connection to the database dropped)`,
+      );
+  }
+
+  /** Claims whose holder's connection dropped, or whose lease ran out, on jobs still marked running. */
+  async orphans(nowMs: number): Promise<CronJob[]> {
+    const rows = await this.db.query<Row>(
+      `SELECT job, running_at FROM ${this.db.t("cron_jobs")}
+       WHERE lease_owner IS NOT NULL AND (lease_until <= $1 OR ${this.deadClaim}) ${ORDER} LIMIT 1000`,
+      [finite("nowMs", nowMs)],
+    );
+    return rows.map(toJob);
   }
 
   async readRuns(

@@ -1,20 +1,33 @@
 import type { Pool, PoolClient, QueryResultRow } from "pg";
+import { liveEpochsSql, type Membership } from "./member.js";
 
 /** The channel every store of every schema notifies on; the payload names the schema. */
 export const NOTIFY_CHANNEL = "clawtools_store";
 
 export interface StoreEvent {
   schema: string;
-  kind: "run" | "cron";
+  kind: "run" | "cron" | "lease";
   id: string;
 }
 
-/** A pool and the schema its tables live in; `t("runs")` is the qualified table name. */
+/**
+ * A pool, the schema its tables live in (`t("runs")` is the qualified table name), and this
+ * process's membership: `epoch` is its fencing token, `live` the subquery of live epochs.
+ */
 export class Db {
+  readonly live: string;
+
   constructor(
     readonly pool: Pool,
     readonly schema: string,
-  ) {}
+    readonly member: Membership,
+  ) {
+    this.live = liveEpochsSql(member.lockClass);
+  }
+
+  get epoch(): number {
+    return this.member.epoch;
+  }
 
   t(table: string): string {
     return `${this.schema}.${table}`;

@@ -65,6 +65,15 @@ CREATE TABLE leases (
   expires_at timestamptz NOT NULL
 );`,
   },
+  {
+    version: 2,
+    name: "member epochs: claims and the leader lease bound to their holder's connection",
+    sql: `
+CREATE SEQUENCE member_epoch AS integer;
+ALTER TABLE cron_jobs ADD COLUMN lease_epoch integer;
+ALTER TABLE leases ADD COLUMN epoch integer;
+CREATE INDEX cron_jobs_claimed ON cron_jobs (lease_epoch) WHERE lease_owner IS NOT NULL;`,
+  },
 ];
 
 /** A schema name safe to splice into SQL (PostgreSQL refuses names starting with `pg_`). */

@@ -3,6 +3,7 @@ import { PgCronStore } from "./cron-store.js";
 import { Db } from "./db.js";
 import { StoreEvents } from "./events.js";
 import { PgLeaderLease } from "./leader-lease.js";
+import { Membership } from "./member.js";
 import { checkSchemaName, migrate } from "./migrations.js";
 import { PgRunRegistry } from "./run-registry.js";
 import { PgSessionStore } from "./session-store.js";
@@ -16,9 +17,15 @@ export interface PostgresStoreOptions {
   schema?: string;
   /** How long a connection attempt may take before the store fails (default 5 s). */
   connectTimeoutMs?: number;
-  /** Pool size when the store makes the pool (default 10). */
+  /**
+   * Pool size when the store makes the pool (default 4). Each store also keeps two connections
+   * of its own: its liveness connection (member.ts) and, once something listens, a LISTEN one.
+   */
   maxConnections?: number;
 }
+
+/** The pool a store makes holds at most this many connections unless told otherwise. */
+export const DEFAULT_MAX_CONNECTIONS = 4;
 
 /** Sessions, runs, cron and the leader lease on one database, and how to let go of them. */
 export interface PostgresStore {
@@ -26,6 +33,8 @@ export interface PostgresStore {
   runs: PgRunRegistry;
   cron: PgCronStore;
   lease: PgLeaderLease;
+  /** This process's liveness connection; `member.epoch` is its fencing token. */
+  member: Membership;
   /** `postgres://user@host:port/db#schema`, password left out (for logs and `status`). */
   readonly location: string;
   close(): Promise<void>;
@@ -54,6 +63,14 @@ export function describeLocation(
   return `${base}#${schema}`;
 }
 
+/** Why opening failed, in one line; a server out of connection slots says what to change. */
+function openFailure(error: unknown): string {
+  const code = (error as { code?: string } | undefined)?.code;
+  if (code === "53300")
+    return "the database refuses more connections (too many clients already): lower the pool size (storeConnections in the config, --store-connections) or raise the server's max_connections";
+  return error instanceof Error ? error.message || String(code) : String(error);
+}
+
 /**
  * Connects, checks the database answers, and brings the schema up to date; fails fast, with an
  * error naming the store and where it points, when the database cannot be reached.
@@ -65,7 +82,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const config: pg.PoolConfig = {
     connectionString: options.connectionString,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
-    max: options.maxConnections ?? 10,
+    max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
   };
   const pool = options.pool ?? new pg.Pool(config);
   const location = describeLocation(
@@ -77,6 +94,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const onIdleError = () => {};
   if (!options.pool) pool.on("error", onIdleError);
   const ownPool = !options.pool;
+  const member = new Membership({ ...(options.pool?.options ?? config) }, schema);
   try {
     const client = await pool.connect();
     try {
@@ -84,22 +102,24 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     } finally {
       client.release();
     }
+    await member.open();
   } catch (error) {
+    await member.close();
     if (ownPool) await pool.end().catch(() => {});
-    const reason =
-      error instanceof Error ? error.message || (error as NodeJS.ErrnoException).code : String(error);
-    throw new Error(`PostgreSQL store ${location}: cannot open it: ${reason}`, { cause: error });
+    throw new Error(`PostgreSQL store ${location}: cannot open it: ${openFailure(error)}`, { cause: error });
   }
-  const db = new Db(pool, schema);
+  const db = new Db(pool, schema, member);
   const events = new StoreEvents({ ...(options.pool?.options ?? config) });
   return {
     sessions: new PgSessionStore(db),
     runs: new PgRunRegistry(db, events),
     cron: new PgCronStore(db, events, location),
-    lease: new PgLeaderLease(db),
+    lease: new PgLeaderLease(db, events),
+    member,
     location,
     async close() {
       await events.close();
+      await member.close();
       if (ownPool) await pool.end();
     },
   };

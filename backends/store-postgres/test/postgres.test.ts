@@ -8,6 +8,8 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore, type PostgresStore } from "../src/index.js";
 import { type Cluster, HAVE_POSTGRES, SKIP_REASON, startCluster } from "./cluster.js";
+import { connectionLivenessSuite } from "./connection-liveness.js";
+import { followerSuite } from "./followers.js";
 import { livenessSuite } from "./liveness.js";
 import { schedulerSuite } from "./schedulers.js";
 import { twoInstanceSuite } from "./two-instances.js";
@@ -79,12 +81,13 @@ describe.skipIf(!HAVE_POSTGRES)(
         ?.rows;
       expect(rows).toEqual([
         { version: 1, name: "sessions, transcripts, runs, cron jobs, run logs, leases" },
+        { version: 2, name: "member epochs: claims and the leader lease bound to their holder's connection" },
       ]);
       expect(a.location).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres#racing$/);
       await Promise.all([a.close(), b.close()]);
       // a third start finds everything applied
       const c = await openPostgresStore({ connectionString: url, schema: "racing" });
-      expect((await ctx.pool?.query("SELECT count(*)::int AS n FROM racing.migrations"))?.rows[0].n).toBe(1);
+      expect((await ctx.pool?.query("SELECT count(*)::int AS n FROM racing.migrations"))?.rows[0].n).toBe(2);
       await c.close();
     });
 
@@ -163,5 +166,7 @@ describe.skipIf(!HAVE_POSTGRES)(
     twoInstanceSuite(() => ctx.cluster?.url as string);
     livenessSuite(() => ctx.cluster?.url as string);
     schedulerSuite(() => ctx.cluster?.url as string);
+    connectionLivenessSuite(() => ctx.cluster?.url as string);
+    followerSuite(() => ctx.cluster?.url as string);
   },
 );

@@ -17,6 +17,11 @@ export type SandboxLimits = {
   maxOutputBytes: number;
   /** One request's arguments, in encoded JSON bytes. */
   maxRequestBytes: number;
+  /**
+   * A final object or array is sent whole up to this many bytes even past `maxOutputBytes`, so
+   * the host can keep it for later cells (default: `maxOutputBytes`, a prefix past it).
+   */
+  maxValueBytes?: number;
 };
 
 export type SandboxProgram = {
@@ -49,7 +54,7 @@ export type SandboxFailureCode =
 export type SandboxStep =
   /** The guest waits on host work: `requests` are new since the last step, `canceled` withdrawn. */
   | { status: "awaiting"; requests: SandboxRequest[]; canceled: string[]; output: SandboxOutput }
-  /** The guest's function returned: its value as JSON (a prefix when over the output limit). */
+  /** The guest's function returned: its value as JSON (a prefix when over the output limit and, for an object or array, `maxValueBytes`). */
   | {
       status: "completed";
       value: { json: string; originalBytes: number };

@@ -197,7 +197,10 @@ function step({ settled, deadline: until }) {
   if (inFlight.size > 0) return { status: "awaiting", requests, canceled: withdrawn, output };
   const json = invokeString("value");
   const originalBytes = bytes(json);
-  const value = originalBytes <= limits.maxOutputBytes ? { json, originalBytes } : { json: prefix(json, limits.maxOutputBytes), originalBytes };
+  // an object or array goes whole up to maxValueBytes: the host may keep it for later cells
+  const structured = json.startsWith("{") || json.startsWith("[");
+  const whole = structured ? Math.max(limits.maxOutputBytes, limits.maxValueBytes || 0) : limits.maxOutputBytes;
+  const value = originalBytes <= whole ? { json, originalBytes } : { json: prefix(json, limits.maxOutputBytes), originalBytes };
   return { status: "completed", value, output };
 }
 

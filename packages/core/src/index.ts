@@ -60,21 +60,8 @@ export {
   supervisedProcessGroups,
 } from "./lifecycle/group-reaper.js";
 export { type SupervisedChild, spawnSupervised } from "./lifecycle/supervised-spawn.js";
-export {
-  abortableDelay,
-  backoffDelay,
-  checkJsonBody,
-  HttpError,
-  type HttpErrorDetails,
-  type HttpErrorKind,
-  type HttpJsonOptions,
-  httpJson,
-  httpRequest,
-  type HttpRequestOptions,
-  type HttpResponse,
-  isHttpError,
-  parseRetryAfter,
-} from "./http/index.js";
+// one HTTP client for configured endpoints, and the one retry with back-off
+export * from "./http/index.js";
 // time: every timer goes through a Clock, so tests drive it with FakeClock (@clawtools/core/testing)
 export {
   backgroundClock,
@@ -228,7 +215,9 @@ export {
   type OnCorrupt,
   type ReadJsonOptions,
   readJsonFile,
+  type WriteFileAtomicallyOptions,
   type WriteJsonOptions,
+  writeFileAtomically,
   writeJsonAtomic,
 } from "./state/index.js";
 export {
@@ -333,6 +322,7 @@ export {
   acquireFileLock,
   FILE_LOCK_STALE_MS,
   type FileLockOptions,
+  type HeldFileLock,
   processAlive,
   withFileLock,
 } from "./safety/file-lock.js";

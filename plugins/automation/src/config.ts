@@ -16,6 +16,12 @@ export const AutomationConfigSchema = Type.Object(
           defaultAgentId: Type.Optional(Type.String({ minLength: 1 })),
           /** An agentTurn's limit when its payload sets none (default 600). */
           agentTurnTimeoutSeconds: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+          /** How long the leader lease lasts unless renewed, in ms (default 30,000; renewed every third of it). */
+          leaderLeaseMs: Type.Optional(Type.Integer({ minimum: 300, maximum: 3_600_000 })),
+          /** How long a claimed run may hold its job before it counts as stuck, in ms (default 2 h). */
+          claimLeaseMs: Type.Optional(Type.Integer({ minimum: 1_000, maximum: 7 * 24 * 3_600_000 })),
+          /** How often a follower probes the leader lease and the leader sweeps claims of dead processes, in ms (default 1,000). */
+          probeMs: Type.Optional(Type.Integer({ minimum: 50, maximum: 60_000 })),
         },
         { additionalProperties: false },
       ),

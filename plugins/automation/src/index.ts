@@ -8,6 +8,7 @@ export {
   NO_CHANNEL,
   NO_DELIVERY_TARGET,
   type RunResult,
+  runSlot,
 } from "./cron/executor.js";
 export {
   type AgentTurnOutcome,
@@ -45,6 +46,7 @@ export {
   type CronServiceOptions,
   INTERRUPTED_ERROR,
   LEADER_LEASE_MS,
+  LEADER_PROBE_MS,
   LIST_DEFAULT_LIMIT,
   LIST_MAX_LIMIT,
   MAX_TIMER_MS,
@@ -52,6 +54,7 @@ export {
   ONE_SHOT_RETRIES,
   type RunEnd,
   type RunReply,
+  type SchedulerRole,
   STUCK_RUN_MS,
   isUnknownJobError,
   UnknownJobError,

@@ -106,6 +106,9 @@ export function createAutomationPlugin(options: AutomationPluginOptions = {}): A
         ...(config.cron?.maxConcurrentRuns ? { maxConcurrentRuns: config.cron.maxConcurrentRuns } : {}),
         ...(config.cron?.catchUp ? { catchUp: config.cron.catchUp } : {}),
         ...(config.cron?.defaultAgentId ? { defaultAgentId: config.cron.defaultAgentId } : {}),
+        ...(config.cron?.leaderLeaseMs ? { leaderTtlMs: config.cron.leaderLeaseMs } : {}),
+        ...(config.cron?.claimLeaseMs ? { leaseMs: config.cron.claimLeaseMs } : {}),
+        ...(config.cron?.probeMs ? { probeMs: config.cron.probeMs } : {}),
         // processes sharing the state directory elect one scheduler through a file there
         ...(lease ? { lease } : store ? {} : { lease: new FileLeaderLease(dir, effectiveClock) }),
       });

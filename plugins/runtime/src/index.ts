@@ -71,7 +71,8 @@ export {
 } from "./security/safe-bin-profiles.js";
 export { safeBinProblem } from "./security/safe-bins.js";
 export { COMPLEX_INTERPRETER_REFUSED, preflightScripts } from "./security/script-preflight.js";
-export { parseStrict, type SimpleCommand, type StrictAnalysis, shellQuote } from "./security/shell-parse.js";
+export { type PlainRead, readPlain, type SimpleCommand } from "./security/allowlist-read.js";
+export { shellQuote } from "./security/shell-quote.js";
 export {
   createExecTool,
   type ExecCodeOptions,

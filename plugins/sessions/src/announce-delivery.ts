@@ -1,5 +1,5 @@
 import type { EventEmitter } from "node:events";
-import { delay } from "@clawtools/core";
+import { retryWithBackoff } from "@clawtools/core";
 import { completionMessage } from "./announce.js";
 import type { RunOutcome, RunRegistry, SessionStore } from "./interfaces.js";
 import type { SessionsEvents } from "./service-events.js";
@@ -63,29 +63,41 @@ export async function deliverAnnounce(
     }
     return updated;
   };
-  let lastError = "";
-  for (let attempt = 1; attempt <= ANNOUNCE_ATTEMPTS; attempt++) {
-    try {
-      await deps.ensure(run.requesterSessionKey);
-      await deps.store.append(run.requesterSessionKey, [message], {
-        idempotencyKey: run.announce.idempotencyKey,
-      });
-      const updated = await record({
-        ...run.announce,
-        status: "delivered",
-        attempts: attempt,
-        deliveredAt: Date.now(),
-      });
-      await deps.reachRequester(run.requesterSessionKey, message.content as string);
-      deps.events.emit("announce", { run: updated, message });
-      return;
-    } catch (error) {
-      lastError = (error as Error).message;
-      // a delivery being retried does not hold back the run's end
-      if (unrecordedEnd)
-        await record({ ...run.announce, status: "pending", attempts: attempt, lastError }).catch(() => {});
-      await delay(deps.retryDelayMs * 4 ** (attempt - 1));
-    }
+  try {
+    await retryWithBackoff(
+      async (attempt) => {
+        await deps.ensure(run.requesterSessionKey);
+        await deps.store.append(run.requesterSessionKey, [message], {
+          idempotencyKey: run.announce.idempotencyKey,
+        });
+        const updated = await record({
+          ...run.announce,
+          status: "delivered",
+          attempts: attempt,
+          deliveredAt: Date.now(),
+        });
+        await deps.reachRequester(run.requesterSessionKey, message.content as string);
+        deps.events.emit("announce", { run: updated, message });
+      },
+      {
+        attempts: ANNOUNCE_ATTEMPTS,
+        baseMs: deps.retryDelayMs,
+        factor: 4,
+        jitter: "none",
+        // a delivery being retried does not hold back the run's end
+        onRetry: async (error, _wait, attempt) => {
+          if (unrecordedEnd)
+            await record({
+              ...run.announce,
+              status: "pending",
+              attempts: attempt,
+              lastError: (error as Error).message,
+            }).catch(() => {});
+        },
+      },
+    );
+  } catch (error) {
+    const lastError = (error as Error).message;
+    await record({ ...run.announce, status: "failed", attempts: ANNOUNCE_ATTEMPTS, lastError });
   }
-  await record({ ...run.announce, status: "failed", attempts: ANNOUNCE_ATTEMPTS, lastError });
 }

@@ -1,4 +1,4 @@
-import { delay } from "@clawtools/core";
+import { backoffPause, delay } from "@clawtools/core";
 import type { RunRegistry } from "./interfaces.js";
 import { lostReason, type RunOwner } from "./liveness.js";
 import type { RunRecord } from "./types.js";
@@ -28,13 +28,13 @@ export async function followHeldRun<T>(
   answer: (current: RunRecord | undefined) => T | undefined,
 ): Promise<Followed<T>> {
   const deadline = Date.now() + options.waitMs;
-  for (let pause = 5; ; pause = Math.min(pause * 2, 200)) {
+  for (let poll = 1; ; poll++) {
     const current = await runs.get(run.runId);
     const found = answer(current);
     if (found !== undefined) return { answer: found };
     if (!current || !heldElsewhere(current, self, Date.now(), options.staleMs)) return { holderGone: true };
     if (Date.now() >= deadline) return { timedOut: current };
-    await delay(pause);
+    await delay(backoffPause(poll, { baseMs: 5, maxMs: 200, jitter: "none" }));
   }
 }
 

@@ -7,20 +7,30 @@ import type {
 } from "@clawtools/core/contracts";
 import type { SessionLookup } from "./visibility.js";
 
+/** Whether `entry` comes after `cursor` in the newest-first order (updatedAt down, then key up). */
+function isAfter(entry: SessionEntry, cursor: SessionCursor): boolean {
+  return (
+    entry.updatedAt < cursor.updatedAt || (entry.updatedAt === cursor.updatedAt && entry.key > cursor.key)
+  );
+}
+
 /**
- * The sessions newest first, fetched a page of `batch` at a time from a store with `listPage`
- * (a caller that stops early never pays for the rest), else from `list` in one read.
+ * The sessions newest first (after `start` when given), fetched a page of `batch` at a time
+ * from a store with `listPage` (a caller that stops early never pays for the rest), else from
+ * `list` in one read.
  */
 export async function* newestSessions(
   store: SessionStore,
   filter: { updatedSince?: number },
   batch: number,
+  start?: SessionCursor,
 ): AsyncGenerator<SessionEntry> {
   if (!store.listPage) {
-    yield* await store.list(filter);
+    const all = await store.list(filter);
+    yield* start ? all.filter((entry) => isAfter(entry, start)) : all;
     return;
   }
-  let after: SessionCursor | undefined;
+  let after: SessionCursor | undefined = start;
   do {
     const page = await store.listPage({ ...filter, limit: batch, ...(after ? { after } : {}) });
     yield* page.entries;

@@ -96,10 +96,45 @@ describe("sessions_list answers a page without reading the store whole", () => {
     });
     expect(asked.lists).toBe(0);
     expect(asked.paged).toBeLessThanOrEqual(64);
-    // without a limit every visible session, newest first, still page by page
-    const all = await t.json("sessions_list", {});
-    expect(all.count).toBe(400);
+    // without a limit a page of 100, and the way to the next one; the cursors walk every
+    // visible session once, newest first, and the last page says nothing more
+    const first = await t.json("sessions_list", {});
+    expect(first.count).toBe(100);
+    expect(first.note).toBe(
+      `More sessions: call sessions_list again with cursor="${first.nextCursor}" (and the same filters) for the next page.`,
+    );
+    const keys: string[] = first.sessions.map((s: { key: string }) => s.key);
+    let page = first;
+    while (page.nextCursor) {
+      page = await t.json("sessions_list", { cursor: page.nextCursor });
+      keys.push(...page.sessions.map((s: { key: string }) => s.key));
+    }
+    expect(page.note).toBeUndefined();
+    expect(keys).toHaveLength(400);
+    expect(new Set(keys).size).toBe(400);
+    expect(keys.slice(0, 3)).toEqual(["main", "agent:main:chat:001", "agent:main:cron:002"]);
+    expect(keys.at(-1)).toBe("agent:main:subagent:399");
     expect(asked.lists).toBe(0);
+  });
+
+  it("pages with filters: a kinds filter walks its own rows by cursor; a cursor it never gave is refused by name", async () => {
+    const { t } = open("agent");
+    const crons: string[] = [];
+    let page = await t.json("sessions_list", { kinds: ["cron"], limit: 50 });
+    crons.push(...page.sessions.map((s: { key: string }) => s.key));
+    while (page.nextCursor) {
+      page = await t.json("sessions_list", { kinds: ["cron"], limit: 50, cursor: page.nextCursor });
+      crons.push(...page.sessions.map((s: { key: string }) => s.key));
+    }
+    // i % 3 === 2 for i in 1..399: 133 cron sessions, each once, in order
+    expect(crons).toEqual(
+      Array.from({ length: 133 }, (_, j) => `agent:main:cron:${String(3 * j + 2).padStart(3, "0")}`),
+    );
+    const bad = await t.call("sessions_list", { cursor: "not-a-cursor" });
+    expect(bad.isError).toBe(true);
+    expect(JSON.stringify(bad.content)).toContain(
+      "cursor is not one sessions_list gave: pass the nextCursor of the previous result, or leave it out for the first page",
+    );
   });
 
   it("tree visibility and kinds filter while walking: hidden rows are skipped, the page is still full", async () => {

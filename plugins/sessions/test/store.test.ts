@@ -1,6 +1,7 @@
 import { execFile, spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { open } from "node:fs/promises";
+import { hostname } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -121,7 +122,7 @@ describe("the index lock", () => {
       "-e",
       "process.stdout.write(String(process.pid))",
     ]).stdout.toString();
-    writeFileSync(`${indexFile(stateDir)}.lock`, `${dead}\n${Date.now()}\n`);
+    writeFileSync(`${indexFile(stateDir)}.lock`, `${dead}\n${hostname()}\n`);
     await store.create({ key: "agent:main:b", agentId: "main" });
     expect((await store.list()).map((e) => e.key).sort()).toEqual(["agent:main:a", "agent:main:b"]);
     expect(existsSync(`${indexFile(stateDir)}.lock`)).toBe(false);
@@ -132,7 +133,7 @@ describe("the index lock", () => {
     const store = new FileSessionStore(stateDir);
     await store.create({ key: "agent:main:a", agentId: "main" });
     const lock = `${indexFile(stateDir)}.lock`;
-    writeFileSync(lock, `${process.pid}\n0\n`);
+    writeFileSync(lock, `${process.pid}\n${hostname()}\n`);
     const old = new Date(Date.now() - 60_000);
     utimesSync(lock, old, old);
     await store.patch("agent:main:a", { label: "after" });

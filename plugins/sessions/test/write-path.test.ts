@@ -1,13 +1,5 @@
 import { execFile, execFileSync } from "node:child_process";
-import {
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -20,7 +12,6 @@ import {
   SessionsService,
 } from "../src/index.js";
 import { createScriptedRunner } from "../src/scripted-runner.js";
-import { acquireFileLock } from "../src/store/file-lock.js";
 import { JsonFile } from "../src/store/json-file.js";
 import { spawnAndWatch } from "./spawn-and-watch.js";
 
@@ -209,39 +200,6 @@ describe("the cache and other writers", () => {
     });
     expect(onDisk(file)).toEqual({ a: "them", z: "kept", b: "mine too" });
     expect(json.stats.parses).toBe(1);
-  });
-});
-
-describe("the lock file is the new file", () => {
-  it("holds the owner's pid while held, becomes the file on replace, and is gone on release", async () => {
-    const d = dir();
-    const file = path.join(d, "x.json");
-    writeFileSync(file, "{}");
-    const lock = await acquireFileLock(file);
-    expect(readFileSync(`${file}.lock`, "utf8").split("\n")[0]).toBe(String(process.pid));
-    await lock.replace('{\n  "a": 1\n}');
-    expect(existsSync(`${file}.lock`)).toBe(false);
-    expect(onDisk(file)).toEqual({ a: 1 });
-    const again = await acquireFileLock(file);
-    again.release();
-    expect(existsSync(`${file}.lock`)).toBe(false);
-    expect(onDisk(file)).toEqual({ a: 1 });
-    expect(() => again.release()).toThrow(`The lock on ${file} was already released`);
-  });
-
-  it("a lock caught while its owner writes the new text into it (no pid) is waited for, then broken once old", async () => {
-    const d = dir();
-    const file = path.join(d, "x.json");
-    writeFileSync(`${file}.lock`, '{\n  "partial": ');
-    await expect(acquireFileLock(file, 100)).rejects.toThrow(
-      `Timed out waiting for the lock on ${file} (held by pid ?)`,
-    );
-    const old = new Date(Date.now() - 60_000);
-    utimesSync(`${file}.lock`, old, old);
-    const lock = await acquireFileLock(file, 100);
-    await lock.replace("{}");
-    expect(onDisk(file)).toEqual({});
-    expect(leftovers(d)).toEqual([]);
   });
 });
 

@@ -131,7 +131,7 @@ export function bundleContext(
   resolved: ResolvedBundleConfig,
   options: Pick<ComposeOptions, "agentId" | "sessionKey" | "laterResults"> = {},
 ): ToolContext {
-  const agentId = options.agentId ?? "cli";
+  const agentId = options.agentId ?? resolved.agentId ?? "cli";
   return {
     workspaceDir: resolved.workspace,
     agentId,
@@ -210,7 +210,7 @@ export async function composeBundle(config: BundleConfig, options: ComposeOption
   try {
     // the database is reached (or the start fails, naming it) before anything is served
     if (resolved.store && connect) {
-      store = await openBundleStore(resolved.store);
+      store = await openBundleStore(resolved.store, resolved.storeConnections);
       started.push(storeCloser(store));
     }
     // a section the configuration names may build other tools than its manifest lists (the

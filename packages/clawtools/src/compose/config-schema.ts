@@ -20,6 +20,8 @@ export const BUNDLE_KEYS = [
   "pluginReplaces",
   "mcpServers",
   "store",
+  "storeConnections",
+  "agentId",
   "gateway",
   "gatewayToken",
   "surface",
@@ -136,6 +138,19 @@ export function bundleConfigSchema(plugins: readonly ClawtoolsPlugin[]): Record<
         pattern: "^postgres(ql)?://",
         description:
           "postgres://USER@HOST:PORT/DB: sessions, runs and cron jobs in PostgreSQL, shared by every serve on it (the --store flag wins; default: embedded files under stateDir)",
+      },
+      storeConnections: {
+        type: "integer",
+        minimum: 1,
+        maximum: 100,
+        description:
+          "the PostgreSQL store's pool size per serve (default 4; each serve also keeps a liveness and a LISTEN connection); the --store-connections flag wins",
+      },
+      agentId: {
+        type: "string",
+        pattern: "^[a-z0-9][a-z0-9_-]{0,63}$",
+        description:
+          'the agent this serve acts as: its tools work in session agent:<agentId>:main, and sub-agent caps count per requester session (default "cli"); the --agent-id flag wins',
       },
       surface: {
         type: "string",

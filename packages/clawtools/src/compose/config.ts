@@ -47,6 +47,10 @@ export interface BundleConfig {
   mcpServers?: Record<string, unknown>;
   /** `postgres://…`: sessions, runs and cron jobs in PostgreSQL. */
   store?: string;
+  /** The PostgreSQL store's pool size (default 4). */
+  storeConnections?: number;
+  /** The agent the bundle acts as (default "cli"): its tools work in `agent:<agentId>:main`. */
+  agentId?: string;
   /** `ws://HOST:PORT`: an OpenClaw Gateway backs nodes, sessions, cron and messaging. */
   gateway?: string;
   gatewayToken?: string;
@@ -79,6 +83,8 @@ export interface ResolvedBundleConfig {
   pluginReplaces: string[];
   mcpServers: Record<string, unknown>;
   store?: string;
+  storeConnections?: number;
+  agentId?: string;
   gateway?: string;
   gatewayToken?: string;
   surface: ToolSurface;
@@ -247,6 +253,8 @@ export function readBundleConfig(
     pluginReplaces: list("pluginReplaces") ?? [],
     mcpServers: (mcpServers as Record<string, unknown> | undefined) ?? {},
     ...(store !== undefined ? { store: store as string } : {}),
+    ...(given.storeConnections !== undefined ? { storeConnections: given.storeConnections as number } : {}),
+    ...(str("agentId") ? { agentId: str("agentId")! } : {}),
     ...(gateway !== undefined ? { gateway: gateway as string } : {}),
     ...(str("gatewayToken") ? { gatewayToken: str("gatewayToken")! } : {}),
     surface: (surface as ToolSurface | undefined) ?? "direct",

@@ -1,4 +1,4 @@
-import { backgroundClock, type Clock, delay } from "@clawtools/core";
+import { backgroundClock, type Clock, delay, retryWithBackoff } from "@clawtools/core";
 
 /** Waits between tries of a server that did not start: 1 s, doubling, at most a minute. */
 export const MCP_RETRY_FIRST_MS = 1000;
@@ -28,31 +28,27 @@ export async function retryUntilConnected<T extends { close(): Promise<void> }>(
 ): Promise<void> {
   const { signal } = options;
   const max = options.maxDelayMs ?? MCP_RETRY_MAX_MS;
-  let wait = Math.min(options.firstDelayMs ?? MCP_RETRY_FIRST_MS, max);
+  const first = Math.min(options.firstDelayMs ?? MCP_RETRY_FIRST_MS, max);
   const clock = options.clock ?? backgroundClock;
-  while (!signal.aborted) {
-    try {
-      await delay(wait, { clock, signal });
-    } catch {
-      return; // serve stopped while waiting
-    }
-    // the wait can end in the same turn serve stops: no try may start after that
-    if (signal.aborted) return;
-    let connected: T;
-    try {
-      connected = await connect(signal);
-    } catch (error) {
-      if (signal.aborted) return;
-      wait = Math.min(wait * 2, max);
-      options.onFailure?.(error as Error, wait);
-      continue;
-    }
-    // serve stopped during the try: the server it started must not outlive it
-    if (signal.aborted) {
-      await connected.close().catch(() => {});
-      return;
-    }
-    await onBack(connected);
+  let connected: T;
+  try {
+    await delay(first, { clock, signal });
+    connected = await retryWithBackoff(() => connect(signal), {
+      baseMs: Math.min(first * 2, max),
+      maxMs: max,
+      jitter: "none",
+      signal,
+      clock,
+      retryable: () => !signal.aborted,
+      onRetry: (error, wait) => options.onFailure?.(error as Error, wait),
+    });
+  } catch {
+    return; // serve stopped while waiting or trying
+  }
+  // serve stopped during the try: the server it started must not outlive it
+  if (signal.aborted) {
+    await connected.close().catch(() => {});
     return;
   }
+  await onBack(connected);
 }

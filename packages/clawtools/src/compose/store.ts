@@ -14,10 +14,14 @@ export type BundleStore = PostgresStore;
  * Connects and migrates before the server serves anything: a database that cannot be reached
  * fails the start within STORE_CONNECT_TIMEOUT_MS, naming the store (password left out) and why.
  */
-export async function openBundleStore(url: string): Promise<BundleStore> {
+export async function openBundleStore(url: string, maxConnections?: number): Promise<BundleStore> {
   const { openPostgresStore } = await import("@clawtools/store-postgres");
   try {
-    return await openPostgresStore({ connectionString: url, connectTimeoutMs: STORE_CONNECT_TIMEOUT_MS });
+    return await openPostgresStore({
+      connectionString: url,
+      connectTimeoutMs: STORE_CONNECT_TIMEOUT_MS,
+      ...(maxConnections !== undefined ? { maxConnections } : {}),
+    });
   } catch (error) {
     // an operator's problem (where the database is, its state): one line, the message is the
     // whole story (a trace through the bundle's code would only bury it)

@@ -60,6 +60,19 @@ export interface CronStore {
   appendRun(entry: CronRunLogEntry): Promise<void>;
   /** Newest first. */
   readRuns(jobId: string, page?: { offset?: number; limit?: number }): Promise<Page<CronRunLogEntry>>;
+  /**
+   * Jobs still marked running whose claim has ended: its holder's connection dropped (a killed
+   * process, on a store that binds claims to their holder's liveness) or its lease ran out. The
+   * leader recovers them (restored from their log line, or recorded as interrupted and run
+   * again). Optional: without it, such jobs wait for their lease to end.
+   */
+  orphans?(nowMs: number): Promise<CronJob[]>;
+  /**
+   * Calls `listener` with the job id whenever any process adds, changes, releases or removes a
+   * job (`"*"` when changes may have been missed), so a scheduler re-arms at once instead of at
+   * its next capped wake-up; resolves to the unsubscribe once listening. Optional.
+   */
+  onChange?(listener: (jobId: string) => void): Promise<() => void>;
   /** Writes whatever is still held in memory (called when the scheduler stops). */
   flush?(): Promise<void>;
   /** Where the jobs are kept (reported by `status`). */

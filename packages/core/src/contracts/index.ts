@@ -26,7 +26,7 @@ export type {
   Page,
 } from "./cron-job.js";
 export type { CronStore } from "./cron-store.js";
-export type { LeaderLease } from "./leader-lease.js";
+export type { LeaderLease, LeaseHolder } from "./leader-lease.js";
 export type { NodeHost, NodeInfo, PairingRequest } from "./node-host.js";
 export type { AnnounceState, RunOwner, RunRecord, RunRegistry, RunStatus } from "./run-registry.js";
 export {

@@ -4,8 +4,9 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { chmod, lstat, mkdir, readFile, readlink, rename, rm, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, readFile, readlink, rename, rm, symlink } from "node:fs/promises";
 import path from "node:path";
+import { replaceInDir, writeFileAtomically } from "../state/atomic-write.js";
 
 export type FileState =
   | null
@@ -34,10 +35,7 @@ export class BlobStore {
     const hash = createHash("sha256").update(data).digest("hex");
     const at = this.pathOf(hash);
     if (existsSync(at)) return { hash, added: 0 };
-    await mkdir(path.dirname(at), { recursive: true });
-    const tmp = `${at}.${randomBytes(4).toString("hex")}.tmp`;
-    await writeFile(tmp, data);
-    await rename(tmp, at);
+    await writeFileAtomically(at, data);
     return { hash, added: data.length };
   }
 
@@ -85,13 +83,16 @@ export async function applyState(abs: string, state: FileState, blobs: BlobStore
   }
   await mkdir(path.dirname(abs), { recursive: true });
   if (st?.isDirectory()) await rm(abs, { recursive: true, force: true });
-  const tmp = path.join(path.dirname(abs), `.${path.basename(abs)}.${randomBytes(4).toString("hex")}.undo`);
-  if (state.type === "symlink") {
-    const { symlink } = await import("node:fs/promises");
-    await symlink(state.target, tmp);
-  } else {
-    await writeFile(tmp, await blobs.get(state.hash));
-    await chmod(tmp, state.mode);
+  const dir = path.dirname(abs);
+  if (state.type === "file") {
+    await replaceInDir({ real: dir, via: dir }, path.basename(abs), await blobs.get(state.hash), {
+      mode: state.mode,
+      exactMode: true,
+    });
+    return;
   }
+  // a link is made beside the path and renamed over it, so the path is never missing
+  const tmp = path.join(dir, `.${path.basename(abs)}.${randomBytes(4).toString("hex")}.undo`);
+  await symlink(state.target, tmp);
   await rename(tmp, abs);
 }

@@ -7,8 +7,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { appendFile, mkdir, readFile, realpath, rename, stat, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { writeFileAtomically } from "../state/atomic-write.js";
 import { applyState, BlobStore, captureState, type FileState, sameState } from "./file-state.js";
 import { JournalError } from "./errors.js";
 import { type Scan, type ScanOptions, scanTree } from "./scan.js";
@@ -131,10 +132,7 @@ export class Journal {
   }
 
   private async saveUndoState(state: UndoState): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
-    const tmp = `${this.stateFile}.${randomBytes(4).toString("hex")}.tmp`;
-    await writeFile(tmp, JSON.stringify(state));
-    await rename(tmp, this.stateFile);
+    await writeFileAtomically(this.stateFile, JSON.stringify(state));
   }
 
   /** Records one tool call's changes (absolute paths); a no-op when nothing changed. */

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { closeSync, openSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, ftruncateSync, openSync, renameSync, rmSync, unlinkSync, writeSync } from "node:fs";
 import { readFile, rename, rm, stat } from "node:fs/promises";
 import { hostname } from "node:os";
+import { backoffPause } from "../http/backoff.js";
 import { delay } from "../time/delay.js";
 
 /** A lock older than this is taken to be abandoned whatever its holder (another host, a reused pid). */
@@ -19,17 +20,21 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-/** What a lock file says about its holder: `<pid>\n<host>\n`. */
+/** The holder's pid a lock file names in its first line (`<pid>\n<host>\n`), or 0. */
+function holderPid(text: string): number {
+  const [pidText] = text.split("\n");
+  return /^\d+$/.test(pidText ?? "") ? Number(pidText) : 0;
+}
+
 function holderGone(text: string): boolean {
-  const [pidText, host] = text.split("\n");
-  const pid = /^\d+$/.test(pidText ?? "") ? Number(pidText) : 0;
-  return pid > 0 && host === HOST && !processAlive(pid);
+  const pid = holderPid(text);
+  return pid > 0 && text.split("\n")[1] === HOST && !processAlive(pid);
 }
 
 /**
  * Moves an abandoned lock aside (a rename: of two breakers exactly one gets it). When what was
  * moved is not the lock judged abandoned — another waiter broke that one and a live holder took
- * a new one — the live holder would lose its lock, so it is given back by a no-clobber rename.
+ * a new one — the live holder would lose its lock, so it is given back by a no-clobber create.
  */
 async function breakAbandoned(lock: string, seen: string): Promise<void> {
   const aside = `${lock}.${randomUUID().slice(0, 8)}.broken`;
@@ -42,14 +47,20 @@ async function breakAbandoned(lock: string, seen: string): Promise<void> {
   if (moved !== seen) {
     // put back only if nobody took the lock meanwhile
     try {
-      const fd = openSync(lock, "wx");
-      writeSync(fd, moved);
+      const fd = openSync(lock, "wx", 0o600);
+      writeAll(fd, Buffer.from(moved));
       closeSync(fd);
     } catch {
       // taken again already: that holder's lock stands
     }
   }
   await rm(aside, { force: true });
+}
+
+/** Writes all of `bytes` at `position` (a write may be short). */
+function writeAll(fd: number, bytes: Uint8Array, position = 0): void {
+  let done = 0;
+  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done, position + done);
 }
 
 export interface FileLockOptions {
@@ -59,59 +70,111 @@ export interface FileLockOptions {
   staleMs?: number;
 }
 
+/** A lock held on a file: release it, or replace the file through it. */
+export interface HeldFileLock {
+  /**
+   * Replaces the file with `data` (text or bytes) and releases the lock in one step, as git does
+   * with its `index.lock`: the data is written into the lock file, which is then renamed over the
+   * file. A reader sees the old file or the new one, never a part; the next writer can take the
+   * lock the moment the rename lands. The new file has the lock's mode, 0o600.
+   */
+  replace(data: string | Uint8Array): void;
+  /** Releases the lock, leaving the file as it is. Releasing twice is a bug, and throws. */
+  release(): void;
+}
+
+function takeFree(lock: string): number | undefined {
+  try {
+    return openSync(lock, "wx", 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    return undefined;
+  }
+}
+
 /**
  * Takes the cross-process lock of `file`: `<file>.lock`, created exclusively (O_EXCL) and holding
  * the holder's pid and host. A lock whose holder died (same host) is broken at once; any lock
- * older than `staleMs` is broken too. Waiters retry with a short jittered backoff. Returns the
- * release function. Use it for short read-modify-write sections; hold `withWriteLock` (in-process)
- * around it so one process's own writers queue without polling.
+ * older than `staleMs` is broken too (one caught while its holder writes a replacement into it
+ * names no pid, and is judged by age alone). Waiters retry with a short jittered backoff, so a
+ * burst of writers queues instead of failing. Taking a free lock is synchronous (a create and a
+ * small write, cheaper than their trips through the thread pool); waiting is not. Use it for
+ * short read-modify-write sections; hold `withWriteLock` (in-process) around it so one process's
+ * own writers queue without polling.
  */
-export async function acquireFileLock(file: string, options: FileLockOptions = {}): Promise<() => void> {
+export async function acquireFileLock(file: string, options: FileLockOptions = {}): Promise<HeldFileLock> {
   const lock = `${file}.lock`;
   const timeoutMs = options.timeoutMs ?? 20_000;
   const staleMs = options.staleMs ?? FILE_LOCK_STALE_MS;
   const deadline = Date.now() + timeoutMs;
-  const mine = `${process.pid}\n${HOST}\n`;
-  for (let attempt = 0; ; attempt++) {
-    let fd: number | undefined;
-    try {
-      fd = openSync(lock, "wx", 0o600);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-    if (fd !== undefined) {
-      try {
-        writeSync(fd, mine);
-      } finally {
-        closeSync(fd);
-      }
-      let held = true;
-      return () => {
-        if (!held) return;
-        held = false;
-        try {
-          unlinkSync(lock);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-        }
-      };
-    }
+  for (let attempt = 1; ; attempt++) {
+    const fd = takeFree(lock);
+    if (fd !== undefined) return holding(file, lock, fd);
     const seen = await readFile(lock, "utf8").catch(() => "");
     const age = await stat(lock).then(
       (s) => Date.now() - s.mtimeMs,
       () => 0,
     );
-    // an empty lock is one being written this instant: judged by age alone
-    if ((seen && holderGone(seen)) || age > staleMs) {
+    if (holderGone(seen) || age > staleMs) {
       await breakAbandoned(lock, seen);
       continue;
     }
-    if (Date.now() > deadline) {
-      const pid = seen.split("\n")[0] || "?";
-      throw new Error(`timed out after ${timeoutMs} ms waiting for the lock on ${file} (held by pid ${pid})`);
-    }
-    await delay(Math.min(40, 1 + attempt * 2) + Math.random() * 5);
+    if (Date.now() > deadline)
+      throw new Error(
+        `Timed out after ${timeoutMs} ms waiting for the lock on ${file} (held by pid ${holderPid(seen) || "?"})`,
+      );
+    await delay(backoffPause(attempt, { baseMs: 2, maxMs: 40 }));
   }
+}
+
+function holding(file: string, lock: string, fd: number): HeldFileLock {
+  const owner = Buffer.from(`${process.pid}\n${HOST}\n`);
+  const abandon = (error: unknown): never => {
+    closeSync(fd);
+    rmSync(lock, { force: true });
+    throw error;
+  };
+  try {
+    writeAll(fd, owner);
+  } catch (error) {
+    abandon(error);
+  }
+  let held = true;
+  const done = () => {
+    if (!held) throw new Error(`The lock on ${file} was already released`);
+    held = false;
+  };
+  return {
+    replace(data) {
+      done();
+      try {
+        // written over the owner line: a truncate to 0 first is a call more, and on ext4 it moves
+        // the flush that replacing the file starts (auto_da_alloc) into the close
+        const bytes = typeof data === "string" ? Buffer.from(data) : data;
+        writeAll(fd, bytes);
+        if (bytes.length < owner.length) ftruncateSync(fd, bytes.length);
+      } catch (error) {
+        abandon(error);
+      }
+      closeSync(fd);
+      try {
+        // synchronous: a trip through the thread pool costs more than the rename
+        renameSync(lock, file);
+      } catch (error) {
+        rmSync(lock, { force: true });
+        throw error;
+      }
+    },
+    release() {
+      done();
+      closeSync(fd);
+      try {
+        unlinkSync(lock);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      }
+    },
+  };
 }
 
 /** Runs `run` while holding the cross-process lock of `file` (see `acquireFileLock`). */
@@ -120,10 +183,10 @@ export async function withFileLock<T>(
   run: () => Promise<T>,
   options: FileLockOptions = {},
 ): Promise<T> {
-  const release = await acquireFileLock(file, options);
+  const lock = await acquireFileLock(file, options);
   try {
     return await run();
   } finally {
-    release();
+    lock.release();
   }
 }

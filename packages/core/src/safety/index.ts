@@ -4,6 +4,7 @@ export {
   acquireFileLock,
   FILE_LOCK_STALE_MS,
   type FileLockOptions,
+  type HeldFileLock,
   processAlive,
   withFileLock,
 } from "./file-lock.js";

@@ -1,20 +1,20 @@
 import { constants, type Stats } from "node:fs";
-import fs, { type FileHandle } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import type {
   OpenInWorkspaceOptions,
   WorkspaceHandle,
   WorkspacePathOptions,
 } from "./workspace-fs-options.js";
-import { sweepStaleTemps, tempNameFor } from "./temp-files.js";
+import { replaceInDir } from "../state/atomic-write.js";
 import {
   errnoError,
   hardlinkError,
   notRegularFileError,
   symlinkNotFollowedError,
 } from "./workspace-errors.js";
-import { entryPath, openDirect, type WalkResult, walk } from "./workspace-walk.js";
+import { openDirect, type WalkResult, walk } from "./workspace-walk.js";
 
-const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_DIRECTORY, O_NONBLOCK, O_NOFOLLOW } = constants;
+const { O_RDONLY, O_WRONLY, O_CREAT, O_APPEND, O_DIRECTORY, O_NONBLOCK } = constants;
 
 export type {
   OpenInWorkspaceOptions,
@@ -172,24 +172,12 @@ export async function writeFileAtomic(
       refuseHardlink(w, input, w.stat, "write", options.allowHardlinks);
       if (!w.stat.isFile()) throw notRegularFileError(input);
     }
-    await sweepStaleTemps(w.dir);
-    const temp = tempNameFor(w.name);
-    const tempAt = entryPath(w.dir, temp);
-    const mode = w.stat ? w.stat.mode & 0o7777 : (options.mode ?? 0o666);
-    try {
-      const handle = await fs.open(tempAt, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
-      try {
-        await handle.writeFile(data);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await w.verify();
-      await fs.rename(tempAt, entryPath(w.dir, w.name));
-    } catch (error) {
-      await fs.unlink(tempAt).catch(() => {});
-      throw error;
-    }
+    // the temp file is made and renamed relative to the verified directory's descriptor
+    await replaceInDir(w.dir, w.name, data, {
+      mode: w.stat ? w.stat.mode & 0o7777 : (options.mode ?? 0o666),
+      syncFile: true,
+      beforeRename: () => w.verify(),
+    });
     return { realPath: w.real };
   } finally {
     await w.close();

@@ -1,7 +1,7 @@
-import { mkdir, open, readFile, realpath, rename, rm } from "node:fs/promises";
+import { mkdir, readFile, realpath, rename } from "node:fs/promises";
 import path from "node:path";
-import { sweepStaleTemps, tempNameFor } from "../safety/temp-files.js";
 import { withWriteLock } from "../safety/write-lock.js";
+import { replaceInDir } from "./atomic-write.js";
 
 export interface WriteJsonOptions {
   /**
@@ -32,15 +32,6 @@ function enterInOrder(file: string, dir: string): Promise<string> {
   return key;
 }
 
-async function syncDir(dir: string): Promise<void> {
-  const handle = await open(dir, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
 /**
  * Replaces `file` with `value` as pretty JSON, whole or not at all: a temp file in the same
  * directory (`TEMP_FILE_PATTERN`), flushed when `durable`, renamed over the file. A process killed
@@ -58,24 +49,13 @@ export async function writeJsonAtomic(
     throw new TypeError(`writeJsonAtomic(${file}): the value is not JSON (${typeof value})`);
   const target = path.resolve(file);
   const dir = path.dirname(target);
-  await withWriteLock(await enterInOrder(file, dir), async () => {
-    await sweepStaleTemps({ real: dir, via: dir });
-    const temp = path.join(dir, tempNameFor(path.basename(target)));
-    try {
-      const handle = await open(temp, "wx", options.mode ?? 0o600);
-      try {
-        await handle.writeFile(`${text}\n`);
-        if (options.durable) await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(temp, target);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
-    if (options.durable) await syncDir(dir);
-  });
+  await withWriteLock(await enterInOrder(file, dir), () =>
+    replaceInDir({ real: dir, via: dir }, path.basename(target), `${text}\n`, {
+      mode: options.mode,
+      syncFile: options.durable,
+      syncDir: options.durable,
+    }),
+  );
 }
 
 // Under the write lock, and only if the file still holds the text that failed: a writer that

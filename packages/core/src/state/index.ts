@@ -5,3 +5,4 @@ export {
   type WriteJsonOptions,
   writeJsonAtomic,
 } from "./atomic-json.js";
+export { type WriteFileAtomicallyOptions, writeFileAtomically } from "./atomic-write.js";

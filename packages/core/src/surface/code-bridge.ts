@@ -6,6 +6,7 @@ import type { AgentToolResult, AgentToolUpdateCallback } from "../tool.js";
 import type { CatalogEntry } from "./catalog.js";
 import type { CatalogSnapshot } from "./catalog-snapshot.js";
 import type { CodeBinding } from "./code-bindings.js";
+import type { SavedResults } from "./code-results.js";
 import type { CodeSandboxRequest } from "./code-sandbox.js";
 import { type ApiFile, toolDeclaration } from "./declarations.js";
 
@@ -21,6 +22,10 @@ export type BridgeScope = {
   telemetry: { searchCount: number; describeCount: number; callCount: number };
   /** Called when an MCP server's words (results, descriptions, declarations) reach the guest. */
   observeUntrusted(): void;
+  /** Whether this run has seen an MCP server's words (a value it saves keeps that mark). */
+  readonly untrusted: boolean;
+  /** `results.save` / `load` / `delete`: the session's saved values. */
+  results: SavedResults;
 };
 
 /** A failed bridge request as the guest sees it: an Error with this message and code. */
@@ -153,6 +158,15 @@ export async function answerRequest(
       if (!found || found.guest.source === "mcp") throw new ToolInputError(`Unknown API file: ${path}`);
       return toolDeclaration(found);
     }
+    case "resultSave":
+      return scope.results.save(first, scope.untrusted);
+    case "resultLoad": {
+      const loaded = scope.results.load(first);
+      if (loaded.untrusted) scope.observeUntrusted();
+      return loaded.value;
+    }
+    case "resultDelete":
+      return scope.results.delete(first);
     case "sleep": {
       if (typeof first !== "number" || !Number.isFinite(first) || first < 0)
         throw new ToolInputError("setTimeout delay must be a non-negative finite number.");

@@ -3,7 +3,8 @@
  * every trusted catalog tool as an async global (`await read({ path })`), mounted MCP servers'
  * tools under `MCP.<server>.<tool>`, `catalog.search(query)` / `catalog.all()` returning
  * callable handles with `describe()`, and `API.list(prefix)` / `API.read(path)` over the typed
- * declarations. Every call is a bridge request the host answers; nothing here is trusted by it.
+ * declarations, and `results.save/load/delete` for values kept across cells. Every call is a
+ * bridge request the host answers; nothing here is trusted by it.
  */
 export const CODE_MODE_PRELUDE = String.raw`
 (() => {
@@ -85,8 +86,15 @@ export const CODE_MODE_PRELUDE = String.raw`
     if (binding.source === "mcp" || !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(binding.callableName)) continue;
     Object.defineProperty(globalThis, binding.callableName, { value: handle(binding), enumerable: true, configurable: true });
   }
+  // values kept across cells of this session; the host holds them, the guest only an id
+  const results = Object.freeze({
+    save: async (value) => request("resultSave", [value === undefined ? null : value]),
+    load: async (id) => request("resultLoad", [id]),
+    delete: async (id) => request("resultDelete", [id]),
+  });
   Object.defineProperties(globalThis, {
     API: { value: API, enumerable: true },
+    results: { value: results, enumerable: true },
     catalog: { value: catalog, enumerable: true },
     MCP: { value: Object.freeze(MCP), enumerable: true },
   });

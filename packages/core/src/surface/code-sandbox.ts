@@ -9,6 +9,8 @@ export type CodeSandboxLimits = {
   maxQueuedCalls: number;
   maxOutputBytes: number;
   maxRequestBytes: number;
+  /** A final object or array is sent whole up to this many bytes (for the results store). */
+  maxValueBytes?: number;
 };
 
 export type CodeSandboxProgram = {

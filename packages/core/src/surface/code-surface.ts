@@ -9,6 +9,7 @@ import { describeCodeMode } from "./code-description.js";
 import { type CodeLimits, resolveCodeLimits } from "./code-limits.js";
 import { CODE_MODE_PRELUDE } from "./code-prelude.js";
 import { fitError, fitValue } from "./code-result.js";
+import { RESULTS_API_FILE, SavedResults } from "./code-results.js";
 import { CodeRun, type RunOutcome } from "./code-run.js";
 import { type CodeSandbox, loadCodeSandbox } from "./code-sandbox.js";
 import { readCode, readRunId } from "./code-source.js";
@@ -18,6 +19,8 @@ export const CODE_EXEC_TOOL = "exec";
 export const CODE_WAIT_TOOL = "wait";
 /** Parked runs each keep their worker: at most this many wait for `wait` at once. */
 export const MAX_SUSPENDED_RUNS = 16;
+/** Saved results share at most this many bytes (and never more than the guest's memory): OpenClaw 9.6's maxSnapshotBytes. */
+export const MAX_SAVED_RESULT_BYTES = 10 * 1024 * 1024;
 
 export type CodeSurfaceOptions = {
   /** The sandbox runs execute in (default: `@clawtools/code-sandbox`, loaded on first use). */
@@ -37,7 +40,9 @@ export function createCodeSurface(catalog: SurfaceCatalog, options: CodeSurfaceO
   const limits = resolveCodeLimits(options.limits);
   const snapshot = new CatalogSnapshot(catalog, "Use catalog.search(query) inside exec to find a tool.");
   const bindings = bindCatalog(snapshot.entries);
-  const apiFiles = new Map(mcpDeclarations(bindings).map((f) => [f.path, f]));
+  const apiFiles = new Map([RESULTS_API_FILE, ...mcpDeclarations(bindings)].map((f) => [f.path, f]));
+  // the session's saved values: they live as long as this surface (its catalog)
+  const results = new SavedResults(Math.min(limits.memoryLimitBytes, MAX_SAVED_RESULT_BYTES));
   const parked = new Map<string, Parked>();
   const resuming = new Set<string>();
   const sandbox = () =>
@@ -59,6 +64,10 @@ export function createCodeSurface(catalog: SurfaceCatalog, options: CodeSurfaceO
     observeUntrusted: () => {
       untrusted.seen = true;
     },
+    get untrusted() {
+      return untrusted.seen;
+    },
+    results,
   });
 
   const present = (run: CodeRun, outcome: RunOutcome, untrusted: boolean): AgentToolResult<unknown> => {
@@ -75,7 +84,9 @@ export function createCodeSurface(catalog: SurfaceCatalog, options: CodeSurfaceO
             replaySafe: false,
             telemetry,
             output,
-            value: fitValue(outcome.value, output, limits.maxOutputBytes),
+            value: fitValue(outcome.value, output, limits.maxOutputBytes, (json) =>
+              results.retain(json, untrusted),
+            ),
           }
         : outcome.status === "waiting"
           ? {
@@ -176,6 +187,7 @@ export function createCodeSurface(catalog: SurfaceCatalog, options: CodeSurfaceO
               maxQueuedCalls: limits.maxQueuedToolCalls,
               maxOutputBytes: limits.maxOutputBytes,
               maxRequestBytes: limits.maxRequestBytes,
+              maxValueBytes: results.maxBytes,
             },
           }),
         )

@@ -48,6 +48,11 @@ export class ClaimQueue {
     return this.held.length;
   }
 
+  /** The ids of the jobs waiting, first claimed first. */
+  ids(): string[] {
+    return this.held.map((held) => held.job.id);
+  }
+
   add(jobs: CronJob[], claimedAtMs: number): void {
     for (const job of jobs) this.held.push({ job, claimedAtMs });
     this.movedAtMs = this.o.clock.now();

@@ -14,6 +14,17 @@ export {
   NO_DELIVERY_TARGET,
 } from "./completion-event.js";
 
+/**
+ * The slot a run fires: the scheduled time it is due for, or (a forced run before its time) the
+ * run's own start. A run cut off by a crash and run again fires the same slot, so its effects
+ * (the system event, the announce, the webhook's `idempotency-key`) carry the same key and a
+ * repeat is dropped where the effect was already recorded.
+ */
+export function runSlot(job: CronJob, runAtMs: number): number {
+  const due = job.state.nextRunAtMs;
+  return due !== undefined && due <= runAtMs ? due : runAtMs;
+}
+
 /** Runs a job's payload through the sessions interfaces and delivers the outcome. */
 export class CronExecutor {
   constructor(private readonly options: ExecutorOptions) {}
@@ -63,7 +74,12 @@ export class CronExecutor {
     const sessionKey = this.sessionKeyFor(job, runId);
     try {
       if (job.payload.kind === "systemEvent") {
-        await this.queueSystemEvent(sessionKey, agentId, job.payload.text, `cron:${job.id}:${runAtMs}`);
+        await this.queueSystemEvent(
+          sessionKey,
+          agentId,
+          job.payload.text,
+          `cron:${job.id}:${runSlot(job, runAtMs)}`,
+        );
         return { status: "ok", summary: job.payload.text, sessionKey };
       }
       const runner = this.options.runner;
@@ -157,21 +173,25 @@ export class CronExecutor {
                 cron: { jobId: job.id, runAtMs },
               },
             ],
-            { idempotencyKey: `cron-announce:${job.id}:${runAtMs}` },
+            { idempotencyKey: `cron-announce:${job.id}:${runSlot(job, runAtMs)}` },
           );
         }
         return { delivered: true, deliveryStatus: "delivered" };
       }
-      await this.postWebhook(delivery.to ?? "", {
-        jobId: job.id,
-        name: job.name,
-        status: result.status,
-        ...(result.error ? { error: result.error } : {}),
-        ...(result.summary !== undefined ? { summary: result.summary } : {}),
-        ...(result.sessionKey ? { sessionKey: result.sessionKey } : {}),
-        runAtMs,
-        durationMs,
-      });
+      await this.postWebhook(
+        delivery.to ?? "",
+        {
+          jobId: job.id,
+          name: job.name,
+          status: result.status,
+          ...(result.error ? { error: result.error } : {}),
+          ...(result.summary !== undefined ? { summary: result.summary } : {}),
+          ...(result.sessionKey ? { sessionKey: result.sessionKey } : {}),
+          runAtMs,
+          durationMs,
+        },
+        `cron:${job.id}:${runSlot(job, runAtMs)}`,
+      );
       return { delivered: true, deliveryStatus: "delivered" };
     } catch (error) {
       return {
@@ -183,7 +203,7 @@ export class CronExecutor {
   }
 
   /** POSTs a run's outcome to a webhook (see postCronWebhook: retries, idempotency key, origin-only errors). */
-  postWebhook(url: string, body: Record<string, unknown>): Promise<void> {
-    return postCronWebhook(this.options, url, body);
+  postWebhook(url: string, body: Record<string, unknown>, idempotencyKey?: string): Promise<void> {
+    return postCronWebhook(this.options, url, body, idempotencyKey);
   }
 }

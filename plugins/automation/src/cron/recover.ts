@@ -1,6 +1,6 @@
 import type { Clock, CronStore } from "./interfaces.js";
 import { safeNextRun } from "./schedule.js";
-import type { CronJobState, CronRunLogEntry } from "./types.js";
+import type { CronJob, CronJobState, CronRunLogEntry } from "./types.js";
 
 export const INTERRUPTED_ERROR = "interrupted: the process stopped while the job was running";
 export const MISSED_ERROR = "missed: the scheduler was not running at the scheduled time (catchUp=off)";
@@ -28,15 +28,17 @@ function restoreFromLog(state: CronJobState, last: CronRunLogEntry): { disable: 
  * one, and with `catchUp: "off"` a run missed while nobody scheduled is logged as skipped. Each
  * change is made under a claim of the job, so a run another live process holds is left alone
  * (its claim is live), and the change merges into the job as it stands, losing no concurrent edit.
+ * `jobs` limits the pass to those (the orphaned claims a store lists); all jobs otherwise.
  */
 export async function recoverJobs(
   store: CronStore,
   clock: Clock,
   catchUp: "off" | "once",
   claimer: { owner: string; leaseMs: number },
+  jobs?: CronJob[],
 ): Promise<void> {
   const now = clock.now();
-  for (const listed of await store.list()) {
+  for (const listed of jobs ?? (await store.list())) {
     const seenRunning = listed.state.runningAtMs;
     const missed =
       listed.enabled &&

@@ -13,6 +13,15 @@ export const MAX_TIMER_MS = 60_000;
  * take it) every third of that, so a leader that dies is replaced within about this long.
  */
 export const LEADER_LEASE_MS = 30_000;
+/**
+ * A follower tries the leader lease this often (and at once when the leader releases it); a
+ * leader with a store that lists orphaned claims sweeps them this often. A leader killed on a
+ * store that binds its lease to its connection is replaced within about this long.
+ */
+export const LEADER_PROBE_MS = 1_000;
+
+/** What this process is to the cluster's scheduling (`cron status`). */
+export type SchedulerRole = "leader" | "follower" | "sole";
 
 /** How a run ended, as the scheduler reports it to whoever waits on it. */
 export interface RunEnd {
@@ -35,6 +44,8 @@ export interface SchedulerOptions {
   lease?: LeaderLease;
   /** How long the leader lease lasts unless renewed (default LEADER_LEASE_MS). */
   leaderTtlMs?: number;
+  /** How often a follower probes the lease and a leader sweeps orphaned claims (default LEADER_PROBE_MS). */
+  probeMs?: number;
 }
 
 /**
@@ -58,6 +69,11 @@ export class CronScheduler {
   private readonly queue: ClaimQueue;
   /** Until when the leader lease is ours without renewing it (renewed once a third of it is gone). */
   private leaderUntilMs = Number.NEGATIVE_INFINITY;
+  /** When the leader next looks for claims whose holder is gone. */
+  private nextSweepAtMs = Number.NEGATIVE_INFINITY;
+  /** Unsubscribes from the store's and the lease's change notices. */
+  private readonly unsubscribe: Array<() => void> = [];
+  private rearmQueued = false;
 
   constructor(private readonly o: SchedulerOptions) {
     this.queue = new ClaimQueue({
@@ -71,6 +87,25 @@ export class CronScheduler {
 
   get runningCount(): number {
     return this.running.size;
+  }
+
+  /** Leader (fires due jobs), follower (waits for the lease), or sole (no lease: the only scheduler). */
+  get role(): SchedulerRole {
+    if (!this.o.lease) return "sole";
+    return this.leaderUntilMs > Number.NEGATIVE_INFINITY ? "leader" : "follower";
+  }
+
+  /** The jobs this scheduler holds a claim on: running, or claimed and waiting for a slot. */
+  get claims(): { running: string[]; queued: string[] } {
+    return { running: [...this.running.keys()], queued: this.queue.ids() };
+  }
+
+  get timings(): { leaderLeaseMs: number; claimLeaseMs: number; probeMs: number } {
+    return { leaderLeaseMs: this.leaderTtl, claimLeaseMs: this.o.leaseMs, probeMs: this.probeMs };
+  }
+
+  private get probeMs(): number {
+    return this.o.probeMs ?? LEADER_PROBE_MS;
   }
 
   isRunning(id: string): boolean {
@@ -103,8 +138,41 @@ export class CronScheduler {
     this.started = true;
     this.stopped = false;
     const lease = this.o.lease;
+    await this.listen();
     if (!lease || (await this.leader("acquire"))) await this.track(this.recover());
     await this.track(this.arm());
+  }
+
+  /**
+   * Follows the store's change notices where it has them: a job added or changed by any process
+   * re-arms the leader's timer at once (it fires on time, not at the next capped wake-up), and a
+   * released lease makes followers try it at once. Without notices, the timers still poll.
+   */
+  private async listen(): Promise<void> {
+    const { store, lease } = this.o;
+    const follow = async (subscribe: Promise<() => void> | undefined) => {
+      const off = await subscribe?.catch(() => undefined);
+      if (off) this.unsubscribe.push(off);
+    };
+    await follow(store.onChange?.(() => this.onJobChange()));
+    await follow(lease?.onChange?.(() => this.onLeaseChange()));
+  }
+
+  private onJobChange(): void {
+    if (this.stopped || !this.started || this.role === "follower" || this.rearmQueued) return;
+    // notices come in bursts (a batch released): one re-arm answers all that arrived meanwhile
+    this.rearmQueued = true;
+    void this.track(
+      Promise.resolve().then(() => {
+        this.rearmQueued = false;
+        return this.arm();
+      }),
+    );
+  }
+
+  private onLeaseChange(): void {
+    if (this.stopped || !this.started || this.role !== "follower") return;
+    void this.track(this.tick());
   }
 
   async stop(): Promise<void> {
@@ -113,6 +181,7 @@ export class CronScheduler {
     if (this.timer !== undefined) this.o.clock.clearTimeout(this.timer);
     this.timer = undefined;
     this.timerAtMs = undefined;
+    for (const off of this.unsubscribe.splice(0)) off();
     if (this.ticking) await this.ticking.catch(() => {});
     // jobs claimed but not started are given back for another scheduler (or the next start)
     await this.queue.releaseAll();
@@ -143,9 +212,23 @@ export class CronScheduler {
     return ok;
   }
 
-  private recover(): Promise<void> {
+  private recover(jobs?: CronJob[]): Promise<void> {
     const { store, clock, catchUp, owner, leaseMs } = this.o;
-    return recoverJobs(store, clock, catchUp, { owner, leaseMs });
+    return recoverJobs(store, clock, catchUp, { owner, leaseMs }, jobs);
+  }
+
+  /**
+   * Recovers the claims whose holder is gone (a killed process's connection dropped), at most
+   * once per probe interval, so no job stays marked running for a dead process.
+   */
+  private async sweep(): Promise<void> {
+    const { store, clock } = this.o;
+    if (!store.orphans) return;
+    const now = clock.now();
+    if (now < this.nextSweepAtMs) return;
+    this.nextSweepAtMs = now + this.probeMs;
+    const orphans = (await store.orphans(now)).filter((job) => !this.running.has(job.id));
+    if (orphans.length > 0) await this.recover(orphans);
   }
 
   /** Sets the one timer to the nearest due job (or 60 s from now); a nearer timer already set stays. */
@@ -153,14 +236,34 @@ export class CronScheduler {
     if (this.stopped || !this.started || !this.o.timer) return;
     const clock = this.o.clock;
     const now = clock.now();
-    // with a leader lease, the timer also wakes to renew it (or to try to take it over)
-    let nearest = now + (this.o.lease ? Math.min(MAX_TIMER_MS, Math.ceil(this.leaderTtl / 3)) : MAX_TIMER_MS);
+    // a follower sleeps until its next probe of the lease (or a notice that it was released):
+    // what is due is the leader's business, so it never wakes at a job's time
+    if (this.role === "follower") {
+      this.setTimer(now + Math.min(this.probeMs, Math.ceil(this.leaderTtl / 3)));
+      return;
+    }
+    // with a leader lease, the timer also wakes to renew it; with orphans to sweep, to sweep them
+    let nearest =
+      now +
+      (this.o.lease
+        ? Math.min(
+            MAX_TIMER_MS,
+            Math.ceil(this.leaderTtl / 3),
+            this.o.store.orphans ? this.probeMs : MAX_TIMER_MS,
+          )
+        : MAX_TIMER_MS);
     if (this.running.size < this.o.maxConcurrentRuns) {
       const next = await this.o.store.nextWakeAtMs(now);
       if (next !== undefined && next < nearest) nearest = next;
     }
     if (this.stopped || !this.started) return;
-    const at = Math.max(nearest, clock.now());
+    this.setTimer(nearest);
+  }
+
+  /** Arms the one timer at `atMs`, unless a nearer one is already set. */
+  private setTimer(atMs: number): void {
+    const clock = this.o.clock;
+    const at = Math.max(atMs, clock.now());
     if (this.timer !== undefined && this.timerAtMs !== undefined && this.timerAtMs <= at) return;
     if (this.timer !== undefined) clock.clearTimeout(this.timer);
     this.timerAtMs = at;
@@ -191,13 +294,16 @@ export class CronScheduler {
   private async claimAndLaunch(): Promise<void> {
     if (this.stopped || !this.started) return;
     const { lease, owner, leaseMs } = this.o;
-    if (lease && !(await this.leader("renew"))) {
+    // a follower goes straight to taking the lease (one round trip per probe)
+    if (lease && !(this.role === "leader" && (await this.leader("renew")))) {
       // no longer the leader: what this one claimed and has not started is the new leader's
       await this.queue.releaseAll();
       // a new leader first recovers what the last one left (interrupted and missed runs)
       if (!(await this.leader("acquire"))) return;
+      this.nextSweepAtMs = this.o.clock.now() + this.probeMs;
       await this.recover();
     }
+    await this.sweep();
     // claimed jobs waiting for a slot go first, each checked against the store as it stands now
     while (this.running.size < this.o.maxConcurrentRuns && this.queue.size > 0) {
       const job = await this.queue.next();

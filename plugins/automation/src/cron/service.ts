@@ -9,7 +9,13 @@ import type { CronJob, CronRunLogEntry, Page } from "./types.js";
 
 export { ONE_SHOT_RETRIES } from "./outcome.js";
 export { INTERRUPTED_ERROR, MISSED_ERROR } from "./recover.js";
-export { LEADER_LEASE_MS, MAX_TIMER_MS, type RunEnd } from "./scheduler.js";
+export {
+  LEADER_LEASE_MS,
+  LEADER_PROBE_MS,
+  MAX_TIMER_MS,
+  type RunEnd,
+  type SchedulerRole,
+} from "./scheduler.js";
 
 /** A run holding its lease longer than this is treated as stuck, and the job may be claimed again. */
 export const STUCK_RUN_MS = 2 * 60 * 60_000;
@@ -31,6 +37,8 @@ export interface CronServiceOptions {
   lease?: LeaderLease;
   /** How long a leader lease lasts unless renewed (default 30 s; renewed every third of it). */
   leaderTtlMs?: number;
+  /** How often a follower probes the leader lease and a leader sweeps orphaned claims (default 1 s). */
+  probeMs?: number;
   /** This scheduler's name in leases (default a random id). */
   owner?: string;
   leaseMs?: number;
@@ -68,7 +76,9 @@ export class CronService {
   private readonly clock: Clock;
   private readonly executor: CronExecutor;
   private readonly scheduler: CronScheduler;
-  private readonly owner: string;
+  /** This scheduler's name in leases and claims. */
+  readonly owner: string;
+  private readonly lease: LeaderLease | undefined;
   private readonly leaseMs: number;
   /** The agent a job without one runs as (OpenClaw's default agent, "main"). */
   readonly defaultAgentId: string;
@@ -82,6 +92,7 @@ export class CronService {
     this.clock = options.clock ?? systemClock;
     this.executor = options.executor;
     this.owner = options.owner ?? `cron-${randomUUID().slice(0, 8)}`;
+    this.lease = options.lease;
     this.leaseMs = options.leaseMs ?? STUCK_RUN_MS;
     this.defaultAgentId = options.defaultAgentId ?? "main";
     this.newId = options.newId ?? (() => randomUUID());
@@ -97,6 +108,7 @@ export class CronService {
       timer: this.schedulerEnabled,
       ...(options.lease ? { lease: options.lease } : {}),
       ...(options.leaderTtlMs !== undefined ? { leaderTtlMs: options.leaderTtlMs } : {}),
+      ...(options.probeMs !== undefined ? { probeMs: options.probeMs } : {}),
     });
   }
 
@@ -134,12 +146,19 @@ export class CronService {
   async status() {
     const count = this.store.count ? await this.store.count() : (await this.store.list()).length;
     const next = await this.store.nextWakeAtMs(this.clock.now());
+    const holder = this.lease?.holder ? await this.lease.holder("cron") : undefined;
     return {
       enabled: this.schedulerEnabled,
       storePath: this.store.location,
       jobs: count,
       running: this.scheduler.runningCount,
       nextWakeAtMs: next ?? null,
+      // who fires: this process's role, the lease's holder, what this process holds, the timings
+      role: this.scheduler.role,
+      owner: this.owner,
+      ...(this.lease?.holder ? { leader: holder ?? null } : {}),
+      claims: this.scheduler.claims,
+      timings: this.scheduler.timings,
     };
   }
 

@@ -11,13 +11,15 @@ export type WebhookOptions = Pick<
  * POSTs JSON through core's HTTP helper and URL policy: network errors, timeouts, 429 and 5xx
  * are retried with backoff (doubling from `webhookRetryDelayMs`), a `Retry-After` is honoured
  * (capped at 30 s); a refused address and any other 4xx are not retried. Every attempt carries
- * the same `idempotency-key` (job and run time), so a receiver can drop a repeat. Errors name
+ * the same `idempotency-key` (job and the slot it fires, see runSlot), so a receiver can drop a
+ * repeat, a run again after a crash included. Errors name
  * the target's origin only: a webhook's path and query often hold its secret.
  */
 export async function postCronWebhook(
   options: WebhookOptions,
   url: string,
   body: Record<string, unknown>,
+  idempotencyKey = `cron:${String(body.jobId)}:${String(body.runAtMs)}`,
 ): Promise<void> {
   let target: string;
   try {
@@ -31,7 +33,7 @@ export async function postCronWebhook(
       json: body,
       headers: {
         "user-agent": "clawtools-cron",
-        "idempotency-key": `cron:${String(body.jobId)}:${String(body.runAtMs)}`,
+        "idempotency-key": idempotencyKey,
       },
       idempotent: true,
       policy: options.webhookPolicy ?? {},

@@ -1,6 +1,7 @@
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { withFileLock, withWriteLock, writeJsonAtomic } from "@clawtools/core";
+import type { LeaseHolder } from "@clawtools/core/contracts";
 import type { Clock, LeaderLease } from "../cron/interfaces.js";
 import { systemClock } from "../cron/interfaces.js";
 import { HOST, type JobLease, leaseLive } from "./jobs-file.js";
@@ -72,8 +73,10 @@ export class FileLeaderLease implements LeaderLease {
   }
 
   /** Who holds the lease now (diagnostics, `status`). */
-  async holder(name: string): Promise<string | undefined> {
+  async holder(name: string): Promise<LeaseHolder | undefined> {
     const current = await this.read(this.file(name));
-    return current && leaseLive(current, this.clock.now()) ? current.owner : undefined;
+    return current && leaseLive(current, this.clock.now())
+      ? { owner: current.owner, expiresAtMs: current.until }
+      : undefined;
   }
 }

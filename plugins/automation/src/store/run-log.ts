@@ -1,9 +1,8 @@
 import { closeSync, fstatSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import { withFileLock, withWriteLock } from "@clawtools/core";
+import { withFileLock, withWriteLock, writeFileAtomically } from "@clawtools/core";
 import type { CronRunLogEntry, Page } from "../cron/types.js";
-import { writeAtomic } from "./atomic.js";
 
 /**
  * Run logs are pruned once they pass 2 MB, to their newest 2,000 lines (OpenClaw's `run-log.ts`),
@@ -62,7 +61,7 @@ export class RunLogs {
         if (bytes > this.maxBytes / 2 && kept.length > 0) break;
         kept.push(lines[i] as string);
       }
-      await writeAtomic(file, `${kept.reverse().join("\n")}\n`);
+      await writeFileAtomically(file, `${kept.reverse().join("\n")}\n`, { durable: true });
     });
   }
 

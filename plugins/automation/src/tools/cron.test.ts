@@ -39,6 +39,10 @@ describe("cron tool: actions", () => {
       jobs: 0,
       running: 0,
       nextWakeAtMs: null,
+      role: "sole",
+      owner: h.service.owner,
+      claims: { running: [], queued: [] },
+      timings: { leaderLeaseMs: 30_000, claimLeaseMs: 2 * 60 * 60_000, probeMs: 1_000 },
     });
     const job = await call({
       action: "add",

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { ConfigError, EgressProxy, type UrlPolicy } from "@clawtools/core";
-import { shellQuote } from "../security/shell-parse.js";
+import { shellQuote } from "../security/shell-quote.js";
 import { BRIDGE_SOURCE } from "./bridge.js";
 import { bwrapArgs, findBwrap, probeBwrap } from "./bwrap.js";
 

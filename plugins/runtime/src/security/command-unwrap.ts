@@ -22,6 +22,10 @@ export interface UnwrapContext {
   depth: number;
   /** Problems from nested command lines (too deep…). */
   problems: string[];
+  /** When given: each wrapper passed through (`env …`, `timeout 5 …`), from its name on. */
+  wrappers?: Invocation[];
+  /** When given: every simple command read from a nested command line (`bash -c`, `eval`…). */
+  nested?: ParsedCommand[];
 }
 
 const MAX_NESTED_LINES = 64;
@@ -119,6 +123,7 @@ function nestedLine(text: string, via: string[], source: string, ctx: UnwrapCont
     return;
   }
   const parsed = parseShell(text);
+  ctx.nested?.push(...parsed.commands);
   for (const name of parsed.functions) ctx.defined.add(name);
   ctx.problems.push(...parsed.problems);
   const inner = { ...ctx, depth: ctx.depth + 1 };
@@ -165,6 +170,7 @@ function unwrap(
     }
     const wrapper = WRAPPERS[base];
     if (wrapper) {
+      ctx.wrappers?.push({ argv: words.slice(i), via: [...chain], source: cmd.source });
       if (base === "env") {
         const split = words.slice(i + 1).findIndex((w) => /^(-S|--split-string)/.test(w.text));
         if (split >= 0) {
@@ -213,6 +219,7 @@ function unwrap(
     }
     if (base === "eval") {
       const args = words.slice(i + 1);
+      ctx.wrappers?.push({ argv: words.slice(i), via: [...chain], source: cmd.source });
       chain.push("eval");
       if (args.some((w) => w.dynamic)) {
         push({ unresolved: "eval of a string computed when it runs" });

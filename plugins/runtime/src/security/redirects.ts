@@ -2,8 +2,8 @@ import { lstatSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { isInsideRoot } from "@clawtools/core";
 import { shortPrefix } from "../text.js";
-import type { Redirect } from "./shell-parse.js";
-import { shellQuote } from "./shell-parse.js";
+import type { Redirect } from "./allowlist-read.js";
+import { shellQuote } from "./shell-quote.js";
 
 /** The nearest existing ancestor of `abs`, resolved, joined with the rest (which does not exist yet). */
 function realTarget(abs: string): string | undefined {

@@ -29,6 +29,8 @@ const SOURCE_CHARS = 300;
 
 const KEYWORD_PREFIXES = new Set(["if", "then", "else", "elif", "do", "while", "until", "!", "{", "time"]);
 const KEYWORD_ENDS = new Set(["fi", "done", "esac", "}"]);
+/** Reserved words read as commands here but refused by a strict reading. */
+const STRICT_KEYWORDS = new Set(["case", "for", "select", "[[", "]]", "function", "in", "coproc"]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 const NAME = /^[A-Za-z_][A-Za-z0-9_.:-]*$/;
 
@@ -39,7 +41,7 @@ interface Frame {
 
 /** Parses one command line (bounded nesting) into every simple command it could run. */
 export function parseShell(line: string): ShellParse {
-  const out: ShellParse = { commands: [], functions: new Set(), problems: [] };
+  const out: ShellParse = { commands: [], functions: new Set(), problems: [], constructs: [] };
   const reader = new Reader(line, out);
   try {
     reader.list(0, "");
@@ -80,13 +82,17 @@ class Reader extends WordReader {
     let casePattern = 0;
     let skipWords = false; // after `for NAME` / `select NAME`: words, not commands, until a separator
     let testClause = false; // inside [[ … ]]
-    const finish = (nextPiped: boolean) => {
+    const construct = (what: string) => {
+      if (this.out.constructs.length < 20) this.out.constructs.push(what);
+    };
+    const finish = (nextPiped: boolean, separator?: string) => {
       const cmd = frame.cmd;
       if (cmd.words.length || cmd.assignments.length || cmd.redirects.length) {
         cmd.piped = piped;
         cmd.source = src.slice(frame.start, this.pos).trim().slice(0, SOURCE_CHARS);
+        if (separator) cmd.separator = separator;
         this.out.commands.push(cmd);
-      }
+      } else if (separator && separator !== "\n") construct(`empty command before ${separator}`);
       piped = nextPiped;
       skipWords = false;
       frame = { cmd: emptyCommand(), start: this.pos };
@@ -102,17 +108,19 @@ class Reader extends WordReader {
         continue;
       }
       if (c === "\\" && next === "\n") {
+        construct("line continuation");
         this.pos += 2;
         continue;
       }
       if (c === "\n") {
-        finish(false);
+        finish(false, "\n");
         this.pos++;
         this.readHeredocBodies();
         frame.start = this.pos;
         continue;
       }
-      if (c === "#" && atCommandStart()) {
+      // a word that starts with # starts a comment (inside a word, # is a character: word() keeps it)
+      if (c === "#") {
         const nl = src.indexOf("\n", this.pos);
         this.pos = nl === -1 ? src.length : nl;
         continue;
@@ -124,6 +132,7 @@ class Reader extends WordReader {
       if (c === ";" || c === "&" || c === "|") {
         // ;; ;& ;;& end a case branch: the next words are a pattern again
         if (c === ";" && (next === ";" || next === "&")) {
+          construct(";;");
           finish(false);
           this.pos += next === ";" && src[this.pos + 2] === "&" ? 3 : 2;
           casePattern = casePattern > 0 ? casePattern : 1;
@@ -134,7 +143,10 @@ class Reader extends WordReader {
           continue;
         }
         const two = next === c || (c === "|" && next === "&");
-        finish(c === "|" && !(next === "|"));
+        const separator = two ? c + next : c;
+        if (separator === "&") construct("background job (&)");
+        else if (separator === "|&") construct("|& pipe");
+        finish(c === "|" && !(next === "|"), separator);
         this.pos += two ? 2 : 1;
         frame.start = this.pos;
         continue;
@@ -151,6 +163,7 @@ class Reader extends WordReader {
       }
       // `((` is arithmetic to bash but two subshells to dash: read as subshells, the stricter
       if (c === "(" && atCommandStart()) {
+        construct("subshell or function definition");
         this.pos++;
         this.list(depth + 1, ")");
         this.pos++; // the ")"
@@ -166,6 +179,7 @@ class Reader extends WordReader {
         // name () compound-command: a function definition
         const close = /^\(\s*\)/.exec(src.slice(this.pos, this.pos + 64));
         if (close) {
+          construct("subshell or function definition");
           this.out.functions.add(frame.cmd.words[0]!.text);
           this.pos += close[0].length;
           frame = { cmd: emptyCommand(), start: this.pos };
@@ -173,6 +187,7 @@ class Reader extends WordReader {
         }
       }
       if (c === "(") {
+        construct("subshell or function definition");
         this.problem("unexpected (");
         this.pos++;
         continue;
@@ -198,6 +213,14 @@ class Reader extends WordReader {
       if (skipWords) continue;
       const plain = !word.dynamic && src.slice(wordStart, this.pos) === word.text;
       if (atCommandStart() && plain) {
+        if (KEYWORD_PREFIXES.has(word.text) || KEYWORD_ENDS.has(word.text) || STRICT_KEYWORDS.has(word.text))
+          construct(
+            word.text === "{" || word.text === "}"
+              ? "brace group or expansion"
+              : word.text === "!"
+                ? "negation (!)"
+                : `shell keyword ${word.text}`,
+          );
         if (KEYWORD_PREFIXES.has(word.text) || KEYWORD_ENDS.has(word.text)) {
           frame.start = this.pos;
           continue;
@@ -266,6 +289,7 @@ class Reader extends WordReader {
       this.src.slice(this.pos, this.pos + 16),
     )!;
     const op = m[2]!;
+    const fd = m[1] ? { fd: Number(m[1]) } : {};
     if (op === "<(" || op === ">(") {
       // process substitution is a word, not a redirection
       this.pos += m[1]!.length;
@@ -279,14 +303,15 @@ class Reader extends WordReader {
       const delimiter = this.word(depth);
       // a quoted delimiter keeps the body literal; otherwise the shell expands inside it
       const literal = /["'\\]/.test(this.src.slice(start, this.pos));
-      const redirect: ShellRedirect = { op, input: { text: "", literal } };
+      const redirect: ShellRedirect = { op, ...fd, input: { text: "", literal } };
       cmd.redirects.push(redirect);
       this.pendingHeredocs.push({ redirect, delimiter: delimiter.text, strip: op === "<<-", depth });
       return;
     }
     const target = this.word(depth);
-    if (op === "<<<") cmd.redirects.push({ op, input: { text: target.text, literal: !target.dynamic } });
-    else cmd.redirects.push({ op, target });
+    if (op === "<<<")
+      cmd.redirects.push({ op, ...fd, input: { text: target.text, literal: !target.dynamic } });
+    else cmd.redirects.push({ op, ...fd, target });
   }
 
   /** After a newline: the bodies of the here-documents opened on the line that ended. */

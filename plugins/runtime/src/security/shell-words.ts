@@ -9,10 +9,17 @@ export interface ShellWord {
   text: string;
   /** A part of it is only known when it runs ($x, $( ), globs, ~, brace expansion). */
   dynamic: boolean;
+  /**
+   * What a strict reading (allowlist mode) refuses in it, the first such part: an expansion, a
+   * glob, a line continuation, `$'…'`… Set also for parts that are known statically.
+   */
+  strict?: string;
 }
 
 export interface ShellRedirect {
   op: string;
+  /** The descriptor written before the operator (`2>`), when one was. */
+  fd?: number;
   target?: ShellWord;
   /** A here-document's or here-string's text, and whether the shell expands inside it. */
   input?: { text: string; literal: boolean };
@@ -26,6 +33,8 @@ export interface ParsedCommand {
   piped: boolean;
   /** The command as written (trimmed, bounded). */
   source: string;
+  /** What ended it at its level: `;` `&&` `||` `|` `|&` `&` or a newline; none at the end. */
+  separator?: string;
 }
 
 export interface ShellParse {
@@ -34,6 +43,11 @@ export interface ShellParse {
   functions: Set<string>;
   /** What could not be read (nesting too deep, an unterminated quote…); empty when complete. */
   problems: string[];
+  /**
+   * Constructs beyond a plain list of simple commands (keywords, subshells, groups, background
+   * jobs, function definitions…), in reading order: a strict reading refuses the line for them.
+   */
+  constructs: string[];
 }
 
 export const MAX_DEPTH = 400;
@@ -93,7 +107,7 @@ export abstract class WordReader {
   }
 
   /** At `$` or a backtick: reads an expansion, running the reader over any commands inside. */
-  protected dollarOrBacktick(depth: number): { text: string; dynamic: boolean } {
+  protected dollarOrBacktick(depth: number): ShellWord {
     const src = this.src;
     const start = this.pos;
     if (src[this.pos] === "`") {
@@ -109,14 +123,17 @@ export abstract class WordReader {
       if (j >= src.length) this.problem("missing closing backtick");
       this.pos = j + 1;
       this.nested(inner, depth);
-      return { text: src.slice(start, this.pos), dynamic: true };
+      return { text: src.slice(start, this.pos), dynamic: true, strict: "command substitution" };
     }
     const next = src[this.pos + 1];
+    let strict = "variable expansion ($)";
     if (next === "(" && src[this.pos + 2] === "(") {
       this.pos += 3;
+      strict = "command substitution";
       this.balanced(depth + 1, "))");
     } else if (next === "(") {
       this.pos += 2;
+      strict = "command substitution";
       this.list(depth + 1, ")");
       if (src[this.pos] === ")") this.pos++;
     } else if (next === "{") {
@@ -124,19 +141,19 @@ export abstract class WordReader {
       this.balanced(depth + 1, "}");
     } else if (next === "'") {
       this.pos++;
-      return { text: this.ansiC(), dynamic: false };
+      return { text: this.ansiC(), dynamic: false, strict };
     } else if (next === '"') {
       this.pos++;
-      return this.doubleQuoted(depth);
+      return { ...this.doubleQuoted(depth), strict };
     } else if (next !== undefined && /[A-Za-z0-9_@*#?$!-]/.test(next)) {
       this.pos += 2;
       if (/[A-Za-z_]/.test(next))
         while (this.pos < src.length && /[A-Za-z0-9_]/.test(src[this.pos]!)) this.pos++;
     } else {
       this.pos++;
-      return { text: "$", dynamic: false };
+      return { text: "$", dynamic: false, strict };
     }
-    return { text: src.slice(start, this.pos), dynamic: true };
+    return { text: src.slice(start, this.pos), dynamic: true, strict };
   }
 
   protected nested(text: string, depth: number): void {
@@ -194,13 +211,16 @@ export abstract class WordReader {
     const src = this.src;
     let text = "";
     let dynamic = false;
+    let strict: string | undefined;
     this.pos++;
     while (this.pos < src.length && src[this.pos] !== '"') {
       const c = src[this.pos]!;
       if (c === "\\") {
         const e = src[this.pos + 1];
-        if (e === "\n") this.pos += 2;
-        else if (e === '"' || e === "\\" || e === "$" || e === "`") {
+        if (e === "\n") {
+          strict ??= "line continuation";
+          this.pos += 2;
+        } else if (e === '"' || e === "\\" || e === "$" || e === "`") {
           text += e;
           this.pos += 2;
         } else {
@@ -208,6 +228,7 @@ export abstract class WordReader {
           this.pos++;
         }
       } else if (c === "$" || c === "`") {
+        strict ??= "expansion inside double quotes";
         const part = this.dollarOrBacktick(depth);
         text += part.text;
         dynamic ||= part.dynamic;
@@ -218,7 +239,7 @@ export abstract class WordReader {
     }
     if (this.pos >= src.length) this.problem("unbalanced double quote");
     this.pos++;
-    return { text, dynamic };
+    return { text, dynamic, ...(strict ? { strict } : {}) };
   }
 
   /** One word: quotes removed, escapes applied, expansions read (and their commands collected). */
@@ -226,6 +247,7 @@ export abstract class WordReader {
     const src = this.src;
     let text = "";
     let dynamic = false;
+    let strict: string | undefined;
     const start = this.pos;
     while (this.pos < src.length) {
       const c = src[this.pos]!;
@@ -236,6 +258,7 @@ export abstract class WordReader {
         if (src[this.pos] === ")") this.pos++;
         text += "/dev/fd/N";
         dynamic = true;
+        strict ??= "process substitution";
         continue;
       }
       // NAME=( … ): an array assignment; its elements may hold substitutions
@@ -248,14 +271,19 @@ export abstract class WordReader {
         this.balanced(depth + 1, ")");
         text += "(…)";
         dynamic = true;
+        strict ??= "subshell or function definition";
         continue;
       }
       if (c === "<" || c === ">" || c === "(" || c === ")") break;
       if (c === "\\") {
         const e = src[this.pos + 1];
-        if (e === "\n") this.pos += 2;
-        else if (e === undefined) this.pos++;
-        else {
+        if (e === "\n") {
+          strict ??= "line continuation";
+          this.pos += 2;
+        } else if (e === undefined) {
+          strict ??= "trailing backslash";
+          this.pos++;
+        } else {
           text += e;
           this.pos += 2;
         }
@@ -269,23 +297,24 @@ export abstract class WordReader {
           text += src.slice(this.pos + 1, end);
           this.pos = end + 1;
         }
-      } else if (c === '"') {
-        const part = this.doubleQuoted(depth);
+      } else if (c === '"' || c === "$" || c === "`") {
+        const part = c === '"' ? this.doubleQuoted(depth) : this.dollarOrBacktick(depth);
         text += part.text;
         dynamic ||= part.dynamic;
-      } else if (c === "$" || c === "`") {
-        const part = this.dollarOrBacktick(depth);
-        text += part.text;
-        dynamic ||= part.dynamic;
+        strict ??= part.strict;
       } else {
         // unquoted globs, a leading ~ and brace expansion change the word when it runs
         if (c === "*" || c === "?" || c === "[" || (c === "~" && this.pos === start)) dynamic = true;
         if (c === "{" && /^\{[^\s{}]*(,|\.\.)[^\s{}]*\}/.test(src.slice(this.pos, this.pos + 256)))
           dynamic = true;
+        if (c === "*" || c === "?" || c === "[") strict ??= `glob pattern (${c})`;
+        else if (c === "~" && this.pos === start) strict ??= "tilde expansion";
+        else if (c === "{" || c === "}") strict ??= "brace group or expansion";
+        else if (c === "!" && this.pos === start) strict ??= "negation (!)";
         text += c;
         this.pos++;
       }
     }
-    return { text, dynamic };
+    return { text, dynamic, ...(strict ? { strict } : {}) };
   }
 }

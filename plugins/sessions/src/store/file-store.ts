@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
 import path from "node:path";
-import { withWriteLock } from "@clawtools/core";
+import { withFileLock, withWriteLock } from "@clawtools/core";
 import type { SessionCursor, SessionPage } from "@clawtools/core/contracts";
 import type { SessionStore } from "../interfaces.js";
 import { agentOf } from "../keys.js";
 import type { SessionEntry, TranscriptMessage } from "../types.js";
-import { withFileLock } from "./file-lock.js";
 import { JsonFile, type JsonFileOptions } from "./json-file.js";
 import { checkAgentId, checkSessionId, validEntry } from "./ids.js";
 import { checkPageQuery, newestFirst, type OrderedIndex, orderedIndex, pageOf } from "./session-order.js";

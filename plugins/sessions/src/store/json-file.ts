@@ -1,8 +1,7 @@
 import { readFileSync, renameSync, statSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { withWriteLock } from "@clawtools/core";
-import { acquireFileLock } from "./file-lock.js";
+import { acquireFileLock, withWriteLock } from "@clawtools/core";
 
 type Signature = string;
 

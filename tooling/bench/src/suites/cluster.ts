@@ -1,0 +1,166 @@
+/**
+ * A cluster of cron schedulers on one PostgreSQL: 3 schedulers (each its own store instance, as
+ * 3 processes hold them), one-shot jobs due over about 15 s, and the leader cut off twice (its
+ * liveness connection's backend terminated, as PostgreSQL sees a killed process, then its
+ * scheduler stopped) and replaced by a fresh one. Reports how long firing stopped after each cut
+ * beside the leader lease a takeover used to wait out, the lateness of every fire, and whether
+ * each job fired exactly once. Skipped, with the reason, without PostgreSQL server binaries.
+ */
+import { createRequire } from "node:module";
+import { CronExecutor, CronService, systemClock } from "@clawtools/automation";
+import { delay } from "@clawtools/core";
+// the bench package does not depend on the PostgreSQL store: its source (and its pg) load by path
+import { openPostgresStore, type PostgresStore } from "../../../../backends/store-postgres/src/index.js";
+import {
+  type Cluster,
+  HAVE_POSTGRES,
+  SKIP_REASON,
+  startCluster,
+} from "../../../../backends/store-postgres/test/cluster.js";
+import { type BenchRow, type BenchSuite, loadAtStart, percentile } from "../harness.js";
+
+// pg is the store's dependency: the admin connection borrows the store's copy
+const pg = createRequire(new URL("../../../../backends/store-postgres/package.json", import.meta.url))(
+  "pg",
+) as {
+  Client: new (config: {
+    connectionString: string;
+  }) => {
+    connect(): Promise<unknown>;
+    query(sql: string, params?: unknown[]): Promise<unknown>;
+    end(): Promise<void>;
+  };
+};
+
+const JOBS = 150;
+const SPREAD_MS = 15_000;
+const LEADER_LEASE_MS = 30_000;
+const MAIN = "agent:main:main";
+
+interface Member {
+  store: PostgresStore;
+  service: CronService;
+}
+
+export default {
+  name: "cluster",
+  async run() {
+    const load = loadAtStart();
+    const title = "Cron cluster on PostgreSQL: takeover after the leader is cut off, lateness, exactly once";
+    if (!HAVE_POSTGRES) return { title, rows: [], notes: [`skipped: ${SKIP_REASON}`], loadAtStart: load };
+    let cluster: Cluster | undefined;
+    const members: Member[] = [];
+    try {
+      cluster = await startCluster();
+      const url = cluster.url;
+      /** Fire times by job id (every fire, repeats included), from the executor's sink. */
+      const fires = new Map<string, number[]>();
+      const join = async (owner: string): Promise<Member> => {
+        const store = await openPostgresStore({ connectionString: url, schema: "bench" });
+        const sessions = {
+          get: store.sessions.get.bind(store.sessions),
+          create: store.sessions.create.bind(store.sessions),
+          append: async (
+            key: string,
+            messages: Parameters<PostgresStore["sessions"]["append"]>[1],
+            options?: { idempotencyKey?: string },
+          ) => {
+            const added = await store.sessions.append(key, messages, options);
+            const id = /^System: (\S+)/.exec(String(messages[0]?.content))?.[1];
+            if (added && id) fires.set(id, [...(fires.get(id) ?? []), Date.now()]);
+            return added;
+          },
+        };
+        const service = new CronService({
+          store: store.cron,
+          lease: store.lease,
+          owner,
+          leaderTtlMs: LEADER_LEASE_MS,
+          maxConcurrentRuns: 4,
+          executor: new CronExecutor({ sessions, defaultAgentId: "main", clock: systemClock }),
+        });
+        await service.start();
+        const member = { store, service };
+        members.push(member);
+        return member;
+      };
+      let live = [await join("m1"), await join("m2"), await join("m3")];
+      const t0 = Date.now() + 2_000;
+      const due = new Map<string, number>();
+      for (let i = 0; i < JOBS; i++) {
+        const at = t0 + Math.round((i * SPREAD_MS) / JOBS);
+        await (live[i % 3] as Member).service.add({
+          name: `j${i}`,
+          schedule: { kind: "at", at: new Date(at).toISOString() },
+          deleteAfterRun: false,
+          payload: { kind: "systemEvent", text: `j${i}` },
+        });
+        due.set(`j${i}`, at);
+      }
+      const gaps: number[] = [];
+      let next = 4;
+      for (const share of [1 / 3, 2 / 3]) {
+        while (fires.size < JOBS * share) await delay(20);
+        let leader: Member | undefined;
+        for (const m of live) if ((await m.service.status()).role === "leader") leader = m;
+        if (!leader) throw new Error("no leader");
+        const admin = new pg.Client({ connectionString: url });
+        await admin.connect();
+        await admin.query("SELECT pg_terminate_backend($1)", [leader.store.member.backendPid]);
+        await admin.end();
+        const cutAt = Date.now();
+        const before = fires.size;
+        void leader.service.stop().catch(() => {});
+        live = live.filter((m) => m !== leader);
+        live.push(await join(`m${next++}`));
+        while (fires.size === before) await delay(5);
+        gaps.push(Math.min(...[...fires.values()].flat().filter((t) => t > cutAt)) - cutAt);
+      }
+      while (fires.size < JOBS) await delay(50);
+      await delay(1_000);
+      const late = [...fires.entries()].map(([id, times]) => (times[0] as number) - (due.get(id) as number));
+      const repeats = [...fires.values()].filter((t) => t.length > 1).length;
+      const events = (await (live[0] as Member).store.sessions.history(MAIN, { limit: 10_000 })).length;
+      const rows: BenchRow[] = [
+        { name: "leader lease (what a takeover waited out before)", value: LEADER_LEASE_MS, unit: "ms" },
+        {
+          name: "firing stopped after the leader was cut off (worst of 2)",
+          value: Math.max(...gaps),
+          unit: "ms",
+          baseline: "leader lease (what a takeover waited out before)",
+          target: "≤ 2 s",
+          met: Math.max(...gaps) <= 2_000,
+          note: `each: ${gaps.map((g) => `${g} ms`).join(", ")}`,
+        },
+        { name: `fire lateness p50 (${JOBS} jobs)`, value: percentile(late, 50), unit: "ms" },
+        {
+          name: `fire lateness p99 (${JOBS} jobs)`,
+          value: percentile(late, 99),
+          unit: "ms",
+          target: "< 1 s",
+          met: percentile(late, 99) < 1_000,
+        },
+        {
+          name: "jobs fired exactly once (one system event each in the shared session)",
+          value: events,
+          unit: `of ${JOBS}`,
+          target: `${JOBS}, no repeat`,
+          met: events === JOBS && repeats === 0,
+          note: `${repeats} repeated effects`,
+        },
+      ];
+      return {
+        title,
+        rows,
+        loadAtStart: load,
+        notes: [
+          `3 CronService schedulers in one process, each on its own store instance (pool of 4, its own liveness connection) on a throwaway PostgreSQL cluster on this machine; ${JOBS} one-shot systemEvent jobs due over ${SPREAD_MS / 1_000} s, added round robin, 4 runs at a time. Twice, once a third and two thirds had fired, the leader was cut off the way PostgreSQL sees a killed process (its liveness connection's backend terminated; its scheduler then stopped, its late writes fenced) and a fresh scheduler joined. "Firing stopped" is from the cut to the next fire by anyone; before the liveness connection it was bounded by the leader lease. Lateness is each job's first fire against its due time.`,
+        ],
+      };
+    } finally {
+      for (const m of members) await m.service.stop().catch(() => {});
+      for (const m of members) await m.store.close().catch(() => {});
+      await cluster?.stop().catch(() => {});
+    }
+  },
+} satisfies BenchSuite;
