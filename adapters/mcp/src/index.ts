@@ -66,3 +66,11 @@ export {
   messageTooLargeMessage,
 } from "./stdio-transport.js";
 export { MCP_PACKAGE_VERSION } from "./version.js";
+export {
+  type StartTask,
+  type TaskControl,
+  TaskHost,
+  type TaskHostOptions,
+  type TaskOutcome,
+} from "./task-host.js";
+export { MISSING_CLIENT_CAPABILITY, TASKS_EXTENSION, type TaskSupport } from "./task-wire.js";

@@ -1,10 +1,11 @@
 import type { AgentToolResult, AnyAgentTool, JsonSchema, ToolMeta } from "@clawtools/core";
-import { isAbortError, runWithApprovalHandler, toolErrorResult } from "@clawtools/core";
+import { isAbortError, isToolProtocolError, runWithApprovalHandler, toolErrorResult } from "@clawtools/core";
 import {
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
   isInputRequiredResult,
   ProtocolErrorCode as ErrorCode,
+  ProtocolError,
   type Tool as McpTool,
   Server,
   type ServerContext,
@@ -16,8 +17,12 @@ import type { McpResourcesLike } from "./resources-capability.js";
 import { type ResultLimits, toCallToolResult } from "./result.js";
 import { followRoots, type RootsListener, type SendRootsList } from "./roots.js";
 import { checkStructured } from "./structured-check.js";
-import { toMcpTool } from "./tool-listing.js";
 import { serverCapabilitiesOf, serverInfoOf } from "./stdio-opening.js";
+import { callAsTask, taskModeOf } from "./task-call.js";
+import type { TaskHost } from "./task-host.js";
+import { RELATED_TASK_META, task2025, taskSupportOf } from "./task-wire.js";
+import { serveTasks } from "./tasks.js";
+import { toMcpTool } from "./tool-listing.js";
 
 export { toMcpTool } from "./tool-listing.js";
 
@@ -65,6 +70,12 @@ export interface CreateMcpServerOptions extends ResultLimits {
    * HTTP, where a request with nothing to answer may be dropped): see `followRoots`.
    */
   rootsOnRequest?: boolean;
+  /**
+   * Runs the calls of tools with `taskSupport` as tasks for clients that ask (2025-11-25
+   * `params.task`; 2026-07-28 the tasks extension), kept in the host's store: one host per process,
+   * shared by every client's server.
+   */
+  tasks?: TaskHost;
 }
 
 /** The error a request other than initialize or ping gets before the client has initialised. */
@@ -87,7 +98,7 @@ function rpcError(code: number, message: string): Error & { code: number } {
 export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServerOptions = {}): Server {
   // the same identity and capabilities stdio's front answers with before it loads the SDK
   const server = new Server(serverInfoOf(options), {
-    capabilities: serverCapabilitiesOf(toolset),
+    capabilities: serverCapabilitiesOf(toolset, options.tasks !== undefined),
     // approvals on 2026-07-28 round-trip through the client: their state is signed and checked
     requestState: approvalStateOptions,
     ...(options.instructions ? { instructions: options.instructions } : {}),
@@ -143,6 +154,18 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
       await roots?.settled(rootsSender(ctx));
     });
 
+  const tasks = options.tasks;
+  // which client's tasks tasks/list shows: its session (a 2026-07-28 request has none)
+  const scopeOf = (ctx: ServerContext) => ctx.sessionId ?? "";
+  if (tasks)
+    serveTasks(server, tasks, {
+      before: async (ctx) => {
+        requireInitialized(ctx);
+      },
+      capabilities,
+      scope: scopeOf,
+    });
+
   server.setRequestHandler("tools/list", async (_request, ctx) => {
     requireInitialized(ctx);
     await roots?.settled(rootsSender(ctx));
@@ -177,16 +200,50 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
       // elicitation/create on a 2025-era connection; on 2026-07-28 (no push channel) answered
       // input_required with the form embedded, and the call retried with the answer
       const ask = options.elicitApprovals !== false && supportsFormElicitation(capabilities(ctx));
+      const outputSchema = () =>
+        listed.find((t) => t.name === tool.name)?.outputSchema as JsonSchema | undefined;
+      const mode = tasks
+        ? taskModeOf(
+            ctx,
+            taskSupportOf(tool),
+            (request.params as { task?: unknown }).task,
+            capabilities(ctx),
+            tool.name,
+          )
+        : undefined;
+      if (tasks && mode)
+        return (await callAsTask({
+          host: tasks,
+          mode,
+          tool: tool.name,
+          scope: scopeOf(ctx),
+          ask,
+          run: (signal) => tool.execute(`${String(ctx.mcpReq.id)}-task`, args, signal),
+          toResult: (r) => checkStructured(tool.name, toCallToolResult(r, limits), outputSchema(), log),
+          ...(ctx.mcpReq.envelope
+            ? {}
+            : {
+                // on the client's own stream, not the call's: that one closed with the answer
+                notify: (task) =>
+                  void server
+                    .notification({
+                      method: "notifications/tasks/status",
+                      params: { ...task2025(task), _meta: { [RELATED_TASK_META]: { taskId: task.taskId } } },
+                    } as never)
+                    .catch(() => {}),
+              }),
+        })) as never;
       const result = !ask
         ? await run()
         : ctx.mcpReq.envelope
           ? await runWithMrtrApprovals(ctx, tool.name, args, run)
           : await runWithApprovalHandler(elicitationApprovalHandler(ctx.mcpReq.send), () => run());
       if (isInputRequiredResult(result)) return result;
-      const outputSchema = listed.find((t) => t.name === tool.name)?.outputSchema as JsonSchema | undefined;
-      return checkStructured(tool.name, toCallToolResult(result, limits), outputSchema, log);
+      return checkStructured(tool.name, toCallToolResult(result, limits), outputSchema(), log);
     } catch (error) {
-      if (error instanceof RequestStateError) throw error;
+      if (error instanceof RequestStateError || error instanceof ProtocolError) throw error;
+      // an internal failure of the call (not the tool's own error): a JSON-RPC error
+      if (isToolProtocolError(error)) throw new ProtocolError(error.code, error.message);
       // an aborted call's answer is never read (the client cancelled); anything else is a tool error
       if (isAbortError(error) || ctx.mcpReq.signal.aborted)
         return toCallToolResult(toolErrorResult(tool.name, "Aborted"), limits);

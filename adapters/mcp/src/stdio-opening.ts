@@ -26,6 +26,8 @@ export interface ServerIdentity {
   name?: string;
   version?: string;
   instructions?: string;
+  /** Set when calls can run as tasks (`createMcpServer`'s `tasks`). */
+  tasks?: object | undefined;
 }
 
 /** The server's `serverInfo` (shared with `createMcpServer`). */
@@ -35,12 +37,19 @@ export const serverInfoOf = (options: ServerIdentity) => ({
 });
 
 /** The server's capabilities (shared with `createMcpServer`). */
-export const serverCapabilitiesOf = (toolset: {
-  onToolsChanged?: unknown;
-  resources?: McpResourcesLike;
-}) => ({
+export const serverCapabilitiesOf = (
+  toolset: { onToolsChanged?: unknown; resources?: McpResourcesLike },
+  tasks = false,
+) => ({
   tools: toolset.onToolsChanged ? { listChanged: true } : {},
   ...resourcesCapability(toolset.resources),
+  // tasks: 2025-11-25's capability and 2026-07-28's extension (each era drops the other's)
+  ...(tasks
+    ? {
+        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+        extensions: { "io.modelcontextprotocol/tasks": {} },
+      }
+    : {}),
 });
 
 const optionalObject = (value: unknown, keys: Record<string, (v: unknown) => boolean> = {}) =>
@@ -112,7 +121,7 @@ export function initializeResult(
     : LEGACY_PROTOCOL_VERSIONS[0]!;
   return {
     protocolVersion,
-    capabilities: serverCapabilitiesOf(toolset),
+    capabilities: serverCapabilitiesOf(toolset, options.tasks !== undefined),
     serverInfo: serverInfoOf(options),
     ...(options.instructions ? { instructions: options.instructions } : {}),
   };

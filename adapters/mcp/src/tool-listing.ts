@@ -67,5 +67,7 @@ export function toMcpTool(tool: AnyAgentTool, meta?: ToolMeta): Tool {
     inputSchema: toolInputSchema(tool.parameters) as Tool["inputSchema"],
     ...(outputSchema ? { outputSchema: outputSchema as Tool["outputSchema"] } : {}),
     annotations: annotationsOf(tool, meta),
+    // 2025-11-25's task support (2026-07-28 drops the field; its clients learn it from the call)
+    ...(tool.taskSupport ? { execution: { taskSupport: tool.taskSupport } } : {}),
   };
 }

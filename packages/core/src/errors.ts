@@ -89,3 +89,31 @@ export function isToolAuthorizationError(error: unknown): error is ToolAuthoriza
 export function isToolUnavailableError(error: unknown): error is ToolUnavailableError {
   return marked(error, UNAVAILABLE);
 }
+
+const PROTOCOL = Symbol.for("clawtools.error.ToolProtocolError");
+
+/**
+ * The call could not be carried out at all (an internal failure, not the tool's own error): the
+ * wrap pipeline passes it through instead of making it an error result, so an MCP server answers a
+ * JSON-RPC error (`code`, default -32603) and a task that hit it ends `failed`, not `completed`.
+ */
+export class ToolProtocolError extends Error {
+  static readonly marker: symbol = PROTOCOL;
+  readonly [PROTOCOL] = true;
+  readonly code: number;
+  constructor(message: string, code = -32603) {
+    super(message);
+    this.name = "ToolProtocolError";
+    this.code = code;
+  }
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: a subclass calls this with its own constructor
+    return hasInstance(this, PROTOCOL, value);
+  }
+}
+
+/** A protocol-level failure of a call (a ToolProtocolError from any copy of core). */
+export function isToolProtocolError(error: unknown): error is ToolProtocolError {
+  return marked(error, PROTOCOL);
+}

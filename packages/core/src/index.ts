@@ -33,10 +33,12 @@ export {
 export {
   isToolAuthorizationError,
   isToolInputError,
+  isToolProtocolError,
   isToolUnavailableError,
   OWNER_ONLY_TOOL_ERROR,
   ToolAuthorizationError,
   ToolInputError,
+  ToolProtocolError,
   ToolUnavailableError,
 } from "./errors.js";
 export {
@@ -220,6 +222,15 @@ export {
   writeFileAtomically,
   writeJsonAtomic,
 } from "./state/index.js";
+// MCP tasks: the store contract, its embedded file default, and when a task's owner is gone
+export {
+  TERMINAL_TASK_STATUSES,
+  type TaskError,
+  type TaskRecord,
+  type TaskStatus,
+  type TaskStore,
+} from "./contracts/task-store.js";
+export * from "./tasks/index.js";
 export {
   resolveStateDir,
   type ResolveStateDirOptions,

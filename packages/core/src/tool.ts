@@ -65,6 +65,11 @@ export interface AgentTool<TParams extends object = JsonSchema, TDetails = unkno
   label?: string;
   description: string;
   parameters: TParams;
+  /**
+   * A long call an MCP client may run as a task (`tasks/get` to follow it, `tasks/cancel` to stop
+   * it): "optional", or "required" for a tool that only runs as one. Absent: never a task.
+   */
+  taskSupport?: "optional" | "required";
   execute: (
     toolCallId: string,
     params: ToolParams<TParams>,

@@ -80,6 +80,12 @@ export {
   sampleCronJob,
 } from "./cron-store-conformance.js";
 export {
+  sampleTask,
+  type TaskStoreConformanceOptions,
+  taskStoreConformance,
+  taskStoreSteps,
+} from "./task-store-conformance.js";
+export {
   cronStoreTwoInstanceChecks,
   leaderLeaseTwoInstanceCheck,
 } from "./cron-store-two-instances.js";

@@ -4,6 +4,7 @@ import { serveStdio } from "@clawtools/mcp/stdio";
 import type { CommonOptions } from "../options.js";
 import { followClientRoots } from "../roots.js";
 import { reserveStdoutForProtocol } from "../stdout-guard.js";
+import { taskHostFor } from "../tasks.js";
 import { buildToolset } from "../toolset.js";
 import { UsageError } from "../usage.js";
 import { CLI_VERSION } from "../version.js";
@@ -81,11 +82,16 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
     log(
       `surface: ${surface} (${surface === "code" ? "exec, wait" : "tool_search, tool_describe, dispatch_action"} over the ${set.tools.length} tools)`,
     );
+  const tasks = await taskHostFor(set.context.stateDir, log);
   const common = {
     name: "clawtools",
     version: CLI_VERSION,
     log,
-    onStop: () => set.close(),
+    ...(tasks ? { tasks } : {}),
+    onStop: async () => {
+      await tasks?.close();
+      await set.close();
+    },
     ...(options.maxMessageMb !== undefined
       ? { maxMessageBytes: Math.floor(options.maxMessageMb * 1024 * 1024) }
       : {}),

@@ -30,6 +30,13 @@ export type { LeaderLease, LeaseHolder } from "./leader-lease.js";
 export type { NodeHost, NodeInfo, PairingRequest } from "./node-host.js";
 export type { AnnounceState, RunOwner, RunRecord, RunRegistry, RunStatus } from "./run-registry.js";
 export {
+  TERMINAL_TASK_STATUSES,
+  type TaskError,
+  type TaskRecord,
+  type TaskStatus,
+  type TaskStore,
+} from "./task-store.js";
+export {
   createLoopRunner,
   type LoopAgent,
   type LoopAgentParts,

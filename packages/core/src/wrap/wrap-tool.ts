@@ -1,4 +1,4 @@
-import { OWNER_ONLY_TOOL_ERROR, ToolAuthorizationError } from "../errors.js";
+import { isToolProtocolError, OWNER_ONLY_TOOL_ERROR, ToolAuthorizationError } from "../errors.js";
 import { isOwnerOnlyTool } from "../policy/owner-only.js";
 import { normalizeToolName } from "../policy/normalize.js";
 import { redactValue } from "../safety/redact.js";
@@ -143,6 +143,8 @@ export function wrapTool<T extends AnyAgentTool>(tool: T, options: WrapToolOptio
       return finish(toolCallId, params, started, coerceToolResult(raw));
     } catch (error) {
       if (isAbortError(error) || signal?.aborted) throw abortError();
+      // not the tool's own failure: the host answers it as a protocol error
+      if (isToolProtocolError(error)) throw error;
       return fail(error);
     }
   };

@@ -1,11 +1,14 @@
 import { type ClawtoolsPlugin, definePlugin } from "@clawtools/core";
 import { conformanceResources, STATIC_TEXT } from "./resources.js";
+import { conformanceTaskTools, FAILING_JOB_TEXT, PROTOCOL_ERROR_TEXT } from "./task-tools.js";
 import { CONFORMANCE_ERROR_TEXT, conformanceTools } from "./tools.js";
 
-export { CONFORMANCE_ERROR_TEXT, STATIC_TEXT };
+export { CONFORMANCE_ERROR_TEXT, FAILING_JOB_TEXT, PROTOCOL_ERROR_TEXT, STATIC_TEXT };
+
+const allTools = () => [...conformanceTools(), ...conformanceTaskTools()];
 
 /** The fixture tools' names, in the order they are registered. */
-export const CONFORMANCE_TOOL_NAMES = conformanceTools().map((t) => t.name);
+export const CONFORMANCE_TOOL_NAMES = allTools().map((t) => t.name);
 
 /**
  * The MCP conformance fixture as a clawtools plugin: `clawtools serve --http 0 --plugin
@@ -20,7 +23,7 @@ export const plugin: ClawtoolsPlugin = definePlugin({
   tools: [
     {
       names: CONFORMANCE_TOOL_NAMES,
-      factory: () => conformanceTools(),
+      factory: () => allTools(),
       source: "@clawtools/testing/mcp-conformance",
     },
   ],

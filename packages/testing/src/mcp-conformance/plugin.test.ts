@@ -17,6 +17,12 @@ describe("@clawtools/testing/mcp-conformance", () => {
       "test_multiple_content_types",
       "test_error_handling",
       "test_tool_with_progress",
+      "greet",
+      "slow_compute",
+      "failing_job",
+      "protocol_error_job",
+      "confirm_delete",
+      "multi_input",
     ]);
   });
 

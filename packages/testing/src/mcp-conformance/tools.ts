@@ -11,7 +11,7 @@ export const CONFORMANCE_ERROR_TEXT = "This tool intentionally returns an error 
 const PROGRESS_STEPS = 3;
 const PROGRESS_PAUSE_MS = 50;
 
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
+export function pause(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = systemClock.setTimeout(() => {

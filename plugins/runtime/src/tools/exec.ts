@@ -82,6 +82,8 @@ export function createExecTool(
 
   return {
     name: "exec",
+    // a long call: MCP clients may run it as a task
+    taskSupport: "optional",
     label: "exec",
     description:
       "Execute shell commands with background continuation. Use yieldMs/background to continue later via the process tool. Use pty=true for TTY-required commands (terminal UIs, coding agents).",

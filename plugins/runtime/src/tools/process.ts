@@ -44,6 +44,8 @@ export function createProcessTool(
 
   return {
     name: "process",
+    // a long call: MCP clients may run it as a task
+    taskSupport: "optional",
     label: "process",
     description:
       "Manage running exec sessions: list, poll, log, write, send-keys, submit, paste, kill, clear, remove.",

@@ -22,6 +22,8 @@ export {
 export function createSessionsSpawnTool(env: SessionsEnv): AgentTool<typeof sessionsSpawnSchema> {
   return {
     name: "sessions_spawn",
+    // a long call: MCP clients may run it as a task
+    taskSupport: "optional",
     label: "Spawn sub-agent",
     description: env.pull
       ? "Spawn a sub-agent that works on a task in its own session. Get its answer with sessions_yield, which waits until it finishes."

@@ -195,6 +195,8 @@ export function createBrowserTool(
 
   return {
     name: "browser",
+    // a long call: MCP clients may run it as a task
+    taskSupport: "optional",
     label: "Browser",
     description: DESCRIPTION,
     parameters: browserSchema,

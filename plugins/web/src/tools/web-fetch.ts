@@ -64,6 +64,8 @@ export function createWebFetchTool(
   const policy = urlPolicyOf(config);
   return {
     name: "web_fetch",
+    // a long call: MCP clients may run it as a task
+    taskSupport: "optional",
     label: "web_fetch",
     description:
       "Fetch and extract readable content from a URL (HTML → markdown/text). Use for lightweight page access without browser automation. Private, internal and special-use addresses are refused.",

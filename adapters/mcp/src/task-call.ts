@@ -1,0 +1,99 @@
+import { randomUUID } from "node:crypto";
+import {
+  type AgentToolResult,
+  type ApprovalDecision,
+  isToolProtocolError,
+  runWithApprovalHandler,
+  type TaskRecord,
+  type ToolApprovalHandler,
+} from "@clawtools/core";
+import { ProtocolError, type ServerContext } from "@modelcontextprotocol/server";
+import { APPROVAL_CHOICES, approvalForm } from "./elicit-approval.js";
+import type { TaskControl, TaskHost } from "./task-host.js";
+import { declaresTasksExtension, missingTasksExtension } from "./tasks.js";
+import { createTaskResult2026, RELATED_TASK_META, type TaskSupport, task2025 } from "./task-wire.js";
+
+/** How a call runs: as a 2026-07-28 task, a 2025-11-25 task, or as an ordinary call. */
+export type TaskMode = { era: "2026" } | { era: "2025"; ttlMs?: number } | undefined;
+
+/**
+ * Whether this call runs as a task: on 2026-07-28 when the tool supports tasks and the request
+ * declared the extension (a tool that requires one is refused -32021 otherwise); on 2025-11-25
+ * when the client asked (`params.task`) and the tool supports it.
+ */
+export function taskModeOf(
+  ctx: ServerContext,
+  support: TaskSupport | undefined,
+  taskParam: unknown,
+  capabilities: unknown,
+  toolName: string,
+): TaskMode {
+  if (ctx.mcpReq.envelope) {
+    const declared = declaresTasksExtension(capabilities as never);
+    if (support && declared) return { era: "2026" };
+    if (support === "required") throw missingTasksExtension(`The tool ${toolName}`);
+    return undefined;
+  }
+  if (support && taskParam && typeof taskParam === "object") {
+    const ttl = (taskParam as { ttl?: unknown }).ttl;
+    return { era: "2025", ...(typeof ttl === "number" && ttl > 0 ? { ttlMs: ttl } : {}) };
+  }
+  if (support === "required")
+    throw new ProtocolError(-32601, `The tool ${toolName} only runs as a task: call it with params.task`);
+  return undefined;
+}
+
+/** Approvals inside a task: the task waits `input_required` with the approval form as its request. */
+function taskApprovalHandler(control: TaskControl): ToolApprovalHandler {
+  return async (request) => {
+    const key = `approval-${randomUUID()}`;
+    const answers = await control.ask({
+      [key]: { method: "elicitation/create", params: approvalForm(request) },
+    });
+    const answer = answers[key] as { action?: unknown; content?: { decision?: unknown } } | undefined;
+    const decision = answer?.action === "accept" ? answer.content?.decision : undefined;
+    return APPROVAL_CHOICES.some((c) => c.const === decision) ? (decision as ApprovalDecision) : "deny";
+  };
+}
+
+export interface TaskCallOptions {
+  host: TaskHost;
+  mode: NonNullable<TaskMode>;
+  tool: string;
+  scope: string;
+  /** Ask approvals of the client (it can show a form). */
+  ask: boolean;
+  /** Runs the tool with the task's signal. */
+  run: (signal: AbortSignal) => Promise<AgentToolResult<unknown>>;
+  /** The MCP result of the tool's result. */
+  toResult: (result: AgentToolResult<unknown>) => Record<string, unknown>;
+  /** 2025-11-25 status notifications on the caller's connection. */
+  notify?: (task: TaskRecord) => void;
+}
+
+/** Starts the call as a task and answers the CreateTaskResult of its era. */
+export async function callAsTask(options: TaskCallOptions): Promise<Record<string, unknown>> {
+  const task = await options.host.start(
+    {
+      tool: options.tool,
+      scope: options.scope,
+      ...(options.mode.era === "2025" && options.mode.ttlMs ? { ttlMs: options.mode.ttlMs } : {}),
+      ...(options.notify ? { onStatus: options.notify } : {}),
+    },
+    async (control) => {
+      try {
+        const run = () => options.run(control.signal);
+        const result = options.ask
+          ? await runWithApprovalHandler(taskApprovalHandler(control), run)
+          : await run();
+        return { result: options.toResult(result) };
+      } catch (error) {
+        if (isToolProtocolError(error)) return { error: { code: error.code, message: error.message } };
+        throw error;
+      }
+    },
+  );
+  if (options.mode.era === "2026") return createTaskResult2026(task);
+  // `content: []` gets it past the SDK's 2025 tools/call result check (it refuses a bare `task`)
+  return { task: task2025(task), content: [], _meta: { [RELATED_TASK_META]: { taskId: task.taskId } } };
+}
