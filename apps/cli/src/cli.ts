@@ -1,7 +1,10 @@
 // Only the help texts and the version load up front: `--version` and `--help` answer without
 // loading any section, the MCP server or its SDK; each command loads what it needs when it runs.
-import { COMMANDS, type CommandName, HELP, isConfigProblem, UsageError } from "./usage.js";
+import { COMMANDS, type CommandName, HELP, isConfigProblem } from "./usage.js";
 import { CLI_VERSION } from "./version.js";
+
+/** A UsageError, its class (which extends core's error) loaded only when one is thrown. */
+const usageError = async (message: string) => new (await import("./usage-error.js")).UsageError(message);
 
 /** Runs the CLI; returns the exit code (0 ok, 1 tool error or failure, 2 usage error). */
 export async function main(
@@ -11,21 +14,22 @@ export async function main(
   const [command, ...rest] = argv;
   try {
     if (!command || command === "--help" || command === "-h" || command === "help") {
-      if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+      if (rest.length > 0) throw await usageError(`unexpected argument "${rest[0]}"`);
       out(HELP.main);
       return command ? 0 : 2;
     }
     if (command === "--version" || command === "-v") {
-      if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+      if (rest.length > 0) throw await usageError(`unexpected argument "${rest[0]}"`);
       out(CLI_VERSION);
       return 0;
     }
     if (command === "undo") return await (await import("./commands/undo.js")).undoCommand(rest, out);
     if (command === "exec-policy")
       return await (await import("./commands/exec-policy.js")).execPolicyCommand(rest, out);
-    if (command.startsWith("-")) throw new UsageError(`unknown option "${command}" (a command comes first)`);
+    if (command.startsWith("-"))
+      throw await usageError(`unknown option "${command}" (a command comes first)`);
     if (!(COMMANDS as readonly string[]).includes(command))
-      throw new UsageError(`unknown command "${command}" (expected ${COMMANDS.join(", ")})`);
+      throw await usageError(`unknown command "${command}" (expected ${COMMANDS.join(", ")})`);
     // the environment's keys and tokens are secrets of the process: no result, error or log line
     // carries them (core's one redaction path); every stderr write from here on goes through it,
     // usage errors and text from outside (a Gateway, a mounted server, a plugin, a database) too

@@ -3,7 +3,7 @@ import path from "node:path";
 import { normalizeOrigin } from "@clawtools/mcp/origin";
 import type { BundleConfig } from "clawtools/compose";
 import { type CommonOptions, invocationDir } from "./options.js";
-import { UsageError } from "./usage.js";
+import { UsageError } from "./usage-error.js";
 
 /** `allowOrigins`, `sessionIdleMinutes`, `maxSessions`: what `serve --http` takes from the file. */
 export interface HttpConfig {

@@ -3,7 +3,7 @@ import { redactSecrets, registerSecrets, secretsInDocument, type ToolContext } f
 import { bundleContext, type Clawtools, readBundleConfig } from "clawtools/compose";
 import { bundleConfigFrom, readConfigFile } from "./config.js";
 import type { CommonOptions } from "./options.js";
-import { asUsageError } from "./usage.js";
+import { asUsageError } from "./usage-error.js";
 
 export const warn = (message: string) => process.stderr.write(redactSecrets(`${message}\n`));
 

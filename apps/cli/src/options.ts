@@ -6,7 +6,8 @@ import { TOOL_SURFACES, type ToolSurface } from "@clawtools/core/surface";
 import { normalizeOrigin } from "@clawtools/mcp/origin";
 import { checkGatewayUrl, checkStoreUrl } from "clawtools/compose";
 import { parseArgsProblem } from "./option-hint.js";
-import { asUsageError, type CommandName, UsageError } from "./usage.js";
+import type { CommandName } from "./usage.js";
+import { asUsageError, UsageError } from "./usage-error.js";
 
 export interface CommonOptions {
   workspace: string;

@@ -2,7 +2,8 @@ import { type Bundle, type Clawtools, composeBundle, createClawtools } from "cla
 import { bundleConfigFrom, type HttpConfig, pluginOrigin, readConfigFile } from "./config.js";
 import { warn } from "./context.js";
 import type { CommonOptions } from "./options.js";
-import { isConfigProblem, UsageError } from "./usage.js";
+import { isConfigProblem } from "./usage.js";
+import { UsageError } from "./usage-error.js";
 import { CLI_VERSION } from "./version.js";
 
 export { buildContext } from "./context.js";

@@ -1,15 +1,7 @@
-import { ClawtoolsError } from "@clawtools/core";
-const USAGE_ERROR = Symbol.for("clawtools.error.UsageError");
-
-/** A mistake in how the command was invoked: one line on stderr, exit code 2. */
-export class UsageError extends ClawtoolsError {
-  static override readonly marker: symbol = USAGE_ERROR;
-  readonly [USAGE_ERROR] = true;
-  override get code(): string {
-    return "CLAWTOOLS_USAGE";
-  }
-  override name = "UsageError";
-}
+// The help texts, and how a usage problem is told apart: no import, so `--help` and `--version`
+// load nothing else (the error class itself, which extends core's, is in usage-error.ts).
+export const USAGE_ERROR = Symbol.for("clawtools.error.UsageError");
+import type { UsageError } from "./usage-error.js";
 
 /** Whether `error` is a UsageError from any copy of this package (its brand, not `instanceof`). */
 export function isUsageError(error: unknown): error is UsageError {
@@ -24,16 +16,6 @@ export function isConfigProblem(error: unknown): error is Error {
     isUsageError(error) ||
     (error instanceof Error && (error as { code?: unknown }).code === "CLAWTOOLS_BUNDLE_CONFIG")
   );
-}
-
-/** Runs `fn`, turning a configuration the bundle refused into a UsageError (one line, exit 2). */
-export function asUsageError<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (error) {
-    if (isConfigProblem(error) && !isUsageError(error)) throw new UsageError(error.message);
-    throw error;
-  }
 }
 
 export const COMMANDS = ["list", "describe", "schema", "call", "serve", "doctor"] as const;

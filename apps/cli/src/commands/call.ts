@@ -3,7 +3,7 @@ import path from "node:path";
 import { contentText } from "@clawtools/core";
 import { type CommonOptions, invocationDir } from "../options.js";
 import { buildToolset } from "../toolset.js";
-import { UsageError } from "../usage.js";
+import { UsageError } from "../usage-error.js";
 
 function readArgs(options: CommonOptions): unknown {
   if (options.args !== undefined && options.argsFile !== undefined)

@@ -1,6 +1,6 @@
 import type { CommonOptions } from "../options.js";
 import { buildToolset, type CliToolset } from "../toolset.js";
-import { UsageError } from "../usage.js";
+import { UsageError } from "../usage-error.js";
 
 export async function describeCommand(options: CommonOptions, out: (line: string) => void): Promise<number> {
   const name = options.positionals[0]!;

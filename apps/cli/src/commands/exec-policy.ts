@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { isConfigError } from "@clawtools/core";
 import { describeVerdict, ExecPolicy, parseRuntimeConfig, RuleFileError } from "@clawtools/runtime";
 import { readConfigFile } from "../config.js";
-import { UsageError } from "../usage.js";
+import { UsageError } from "../usage-error.js";
 
 export const EXEC_POLICY_HELP = `Usage: clawtools exec-policy check [--config <file>] [--workspace <dir>] -- <command…>
 

@@ -1,7 +1,7 @@
 import { PROVIDER_IDS, type ProviderId, toProviderTools } from "@clawtools/core";
 import type { CommonOptions } from "../options.js";
 import { buildToolset } from "../toolset.js";
-import { UsageError } from "../usage.js";
+import { UsageError } from "../usage-error.js";
 
 export async function schemaCommand(options: CommonOptions, out: (line: string) => void): Promise<number> {
   const provider = options.provider;

@@ -6,7 +6,7 @@ import { followClientRoots } from "../roots.js";
 import { reserveStdoutForProtocol } from "../stdout-guard.js";
 import { taskHostFor } from "../tasks.js";
 import { buildToolset } from "../toolset.js";
-import { UsageError } from "../usage.js";
+import { UsageError } from "../usage-error.js";
 import { CLI_VERSION } from "../version.js";
 
 /** A port that cannot be listened on is a usage problem: one line naming the port and the way out. */

@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { type FileState, isJournalError } from "@clawtools/core";
 import { workspaceJournal } from "@clawtools/fs";
 import { invocationDir } from "../options.js";
-import { UsageError } from "../usage.js";
+import { UsageError } from "../usage-error.js";
 
 export const UNDO_HELP = `clawtools undo — list, undo and redo the changes tools made to a workspace
 
