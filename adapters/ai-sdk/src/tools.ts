@@ -1,4 +1,10 @@
-import { type AgentToolResult, type AnyAgentTool, contentText, toolInputSchema } from "@clawtools/core";
+import {
+  type AgentToolResult,
+  type AnyAgentTool,
+  contentText,
+  toolInputSchema,
+  ClawtoolsError,
+} from "@clawtools/core";
 import { type JSONValue, jsonSchema, type Tool, type ToolSet } from "ai";
 
 type ModelOutput =
@@ -18,9 +24,12 @@ const textOf = (result: AgentToolResult<unknown>) =>
 const TOOL_ERROR = Symbol.for("clawtools.error.ClawtoolsToolError");
 
 /** Thrown into the AI SDK for a clawtools error result: the model sees its text as the tool error. */
-export class ClawtoolsToolError extends Error {
-  static readonly marker: symbol = TOOL_ERROR;
+export class ClawtoolsToolError extends ClawtoolsError {
+  static override readonly marker: symbol = TOOL_ERROR;
   readonly [TOOL_ERROR] = true;
+  override get code(): string {
+    return "CLAWTOOLS_TOOL_ERROR";
+  }
   constructor(
     readonly toolName: string,
     readonly result: AgentToolResult<unknown>,

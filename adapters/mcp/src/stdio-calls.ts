@@ -1,4 +1,10 @@
-import { type AnyAgentTool, isAbortError, type JsonSchema, toolErrorResult } from "@clawtools/core";
+import {
+  type AnyAgentTool,
+  isAbortError,
+  isToolProtocolError,
+  type JsonSchema,
+  toolErrorResult,
+} from "@clawtools/core";
 import type { JSONRPCMessage, JSONRPCRequest } from "@modelcontextprotocol/server";
 import { isId, isObject } from "./jsonrpc-shape.js";
 import { toCallToolResult } from "./result.js";
@@ -6,6 +12,7 @@ import type { McpToolsetLike } from "./server.js";
 import type { ServeStdioOptions } from "./stdio.js";
 import type { LineTransport } from "./stdio-transport.js";
 import { checkStructured } from "./structured-check.js";
+import { taskSupportOf } from "./task-wire.js";
 import { toMcpTool } from "./tool-listing.js";
 
 type Id = string | number;
@@ -42,17 +49,20 @@ export class FrontCalls {
     if (!Object.keys(params).every((key) => key === "name" || key === "arguments")) return undefined;
     if (params.arguments !== undefined && !isObject(params.arguments)) return undefined;
     if (this.running.has(message.id)) return undefined;
-    return this.current().byName.get(params.name);
+    const tool = this.current().byName.get(params.name);
+    // a tool that only runs as a task is refused by the SDK server in its own words
+    if (tool && this.options.tasks && taskSupportOf(tool) === "required") return undefined;
+    return tool;
   }
 
   run(message: JSONRPCRequest, tool: AnyAgentTool): void {
     const controller = new AbortController();
     this.running.set(message.id, controller);
-    void this.answer(message, tool, controller.signal).then((result) => {
+    void this.answer(message, tool, controller.signal).then((answer) => {
       this.running.delete(message.id);
       // a cancelled call's answer is never read: the SDK sends none either
       if (controller.signal.aborted) return;
-      void this.transport.send({ result, jsonrpc: "2.0", id: message.id } as JSONRPCMessage);
+      void this.transport.send({ ...answer, jsonrpc: "2.0", id: message.id } as JSONRPCMessage);
     });
   }
 
@@ -62,11 +72,15 @@ export class FrontCalls {
     try {
       const result = await tool.execute(String(message.id), args, signal, undefined);
       const outputSchema = this.current().outputSchemas.get(tool.name);
-      return checkStructured(tool.name, toCallToolResult(result, this.options), outputSchema, this.log);
+      return {
+        result: checkStructured(tool.name, toCallToolResult(result, this.options), outputSchema, this.log),
+      };
     } catch (error) {
+      // an internal failure of the call (not the tool's own error): a JSON-RPC error
+      if (isToolProtocolError(error)) return { error: { code: error.code, message: error.message } };
       if (isAbortError(error) || signal.aborted)
-        return toCallToolResult(toolErrorResult(tool.name, "Aborted"), this.options);
-      return toCallToolResult(toolErrorResult(tool.name, error), this.options);
+        return { result: toCallToolResult(toolErrorResult(tool.name, "Aborted"), this.options) };
+      return { result: toCallToolResult(toolErrorResult(tool.name, error), this.options) };
     }
   }
 

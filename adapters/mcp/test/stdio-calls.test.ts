@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import { type AnyAgentTool, ToolInputError, Type } from "@clawtools/core";
+import { type AnyAgentTool, ToolInputError, ToolProtocolError, Type } from "@clawtools/core";
 import { parseJSONRPCMessage } from "@modelcontextprotocol/server";
 import { serveStdio as sdkStdio } from "@modelcontextprotocol/server/stdio";
 import { afterEach, describe, expect, it } from "vitest";
@@ -34,6 +34,14 @@ function toolset(aborted: string[] = []): McpToolsetLike {
       parameters: text,
       execute: async () => {
         throw new ToolInputError("Not this time: pass text.");
+      },
+    },
+    {
+      name: "broken",
+      description: "cannot be carried out",
+      parameters: text,
+      execute: async () => {
+        throw new ToolProtocolError("The store is gone.");
       },
     },
     {
@@ -110,12 +118,18 @@ const call = (id: number, name: string, args?: Record<string, unknown>) => ({
 });
 
 describe("stdio's front runs a plain client's tools/call itself", () => {
-  it("answers as the SDK server does (text, details, a broken outputSchema, a throw) without loading the SDK", async () => {
-    const calls = [call(2, "echo", { text: "hi" }), call(3, "echo"), call(4, "shaped"), call(5, "refuse")];
+  it("answers as the SDK server does (text, details, a broken outputSchema, a throw, a protocol error) without loading the SDK", async () => {
+    const calls = [
+      call(2, "echo", { text: "hi" }),
+      call(3, "echo"),
+      call(4, "shaped"),
+      call(5, "refuse"),
+      call(6, "broken"),
+    ];
     const answers = async (kind: "front" | "sdk") => {
       const s = session(kind, toolset());
       s.send(initialize(), initialized, ...calls);
-      return { answers: await Promise.all([2, 3, 4, 5].map(s.reply)), sdkLoads: s.sdkLoads };
+      return { answers: await Promise.all([2, 3, 4, 5, 6].map(s.reply)), sdkLoads: s.sdkLoads };
     };
     const front = await answers("front");
     const sdk = await answers("sdk");
@@ -123,6 +137,7 @@ describe("stdio's front runs a plain client's tools/call itself", () => {
     expect(front.sdkLoads).toEqual([]);
     expect(JSON.stringify(front.answers[3])).toContain("Not this time: pass text.");
     expect((front.answers[2]!.result as { isError?: boolean }).isError).toBe(true);
+    expect(front.answers[4]!.error).toMatchObject({ code: -32603, message: "The store is gone." });
   });
 
   it("a cancelled call is aborted and never answered; the calls after it are", async () => {

@@ -1,13 +1,14 @@
+import { ClawtoolsError } from "@clawtools/core";
 // The two errors the ACP transport raises, branded so any copy of the package recognises them.
 
 const ACP_RPC_ERROR = Symbol.for("clawtools.error.AcpRpcError");
 
 /** A JSON-RPC error answer: `code` and `message` as the agent sent them (or as this side raised them). */
-export class AcpRpcError extends Error {
-  static readonly marker: symbol = ACP_RPC_ERROR;
+export class AcpRpcError extends ClawtoolsError {
+  static override readonly marker: symbol = ACP_RPC_ERROR;
   readonly [ACP_RPC_ERROR] = true;
   constructor(
-    readonly code: number,
+    override readonly code: number,
     message: string,
     readonly data?: unknown,
   ) {
@@ -26,9 +27,12 @@ export function isAcpRpcError(error: unknown): error is AcpRpcError {
 const ACP_CONNECTION_ERROR = Symbol.for("clawtools.error.AcpConnectionError");
 
 /** Why a connection ended: the agent exited, wrote something that is not JSON-RPC, or was closed. */
-export class AcpConnectionError extends Error {
-  static readonly marker: symbol = ACP_CONNECTION_ERROR;
+export class AcpConnectionError extends ClawtoolsError {
+  static override readonly marker: symbol = ACP_CONNECTION_ERROR;
   readonly [ACP_CONNECTION_ERROR] = true;
+  override get code(): string {
+    return "CLAWTOOLS_ACP_CONNECTION";
+  }
   /** `ended`: the agent's streams closed (it probably exited); `protocol`: it broke the protocol; `timeout`. */
   constructor(
     message: string,

@@ -1,9 +1,13 @@
+import { ClawtoolsError } from "@clawtools/core";
 const USAGE_ERROR = Symbol.for("clawtools.error.UsageError");
 
 /** A mistake in how the command was invoked: one line on stderr, exit code 2. */
-export class UsageError extends Error {
-  static readonly marker: symbol = USAGE_ERROR;
+export class UsageError extends ClawtoolsError {
+  static override readonly marker: symbol = USAGE_ERROR;
   readonly [USAGE_ERROR] = true;
+  override get code(): string {
+    return "CLAWTOOLS_USAGE";
+  }
   override name = "UsageError";
 }
 

@@ -1,12 +1,13 @@
+import { ClawtoolsError } from "@clawtools/core";
 const GATEWAY_ERROR = Symbol.for("clawtools.error.GatewayError");
 
 /** An error answered by the Gateway (a `res` frame with `ok:false`), or one the client met on its way there. */
-export class GatewayError extends Error {
-  static readonly marker: symbol = GATEWAY_ERROR;
+export class GatewayError extends ClawtoolsError {
+  static override readonly marker: symbol = GATEWAY_ERROR;
   readonly [GATEWAY_ERROR] = true;
   override readonly name = "GatewayError";
   /** The Gateway's error code (`INVALID_REQUEST`, `FORBIDDEN`, `UNAVAILABLE`…), or the client's own (`TIMEOUT`, `CLOSED`, `CONNECT_FAILED`). */
-  readonly code: string;
+  override readonly code: string;
   readonly details?: unknown;
   readonly retryable: boolean;
   readonly retryAfterMs?: number;
@@ -26,7 +27,7 @@ export class GatewayError extends Error {
     if (extra.method !== undefined) this.method = extra.method;
   }
 
-  static [Symbol.hasInstance](value: unknown): boolean {
+  static override [Symbol.hasInstance](value: unknown): boolean {
     return isGatewayError(value);
   }
 }

@@ -1,3 +1,4 @@
+import { ClawtoolsError } from "./clawtools-error.js";
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { ToolContext } from "./tool.js";
 import { coerceToSchema, schemaIssues } from "./validate.js";
@@ -5,9 +6,12 @@ import { coerceToSchema, schemaIssues } from "./validate.js";
 const CONFIG = Symbol.for("clawtools.error.ConfigError");
 
 /** A section's configuration does not match its schema; the message names every bad key. */
-export class ConfigError extends Error {
-  static readonly marker: symbol = CONFIG;
+export class ConfigError extends ClawtoolsError {
+  static override readonly marker: symbol = CONFIG;
   readonly [CONFIG] = true;
+  override get code(): string {
+    return "CLAWTOOLS_CONFIG";
+  }
   readonly section: string;
   readonly issues: string[];
   constructor(section: string, issues: string[]) {

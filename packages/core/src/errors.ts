@@ -5,37 +5,28 @@
  * created the error.
  */
 
+import { brandedInstanceOf, ClawtoolsError, hasErrorBrand } from "./clawtools-error.js";
+
 const INPUT = Symbol.for("clawtools.error.ToolInputError");
 const AUTHORIZATION = Symbol.for("clawtools.error.ToolAuthorizationError");
 const UNAVAILABLE = Symbol.for("clawtools.error.ToolUnavailableError");
 
-function marked(value: unknown, marker: symbol): boolean {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[marker] === true;
-}
-
-/**
- * `instanceof` for a marked class: by marker for the class itself (any copy of core), by the
- * prototype chain for subclasses written elsewhere.
- */
-function hasInstance(ctor: object, own: symbol, value: unknown): boolean {
-  // `marker` is an own static of the three classes; a subclass only inherits it
-  if (Object.hasOwn(ctor, "marker") && (ctor as { marker: symbol }).marker === own) return marked(value, own);
-  return Function.prototype[Symbol.hasInstance].call(ctor, value);
-}
-
 /** Bad input from the model: status 400. The message is shown to the model as-is. */
-export class ToolInputError extends Error {
-  static readonly marker: symbol = INPUT;
+export class ToolInputError extends ClawtoolsError {
+  static override readonly marker: symbol = INPUT;
   readonly status: number = 400;
   readonly [INPUT] = true;
+  override get code(): string {
+    return "CLAWTOOLS_TOOL_INPUT";
+  }
   constructor(message: string) {
     super(message);
     this.name = "ToolInputError";
   }
 
-  static [Symbol.hasInstance](value: unknown): boolean {
+  static override [Symbol.hasInstance](value: unknown): boolean {
     // biome-ignore lint/complexity/noThisInStatic: a subclass calls this with its own constructor
-    return hasInstance(this, INPUT, value);
+    return brandedInstanceOf(this, INPUT, value);
   }
 }
 
@@ -44,6 +35,9 @@ export class ToolAuthorizationError extends ToolInputError {
   static override readonly marker: symbol = AUTHORIZATION;
   override readonly status: number = 403;
   readonly [AUTHORIZATION] = true;
+  override get code(): string {
+    return "CLAWTOOLS_TOOL_AUTHORIZATION";
+  }
   constructor(message: string) {
     super(message);
     this.name = "ToolAuthorizationError";
@@ -51,7 +45,7 @@ export class ToolAuthorizationError extends ToolInputError {
 
   static override [Symbol.hasInstance](value: unknown): boolean {
     // biome-ignore lint/complexity/noThisInStatic: a subclass calls this with its own constructor
-    return hasInstance(this, AUTHORIZATION, value);
+    return brandedInstanceOf(this, AUTHORIZATION, value);
   }
 }
 
@@ -61,33 +55,36 @@ export const OWNER_ONLY_TOOL_ERROR = "Tool restricted to owner senders.";
  * Thrown by a tool factory that cannot build its tool in this context. The registry
  * reports the reason in its diagnostics (`fs/read: no workspace root`).
  */
-export class ToolUnavailableError extends Error {
-  static readonly marker: symbol = UNAVAILABLE;
+export class ToolUnavailableError extends ClawtoolsError {
+  static override readonly marker: symbol = UNAVAILABLE;
   readonly [UNAVAILABLE] = true;
+  override get code(): string {
+    return "CLAWTOOLS_TOOL_UNAVAILABLE";
+  }
   constructor(reason: string) {
     super(reason);
     this.name = "ToolUnavailableError";
   }
 
-  static [Symbol.hasInstance](value: unknown): boolean {
+  static override [Symbol.hasInstance](value: unknown): boolean {
     // biome-ignore lint/complexity/noThisInStatic: a subclass calls this with its own constructor
-    return hasInstance(this, UNAVAILABLE, value);
+    return brandedInstanceOf(this, UNAVAILABLE, value);
   }
 }
 
 /** Bad input from the model (a ToolInputError from any copy of core, authorization errors included). */
 export function isToolInputError(error: unknown): error is ToolInputError {
-  return marked(error, INPUT);
+  return hasErrorBrand(error, INPUT);
 }
 
 /** The caller may not do this (a ToolAuthorizationError from any copy of core). */
 export function isToolAuthorizationError(error: unknown): error is ToolAuthorizationError {
-  return marked(error, AUTHORIZATION);
+  return hasErrorBrand(error, AUTHORIZATION);
 }
 
 /** A factory could not build its tool (a ToolUnavailableError from any copy of core). */
 export function isToolUnavailableError(error: unknown): error is ToolUnavailableError {
-  return marked(error, UNAVAILABLE);
+  return hasErrorBrand(error, UNAVAILABLE);
 }
 
 const PROTOCOL = Symbol.for("clawtools.error.ToolProtocolError");
@@ -97,23 +94,23 @@ const PROTOCOL = Symbol.for("clawtools.error.ToolProtocolError");
  * wrap pipeline passes it through instead of making it an error result, so an MCP server answers a
  * JSON-RPC error (`code`, default -32603) and a task that hit it ends `failed`, not `completed`.
  */
-export class ToolProtocolError extends Error {
-  static readonly marker: symbol = PROTOCOL;
+export class ToolProtocolError extends ClawtoolsError {
+  static override readonly marker: symbol = PROTOCOL;
   readonly [PROTOCOL] = true;
-  readonly code: number;
+  override readonly code: number;
   constructor(message: string, code = -32603) {
     super(message);
     this.name = "ToolProtocolError";
     this.code = code;
   }
 
-  static [Symbol.hasInstance](value: unknown): boolean {
+  static override [Symbol.hasInstance](value: unknown): boolean {
     // biome-ignore lint/complexity/noThisInStatic: a subclass calls this with its own constructor
-    return hasInstance(this, PROTOCOL, value);
+    return brandedInstanceOf(this, PROTOCOL, value);
   }
 }
 
 /** A protocol-level failure of a call (a ToolProtocolError from any copy of core). */
 export function isToolProtocolError(error: unknown): error is ToolProtocolError {
-  return marked(error, PROTOCOL);
+  return hasErrorBrand(error, PROTOCOL);
 }

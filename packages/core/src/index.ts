@@ -30,6 +30,8 @@ export {
   parseSectionConfig,
   readSectionConfig,
 } from "./config.js";
+// the error family every clawtools error class extends: tell them apart by `code`
+export { ClawtoolsError, isClawtoolsError } from "./clawtools-error.js";
 export {
   isToolAuthorizationError,
   isToolInputError,

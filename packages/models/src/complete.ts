@@ -1,4 +1,4 @@
-import { redactSecrets } from "@clawtools/core";
+import { redactSecrets, ClawtoolsError } from "@clawtools/core";
 import { type AssistantMessage, complete, type ImageContent, type TextContent } from "@mariozechner/pi-ai";
 import type { ResolvedModel } from "./resolve.js";
 
@@ -13,9 +13,12 @@ export interface CompleteTextOptions {
 const MODEL_CALL_ERROR = Symbol.for("clawtools.error.ModelCallError");
 
 /** The provider answered with an error (or was aborted); the message is the provider's, secrets redacted. */
-export class ModelCallError extends Error {
-  static readonly marker: symbol = MODEL_CALL_ERROR;
+export class ModelCallError extends ClawtoolsError {
+  static override readonly marker: symbol = MODEL_CALL_ERROR;
   readonly [MODEL_CALL_ERROR] = true;
+  override get code(): string {
+    return "CLAWTOOLS_MODEL_CALL";
+  }
   override name = "ModelCallError";
 }
 

@@ -1,4 +1,4 @@
-import { registerSecret } from "@clawtools/core";
+import { registerSecret, ClawtoolsError } from "@clawtools/core";
 import { type Api, getModels, type KnownProvider, type Model } from "@mariozechner/pi-ai";
 import {
   envStem,
@@ -35,9 +35,12 @@ export interface ResolvedModel {
 const MODEL_CONFIG_ERROR = Symbol.for("clawtools.error.ModelConfigError");
 
 /** A spec that cannot be used; the message names what to set. */
-export class ModelConfigError extends Error {
-  static readonly marker: symbol = MODEL_CONFIG_ERROR;
+export class ModelConfigError extends ClawtoolsError {
+  static override readonly marker: symbol = MODEL_CONFIG_ERROR;
   readonly [MODEL_CONFIG_ERROR] = true;
+  override get code(): string {
+    return "CLAWTOOLS_MODEL_CONFIG";
+  }
   override name = "ModelConfigError";
 }
 

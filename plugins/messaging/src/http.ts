@@ -1,4 +1,4 @@
-import { httpRequest, redactError, redactSecrets } from "@clawtools/core";
+import { httpRequest, redactError, redactSecrets, ClawtoolsError } from "@clawtools/core";
 import type { MediaAttachment, PreparedRequest } from "./channel.js";
 
 /** A request a channel makes to its own configured API (not model-controlled: no URL policy). */
@@ -98,9 +98,12 @@ const CHANNEL_API_ERROR = Symbol.for("clawtools.error.ChannelApiError");
  * An API answered with an error; the message names the channel and what it said, with every
  * registered secret (the channel's token, a webhook URL) taken out: some APIs echo them back.
  */
-export class ChannelApiError extends Error {
-  static readonly marker: symbol = CHANNEL_API_ERROR;
+export class ChannelApiError extends ClawtoolsError {
+  static override readonly marker: symbol = CHANNEL_API_ERROR;
   readonly [CHANNEL_API_ERROR] = true;
+  override get code(): string {
+    return "CLAWTOOLS_CHANNEL_API";
+  }
   constructor(
     readonly channel: string,
     readonly status: number,

@@ -2,8 +2,8 @@
  * Every error class a package exports is branded, as core's ToolInputError is: a `Symbol.for`
  * marker as the class's own static `marker`, carried by every instance, and an exported
  * `is<Name>` guard that recognises an error from any copy of the package (the marker, not
- * `instanceof`). Walks each publishable package's source entry points, as the MCP SDK's test
- * walks its exports.
+ * `instanceof`). Every one extends core's `ClawtoolsError` and has a `code`. Walks each
+ * publishable package's source entry points, as the MCP SDK's test walks its exports.
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -48,7 +48,17 @@ function sample(ctor: ErrorClass): Error {
   throw new Error(`${ctor.name}: no sample argument list constructs it`);
 }
 
+interface FamilyMember extends Error {
+  code: unknown;
+}
+
 describe("exported error classes are branded", async () => {
+  // core's source, as the entry points below load it (one module, so one class)
+  const core = (await import(pathToFileURL(path.join(root, "packages/core/src/index.ts")).href)) as {
+    ClawtoolsError: ErrorClass;
+    isClawtoolsError: (value: unknown) => boolean;
+  };
+  const { ClawtoolsError, isClawtoolsError } = core;
   const found: Array<{ where: string; exportName: string; ctor: ErrorClass; guard: unknown }> = [];
   for (const entry of entryPoints()) {
     const module = (await import(pathToFileURL(entry.file).href)) as Record<string, unknown>;
@@ -99,6 +109,32 @@ describe("exported error classes are branded", async () => {
         expect(check(other)).toBe(false);
     },
   );
+
+  // one family: a host tells every clawtools error from others, and one from another by its code
+  it.each(
+    found
+      .filter((f) => !pending(f) && f.ctor !== ClawtoolsError)
+      .map((f) => [`${f.where}: ${f.exportName}`, f] as const),
+  )("%s extends ClawtoolsError and has a code", (_label, f) => {
+    expect(
+      Object.prototype.isPrototypeOf.call(ClawtoolsError.prototype, f.ctor.prototype),
+      `${f.exportName} does not extend ClawtoolsError`,
+    ).toBe(true);
+    const instance = sample(f.ctor) as FamilyMember;
+    expect(isClawtoolsError(instance)).toBe(true);
+    expect(instance instanceof ClawtoolsError).toBe(true);
+    expect(["string", "number"]).toContain(typeof instance.code);
+    // a sample built from placeholder arguments may carry a placeholder code (a Gateway's own)
+    if (typeof instance.code === "string") expect(instance.code.length).toBeGreaterThan(0);
+  });
+
+  it("recognises a clawtools error from another copy of core by the family's brand", () => {
+    const foreign = Object.assign(new Error("m"), { [Symbol.for("clawtools.error")]: true, code: "X" });
+    expect(isClawtoolsError(foreign)).toBe(true);
+    expect(foreign instanceof ClawtoolsError).toBe(true);
+    expect(isClawtoolsError(new Error("m"))).toBe(false);
+    expect(new Error("m") instanceof ClawtoolsError).toBe(false);
+  });
 
   it("gives every class a brand of its own", () => {
     const markers = new Map<symbol, string>();

@@ -1,3 +1,4 @@
+import { ClawtoolsError } from "@clawtools/core";
 const BUNDLE_CONFIG_ERROR = Symbol.for("clawtools.error.BundleConfigError");
 
 /**
@@ -5,10 +6,10 @@ const BUNDLE_CONFIG_ERROR = Symbol.for("clawtools.error.BundleConfigError");
  * loaded or breaks the contract, a store or Gateway that cannot be reached. The message is the
  * whole story (what is wrong and how to fix it), one line.
  */
-export class BundleConfigError extends Error {
-  static readonly marker: symbol = BUNDLE_CONFIG_ERROR;
+export class BundleConfigError extends ClawtoolsError {
+  static override readonly marker: symbol = BUNDLE_CONFIG_ERROR;
   readonly [BUNDLE_CONFIG_ERROR] = true;
-  readonly code = "CLAWTOOLS_BUNDLE_CONFIG";
+  override readonly code = "CLAWTOOLS_BUNDLE_CONFIG";
   override name = "BundleConfigError";
 }
 

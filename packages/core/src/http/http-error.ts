@@ -1,3 +1,4 @@
+import { ClawtoolsError } from "../clawtools-error.js";
 const HTTP_ERROR = Symbol.for("clawtools.error.HttpError");
 
 /** What went wrong: an error status, a body that is not JSON or not the expected shape, no answer, too slow. */
@@ -24,8 +25,8 @@ export interface HttpErrorDetails {
  * excerpt of the body; never the request headers, the URL's path or query, or a known secret.
  * Recognise it with {@link isHttpError} (works across copies of core).
  */
-export class HttpError extends Error {
-  static readonly marker: symbol = HTTP_ERROR;
+export class HttpError extends ClawtoolsError {
+  static override readonly marker: symbol = HTTP_ERROR;
   readonly [HTTP_ERROR] = true;
   readonly kind: HttpErrorKind;
   readonly status: number;
@@ -33,7 +34,8 @@ export class HttpError extends Error {
   readonly bodyExcerpt: string | undefined;
   readonly issues: string[] | undefined;
   readonly attempts: number;
-  readonly code: string | undefined;
+  /** The system's code of a network failure (`ECONNREFUSED`, `UND_ERR_SOCKET`…), else `CLAWTOOLS_HTTP`. */
+  override readonly code: string;
   constructor(message: string, details: HttpErrorDetails) {
     super(message);
     this.name = "HttpError";
@@ -43,7 +45,7 @@ export class HttpError extends Error {
     this.bodyExcerpt = details.bodyExcerpt;
     this.issues = details.issues;
     this.attempts = details.attempts;
-    this.code = details.code;
+    this.code = details.code ?? "CLAWTOOLS_HTTP";
   }
 }
 

@@ -1,10 +1,14 @@
+import { ClawtoolsError } from "../clawtools-error.js";
 /** Why an undo or redo was refused; branded so any copy of core recognises it. */
 export const JOURNAL_ERROR = Symbol.for("clawtools.error.JournalError");
 
 /** An undo or redo refused (a file changed outside the journal, an unknown id): nothing was changed. */
-export class JournalError extends Error {
-  static readonly marker: symbol = JOURNAL_ERROR;
+export class JournalError extends ClawtoolsError {
+  static override readonly marker: symbol = JOURNAL_ERROR;
   readonly [JOURNAL_ERROR] = true;
+  override get code(): string {
+    return "CLAWTOOLS_JOURNAL";
+  }
   override name = "JournalError";
 }
 

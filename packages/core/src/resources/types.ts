@@ -1,3 +1,4 @@
+import { ClawtoolsError } from "../clawtools-error.js";
 import type { ToolContext } from "../tool.js";
 
 // What a plugin serves beside its tools: resources a host reads by URI (MCP resources).
@@ -75,11 +76,11 @@ export interface EmbeddedResourceContent {
 const RESOURCE_NOT_FOUND = Symbol.for("clawtools.error.ResourceNotFoundError");
 
 /** The JSON-RPC error a read of a resource nobody serves gets (SEP-2164: -32602, the URI in `data`). */
-export class ResourceNotFoundError extends Error {
-  static readonly marker: symbol = RESOURCE_NOT_FOUND;
+export class ResourceNotFoundError extends ClawtoolsError {
+  static override readonly marker: symbol = RESOURCE_NOT_FOUND;
   readonly [RESOURCE_NOT_FOUND] = true;
   override name = "ResourceNotFoundError";
-  readonly code = -32602;
+  override readonly code = -32602;
   readonly data: { uri: string };
   constructor(readonly uri: string) {
     super(`Resource not found: ${uri}`);

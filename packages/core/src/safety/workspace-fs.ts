@@ -1,4 +1,5 @@
 import { constants, type Stats } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import type {
   OpenInWorkspaceOptions,
   WorkspaceHandle,
@@ -11,7 +12,7 @@ import {
   notRegularFileError,
   symlinkNotFollowedError,
 } from "./workspace-errors.js";
-import { type WalkResult, walk } from "./workspace-walk.js";
+import { openDirect, type WalkResult, walk } from "./workspace-walk.js";
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_APPEND, O_DIRECTORY, O_NONBLOCK } = constants;
 
@@ -24,7 +25,7 @@ export type {
 const finalOf = (o: WorkspacePathOptions) => (o.final === "nofollow" ? "nofollow" : "follow");
 
 export function refuseHardlink(
-  w: WalkResult,
+  w: Pick<WalkResult, "ws">,
   input: string,
   st: Stats,
   action: "read" | "write",
@@ -47,6 +48,11 @@ export async function openInWorkspace(
       : mode === "write"
         ? O_WRONLY | O_CREAT | (options.append ? O_APPEND : 0)
         : O_RDONLY | O_NONBLOCK;
+  // reading: one open by the real path, verified by the kernel's record of it, when that holds
+  if (mode !== "write") {
+    const direct = await openDirect(root, target, flags);
+    if (direct) return openedHandle(direct, direct.file, true, input, mode, options);
+  }
   const w = await walk(root, target, {
     input,
     final: finalOf(options),
@@ -56,25 +62,45 @@ export async function openInWorkspace(
   });
   try {
     if (!w.file || !w.stat) throw errnoError("ENOENT", "open", w.real);
-    const file = w.file;
-    try {
-      const st = w.stat;
-      refuseHardlink(w, input, st, mode === "write" ? "write" : "read", options.allowHardlinks);
-      if (!st.isFile() && !st.isDirectory()) throw notRegularFileError(input);
-      const procFd = w.dir.via.startsWith("/proc/self/fd/");
-      return {
-        handle: file,
-        realPath: w.real,
-        stat: st,
-        path: procFd ? `/proc/self/fd/${file.fd}` : w.real,
-        close: () => file.close(),
-      };
-    } catch (error) {
-      await file.close().catch(() => {});
-      throw error;
-    }
+    return await openedHandle(
+      w,
+      w.file,
+      w.dir.via.startsWith("/proc/self/fd/"),
+      input,
+      mode,
+      options,
+      w.stat,
+    );
   } finally {
     await w.close();
+  }
+}
+
+/** The opened entry as a handle, once it passed the hardlink and file-kind checks (closed if not). */
+async function openedHandle(
+  w: Pick<WalkResult, "ws" | "real">,
+  file: FileHandle,
+  /** The descriptor can be reached as /proc/self/fd/<fd> (no lookup by name). */
+  procFd: boolean,
+  input: string,
+  mode: NonNullable<OpenInWorkspaceOptions["mode"]>,
+  options: OpenInWorkspaceOptions,
+  stat?: Stats,
+): Promise<WorkspaceHandle> {
+  try {
+    const st = stat ?? (await file.stat());
+    refuseHardlink(w, input, st, mode === "write" ? "write" : "read", options.allowHardlinks);
+    if (!st.isFile() && !st.isDirectory()) throw notRegularFileError(input);
+    return {
+      handle: file,
+      realPath: w.real,
+      stat: st,
+      path: procFd ? `/proc/self/fd/${file.fd}` : w.real,
+      close: () => file.close(),
+    };
+  } catch (error) {
+    await file.close().catch(() => {});
+    throw error;
   }
 }
 

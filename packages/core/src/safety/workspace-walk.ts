@@ -1,4 +1,4 @@
-import { constants, existsSync, type Stats } from "node:fs";
+import { constants, existsSync, readlinkSync, type Stats } from "node:fs";
 import fs, { type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import {
@@ -186,6 +186,37 @@ async function openParentDirect(ws: Workspace, start: string[]): Promise<DirRef 
   const seen = await fs.readlink(dir.via).catch(() => null);
   if (seen === real) return dir;
   release(dir);
+  return null;
+}
+
+/**
+ * Linux shortcut for opening an entry to read: open it by its full real path without following a
+ * final link, then ask the kernel where the opened entry is (`/proc/self/fd/<fd>`, read
+ * synchronously: the kernel's own record, no disk is touched). Exactly the expected real path
+ * means no symlink was crossed on the way and the descriptor is the verified entry; anything else
+ * (a link anywhere on the way, a race, a bind mount, a missing entry) gives null, and the caller
+ * walks component by component. Two thread-pool trips fewer than a walk (the root's open and close).
+ */
+export async function openDirect(
+  root: string,
+  target: string,
+  flags: number,
+): Promise<{ ws: Workspace; file: FileHandle; real: string } | null> {
+  if (!procFd) return null;
+  const ws = await workspaceOf(root);
+  const start = below(ws, path.resolve(ws.lexical, target));
+  if (!start || start.length === 0) return null;
+  const real = path.join(ws.real, ...start);
+  const file = await fs.open(real, flags | O_NOFOLLOW).catch(() => null);
+  if (!file) return null;
+  let seen: string | undefined;
+  try {
+    seen = readlinkSync(`/proc/self/fd/${file.fd}`);
+  } catch {
+    seen = undefined;
+  }
+  if (seen === real) return { ws, file, real };
+  file.close().catch(() => {});
   return null;
 }
 

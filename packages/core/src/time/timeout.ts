@@ -1,12 +1,16 @@
+import { ClawtoolsError } from "../clawtools-error.js";
 import { type Clock, systemClock } from "./clock.js";
 import { checkDuration } from "./delay.js";
 
 const TIMEOUT_ERROR = Symbol.for("clawtools.error.TimeoutError");
 
 /** A wait that ran out of time: names what timed out (`what`) and after how long (`ms`). */
-export class TimeoutError extends Error {
-  static readonly marker: symbol = TIMEOUT_ERROR;
+export class TimeoutError extends ClawtoolsError {
+  static override readonly marker: symbol = TIMEOUT_ERROR;
   readonly [TIMEOUT_ERROR] = true;
+  override get code(): string {
+    return "CLAWTOOLS_TIMEOUT";
+  }
   override name = "TimeoutError";
   readonly what: string;
   readonly ms: number;
@@ -16,7 +20,7 @@ export class TimeoutError extends Error {
     this.ms = ms;
   }
 
-  static [Symbol.hasInstance](value: unknown): boolean {
+  static override [Symbol.hasInstance](value: unknown): boolean {
     return isTimeoutError(value);
   }
 }

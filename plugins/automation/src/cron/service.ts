@@ -56,6 +56,9 @@ const UNKNOWN_JOB_ERROR = Symbol.for("clawtools.error.UnknownJobError");
 export class UnknownJobError extends CronValidationError {
   static override readonly marker: symbol = UNKNOWN_JOB_ERROR;
   readonly [UNKNOWN_JOB_ERROR] = true;
+  override get code(): string {
+    return "CLAWTOOLS_UNKNOWN_JOB";
+  }
   constructor(readonly jobId: string) {
     super(`unknown cron job id: ${jobId}`);
   }

@@ -1,11 +1,15 @@
+import { ClawtoolsError } from "@clawtools/core";
 // The error a job or patch that breaks the rules raises, branded so any copy of the package knows it.
 
 export const CRON_VALIDATION_ERROR = Symbol.for("clawtools.error.CronValidationError");
 
 /** A validation failure of a job or patch; the tool reports it as `invalid cron.<action> params: <message>`. */
-export class CronValidationError extends Error {
-  static readonly marker: symbol = CRON_VALIDATION_ERROR;
+export class CronValidationError extends ClawtoolsError {
+  static override readonly marker: symbol = CRON_VALIDATION_ERROR;
   readonly [CRON_VALIDATION_ERROR] = true;
+  override get code(): string {
+    return "CLAWTOOLS_CRON_VALIDATION";
+  }
   override name = "CronValidationError";
 }
 

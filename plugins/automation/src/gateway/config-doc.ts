@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { schemaIssues, withWriteLock, writeJsonAtomic } from "@clawtools/core";
+import { schemaIssues, withWriteLock, writeJsonAtomic, ClawtoolsError } from "@clawtools/core";
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
@@ -100,9 +100,12 @@ export function lookupSchema(schema: unknown, path: string): unknown {
 
 const CONFIG_CONFLICT_ERROR = Symbol.for("clawtools.error.ConfigConflictError");
 
-export class ConfigConflictError extends Error {
-  static readonly marker: symbol = CONFIG_CONFLICT_ERROR;
+export class ConfigConflictError extends ClawtoolsError {
+  static override readonly marker: symbol = CONFIG_CONFLICT_ERROR;
   readonly [CONFIG_CONFLICT_ERROR] = true;
+  override get code(): string {
+    return "CLAWTOOLS_CONFIG_CONFLICT";
+  }
   override name = "ConfigConflictError";
 }
 

@@ -50,6 +50,9 @@ const EDIT_NO_CHANGE_ERROR = Symbol.for("clawtools.error.EditNoChangeError");
 export class EditNoChangeError extends ToolInputError {
   static override readonly marker: symbol = EDIT_NO_CHANGE_ERROR;
   readonly [EDIT_NO_CHANGE_ERROR] = true;
+  override get code(): string {
+    return "CLAWTOOLS_EDIT_NO_CHANGE";
+  }
   constructor(message: string) {
     super(message);
     this.name = "EditNoChangeError";

@@ -7,6 +7,7 @@ import {
   openInWorkspace,
   ToolInputError,
   type UrlPolicy,
+  ClawtoolsError,
 } from "@clawtools/core";
 
 export interface LoadedImage {
@@ -27,9 +28,12 @@ export interface LoadEnv {
 const UNSUPPORTED_REFERENCE = Symbol.for("clawtools.error.UnsupportedReference");
 
 /** A reference the tool cannot read; the tool answers it as a normal result, as OpenClaw does. */
-export class UnsupportedReference extends Error {
-  static readonly marker: symbol = UNSUPPORTED_REFERENCE;
+export class UnsupportedReference extends ClawtoolsError {
+  static override readonly marker: symbol = UNSUPPORTED_REFERENCE;
   readonly [UNSUPPORTED_REFERENCE] = true;
+  override get code(): string {
+    return "CLAWTOOLS_UNSUPPORTED_REFERENCE";
+  }
   constructor(readonly image: string) {
     super(
       `Unsupported image reference: ${image.slice(0, 200)}. Use a file path, a file:// URL, a data: URL, or an http(s) URL.`,

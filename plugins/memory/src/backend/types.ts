@@ -1,3 +1,4 @@
+import { ClawtoolsError } from "@clawtools/core";
 import type { Chunk } from "../chunk.js";
 import type { EmbeddingProvider } from "../embed/types.js";
 import type { SearchOptions, SearchOutcome } from "../indexer/search.js";
@@ -79,10 +80,13 @@ export type MemoryBackendFactory = (context: MemoryBackendContext) => MemoryBack
  */
 const RESET = Symbol.for("clawtools.error.MemoryIndexResetError");
 
-export class MemoryIndexResetError extends Error {
-  static readonly marker: symbol = RESET;
+export class MemoryIndexResetError extends ClawtoolsError {
+  static override readonly marker: symbol = RESET;
   override readonly name = "MemoryIndexResetError";
   readonly [RESET] = true;
+  override get code(): string {
+    return "CLAWTOOLS_MEMORY_INDEX_RESET";
+  }
   readonly recovery: IndexRecovery;
   constructor(recovery: IndexRecovery) {
     super(`memory index was reset: ${recovery.reason}`);

@@ -1,4 +1,4 @@
-import { httpJson, isHttpError, type Static, Type } from "@clawtools/core";
+import { httpJson, isHttpError, type Static, Type, ClawtoolsError } from "@clawtools/core";
 import { type EmbeddingProvider, normalize } from "./types.js";
 
 /** The part of OpenAI's POST /embeddings response this client reads (other fields are allowed). */
@@ -40,9 +40,12 @@ export interface OpenAICompatibleEmbedderOptions {
 const EMBEDDING_HTTP_ERROR = Symbol.for("clawtools.error.EmbeddingHttpError");
 
 /** An HTTP failure of the embeddings endpoint, with its status (429 and 5xx were retried first). */
-export class EmbeddingHttpError extends Error {
-  static readonly marker: symbol = EMBEDDING_HTTP_ERROR;
+export class EmbeddingHttpError extends ClawtoolsError {
+  static override readonly marker: symbol = EMBEDDING_HTTP_ERROR;
   readonly [EMBEDDING_HTTP_ERROR] = true;
+  override get code(): string {
+    return "CLAWTOOLS_EMBEDDING_HTTP";
+  }
   constructor(
     readonly status: number,
     /** At most 300 characters of the answer, with the request's credentials taken out. */

@@ -1,3 +1,4 @@
+import { ClawtoolsError } from "@clawtools/core";
 import { readFileSync } from "node:fs";
 import type { Invocation } from "./command-unwrap.js";
 import { type ExecRule, matchRule, type RuleDecision } from "./exec-rules.js";
@@ -8,9 +9,12 @@ import { type StarValue, starlarkCalls } from "./starlark.js";
 export const RULE_FILE_ERROR = Symbol.for("clawtools.error.RuleFileError");
 
 /** A rule file that cannot be read or parsed, or whose examples fail: the start fails naming it. */
-export class RuleFileError extends Error {
-  static readonly marker: symbol = RULE_FILE_ERROR;
+export class RuleFileError extends ClawtoolsError {
+  static override readonly marker: symbol = RULE_FILE_ERROR;
   readonly [RULE_FILE_ERROR] = true;
+  override get code(): string {
+    return "CLAWTOOLS_RULE_FILE";
+  }
   override name = "RuleFileError";
 }
 

@@ -1,3 +1,4 @@
+import { ClawtoolsError } from "../../clawtools-error.js";
 import type { Agent, Dispatcher } from "undici";
 import { systemClock } from "../../time/clock.js";
 import { followRedirect, REDIRECT_STATUSES, type RedirectRequest } from "./redirect.js";
@@ -40,9 +41,12 @@ export interface GuardedResponse {
 const FETCH_TIMEOUT_ERROR = Symbol.for("clawtools.error.FetchTimeoutError");
 
 /** The whole exchange, redirects included, took longer than `timeoutMs`. */
-export class FetchTimeoutError extends Error {
-  static readonly marker: symbol = FETCH_TIMEOUT_ERROR;
+export class FetchTimeoutError extends ClawtoolsError {
+  static override readonly marker: symbol = FETCH_TIMEOUT_ERROR;
   readonly [FETCH_TIMEOUT_ERROR] = true;
+  override get code(): string {
+    return "CLAWTOOLS_FETCH_TIMEOUT";
+  }
   override name = "TimeoutError";
   constructor(ms: number) {
     super(`Request timed out after ${ms} ms`);

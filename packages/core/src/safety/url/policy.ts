@@ -1,3 +1,4 @@
+import { ClawtoolsError } from "../../clawtools-error.js";
 import { lookup as dnsLookup } from "node:dns/promises";
 import type { LookupFunction } from "node:net";
 import { BLOCKED_HOSTNAME_SUFFIXES, BLOCKED_HOSTNAMES } from "./ip-ranges.js";
@@ -21,10 +22,13 @@ export const BLOCKED_RESOLVED = "Blocked: resolves to private/internal/special-u
 const SSRF_BLOCKED = Symbol.for("clawtools.ssrf-blocked");
 
 /** A destination the policy refuses. Recognise it with {@link isSsrfBlockedError} (works across copies of core). */
-export class SsrfBlockedError extends Error {
-  static readonly marker: symbol = SSRF_BLOCKED;
+export class SsrfBlockedError extends ClawtoolsError {
+  static override readonly marker: symbol = SSRF_BLOCKED;
   override name = "SsrfBlockedError";
   readonly [SSRF_BLOCKED] = true;
+  override get code(): string {
+    return "CLAWTOOLS_SSRF_BLOCKED";
+  }
 }
 
 export function isSsrfBlockedError(error: unknown): error is SsrfBlockedError {
