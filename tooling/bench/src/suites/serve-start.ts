@@ -166,7 +166,7 @@ export default {
       rows,
       notes: [
         "Uses the built CLI (apps/cli/dist); run `pnpm build` first. Start times are medians of 7 spawns per variant, taken in turns (bare, minimal, coding, full rotating), each including Node's own start-up.",
-        "serve answers the 2025-era opening (initialize, tools/list) before it loads the MCP SDK; the first other message loads it. The first-call rows show that deferred cost: latency of a first `read` (SDK and fs section loading included) and the RSS after it, medians of 3 processes, each measured after a second at rest.",
+        "serve answers the 2025-era opening (initialize, tools/list) before it loads the MCP SDK, and a plain client's tool calls too (the per-call suite measures them against peers). The first-call rows show what a first call still loads: latency of a first `read` (the fs section and the schema compiler) and the RSS after it, medians of 3 processes, each measured after a second at rest.",
         `Load average when the suite ran: ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores.`,
       ],
     };
