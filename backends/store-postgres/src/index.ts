@@ -12,3 +12,4 @@ export {
 } from "./open.js";
 export { PgRunRegistry } from "./run-registry.js";
 export { PgSessionStore } from "./session-store.js";
+export { PgTaskStore } from "./task-store.js";

@@ -74,6 +74,15 @@ ALTER TABLE cron_jobs ADD COLUMN lease_epoch integer;
 ALTER TABLE leases ADD COLUMN epoch integer;
 CREATE INDEX cron_jobs_claimed ON cron_jobs (lease_epoch) WHERE lease_owner IS NOT NULL;`,
   },
+  {
+    version: 3,
+    name: "MCP tasks: one JSON document per task",
+    sql: `
+CREATE TABLE tasks (
+  task_id text COLLATE "C" PRIMARY KEY,
+  record text NOT NULL
+);`,
+  },
 ];
 
 /** A schema name safe to splice into SQL (PostgreSQL refuses names starting with `pg_`). */

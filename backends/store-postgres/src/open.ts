@@ -7,6 +7,7 @@ import { Membership } from "./member.js";
 import { checkSchemaName, migrate } from "./migrations.js";
 import { PgRunRegistry } from "./run-registry.js";
 import { PgSessionStore } from "./session-store.js";
+import { PgTaskStore } from "./task-store.js";
 
 export interface PostgresStoreOptions {
   /** `postgres://user[:password]@host:port/db`; or pass `pool`. */
@@ -33,6 +34,8 @@ export interface PostgresStore {
   runs: PgRunRegistry;
   cron: PgCronStore;
   lease: PgLeaderLease;
+  /** MCP tasks (`serve`'s task host keeps them here with `--store`). */
+  tasks: PgTaskStore;
   /** This process's liveness connection; `member.epoch` is its fencing token. */
   member: Membership;
   /** `postgres://user@host:port/db#schema`, password left out (for logs and `status`). */
@@ -115,6 +118,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     runs: new PgRunRegistry(db, events),
     cron: new PgCronStore(db, events, location),
     lease: new PgLeaderLease(db, events),
+    tasks: new PgTaskStore(db),
     member,
     location,
     async close() {

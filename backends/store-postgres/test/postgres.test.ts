@@ -3,6 +3,7 @@ import {
   runRegistryConformance,
   sessionStoreConformance,
   sessionStorePagingConformance,
+  taskStoreConformance,
 } from "@clawtools/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -57,6 +58,13 @@ describe.skipIf(!HAVE_POSTGRES)(
       opened.push(a, b);
       return [a, b] as const;
     };
+    taskStoreConformance({
+      name: "PgTaskStore conformance (two stores on one database)",
+      makePair: async () => {
+        const [a, b] = await pair();
+        return [a.tasks, b.tasks];
+      },
+    });
     cronStoreConformance(async () => (await fresh()).cron, {
       name: "PgCronStore and PgLeaderLease: CronStore conformance, two-instance steps included",
       twoInstances: {
@@ -82,12 +90,13 @@ describe.skipIf(!HAVE_POSTGRES)(
       expect(rows).toEqual([
         { version: 1, name: "sessions, transcripts, runs, cron jobs, run logs, leases" },
         { version: 2, name: "member epochs: claims and the leader lease bound to their holder's connection" },
+        { version: 3, name: "MCP tasks: one JSON document per task" },
       ]);
       expect(a.location).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres#racing$/);
       await Promise.all([a.close(), b.close()]);
       // a third start finds everything applied
       const c = await openPostgresStore({ connectionString: url, schema: "racing" });
-      expect((await ctx.pool?.query("SELECT count(*)::int AS n FROM racing.migrations"))?.rows[0].n).toBe(2);
+      expect((await ctx.pool?.query("SELECT count(*)::int AS n FROM racing.migrations"))?.rows[0].n).toBe(3);
       await c.close();
     });
 

@@ -82,7 +82,7 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
     log(
       `surface: ${surface} (${surface === "code" ? "exec, wait" : "tool_search, tool_describe, dispatch_action"} over the ${set.tools.length} tools)`,
     );
-  const tasks = await taskHostFor(set.context.stateDir, log);
+  const tasks = await taskHostFor(set, log);
   const common = {
     name: "clawtools",
     version: CLI_VERSION,

@@ -9,6 +9,7 @@ import {
   registerSecrets,
   resolveStateDir,
   secretsInDocument,
+  type TaskStore,
   type Toolset,
   type ToolContext,
   ToolRegistry,
@@ -102,6 +103,8 @@ export interface Bundle extends Toolset {
   namedPlugins: BundlePlugin[];
   /** Where sessions, runs and cron jobs live. */
   state: string;
+  /** MCP tasks in the PostgreSQL store (`store`); without one, `serve` keeps them under the state dir. */
+  taskStore?: TaskStore;
   onToolsChanged(listener: () => void): () => void;
   /** The same plugins and policy in another session, with a runtime of its own. */
   forSession(sessionKey: string): Promise<SessionToolset>;
@@ -368,6 +371,7 @@ export async function composeBundle(config: BundleConfig, options: ComposeOption
     sections: discovered,
     namedPlugins,
     state,
+    ...(store ? { taskStore: store.tasks } : {}),
     forSession,
     forWorkspace,
     runToolset: runToolsetFor,
