@@ -1,4 +1,4 @@
-import type { AgentToolResult, AnyAgentTool, JsonSchema, ToolMeta } from "@clawtools/core";
+import type { AgentToolResult, AnyAgentTool, ToolMeta } from "@clawtools/core";
 import { isAbortError, isToolProtocolError, runWithApprovalHandler, toolErrorResult } from "@clawtools/core";
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -6,7 +6,6 @@ import {
   isInputRequiredResult,
   ProtocolErrorCode as ErrorCode,
   ProtocolError,
-  type Tool as McpTool,
   Server,
   type ServerContext,
 } from "@modelcontextprotocol/server";
@@ -22,7 +21,7 @@ import { callAsTask, taskModeOf } from "./task-call.js";
 import type { TaskHost } from "./task-host.js";
 import { RELATED_TASK_META, task2025, taskSupportOf } from "./task-wire.js";
 import { serveTasks } from "./tasks.js";
-import { toMcpTool } from "./tool-listing.js";
+import { followToolView } from "./tool-view.js";
 
 export { toMcpTool } from "./tool-listing.js";
 
@@ -105,26 +104,7 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
   });
   if (toolset.onToolsChanged) announceToolChanges(server, toolset.onToolsChanged.bind(toolset));
   // the toolset's tools may change (roots): the listing is rebuilt when the array does
-  let view: { tools: AnyAgentTool[]; byName: Map<string, AnyAgentTool>; listed: McpTool[] } | undefined;
-  const current = () => {
-    if (view?.tools !== toolset.tools) {
-      const tools = toolset.tools;
-      view = {
-        tools,
-        // a tool's `callAliases` (dispatch_action's tool_call) answer calls without being listed
-        byName: new Map([
-          ...tools.flatMap((tool) =>
-            ((tool as { callAliases?: readonly string[] }).callAliases ?? []).map(
-              (alias) => [alias, tool] as const,
-            ),
-          ),
-          ...tools.map((tool) => [tool.name, tool] as const),
-        ]),
-        listed: tools.map((tool) => toMcpTool(tool, toolset.meta?.(tool.name))),
-      };
-    }
-    return view;
-  };
+  const current = followToolView(toolset);
   const log = options.log ?? (() => {});
   const roots = options.onRoots
     ? followRoots(server, options.onRoots, log, { onRequest: options.rootsOnRequest === true })
@@ -175,7 +155,7 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
   server.setRequestHandler("tools/call", async (request, ctx) => {
     requireInitialized(ctx);
     await roots?.settled(rootsSender(ctx));
-    const { byName, listed } = current();
+    const { byName, outputSchemas } = current();
     const tool = byName.get(request.params.name);
     if (!tool) throw rpcError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const progressToken = request.params._meta?.progressToken;
@@ -200,8 +180,7 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
       // elicitation/create on a 2025-era connection; on 2026-07-28 (no push channel) answered
       // input_required with the form embedded, and the call retried with the answer
       const ask = options.elicitApprovals !== false && supportsFormElicitation(capabilities(ctx));
-      const outputSchema = () =>
-        listed.find((t) => t.name === tool.name)?.outputSchema as JsonSchema | undefined;
+      const outputSchema = () => outputSchemas.get(tool.name);
       const mode = tasks
         ? taskModeOf(
             ctx,

@@ -1,10 +1,4 @@
-import {
-  type AnyAgentTool,
-  isAbortError,
-  isToolProtocolError,
-  type JsonSchema,
-  toolErrorResult,
-} from "@clawtools/core";
+import { type AnyAgentTool, isAbortError, isToolProtocolError, toolErrorResult } from "@clawtools/core";
 import type { JSONRPCMessage, JSONRPCRequest } from "@modelcontextprotocol/server";
 import { isId, isObject } from "./jsonrpc-shape.js";
 import { toCallToolResult } from "./result.js";
@@ -13,16 +7,9 @@ import type { ServeStdioOptions } from "./stdio.js";
 import type { LineTransport } from "./stdio-transport.js";
 import { checkStructured } from "./structured-check.js";
 import { taskSupportOf } from "./task-wire.js";
-import { toMcpTool } from "./tool-listing.js";
+import { followToolView, type ToolView } from "./tool-view.js";
 
 type Id = string | number;
-
-/** The tools by name (with `callAliases`) and their output schemas, rebuilt when the array changes. */
-interface View {
-  tools: AnyAgentTool[];
-  byName: Map<string, AnyAgentTool>;
-  outputSchemas: Map<string, JsonSchema | undefined>;
-}
 
 /**
  * `tools/call` as the SDK server answers it, for the plain case, run by stdio's front so a call
@@ -33,14 +20,16 @@ interface View {
  * answered, as the SDK does.
  */
 export class FrontCalls {
-  private view: View | undefined;
+  private readonly current: () => ToolView;
   private readonly running = new Map<Id, AbortController>();
 
   constructor(
     private readonly transport: LineTransport,
-    private readonly toolset: McpToolsetLike,
+    toolset: McpToolsetLike,
     private readonly options: ServeStdioOptions,
-  ) {}
+  ) {
+    this.current = followToolView(toolset);
+  }
 
   /** The tool this request calls, when the front may run it; undefined leaves it to the SDK. */
   accepts(message: JSONRPCRequest): AnyAgentTool | undefined {
@@ -101,24 +90,5 @@ export class FrontCalls {
   /** Aborts every call still running (the server is stopping). */
   abortAll(): void {
     for (const controller of this.running.values()) controller.abort();
-  }
-
-  private current(): View {
-    const tools = this.toolset.tools;
-    if (this.view?.tools !== tools) {
-      const byName = new Map<string, AnyAgentTool>();
-      for (const tool of tools)
-        for (const alias of (tool as { callAliases?: readonly string[] }).callAliases ?? [])
-          byName.set(alias, tool);
-      for (const tool of tools) byName.set(tool.name, tool);
-      const outputSchemas = new Map(
-        tools.map((tool) => [
-          tool.name,
-          toMcpTool(tool, this.toolset.meta?.(tool.name)).outputSchema as JsonSchema | undefined,
-        ]),
-      );
-      this.view = { tools, byName, outputSchemas };
-    }
-    return this.view;
   }
 }
