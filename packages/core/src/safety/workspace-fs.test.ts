@@ -202,6 +202,29 @@ for (const strategy of ["/proc/self/fd", "identity checks"] as const) {
   });
 }
 
+describe("reading through a link that leaves the workspace", () => {
+  it("never opens what the link points at: a writer blocked on a FIFO outside stays blocked", async () => {
+    const root = tempDir();
+    const outside = tempDir();
+    execFileSync("mkfifo", [path.join(outside, "pipe")]);
+    symlinkSync(outside, path.join(root, "out"));
+    const marker = path.join(outside, "opened");
+    // the writer's open returns only once something opens the FIFO for reading
+    const { spawn } = await import("node:child_process");
+    const writer = spawn("sh", ["-c", `exec 3>"${path.join(outside, "pipe")}"; echo yes > "${marker}"`]);
+    try {
+      await expect(read(root, "out/pipe")).rejects.toThrow(/escapes sandbox root|Symlink/);
+      await expect(read(root, path.join(root, "out", "pipe"))).rejects.toThrow();
+      // had the read opened the FIFO, the writer would have written its marker by now
+      for (let i = 0; i < 20 && !existsSync(marker); i++) await new Promise((r) => setImmediate(r));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      writer.kill("SIGKILL");
+    }
+  });
+});
+
 describe("a workspace given through a symlink (macOS /tmp)", () => {
   for (const strategy of ["/proc/self/fd", "identity checks"] as const) {
     it(`accepts both spellings and still refuses escapes (${strategy})`, async () => {

@@ -1,4 +1,4 @@
-import { constants, existsSync, readlinkSync, type Stats } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, openSync, readlinkSync, type Stats } from "node:fs";
 import fs, { type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import {
@@ -13,6 +13,8 @@ import {
 } from "./workspace-errors.js";
 
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = constants;
+/** Linux's O_PATH (Node does not name it): a descriptor that locates an entry without opening it. */
+const O_PATH = 0o10000000;
 const MAX_HOPS = 40;
 const MAX_ATTEMPTS = 16;
 
@@ -190,12 +192,13 @@ async function openParentDirect(ws: Workspace, start: string[]): Promise<DirRef 
 }
 
 /**
- * Linux shortcut for opening an entry to read: open it by its full real path without following a
- * final link, then ask the kernel where the opened entry is (`/proc/self/fd/<fd>`, read
- * synchronously: the kernel's own record, no disk is touched). Exactly the expected real path
- * means no symlink was crossed on the way and the descriptor is the verified entry; anything else
- * (a link anywhere on the way, a race, a bind mount, a missing entry) gives null, and the caller
- * walks component by component. Two thread-pool trips fewer than a walk (the root's open and close).
+ * Linux shortcut for opening an entry to read: locate it by its full real path with O_PATH (a
+ * lookup, not an open: a device or FIFO a link points at is never opened), then ask the kernel
+ * where it is (`/proc/self/fd/<fd>`, its own record, no disk touched). A regular file or directory
+ * at exactly the expected real path means no symlink was crossed on the way; it is then opened
+ * through that record (the same inode, no lookup by name). Anything else (a link anywhere on the
+ * way, another kind of entry, a race, a bind mount, a missing entry) gives null, and the caller
+ * walks component by component. Fewer thread-pool trips than a walk.
  */
 export async function openDirect(
   root: string,
@@ -207,17 +210,26 @@ export async function openDirect(
   const start = below(ws, path.resolve(ws.lexical, target));
   if (!start || start.length === 0) return null;
   const real = path.join(ws.real, ...start);
-  const file = await fs.open(real, flags | O_NOFOLLOW).catch(() => null);
-  if (!file) return null;
-  let seen: string | undefined;
+  // O_PATH only looks the path up: whatever a link on the way points at (a device, a FIFO
+  // outside the workspace), nothing is opened until the entry is known to be the verified one
+  let located: number;
   try {
-    seen = readlinkSync(`/proc/self/fd/${file.fd}`);
+    located = openSync(real, O_PATH | O_NOFOLLOW);
   } catch {
-    seen = undefined;
+    return null;
   }
-  if (seen === real) return { ws, file, real };
-  file.close().catch(() => {});
-  return null;
+  try {
+    const kind = fstatSync(located);
+    if (!kind.isFile() && !kind.isDirectory()) return null;
+    if (readlinkSync(`/proc/self/fd/${located}`) !== real) return null;
+    // reopened through the kernel's record of that inode: no lookup by name
+    const file = await fs.open(`/proc/self/fd/${located}`, flags).catch(() => null);
+    return file ? { ws, file, real } : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(located);
+  }
 }
 
 async function walkOnce(ws: Workspace, start: string[], options: WalkOptions): Promise<WalkResult> {
