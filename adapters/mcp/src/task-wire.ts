@@ -18,17 +18,20 @@ export function taskSupportOf(tool: object): TaskSupport | undefined {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The 2026-07-28 task envelope (SEP-2663): flat, `ttlMs` / `pollIntervalMs`. */
-function task2026(task: TaskRecord) {
+/** What both revisions' task envelopes share: identity, status and times. */
+function taskBase(task: TaskRecord) {
   return {
     taskId: task.taskId,
     status: task.status,
     ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
     createdAt: iso(task.createdAt),
     lastUpdatedAt: iso(task.lastUpdatedAt),
-    ttlMs: task.ttlMs,
-    pollIntervalMs: task.pollIntervalMs,
   };
+}
+
+/** The 2026-07-28 task envelope (SEP-2663): flat, `ttlMs` / `pollIntervalMs`. */
+function task2026(task: TaskRecord) {
+  return { ...taskBase(task), ttlMs: task.ttlMs, pollIntervalMs: task.pollIntervalMs };
 }
 
 /** `tools/call`'s answer when it started a task (2026-07-28 CreateTaskResult). */
@@ -48,15 +51,7 @@ export function detailedTask2026(task: TaskRecord) {
 
 /** The 2025-11-25 Task: `ttl` / `pollInterval`, no result inlined. */
 export function task2025(task: TaskRecord) {
-  return {
-    taskId: task.taskId,
-    status: task.status,
-    ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
-    createdAt: iso(task.createdAt),
-    lastUpdatedAt: iso(task.lastUpdatedAt),
-    ttl: task.ttlMs,
-    pollInterval: task.pollIntervalMs,
-  };
+  return { ...taskBase(task), ttl: task.ttlMs, pollInterval: task.pollIntervalMs };
 }
 
 /**
