@@ -59,10 +59,19 @@ export async function captureState(
 ): Promise<{ state: FileState; added: number }> {
   const st = await lstat(abs).catch(() => null);
   if (!st) return { state: null, added: 0 };
-  if (st.isSymbolicLink()) return { state: { type: "symlink", target: await readlink(abs) }, added: 0 };
   if (st.isDirectory()) return { state: { type: "dir", mode: st.mode & 0o7777 }, added: 0 };
-  if (!st.isFile()) return { state: null, added: 0 };
-  const { hash, added } = await blobs.put(await readFile(abs));
+  if (!st.isSymbolicLink() && !st.isFile()) return { state: null, added: 0 };
+  // another process may rename or remove the path between the lstat and the read (a temp file
+  // renamed into place): then it is absent, as a scan a moment later would have found it
+  const content = await (st.isSymbolicLink() ? readlink(abs) : readFile(abs)).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
+      throw error;
+    },
+  );
+  if (content === null) return { state: null, added: 0 };
+  if (typeof content === "string") return { state: { type: "symlink", target: content }, added: 0 };
+  const { hash, added } = await blobs.put(content);
   return { state: { type: "file", mode: st.mode & 0o7777, hash, size: st.size }, added };
 }
 

@@ -87,11 +87,18 @@ export class Journal {
 
   constructor(
     readonly workspace: string,
-    stateDir: string,
+    private readonly stateDir: string,
     private readonly options: JournalOptions = {},
   ) {
     this.dir = path.join(stateDir, "journal");
     this.blobs = new BlobStore(path.join(this.dir, "blobs"));
+  }
+
+  /** A state directory inside the workspace is not walked: what serve writes there is no command's change. */
+  private async scanOptions(): Promise<ScanOptions> {
+    const resolved = path.resolve(this.stateDir);
+    const real = await realpath(resolved).catch(() => resolved);
+    return { ...this.options, skipDirs: [resolved, real] };
   }
 
   private get entriesFile() {
@@ -342,7 +349,8 @@ export class Journal {
     const since = this.seq;
     let before: Awaited<ReturnType<typeof scanTree>>;
     try {
-      before = await this.serial(() => scanTree(this.workspace, this.blobs, this.lastScan, this.options));
+      const scanOptions = await this.scanOptions();
+      before = await this.serial(() => scanTree(this.workspace, this.blobs, this.lastScan, scanOptions));
     } catch (error) {
       this.closeScan();
       throw error;
@@ -352,7 +360,7 @@ export class Journal {
       if (ended) return undefined;
       ended = true;
       const { changes, bytes, skipped } = await this.serial(async () => {
-        const after = await scanTree(this.workspace, this.blobs, before.scan, this.options);
+        const after = await scanTree(this.workspace, this.blobs, before.scan, await this.scanOptions());
         this.lastScan = after.scan;
         const meanwhile = new Map<string, FileState>();
         for (const { seq, entry } of this.recent)

@@ -21,6 +21,8 @@ export interface ScanOptions {
   exclude?: string[];
   /** Files larger than this are not copied (their change is listed as skipped). */
   maxFileBytes?: number;
+  /** Absolute paths of directories not walked (the journal's own state directory inside the workspace). */
+  skipDirs?: string[];
 }
 
 export const DEFAULT_EXCLUDE = [".git", "node_modules"];
@@ -40,6 +42,7 @@ export async function scanTree(
   options: ScanOptions = {},
 ): Promise<{ scan: Scan; added: number; skipped: string[] }> {
   const exclude = new Set(options.exclude ?? DEFAULT_EXCLUDE);
+  const skipDirs = new Set(options.skipDirs ?? []);
   const maxFileBytes = options.maxFileBytes ?? 64 * 1024 * 1024;
   const scan: Scan = new Map();
   const skipped: string[] = [];
@@ -59,6 +62,7 @@ export async function scanTree(
       if (++done % SLICE === 0) await nextTurn();
       if (entry.isDirectory() && exclude.has(entry.name)) continue;
       const abs = path.join(dir, entry.name);
+      if (entry.isDirectory() && skipDirs.has(abs)) continue;
       const r = rel ? `${rel}/${entry.name}` : entry.name;
       const st = lstatSync(abs, { throwIfNoEntry: false });
       if (!st) continue;
