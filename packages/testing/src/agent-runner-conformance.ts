@@ -1,5 +1,6 @@
 import { type AnyAgentTool, Type } from "@clawtools/core";
 import type { AgentRunner } from "@clawtools/core/contracts";
+import { itLacks, type StepRun } from "./lacked-step.js";
 import { afterAll, beforeAll, describe, expect, it } from "./vitest-api.js";
 import { type ConformanceModel, ScriptedConformanceModel } from "./agent-runner-model.js";
 
@@ -35,15 +36,19 @@ export interface AgentRunnerConformanceOptions {
   name?: string;
   /** Skips the whole suite, with this reason (a Node this runner does not run on). */
   skip?: string | false;
-  /** The runner puts steered messages into its runs (default true); false skips that step. */
+  /** The runner puts steered messages into its runs (default true); false: as `lacks.steer`. */
   steer?: boolean;
-  /** The runner gives its runs the tools it is made with (default true); false skips that step. */
+  /** The runner gives its runs the tools it is made with (default true); false: as `lacks.tools`. */
   tools?: boolean;
   /**
-   * Steps the runner declares it cannot do, each with the reason (printed with the skipped step):
-   * `steer`, `tools` (as `steer: false` / `tools: false`, with a reason), `concurrent` (two runs at once).
+   * Steps the runner declares it cannot do, each with the reason: `steer`, `tools` (as
+   * `steer: false` / `tools: false`, with a reason), `concurrent` (two runs at once). Each runs
+   * as an expected failure, after the other steps, within `lackedStepMs`: the test fails (`step
+   * "steer" now passes: remove it from lacks`) once the runner does it.
    */
   lacks?: Partial<Record<RunnerStep, string>>;
+  /** How long a lacked step runs before running out of time counts as its failure (default 5 s). */
+  lackedStepMs?: number;
   /** How long the suite waits for a run to end (default 30 s); a runner whose turns are slow raises it. */
   waitMs?: number;
   /** Each step's test time limit (default vitest's); raise it with `waitMs`. */
@@ -58,7 +63,7 @@ export interface AgentRunnerConformanceOptions {
 /** The steps a runner may declare it lacks (`lacks`). */
 export type RunnerStep = "steer" | "tools" | "concurrent";
 
-/** Why `step` is skipped for this runner, or undefined when it runs. */
+/** Why the runner lacks `step`, or undefined when it has it. */
 function lacking(options: AgentRunnerConformanceOptions, step: RunnerStep): string | undefined {
   const reason = options.lacks?.[step];
   if (reason) return reason;
@@ -76,12 +81,16 @@ export function agentRunnerConformance(options: AgentRunnerConformanceOptions): 
   }
   const WAIT_MS = options.waitMs ?? 30_000;
   const timeout = options.stepTimeoutMs;
-  /** A step, or (when the runner lacks it) the step skipped with the reason in its title and printed. */
-  const step = (lacks: RunnerStep | undefined, title: string, fn: () => Promise<void>) => {
+  const lacked: Array<() => void> = [];
+  /**
+   * A step, given the longest it may wait for a run; or (when the runner lacks it) the step as an
+   * expected failure with a short wait, declared after the others.
+   */
+  const step = (lacks: RunnerStep | undefined, title: string, fn: (run: StepRun) => Promise<void>) => {
     const reason = lacks && lacking(options, lacks);
-    if (!reason) return it(title, fn, timeout);
-    console.info(`[${name}] skipped "${title}": ${reason}`);
-    it.skip(`${title} (skipped: ${reason})`, fn);
+    if (!reason) return it(title, (ctx) => fn({ signal: ctx.signal, waitMs: WAIT_MS, ctx }), timeout);
+    const ms = options.lackedStepMs;
+    lacked.push(() => itLacks({ suite: name, step: lacks, reason, title, ms }, fn));
   };
   describe(name, () => {
     const model = new ScriptedConformanceModel();
@@ -114,9 +123,9 @@ export function agentRunnerConformance(options: AgentRunnerConformanceOptions): 
       await subject?.close?.();
     });
 
-    step(undefined, "a run answers with text and wait returns it", async () => {
+    step(undefined, "a run answers with text and wait returns it", async ({ waitMs }) => {
       const runId = await start("say hello from the model");
-      expect(await subject.runner.wait(runId, WAIT_MS)).toMatchObject({
+      expect(await subject.runner.wait(runId, waitMs)).toMatchObject({
         status: "ok",
         reply: "hello from the model",
       });
@@ -125,35 +134,35 @@ export function agentRunnerConformance(options: AgentRunnerConformanceOptions): 
     step(
       undefined,
       "wait with a timeout on a run that has not ended answers running, and the run goes on",
-      async () => {
+      async ({ signal, waitMs }) => {
         const runId = await start("hold slow");
-        await model.asked("slow");
+        await model.asked("slow", signal);
         expect(await subject.runner.wait(runId, 1)).toEqual({ status: "running" });
         model.release("slow");
-        expect(await subject.runner.wait(runId, WAIT_MS)).toMatchObject({
+        expect(await subject.runner.wait(runId, waitMs)).toMatchObject({
           status: "ok",
           reply: "released slow",
         });
       },
     );
 
-    step(undefined, "abort ends a running run as aborted, and wait says so", async () => {
+    step(undefined, "abort ends a running run as aborted, and wait says so", async ({ signal, waitMs }) => {
       const runId = await start("hold stuck");
-      await model.asked("stuck");
+      await model.asked("stuck", signal);
       await subject.runner.abort(runId);
-      expect((await subject.runner.wait(runId, WAIT_MS)).status).toBe("aborted");
+      expect((await subject.runner.wait(runId, waitMs)).status).toBe("aborted");
       expect(await subject.runner.steer(runId, "too late")).toBe(false);
     });
 
     step(
       "steer",
       "steer puts a message into a running run and the model sees it; an ended run refuses",
-      async () => {
+      async ({ signal, waitMs }) => {
         const runId = await start("hold steered");
-        await model.asked("steered");
+        await model.asked("steered", signal);
         expect(await subject.runner.steer(runId, "a steered note")).toBe(true);
         model.release("steered");
-        expect((await subject.runner.wait(runId, WAIT_MS)).status).toBe("ok");
+        expect((await subject.runner.wait(runId, waitMs)).status).toBe("ok");
         expect(model.seen.has("a steered note")).toBe(true);
         expect(await subject.runner.steer(runId, "after the end")).toBe(false);
       },
@@ -177,19 +186,19 @@ export function agentRunnerConformance(options: AgentRunnerConformanceOptions): 
     step(
       "concurrent",
       "two runs at once stay apart: each ends with its own answer, in its own time",
-      async () => {
+      async ({ signal, waitMs }) => {
         const first = await start("hold first");
         const second = await start("hold second");
         expect(first).not.toBe(second);
-        await Promise.all([model.asked("first"), model.asked("second")]);
+        await Promise.all([model.asked("first", signal), model.asked("second", signal)]);
         model.release("second");
-        expect(await subject.runner.wait(second, WAIT_MS)).toMatchObject({
+        expect(await subject.runner.wait(second, waitMs)).toMatchObject({
           status: "ok",
           reply: "released second",
         });
         expect(await subject.runner.wait(first, 1)).toEqual({ status: "running" });
         model.release("first");
-        expect(await subject.runner.wait(first, WAIT_MS)).toMatchObject({
+        expect(await subject.runner.wait(first, waitMs)).toMatchObject({
           status: "ok",
           reply: "released first",
         });
@@ -199,14 +208,16 @@ export function agentRunnerConformance(options: AgentRunnerConformanceOptions): 
     step(
       "tools",
       "a tool call inside a run reaches the given tool, and its result reaches the model",
-      async () => {
+      async ({ waitMs }) => {
         const runId = await start('tool conformance_echo {"text":"ping"}');
-        expect(await subject.runner.wait(runId, WAIT_MS)).toMatchObject({
+        expect(await subject.runner.wait(runId, waitMs)).toMatchObject({
           status: "ok",
           reply: "tool said: echo:ping",
         });
         expect(toolCalls).toEqual([{ text: "ping" }]);
       },
     );
+
+    for (const declare of lacked) declare();
   });
 }

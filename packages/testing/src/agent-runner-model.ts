@@ -79,9 +79,19 @@ export class ScriptedConformanceModel implements ConformanceModel {
     return { text: `heard: ${last}` };
   }
 
-  /** Resolves once the model has been asked a `hold <token>` turn. */
-  asked(token: string): Promise<void> {
-    return this.hold(token).asked;
+  /** Resolves once the model has been asked a `hold <token>` turn; rejects when `signal` aborts first. */
+  asked(token: string, signal?: AbortSignal): Promise<void> {
+    const asked = this.hold(token).asked;
+    if (!signal) return asked;
+    if (signal.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      void asked.then(() => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      });
+    });
   }
 
   /** Lets every turn held on `token` answer (now, and any asked later at once). */

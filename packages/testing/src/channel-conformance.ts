@@ -1,4 +1,5 @@
-import { describe, expect, type TestContext, it as vitestIt } from "./vitest-api.js";
+import { itLacks, type StepRun } from "./lacked-step.js";
+import { describe, expect, it as vitestIt } from "./vitest-api.js";
 import type { ConformanceOptions } from "./sessions-conformance.js";
 
 /*
@@ -12,7 +13,8 @@ import type { ConformanceOptions } from "./sessions-conformance.js";
  *     return { channel: createMyChannel({ url: server.url }), delivered: () => server.messages() };
  *   });
  *
- * The factory is called once per test and must return a channel whose far side is empty.
+ * The factory is called once per test and must return a channel whose far side is empty; the
+ * suite disposes the channel when the test ends.
  */
 
 /** The actions the `message` tool knows (a channel supports a subset). */
@@ -83,8 +85,14 @@ export type ChannelStep =
   | "search";
 
 export interface ChannelConformanceOptions extends ConformanceOptions {
-  /** Steps the channel declares it cannot do, each with the reason (printed with the skipped step). */
+  /**
+   * Steps the channel declares it cannot do, each with the reason. Each runs as an expected
+   * failure, after the other steps, within `lackedStepMs`: the test fails (`step "read" now
+   * passes: remove it from lacks`) once the channel does it.
+   */
   lacks?: Partial<Record<ChannelStep, string>>;
+  /** How long a lacked step runs before running out of time counts as its failure (default 5 s). */
+  lackedStepMs?: number;
   /** Each step's test time limit (default vitest's): a channel over a slow server raises it. */
   stepTimeoutMs?: number;
 }
@@ -99,17 +107,34 @@ export function channelConformance(
   options: ChannelConformanceOptions = {},
 ): void {
   const name = options.name ?? "Channel conformance";
-  /** A step, or (when the channel lacks it) the step skipped with the reason in its title and printed. */
-  const it = (step: ChannelStep, title: string, fn: (ctx: TestContext) => Promise<void>) => {
+  const lacked: Array<() => void> = [];
+  // the channels a step made: disposed when it ends, passed or failed
+  const made: ChannelUnderTest[] = [];
+  const disposing = (fn: (run: StepRun) => Promise<void>) => async (run: StepRun) => {
+    try {
+      await fn(run);
+    } finally {
+      for (const channel of made.splice(0)) await channel.dispose?.();
+    }
+  };
+  /** A step, or (when the channel lacks it) the step as an expected failure, declared after the others. */
+  const it = (step: ChannelStep, title: string, fn: (run: StepRun) => Promise<void>) => {
     const reason = options.lacks?.[step];
-    if (!reason) return vitestIt(title, fn, options.stepTimeoutMs);
-    console.info(`[${name}] skipped "${title}": ${reason}`);
-    vitestIt.skip(`${title} (skipped: ${reason})`, fn);
+    const run = disposing(fn);
+    if (!reason)
+      return vitestIt(
+        title,
+        (ctx) => run({ signal: ctx.signal, waitMs: Infinity, ctx }),
+        options.stepTimeoutMs,
+      );
+    const ms = options.lackedStepMs;
+    lacked.push(() => itLacks({ suite: name, step, reason, title, ms }, run));
   };
   describe(name, () => {
     const setup = async () => {
-      const made = await factory();
-      return { ...made, to: made.target ?? "conformance-target" };
+      const setup = await factory();
+      made.push(setup.channel);
+      return { ...setup, to: setup.target ?? "conformance-target" };
     };
     const send = (text: string, to: string): ConformanceMessageRequest => ({
       action: "send",
@@ -123,7 +148,6 @@ export function channelConformance(
       expect(channel.id).toMatch(/^[a-z][a-z0-9_-]*$/);
       expect(channel.actions.has("send")).toBe(true);
       for (const action of channel.actions) expect(CONFORMANCE_MESSAGE_ACTIONS).toContain(action);
-      await channel.dispose?.();
     });
 
     it("prepare", "prepare describes the send, shows no secret, and delivers nothing", async () => {
@@ -134,7 +158,6 @@ export function channelConformance(
       expect(shown).toContain("dry run only");
       for (const secret of secrets) expect(shown).not.toContain(secret);
       expect(await delivered()).toEqual([]);
-      await channel.dispose?.();
     });
 
     it("send", "execute delivers each send once, in order, each with its own message id", async () => {
@@ -147,24 +170,22 @@ export function channelConformance(
       const got = await delivered();
       expect(got.map((m) => m.text)).toEqual(["first message", "second message"]);
       expect(got.every((m) => m.to === to)).toBe(true);
-      await channel.dispose?.();
     });
 
     it(
       "undeclaredAction",
       "an action the channel does not declare is refused, and nothing is delivered",
-      async (ctx) => {
+      async ({ ctx }) => {
         const { channel, delivered, to } = await setup();
         const missing = CONFORMANCE_MESSAGE_ACTIONS.find((a) => !channel.actions.has(a));
         if (!missing) return ctx.skip("the channel declares every action");
         const request: ConformanceMessageRequest = { ...send("refused", to), action: missing };
         await expect(Promise.resolve().then(() => channel.execute(request))).rejects.toThrow(missing);
         expect(await delivered()).toEqual([]);
-        await channel.dispose?.();
       },
     );
 
-    it("media", "an attachment within the channel's limit arrives whole", async (ctx) => {
+    it("media", "an attachment within the channel's limit arrives whole", async ({ ctx }) => {
       const { channel, delivered, to } = await setup();
       if (!channel.capabilities.media) return ctx.skip("the channel takes no media");
       const data = Buffer.from("attachment body\n");
@@ -174,13 +195,12 @@ export function channelConformance(
       });
       const [got] = await delivered();
       expect(got).toMatchObject({ to, media: { filename: "note.txt", bytes: data.length } });
-      await channel.dispose?.();
     });
 
     it(
       "mediaLimit",
       "an attachment over the channel's limit is refused before anything is sent",
-      async (ctx) => {
+      async ({ ctx }) => {
         const { channel, delivered, to } = await setup();
         const max = channel.capabilities.media?.maxBytes;
         if (max === undefined || !Number.isFinite(max))
@@ -194,34 +214,33 @@ export function channelConformance(
           /big\.bin|bytes/,
         );
         expect(await delivered()).toEqual([]);
-        await channel.dispose?.();
       },
     );
 
-    it("read", "read, when declared, answers with what was sent to the target", async (ctx) => {
+    it("read", "read, when declared, answers with what was sent to the target", async ({ ctx, signal }) => {
       const { channel, to } = await setup();
       if (!channel.actions.has("read")) return ctx.skip("the channel does not read");
       await channel.execute(send("readable message", to));
-      const read = await channel.execute({ action: "read", to, idempotencyKey: key() });
+      const read = await channel.execute({ action: "read", to, idempotencyKey: key() }, signal);
       expect(JSON.stringify(read)).toContain("readable message");
-      await channel.dispose?.();
     });
 
     it(
       "search",
       "search, when declared, finds a sent message by a word and skips the others",
-      async (ctx) => {
+      async ({ ctx, signal }) => {
         const { channel, to } = await setup();
         if (!channel.actions.has("search")) return ctx.skip("the channel does not search");
         await channel.execute(send("the deploy finished", to));
         await channel.execute(send("lunch is ready", to));
         const found = JSON.stringify(
-          await channel.execute({ action: "search", to, query: "deploy", idempotencyKey: key() }),
+          await channel.execute({ action: "search", to, query: "deploy", idempotencyKey: key() }, signal),
         );
         expect(found).toContain("the deploy finished");
         expect(found).not.toContain("lunch is ready");
-        await channel.dispose?.();
       },
     );
+
+    for (const declare of lacked) declare();
   });
 }
