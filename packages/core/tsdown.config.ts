@@ -2,12 +2,25 @@ import { bundledLicences } from "../../tooling/build/bundled-licences.ts";
 import { defineConfig } from "tsdown";
 
 export default defineConfig({
+  // one entry per subpath export in package.json
   entry: [
     "src/index.ts",
+    "src/policy/index.ts",
+    "src/catalog.ts",
+    "src/safety/index.ts",
+    "src/time/index.ts",
+    "src/state/index.ts",
+    "src/journal/index.ts",
+    "src/http/index.ts",
+    "src/lifecycle/index.ts",
+    "src/tasks/index.ts",
+    "src/approvals/index.ts",
+    "src/wrap/index.ts",
+    "src/resources/index.ts",
     "src/providers/index.ts",
     "src/contracts/index.ts",
-    "src/testing/index.ts",
     "src/surface/index.ts",
+    "src/testing/index.ts",
   ],
   format: "esm",
   dts: true,

@@ -1,4 +1,5 @@
-import { type AnyAgentTool, type Clock, systemClock } from "@clawtools/core";
+import type { AnyAgentTool } from "@clawtools/core";
+import { type Clock, systemClock } from "@clawtools/core/time";
 import {
   type AgentRunner,
   armTimeLimit,

@@ -1,10 +1,6 @@
-import {
-  type AgentToolResult,
-  type AnyAgentTool,
-  contentText,
-  toolInputSchema,
-  ClawtoolsError,
-} from "@clawtools/core";
+import { type AgentToolResult, type AnyAgentTool, ClawtoolsError } from "@clawtools/core";
+import { contentText } from "@clawtools/core/resources";
+import { toolInputSchema } from "@clawtools/core/providers";
 import { type JSONValue, jsonSchema, type Tool, type ToolSet } from "ai";
 
 type ModelOutput =

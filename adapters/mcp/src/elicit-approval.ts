@@ -1,9 +1,5 @@
-import {
-  type ApprovalDecision,
-  type ToolApprovalHandler,
-  type ToolApprovalRequest,
-  visibleText,
-} from "@clawtools/core";
+import { type ToolApprovalHandler, type ToolApprovalRequest, visibleText } from "@clawtools/core/approvals";
+import type { ApprovalDecision } from "@clawtools/core/wrap";
 import type { ClientCapabilities } from "@modelcontextprotocol/server";
 
 /** The choices the client's form offers, in order; "deny" is the default. */

@@ -1,4 +1,4 @@
-import { backgroundClock } from "@clawtools/core";
+import { backgroundClock } from "@clawtools/core/time";
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HttpSessions } from "./http-sessions.js";

@@ -1,4 +1,4 @@
-import { backgroundClock } from "@clawtools/core";
+import { backgroundClock } from "@clawtools/core/time";
 import type { ServerResponse } from "node:http";
 import type { Server, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import type { McpToolsetLike } from "./server.js";

@@ -1,4 +1,4 @@
-import { backgroundClock } from "@clawtools/core";
+import { backgroundClock } from "@clawtools/core/time";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";

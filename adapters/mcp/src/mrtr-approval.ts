@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import type { ApprovalDecision, ToolApprovalHandler, ToolApprovalRequest } from "@clawtools/core";
-import { runWithApprovalHandler } from "@clawtools/core";
+import type { ToolApprovalHandler, ToolApprovalRequest } from "@clawtools/core/approvals";
+import type { ApprovalDecision } from "@clawtools/core/wrap";
+import { runWithApprovalHandler } from "@clawtools/core/approvals";
 import {
   createRequestStateCodec,
   type InputRequiredResult,

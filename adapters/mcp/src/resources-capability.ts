@@ -1,4 +1,9 @@
-import type { ResourceChange, ResourceContents, ResourceInfo, ResourceTemplateInfo } from "@clawtools/core";
+import type {
+  ResourceChange,
+  ResourceContents,
+  ResourceInfo,
+  ResourceTemplateInfo,
+} from "@clawtools/core/resources";
 
 // Kept apart from resources.ts: stdio's front declares the capability before it loads the SDK.
 

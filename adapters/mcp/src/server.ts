@@ -1,5 +1,8 @@
-import type { AgentToolResult, AnyAgentTool, ToolMeta } from "@clawtools/core";
-import { isAbortError, isToolProtocolError, runWithApprovalHandler, toolErrorResult } from "@clawtools/core";
+import type { AgentToolResult, AnyAgentTool } from "@clawtools/core";
+import type { ToolMeta } from "@clawtools/core/catalog";
+import { isToolProtocolError } from "@clawtools/core";
+import { runWithApprovalHandler } from "@clawtools/core/approvals";
+import { isAbortError, toolErrorResult } from "@clawtools/core/wrap";
 import {
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,

@@ -1,4 +1,5 @@
-import { type AnyAgentTool, isAbortError, isToolProtocolError, toolErrorResult } from "@clawtools/core";
+import { type AnyAgentTool, isToolProtocolError } from "@clawtools/core";
+import { isAbortError, toolErrorResult } from "@clawtools/core/wrap";
 import type { JSONRPCMessage, JSONRPCRequest } from "@modelcontextprotocol/server";
 import { isId, isObject } from "./jsonrpc-shape.js";
 import { toCallToolResult } from "./result.js";

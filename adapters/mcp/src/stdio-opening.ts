@@ -1,4 +1,5 @@
-import type { AnyAgentTool, ToolMeta } from "@clawtools/core";
+import type { AnyAgentTool } from "@clawtools/core";
+import type { ToolMeta } from "@clawtools/core/catalog";
 import { isObject, type JsonObject } from "./jsonrpc-shape.js";
 import { type McpResourcesLike, resourcesCapability } from "./resources-capability.js";
 import { toMcpTool } from "./tool-listing.js";

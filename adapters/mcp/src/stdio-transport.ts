@@ -1,4 +1,4 @@
-import { systemClock } from "@clawtools/core";
+import { systemClock } from "@clawtools/core/time";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
 import { checkJsonRpcMessage } from "./jsonrpc-shape.js";
 import { MessageIdScanner } from "./message-scan.js";

@@ -1,4 +1,5 @@
-import { type JsonSchema, schemaIssues } from "@clawtools/core";
+import type { JsonSchema } from "@clawtools/core";
+import { schemaIssues } from "@clawtools/core/wrap";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 
 /**

@@ -1,12 +1,8 @@
 import { randomUUID } from "node:crypto";
-import {
-  type AgentToolResult,
-  type ApprovalDecision,
-  isToolProtocolError,
-  runWithApprovalHandler,
-  type TaskRecord,
-  type ToolApprovalHandler,
-} from "@clawtools/core";
+import { type AgentToolResult, isToolProtocolError } from "@clawtools/core";
+import type { TaskRecord } from "@clawtools/core/tasks";
+import { runWithApprovalHandler, type ToolApprovalHandler } from "@clawtools/core/approvals";
+import type { ApprovalDecision } from "@clawtools/core/wrap";
 import { ProtocolError, type ServerContext } from "@modelcontextprotocol/server";
 import { APPROVAL_CHOICES, approvalForm } from "./elicit-approval.js";
 import type { TaskControl, TaskHost } from "./task-host.js";

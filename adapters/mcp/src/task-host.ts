@@ -1,10 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { backgroundClock, type Clock, delay } from "@clawtools/core/time";
 import {
-  backgroundClock,
-  type Clock,
   DEFAULT_TASK_LEASE_MS,
   DEFAULT_TASK_TTL_MS,
-  delay,
   isTerminalTask,
   newTaskOwner,
   type TaskError,
@@ -12,7 +10,7 @@ import {
   type TaskStore,
   taskExpired,
   taskLostReason,
-} from "@clawtools/core";
+} from "@clawtools/core/tasks";
 
 export interface TaskHostOptions {
   /** Where tasks live (`fileTaskStore(<state dir>/tasks)`, or PostgreSQL's). */

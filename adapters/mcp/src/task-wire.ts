@@ -1,4 +1,4 @@
-import type { TaskRecord } from "@clawtools/core";
+import type { TaskRecord } from "@clawtools/core/tasks";
 
 /** The tasks extension's id (SEP-2663), under `capabilities.extensions` on 2026-07-28. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";

@@ -1,5 +1,5 @@
-import type { TaskRecord } from "@clawtools/core";
-import { isTerminalTask } from "@clawtools/core";
+import type { TaskRecord } from "@clawtools/core/tasks";
+import { isTerminalTask } from "@clawtools/core/tasks";
 import {
   type ClientCapabilities,
   ProtocolError,

@@ -1,5 +1,6 @@
-import type { AnyAgentTool, JsonSchema, ToolMeta } from "@clawtools/core";
-import { toolInputSchema } from "@clawtools/core";
+import type { AnyAgentTool, JsonSchema } from "@clawtools/core";
+import type { ToolMeta } from "@clawtools/core/catalog";
+import { toolInputSchema } from "@clawtools/core/providers";
 import type { Tool } from "@modelcontextprotocol/server";
 import { CORE_OUTPUT_SCHEMAS } from "./output-schemas.js";
 

@@ -1,5 +1,6 @@
 import { PassThrough } from "node:stream";
-import { type AnyAgentTool, type ToolMeta, Type } from "@clawtools/core";
+import { type AnyAgentTool, Type } from "@clawtools/core";
+import type { ToolMeta } from "@clawtools/core/catalog";
 import { parseJSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import { serveStdio as sdkStdio } from "@modelcontextprotocol/server/stdio";
 import { afterEach, describe, expect, it } from "vitest";

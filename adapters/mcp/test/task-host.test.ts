@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import path from "node:path";
-import { fileTaskStore, TASK_KEEP_AFTER_END_MS } from "@clawtools/core";
+import { fileTaskStore, TASK_KEEP_AFTER_END_MS } from "@clawtools/core/tasks";
 import { FakeClock } from "@clawtools/core/testing";
 import { sampleTask, taskStoreConformance } from "@clawtools/testing";
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { type ClawtoolsPlugin, definePlugin, schemaIssues, type ToolContext } from "@clawtools/core";
+import { type ClawtoolsPlugin, definePlugin, type ToolContext } from "@clawtools/core";
+import { schemaIssues } from "@clawtools/core/wrap";
 import { recordingApi } from "./api.js";
 import { type OpenClawManifest, readOpenClawManifest } from "./manifest.js";
 

@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import { delay } from "@clawtools/core";
+import { delay } from "@clawtools/core/time";
 
 /** The ollama plugin's address is fixed in its source. */
 export const OLLAMA_PORT = 11434;

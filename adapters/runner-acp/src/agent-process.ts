@@ -1,5 +1,6 @@
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
-import { spawnSupervised, withTimeout } from "@clawtools/core";
+import { withTimeout } from "@clawtools/core/time";
+import { spawnSupervised } from "@clawtools/core/lifecycle";
 
 /** How much of the agent's stderr is kept for error messages. */
 const STDERR_TAIL = 2000;

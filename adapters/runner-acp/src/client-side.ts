@@ -1,4 +1,4 @@
-import { openInWorkspace, resolveInWorkspace, withWriteLock, writeFileAtomic } from "@clawtools/core";
+import { openInWorkspace, resolveInWorkspace, withWriteLock, writeFileAtomic } from "@clawtools/core/safety";
 import { AcpRpcError } from "./connection.js";
 
 /** A permission option as the agent offers it (ACP `PermissionOption`). */

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import { type Clock, systemClock } from "@clawtools/core";
+import { type Clock, systemClock } from "@clawtools/core/time";
 import { AcpConnectionError, AcpRpcError } from "./errors.js";
 
 export { AcpConnectionError, AcpRpcError, isAcpConnectionError, isAcpRpcError } from "./errors.js";

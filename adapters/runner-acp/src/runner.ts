@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { checkCallEnv, packageInfo, sanitizeEnv, systemClock, withTimeout } from "@clawtools/core";
+import { packageInfo } from "@clawtools/core";
+import { checkCallEnv, sanitizeEnv } from "@clawtools/core/safety";
+import { systemClock, withTimeout } from "@clawtools/core/time";
 import { type RunOutcome, waitForRun } from "@clawtools/core/contracts";
 import { AgentProcess } from "./agent-process.js";
 import {

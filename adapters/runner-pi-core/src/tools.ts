@@ -1,4 +1,5 @@
-import { type AgentToolResult, type AnyAgentTool, contentText } from "@clawtools/core";
+import type { AgentToolResult, AnyAgentTool } from "@clawtools/core";
+import { contentText } from "@clawtools/core/resources";
 import type { AgentTool, AgentToolResult as PiToolResult } from "@earendil-works/pi-agent-core";
 import type { JsonValue } from "@earendil-works/pi-ai";
 

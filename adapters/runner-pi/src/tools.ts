@@ -1,4 +1,5 @@
-import { type AgentToolResult, type AnyAgentTool, contentText } from "@clawtools/core";
+import type { AgentToolResult, AnyAgentTool } from "@clawtools/core";
+import { contentText } from "@clawtools/core/resources";
 import type { AgentTool as PiAgentTool } from "@mariozechner/pi-agent-core";
 
 /**

@@ -33,7 +33,7 @@ export async function main(
     // the environment's keys and tokens are secrets of the process: no result, error or log line
     // carries them (core's one redaction path); every stderr write from here on goes through it,
     // usage errors and text from outside (a Gateway, a mounted server, a plugin, a database) too
-    const core = await import("@clawtools/core");
+    const core = await import("@clawtools/core/safety");
     core.registerEnvSecrets(process.env);
     core.redactWrites(process.stderr);
     const { parseCommonOptions } = await import("./options.js");
@@ -63,7 +63,7 @@ export async function main(
       );
       return 2;
     }
-    const { redactSecrets } = await import("@clawtools/core");
+    const { redactSecrets } = await import("@clawtools/core/safety");
     process.stderr.write(redactSecrets(`clawtools: ${(error as Error).stack ?? String(error)}\n`));
     return 1;
   }

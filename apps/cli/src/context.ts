@@ -1,5 +1,6 @@
 // The context a command works in (workspace, validated config, state directory), apart from the bundle built on it.
-import { redactSecrets, registerSecrets, secretsInDocument, type ToolContext } from "@clawtools/core";
+import type { ToolContext } from "@clawtools/core";
+import { redactSecrets, registerSecrets, secretsInDocument } from "@clawtools/core/safety";
 import { bundleContext, type Clawtools, readBundleConfig } from "clawtools/compose";
 import { bundleConfigFrom, readConfigFile } from "./config.js";
 import type { CommonOptions } from "./options.js";

@@ -1,7 +1,8 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { PROVIDER_IDS, TOOL_PROFILE_IDS } from "@clawtools/core";
+import { TOOL_PROFILE_IDS } from "@clawtools/core/catalog";
+import { PROVIDER_IDS } from "@clawtools/core/providers";
 import { TOOL_SURFACES, type ToolSurface } from "@clawtools/core/surface";
 import { normalizeOrigin } from "@clawtools/mcp/origin";
 import { checkGatewayUrl, checkStoreUrl } from "clawtools/compose";

@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
-import type { Toolset, ToolMeta } from "@clawtools/core";
+import type { Toolset } from "@clawtools/core";
+import type { ToolMeta } from "@clawtools/core/catalog";
 import type { McpRoot, McpToolsetLike } from "@clawtools/mcp";
 
 /** The client root serve works in: `--root`'s (by name or path), else the first; or why none. */

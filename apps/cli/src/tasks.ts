@@ -1,5 +1,5 @@
 import path from "node:path";
-import { fileTaskStore, type TaskStore } from "@clawtools/core";
+import { fileTaskStore, type TaskStore } from "@clawtools/core/tasks";
 import type { TaskHost } from "@clawtools/mcp/task-host";
 
 /**

@@ -4,7 +4,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type AnyAgentTool, toolInputSchema } from "@clawtools/core";
+import type { AnyAgentTool } from "@clawtools/core";
+import { toolInputSchema } from "@clawtools/core/providers";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { type Bundle, composeBundle } from "clawtools/compose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { delay } from "@clawtools/core";
+import { delay } from "@clawtools/core/time";
 import { findOpenclaw, type RealGateway, startRealGateway } from "@clawtools/gateway/testing";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { redactSecrets } from "@clawtools/core";
+import { redactSecrets } from "@clawtools/core/safety";
 import { describe, expect, it } from "vitest";
 import {
   bundleConfigSchema,

@@ -1,7 +1,8 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { delay, SUBAGENT_TOOL_DENY_ALWAYS, SUBAGENT_TOOL_DENY_LEAF } from "@clawtools/core";
+import { SUBAGENT_TOOL_DENY_ALWAYS, SUBAGENT_TOOL_DENY_LEAF } from "@clawtools/core/policy";
+import { delay } from "@clawtools/core/time";
 import { createClawtools } from "clawtools";
 import { runPolicy, runToolset } from "clawtools/compose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

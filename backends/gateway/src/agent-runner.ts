@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type Clock, systemClock } from "@clawtools/core";
+import { type Clock, systemClock } from "@clawtools/core/time";
 import type { AgentRunner, RunOutcome, StartRunRequest } from "@clawtools/core/contracts";
 import type { GatewayClient } from "./client.js";
 

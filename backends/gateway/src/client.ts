@@ -1,5 +1,7 @@
 import { platform as osPlatform } from "node:os";
-import { backoffDelay, type Clock, redactSecrets, registerSecret, systemClock } from "@clawtools/core";
+import { redactSecrets, registerSecret } from "@clawtools/core/safety";
+import { type Clock, systemClock } from "@clawtools/core/time";
+import { backoffDelay } from "@clawtools/core/http";
 import WebSocket from "ws";
 import { type DeviceIdentity, signDevice } from "./device-identity.js";
 import { GatewayError } from "./errors.js";

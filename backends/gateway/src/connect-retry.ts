@@ -1,4 +1,5 @@
-import { backoffDelay, delay } from "@clawtools/core";
+import { delay } from "@clawtools/core/time";
+import { backoffDelay } from "@clawtools/core/http";
 import type { GatewayClient, HelloOk } from "./client.js";
 import { isGatewayError } from "./errors.js";
 

@@ -1,4 +1,4 @@
-import { delay } from "@clawtools/core";
+import { delay } from "@clawtools/core/time";
 import { GatewayClient } from "../src/client.js";
 import { findOpenclaw, type RealGateway, startRealGateway } from "../src/testing/index.js";
 

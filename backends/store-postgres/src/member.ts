@@ -1,4 +1,4 @@
-import { backgroundClock } from "@clawtools/core";
+import { backgroundClock } from "@clawtools/core/time";
 import pg from "pg";
 
 /**

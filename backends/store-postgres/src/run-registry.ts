@@ -1,4 +1,4 @@
-import { systemClock } from "@clawtools/core";
+import { systemClock } from "@clawtools/core/time";
 import type { RunRecord, RunRegistry } from "@clawtools/core/contracts";
 import { type Db, millis, parseRow, withoutUndefined } from "./db.js";
 import type { StoreEvents } from "./events.js";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { redactValue } from "@clawtools/core";
+import { redactValue } from "@clawtools/core/safety";
 import type {
   SessionCursor,
   SessionEntry,

@@ -1,13 +1,6 @@
-import {
-  type ClawtoolsPlugin,
-  expandToolGroups,
-  normalizeToolName,
-  getCoreToolCatalog,
-  getCoreSections,
-  type SectionId,
-  type ToolDiagnostic,
-  ToolRegistry,
-} from "@clawtools/core";
+import { type ClawtoolsPlugin, type ToolDiagnostic, ToolRegistry } from "@clawtools/core";
+import { expandToolGroups, normalizeToolName } from "@clawtools/core/policy";
+import { getCoreToolCatalog, getCoreSections, type SectionId } from "@clawtools/core/catalog";
 import { lazySectionPlugin } from "./lazy.js";
 import { installedVersion } from "./installed.js";
 import { SECTION_MANIFESTS } from "./manifests/index.js";

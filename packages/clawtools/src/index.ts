@@ -1,4 +1,8 @@
+// core's main entry (the tool contract, plugins, the registry, createToolset), plus what the
+// clawtools API (spec/002) gives from here: the catalog queries and schema extraction
 export * from "@clawtools/core";
+export * from "@clawtools/core/catalog";
+export { extractToolSchemas } from "@clawtools/core/providers";
 export { createMemoryBridge, createNodeBridge } from "@clawtools/fs";
 export {
   type Clawtools,

@@ -1,11 +1,11 @@
 import {
   type AnyAgentTool,
   type ClawtoolsPlugin,
-  type PluginResources,
   type PluginToolRegistration,
   type ToolContext,
   ToolUnavailableError,
 } from "@clawtools/core";
+import type { PluginResources } from "@clawtools/core/resources";
 import type { RegistrationManifest, SectionManifest } from "./manifest.js";
 
 /**

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { ClawtoolsPlugin, SectionId } from "@clawtools/core";
+import type { ClawtoolsPlugin } from "@clawtools/core";
+import type { SectionId } from "@clawtools/core/catalog";
 import { SECTION_PACKAGES } from "./discover.js";
 import { installedVersion } from "./installed.js";
 import { buildSectionManifest, referenceContext, type SectionManifest } from "./manifest.js";

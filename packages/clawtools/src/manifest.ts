@@ -1,4 +1,5 @@
-import type { ClawtoolsPlugin, SectionId, ToolContext } from "@clawtools/core";
+import type { ClawtoolsPlugin, ToolContext } from "@clawtools/core";
+import type { SectionId } from "@clawtools/core/catalog";
 import { ToolUnavailableError } from "@clawtools/core";
 
 /**

@@ -1,4 +1,5 @@
 // The `clawtools/tools` sub-path: the registry, discovery, schema extraction and the fs bridges.
-export { extractToolSchemas, ToolRegistry } from "@clawtools/core";
+export { ToolRegistry } from "@clawtools/core";
+export { extractToolSchemas } from "@clawtools/core/providers";
 export { createMemoryBridge, createNodeBridge } from "@clawtools/fs";
 export { discoverCoreTools, discoverCoreToolsAsync } from "./discover.js";

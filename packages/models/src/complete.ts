@@ -1,4 +1,5 @@
-import { redactSecrets, ClawtoolsError } from "@clawtools/core";
+import { ClawtoolsError } from "@clawtools/core";
+import { redactSecrets } from "@clawtools/core/safety";
 import { type AssistantMessage, complete, type ImageContent, type TextContent } from "@mariozechner/pi-ai";
 import type { ResolvedModel } from "./resolve.js";
 

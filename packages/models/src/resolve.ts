@@ -1,4 +1,5 @@
-import { registerSecret, ClawtoolsError } from "@clawtools/core";
+import { ClawtoolsError } from "@clawtools/core";
+import { registerSecret } from "@clawtools/core/safety";
 import { type Api, getModels, type KnownProvider, type Model } from "@mariozechner/pi-ai";
 import {
   envStem,

@@ -1,4 +1,4 @@
-import { REDACTED_MARKER, redactSecrets } from "@clawtools/core";
+import { REDACTED_MARKER, redactSecrets } from "@clawtools/core/safety";
 import { afterEach, describe, expect, it } from "vitest";
 import { completeText, ModelCallError } from "../src/complete.js";
 import { KNOWN_PROVIDERS, knownProvider } from "../src/providers.js";

@@ -2,17 +2,14 @@ import {
   type AnyAgentTool,
   type ClawtoolsPlugin,
   checkToolSchema,
-  getCoreToolDefinition,
   type JsonSchema,
-  normalizeToolName,
-  toolInputSchema,
-  PROVIDER_IDS,
-  type ProviderId,
   type ToolContext,
   ToolRegistry,
-  toProviderTools,
-  wrapTool,
 } from "@clawtools/core";
+import { normalizeToolName } from "@clawtools/core/policy";
+import { getCoreToolDefinition } from "@clawtools/core/catalog";
+import { wrapTool } from "@clawtools/core/wrap";
+import { toolInputSchema, PROVIDER_IDS, type ProviderId, toProviderTools } from "@clawtools/core/providers";
 
 export interface ContractReport {
   ok: boolean;

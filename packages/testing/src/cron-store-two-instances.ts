@@ -1,6 +1,6 @@
 import type { CronStore, LeaderLease } from "@clawtools/core/contracts";
 import { expect, it } from "./vitest-api.js";
-import { delay } from "@clawtools/core";
+import { delay } from "@clawtools/core/time";
 import { sampleCronJob as job } from "./cron-sample-job.js";
 
 /** Two stores (or leases) on one backend, as two processes (or machines) open them. */

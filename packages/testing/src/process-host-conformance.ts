@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { delay } from "@clawtools/core";
+import { delay } from "@clawtools/core/time";
 import { describe, expect, it } from "./vitest-api.js";
 import type {
   BackgroundProcessUnderTest,

@@ -1,4 +1,4 @@
-import { delay } from "@clawtools/core";
+import { delay } from "@clawtools/core/time";
 import { describe, expect, it } from "./vitest-api.js";
 import type {
   ConformanceOptions,

@@ -1,11 +1,10 @@
 import path from "node:path";
+import { type AgentToolResult, createToolset } from "@clawtools/core";
 import {
-  type AgentToolResult,
-  createToolset,
   resetPolicyWarnings,
   resolveSandboxToolPolicy,
   resolveSubagentToolPolicy,
-} from "@clawtools/core";
+} from "@clawtools/core/policy";
 import { type AgentRunner, FileSessionStore, type SessionStore } from "@clawtools/sessions";
 import { describe, expect, it } from "vitest";
 import type { AgentTurnRunner } from "../src/cron/interfaces.js";

@@ -1,12 +1,6 @@
-import {
-  type FsBridge,
-  type FileState,
-  type Journal,
-  journalFor,
-  type ToolContext,
-  ToolUnavailableError,
-  withWriteLocks,
-} from "@clawtools/core";
+import { type FsBridge, type ToolContext, ToolUnavailableError } from "@clawtools/core";
+import { withWriteLocks } from "@clawtools/core/safety";
+import { type FileState, type Journal, journalFor } from "@clawtools/core/journal";
 import { createNodeBridge, isNodeBridge } from "./bridge/node-bridge.js";
 import { resolveToolPath } from "./paths.js";
 import { type SeenFiles, seenFilesOf } from "./stale/seen-files.js";

@@ -1,4 +1,5 @@
-import { type Journal, type JournalOptions, journalFor, resolveStateDir } from "@clawtools/core";
+import { resolveStateDir } from "@clawtools/core/state";
+import { type Journal, type JournalOptions, journalFor } from "@clawtools/core/journal";
 
 /**
  * The undo journal of a workspace from code: `list()`, `diff(id)`, `undo(id, { dryRun })`,

@@ -1,7 +1,8 @@
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import { isInsideRoot, quotePath, ToolInputError } from "@clawtools/core";
+import { ToolInputError } from "@clawtools/core";
+import { isInsideRoot, quotePath } from "@clawtools/core/safety";
 
 const UNICODE_SPACES = /[\u00a0\u2000-\u200a\u202f\u205f\u3000]/g;
 

@@ -10,7 +10,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type AgentToolResult, createToolset, openInWorkspace } from "@clawtools/core";
+import { type AgentToolResult, createToolset } from "@clawtools/core";
+import { openInWorkspace } from "@clawtools/core/safety";
 import { afterAll, describe, expect, it } from "vitest";
 import { createMediaPlugin, type MediaPluginOptions } from "../src/plugin.js";
 import { createEspeakProvider } from "../src/tts/espeak.js";

@@ -1,15 +1,15 @@
 import { watch } from "node:fs";
 import path from "node:path";
 import {
-  backgroundClock,
   type ClawtoolsPlugin,
   defineSectionPlugin,
   parseSectionConfig,
   readSectionConfig,
-  resolveStateDir,
   type ToolContext,
   ToolUnavailableError,
 } from "@clawtools/core";
+import { backgroundClock } from "@clawtools/core/time";
+import { resolveStateDir } from "@clawtools/core/state";
 import type { ChunkOptions } from "./chunk.js";
 import { type MemoryConfig, memoryConfigSchema, mergeConfig } from "./config.js";
 import { createLocalEmbedder } from "./embed/local.js";

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { ConfigError, createToolset, resolveStateDir } from "@clawtools/core";
+import { ConfigError, createToolset } from "@clawtools/core";
+import { resolveStateDir } from "@clawtools/core/state";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryPlugin, memoryPlugin } from "../src/index.js";
 import { details, memoryTools, tempDir, workspace } from "./helpers.js";

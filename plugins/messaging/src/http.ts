@@ -1,4 +1,6 @@
-import { httpRequest, redactError, redactSecrets, ClawtoolsError } from "@clawtools/core";
+import { ClawtoolsError } from "@clawtools/core";
+import { redactError, redactSecrets } from "@clawtools/core/safety";
+import { httpRequest } from "@clawtools/core/http";
 import type { MediaAttachment, PreparedRequest } from "./channel.js";
 
 /** A request a channel makes to its own configured API (not model-controlled: no URL policy). */

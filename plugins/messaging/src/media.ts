@@ -1,13 +1,13 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { ToolInputError } from "@clawtools/core";
 import {
   guardedFetch,
   isSsrfBlockedError,
   type Lookup,
   openInWorkspace,
-  ToolInputError,
   type UrlPolicy,
-} from "@clawtools/core";
+} from "@clawtools/core/safety";
 import type { MediaAttachment } from "./channel.js";
 
 const TYPES: Record<string, string> = {

@@ -2,10 +2,10 @@ import { EventEmitter } from "node:events";
 import {
   type ClawtoolsPlugin,
   defineSectionPlugin,
-  type Lookup,
   type ToolContext,
   ToolUnavailableError,
 } from "@clawtools/core";
+import type { Lookup } from "@clawtools/core/safety";
 import type { Channel } from "./channel.js";
 import { createDiscordChannel } from "./channels/discord.js";
 import { createInboxChannel, type InboxEntry } from "./channels/inbox.js";

@@ -1,11 +1,7 @@
 import { readFile } from "node:fs/promises";
-import {
-  backgroundClock,
-  type PluginResources,
-  type ResourceChange,
-  type ResourceLinkContent,
-  type ToolContext,
-} from "@clawtools/core";
+import type { ToolContext } from "@clawtools/core";
+import { backgroundClock } from "@clawtools/core/time";
+import type { PluginResources, ResourceChange, ResourceLinkContent } from "@clawtools/core/resources";
 import type { BackgroundProcess } from "./process/host.js";
 import type { ProcessRegistry } from "./process/registry.js";
 

@@ -52,7 +52,7 @@ export {
   isBlockedInheritedEnvKey,
   PATH_FORBIDDEN,
   sanitizeEnv,
-} from "@clawtools/core";
+} from "@clawtools/core/safety";
 export {
   type ExecApprovalDecision,
   type ExecApprovalHandler,

@@ -1,12 +1,8 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import {
-  APPROVALS_FILE,
-  createToolset,
-  runWithApprovalHandler,
-  type ToolApprovalRequest,
-} from "@clawtools/core";
+import { createToolset } from "@clawtools/core";
+import { APPROVALS_FILE, runWithApprovalHandler, type ToolApprovalRequest } from "@clawtools/core/approvals";
 import { afterAll, describe, expect, it } from "vitest";
 import { createRuntimePlugin, type ExecApprovalRequest } from "../src/index.js";
 import { text } from "./helpers.js";

@@ -1,5 +1,5 @@
 import type { EventEmitter } from "node:events";
-import { retryWithBackoff } from "@clawtools/core";
+import { retryWithBackoff } from "@clawtools/core/http";
 import { completionMessage } from "./announce.js";
 import type { RunOutcome, RunRegistry, SessionStore } from "./interfaces.js";
 import type { SessionsEvents } from "./service-events.js";

@@ -5,7 +5,7 @@ import {
   openInWorkspace,
   removeInWorkspace,
   writeFileAtomic,
-} from "@clawtools/core";
+} from "@clawtools/core/safety";
 import { MANIFEST, prepare, sanitizeMountPath } from "./attachment-checks.js";
 
 export { decodeStrictBase64, sanitizeMountPath } from "./attachment-checks.js";

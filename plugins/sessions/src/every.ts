@@ -1,4 +1,4 @@
-import { backgroundClock, type Clock } from "@clawtools/core";
+import { backgroundClock, type Clock } from "@clawtools/core/time";
 
 /**
  * Calls `work` every `ms`, each call timed from the end of the one before (a slow store never

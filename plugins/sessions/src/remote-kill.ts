@@ -1,4 +1,5 @@
-import { backoffPause, delay } from "@clawtools/core";
+import { delay } from "@clawtools/core/time";
+import { backoffPause } from "@clawtools/core/http";
 import type { RunRegistry } from "./interfaces.js";
 import { lostReason, type RunOwner } from "./liveness.js";
 import type { RunRecord } from "./types.js";

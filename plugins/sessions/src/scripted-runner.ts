@@ -1,4 +1,4 @@
-import { systemClock } from "@clawtools/core";
+import { systemClock } from "@clawtools/core/time";
 import { RECENT_OUTCOMES, RunTable } from "./run-table.js";
 import type { TrackedRun } from "./run-wait.js";
 import type { AgentRunner, RunOutcome, SessionStore, StartRunRequest } from "./interfaces.js";

@@ -1,4 +1,4 @@
-import { REDACTED_MARKER, registerSecret } from "@clawtools/core";
+import { REDACTED_MARKER, registerSecret } from "@clawtools/core/safety";
 import { afterEach, describe, expect, it } from "vitest";
 import type { TranscriptMessage } from "../src/index.js";
 import { setup } from "./helpers.js";

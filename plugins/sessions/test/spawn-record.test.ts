@@ -1,7 +1,8 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type AnyAgentTool, createToolset, delay } from "@clawtools/core";
+import { type AnyAgentTool, createToolset } from "@clawtools/core";
+import { delay } from "@clawtools/core/time";
 import { describe, expect, it } from "vitest";
 import { createSessionsPlugin, FileRunRegistry, type RunRegistry } from "../src/index.js";
 import { createScriptedRunner } from "../src/testing.js";

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { openInWorkspace, ToolInputError } from "@clawtools/core";
+import { ToolInputError } from "@clawtools/core";
+import { openInWorkspace } from "@clawtools/core/safety";
 
 /** Screenshots, PDFs and staged uploads live under the state directory, never the workspace. */
 export async function mediaPath(stateDir: string, kind: string, ext: string): Promise<string> {

@@ -1,11 +1,11 @@
 import {
   type ClawtoolsPlugin,
   defineSectionPlugin,
-  type Lookup,
   type SectionConfig,
   type ToolContext,
   ToolUnavailableError,
 } from "@clawtools/core";
+import type { Lookup } from "@clawtools/core/safety";
 import { PlaywrightBrowserDriver } from "./browser/host.js";
 import type { CanvasHost } from "./canvas/host-types.js";
 import { type UiConfig, UiConfigSchema } from "./config.js";

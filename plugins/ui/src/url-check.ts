@@ -1,11 +1,11 @@
+import { ToolInputError } from "@clawtools/core";
 import {
   checkUrl,
   isSsrfBlockedError,
   type Lookup,
   systemLookup,
-  ToolInputError,
   type UrlPolicy,
-} from "@clawtools/core";
+} from "@clawtools/core/safety";
 import type { BrowserConfig } from "./config.js";
 
 /** The URL policy a browser configuration asks for (the same as web_fetch unless loosened). */

@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type AgentToolResult, type AnyAgentTool, createToolset, type Lookup } from "@clawtools/core";
+import { type AgentToolResult, type AnyAgentTool, createToolset } from "@clawtools/core";
+import type { Lookup } from "@clawtools/core/safety";
 import { describe, expect, it } from "vitest";
 import { staleRef } from "../src/driver/act-request.js";
 import { createUiPlugin, type UiPluginOptions } from "../src/plugin.js";

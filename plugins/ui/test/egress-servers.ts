@@ -3,7 +3,7 @@ import { createSocket } from "node:dgram";
 import { createServer as createHttpServer } from "node:http";
 import { createServer, type Server } from "node:net";
 import type { AddressInfo } from "node:net";
-import type { Lookup } from "@clawtools/core";
+import type { Lookup } from "@clawtools/core/safety";
 
 /**
  * A "private" listener that answers HTTP and counts every TCP connection it accepts, plus a UDP

@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { BLOCKED_HOST, ConfigError, createToolset } from "@clawtools/core";
+import { ConfigError, createToolset } from "@clawtools/core";
+import { BLOCKED_HOST } from "@clawtools/core/safety";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   createWebFetchTool,

@@ -1,14 +1,8 @@
 // A tool gated like exec under ask=always, for the approval tests of both protocol eras: it runs
 // its "command" only once core's approval path allows it (no handler given in code: the one the
 // server installs around the call is used).
-import {
-  ApprovalGate,
-  createToolset,
-  definePlugin,
-  type ToolApprovalRequest,
-  ToolInputError,
-  Type,
-} from "@clawtools/core";
+import { createToolset, definePlugin, ToolInputError, Type } from "@clawtools/core";
+import { ApprovalGate, type ToolApprovalRequest } from "@clawtools/core/approvals";
 
 /** What the tool says when no client can be asked. */
 export const NO_ROUTE = "needs approval but no approval handler is configured";

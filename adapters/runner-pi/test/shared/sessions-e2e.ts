@@ -6,10 +6,10 @@ import {
   type AgentToolResult,
   type AnyAgentTool,
   createToolset,
-  delay,
   type ToolContext,
   ToolRegistry,
 } from "@clawtools/core";
+import { delay } from "@clawtools/core/time";
 import { createRuntimePlugin } from "@clawtools/runtime";
 import {
   BEGIN_CHILD,

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { contentText } from "@clawtools/core";
+import { contentText } from "@clawtools/core/resources";
 import { type CommonOptions, invocationDir } from "../options.js";
 import { buildToolset } from "../toolset.js";
 import { UsageError } from "../usage-error.js";

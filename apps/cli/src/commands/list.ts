@@ -1,4 +1,4 @@
-import { getCoreSections, getCoreToolCatalog, type ToolMeta } from "@clawtools/core";
+import { getCoreSections, getCoreToolCatalog, type ToolMeta } from "@clawtools/core/catalog";
 import type { ToolSource } from "clawtools/compose";
 import type { CommonOptions } from "../options.js";
 import { buildToolset, type CliToolset } from "../toolset.js";

@@ -1,4 +1,4 @@
-import { PROVIDER_IDS, type ProviderId, toProviderTools } from "@clawtools/core";
+import { PROVIDER_IDS, type ProviderId, toProviderTools } from "@clawtools/core/providers";
 import type { CommonOptions } from "../options.js";
 import { buildToolset } from "../toolset.js";
 import { UsageError } from "../usage-error.js";

@@ -1,4 +1,4 @@
-import { redactSecrets, registerSecret } from "@clawtools/core";
+import { redactSecrets, registerSecret } from "@clawtools/core/safety";
 // stdio's entry answers a client's opening before it loads the MCP SDK; HTTP loads it with the adapter
 import { serveStdio } from "@clawtools/mcp/stdio";
 import type { CommonOptions } from "../options.js";

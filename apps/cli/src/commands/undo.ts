@@ -1,6 +1,6 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { type FileState, isJournalError } from "@clawtools/core";
+import { type FileState, isJournalError } from "@clawtools/core/journal";
 import { workspaceJournal } from "@clawtools/fs";
 import { invocationDir } from "../options.js";
 import { UsageError } from "../usage-error.js";

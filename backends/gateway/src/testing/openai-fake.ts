@@ -1,4 +1,4 @@
-import { delay } from "@clawtools/core";
+import { delay } from "@clawtools/core/time";
 import { EventEmitter } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { delay, systemClock } from "@clawtools/core";
+import { delay, systemClock } from "@clawtools/core/time";
 import { GatewayClient } from "../client.js";
 import type { OpenclawInstall } from "./openclaw-install.js";
 

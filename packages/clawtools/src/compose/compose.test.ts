@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { delay, SUBAGENT_TOOL_DENY_ALWAYS, SUBAGENT_TOOL_DENY_LEAF } from "@clawtools/core";
+import { SUBAGENT_TOOL_DENY_ALWAYS, SUBAGENT_TOOL_DENY_LEAF } from "@clawtools/core/policy";
+import { delay } from "@clawtools/core/time";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ChatRequest,

@@ -1,19 +1,15 @@
 import {
   type AnyAgentTool,
   type ClawtoolsPlugin,
-  type Journal,
-  journalFor,
   createToolset,
-  redactSecrets,
-  registerSecret,
-  registerSecrets,
-  resolveStateDir,
-  secretsInDocument,
-  type TaskStore,
   type Toolset,
   type ToolContext,
   ToolRegistry,
 } from "@clawtools/core";
+import { redactSecrets, registerSecret, registerSecrets, secretsInDocument } from "@clawtools/core/safety";
+import { resolveStateDir } from "@clawtools/core/state";
+import { type Journal, journalFor } from "@clawtools/core/journal";
+import type { TaskStore } from "@clawtools/core/tasks";
 import { existsSync, statSync } from "node:fs";
 import {
   type SurfaceableToolset,

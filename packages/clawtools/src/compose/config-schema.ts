@@ -1,4 +1,6 @@
-import { type ClawtoolsPlugin, getCoreSections, PROVIDER_IDS, TOOL_PROFILE_IDS } from "@clawtools/core";
+import type { ClawtoolsPlugin } from "@clawtools/core";
+import { getCoreSections, TOOL_PROFILE_IDS } from "@clawtools/core/catalog";
+import { PROVIDER_IDS } from "@clawtools/core/providers";
 
 /** Where the published schema file is: `"$schema"` in a clawtools.json names it. */
 export const BUNDLE_CONFIG_SCHEMA_FILE = "clawtools.schema.json";

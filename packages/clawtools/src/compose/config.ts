@@ -1,12 +1,7 @@
 import path from "node:path";
-import {
-  type ClawtoolsPlugin,
-  type ConfigError,
-  getCoreSections,
-  isConfigError,
-  parseSectionConfig,
-  schemaIssues,
-} from "@clawtools/core";
+import { type ClawtoolsPlugin, type ConfigError, isConfigError, parseSectionConfig } from "@clawtools/core";
+import { getCoreSections } from "@clawtools/core/catalog";
+import { schemaIssues } from "@clawtools/core/wrap";
 import { TOOL_SURFACES, type ToolSurface } from "@clawtools/core/surface";
 import { BUNDLE_KEYS, bundleConfigSchema } from "./config-schema.js";
 import { BundleConfigError } from "./errors.js";

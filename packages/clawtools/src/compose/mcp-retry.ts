@@ -1,4 +1,5 @@
-import { backgroundClock, type Clock, delay, retryWithBackoff } from "@clawtools/core";
+import { backgroundClock, type Clock, delay } from "@clawtools/core/time";
+import { retryWithBackoff } from "@clawtools/core/http";
 
 /** Waits between tries of a server that did not start: 1 s, doubling, at most a minute. */
 export const MCP_RETRY_FIRST_MS = 1000;

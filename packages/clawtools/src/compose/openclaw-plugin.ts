@@ -1,14 +1,9 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import {
-  type ClawtoolsPlugin,
-  getCoreToolDefinition,
-  registerSecrets,
-  secretsInDocument,
-  type ToolContext,
-  type ToolRegistry,
-} from "@clawtools/core";
+import type { ClawtoolsPlugin, ToolContext, ToolRegistry } from "@clawtools/core";
+import { getCoreToolDefinition } from "@clawtools/core/catalog";
+import { registerSecrets, secretsInDocument } from "@clawtools/core/safety";
 
 /** The OpenClaw plugin directory a spec names (a directory with openclaw.plugin.json), if any. */
 export function openClawPluginDir(spec: string, base: string, isPath: boolean): string | undefined {

@@ -1,4 +1,4 @@
-import { withholdEnv } from "@clawtools/core";
+import { withholdEnv } from "@clawtools/core/safety";
 
 /** Variables the bundle (and serve) reads as its own credentials, whatever their value. */
 const OWN_SECRET_NAMES = [

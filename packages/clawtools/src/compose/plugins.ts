@@ -1,11 +1,6 @@
 import path from "node:path";
-import {
-  type ClawtoolsPlugin,
-  type PluginToolRegistration,
-  TOOL_PROFILE_IDS,
-  type ToolContext,
-  type ToolRegistry,
-} from "@clawtools/core";
+import type { ClawtoolsPlugin, PluginToolRegistration, ToolContext, ToolRegistry } from "@clawtools/core";
+import { TOOL_PROFILE_IDS } from "@clawtools/core/catalog";
 import { loadOpenClawForServe, openClawPluginDir } from "./openclaw-plugin.js";
 import { BundleConfigError } from "./errors.js";
 import { resolvePluginSpec } from "./plugin-resolve.js";

@@ -1,9 +1,5 @@
-import {
-  getCoreToolDefinition,
-  resolveCoreToolProfilePolicy,
-  type ToolRegistry,
-  type ToolsetPolicy,
-} from "@clawtools/core";
+import type { ToolRegistry, ToolsetPolicy } from "@clawtools/core";
+import { getCoreToolDefinition, resolveCoreToolProfilePolicy } from "@clawtools/core/catalog";
 import type { ResolvedBundleConfig } from "./config.js";
 
 /** What createToolset takes besides the registry and context: provider, policy, owner. */

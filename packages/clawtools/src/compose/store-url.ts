@@ -1,4 +1,4 @@
-import { registerSecret } from "@clawtools/core";
+import { registerSecret } from "@clawtools/core/safety";
 import { BundleConfigError } from "./errors.js";
 
 /**

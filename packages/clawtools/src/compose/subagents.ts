@@ -3,14 +3,14 @@ import {
   capabilityOf,
   type ClawtoolsPlugin,
   createToolset,
-  resolveSubagentToolPolicy,
   SESSION_SERVICE,
   type ToolContext,
-  type ToolPolicy,
   type Toolset,
   type ToolsetPolicy,
   ToolRegistry,
 } from "@clawtools/core";
+import { resolveSubagentToolPolicy } from "@clawtools/core/policy";
+import type { ToolPolicy } from "@clawtools/core/catalog";
 import type { SessionsPlugin } from "@clawtools/sessions";
 import type { AcpHarness } from "./config.js";
 import { BundleConfigError } from "./errors.js";

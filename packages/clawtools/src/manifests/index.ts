@@ -1,4 +1,4 @@
-import type { SectionId } from "@clawtools/core";
+import type { SectionId } from "@clawtools/core/catalog";
 import type { SectionManifest } from "../manifest.js";
 import agents from "./agents.json" with { type: "json" };
 import automation from "./automation.json" with { type: "json" };

@@ -1,3 +1,4 @@
+// @clawtools/core/approvals: asking the operator before a tool acts, and remembering the answer.
 export { ambientApprovalHandler, runWithApprovalHandler } from "./ambient.js";
 export {
   type ApprovalOutcome,

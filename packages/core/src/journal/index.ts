@@ -1,3 +1,4 @@
+// @clawtools/core/journal: what a tool call changed in the workspace, so it can be undone.
 export { applyState, BlobStore, captureState, type FileState, sameState } from "./file-state.js";
 export { isJournalError, JournalError } from "./errors.js";
 export { beginJournal, journalFor } from "./instances.js";

@@ -1,3 +1,5 @@
+// @clawtools/core/resources: resources a plugin serves beside its tools (MCP resources), and
+// the content blocks that link them.
 export {
   type DefineResourcesInput,
   defineResources,

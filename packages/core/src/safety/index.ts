@@ -1,3 +1,6 @@
+// @clawtools/core/safety: the primitives every section shares. Workspace containment, the
+// per-file write lock, the cross-process file lock, secret redaction, the child-process environment
+// and the URL / address policy (SSRF).
 export { STALE_TEMP_MS, TEMP_FILE_PATTERN } from "./temp-files.js";
 export { heldWriteLocks, withWriteLock, withWriteLocks } from "./write-lock.js";
 export {
@@ -41,3 +44,16 @@ export {
   registerSecrets,
 } from "./redact.js";
 export { redactWrites } from "./redact-stream.js";
+// the environment a child process gets: OpenClaw's host policy (exec, ACP agents, any runner)
+export {
+  BLOCKED_ENV_KEYS,
+  BLOCKED_ENV_PREFIXES,
+  checkCallEnv,
+  isBlockedEnvKey,
+  isBlockedInheritedEnvKey,
+  PATH_FORBIDDEN,
+  sanitizeEnv,
+} from "./env/env.js";
+export { isWithheldEnvKey, withheldEnvKeys, withholdEnv } from "./env/withheld-env.js";
+// the URL / address policy (SSRF) and the fetch, redirects and egress proxy that keep to it
+export * from "./url/index.js";

@@ -1,3 +1,5 @@
+// @clawtools/core/tasks: MCP tasks, the store contract, its embedded file default, and when a
+// task's owner is gone.
 export { fileTaskStore } from "./file-task-store.js";
 export {
   DEFAULT_TASK_LEASE_MS,
@@ -8,3 +10,10 @@ export {
   taskExpired,
   taskLostReason,
 } from "./task-liveness.js";
+export {
+  TERMINAL_TASK_STATUSES,
+  type TaskError,
+  type TaskRecord,
+  type TaskStatus,
+  type TaskStore,
+} from "../contracts/task-store.js";

@@ -1,4 +1,4 @@
-import { defineResources, type PluginResources } from "@clawtools/core";
+import { defineResources, type PluginResources } from "@clawtools/core/resources";
 import { redPixelPng } from "./media.js";
 
 /** What `test://static-text` holds (the suite's resources-read-text). */

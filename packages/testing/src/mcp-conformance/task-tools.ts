@@ -1,10 +1,5 @@
-import {
-  type AnyAgentTool,
-  ambientApprovalHandler,
-  askApproval,
-  type JsonSchema,
-  ToolProtocolError,
-} from "@clawtools/core";
+import { type AnyAgentTool, type JsonSchema, ToolProtocolError } from "@clawtools/core";
+import { ambientApprovalHandler, askApproval } from "@clawtools/core/approvals";
 import { pause } from "./tools.js";
 
 /** The text `failing_job` fails with, and what `protocol_error_job` breaks with. */

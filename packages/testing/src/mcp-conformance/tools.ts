@@ -1,4 +1,5 @@
-import { type AnyAgentTool, type JsonSchema, systemClock } from "@clawtools/core";
+import type { AnyAgentTool, JsonSchema } from "@clawtools/core";
+import { systemClock } from "@clawtools/core/time";
 import { redPixelPng, toneWav } from "./media.js";
 
 /** The fixture tools take no arguments (the suite calls some with `arguments` left out). */

@@ -1,6 +1,6 @@
 import type { AnyAgentTool } from "@clawtools/core";
 import type { AgentRunner, RunOutcome, StartRunRequest } from "@clawtools/core/contracts";
-import { delay } from "@clawtools/core";
+import { delay } from "@clawtools/core/time";
 import type { ConformanceModel } from "../../src/index.js";
 
 interface Run {

@@ -1,4 +1,4 @@
-import type { UrlPolicy } from "@clawtools/core";
+import type { UrlPolicy } from "@clawtools/core/safety";
 import type { AgentTurnRunner, Clock, SystemEventSink } from "./interfaces.js";
 import type { CronJobState, CronRunStatus } from "./types.js";
 

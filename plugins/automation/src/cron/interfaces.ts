@@ -39,5 +39,5 @@ export interface AgentTurnRunner {
 }
 
 // Time and timers live in core (tests pass its FakeClock); cron's timers never hold the process open.
-export type { Clock } from "@clawtools/core";
-export { backgroundClock as systemClock } from "@clawtools/core";
+export type { Clock } from "@clawtools/core/time";
+export { backgroundClock as systemClock } from "@clawtools/core/time";

@@ -1,4 +1,5 @@
-import { httpRequest, isHttpError, isSsrfBlockedError } from "@clawtools/core";
+import { isSsrfBlockedError } from "@clawtools/core/safety";
+import { httpRequest, isHttpError } from "@clawtools/core/http";
 import type { ExecutorOptions } from "./executor-types.js";
 
 /** The executor options a webhook delivery reads. */

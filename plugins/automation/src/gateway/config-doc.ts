@@ -1,6 +1,9 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { schemaIssues, withWriteLock, writeJsonAtomic, ClawtoolsError } from "@clawtools/core";
+import { ClawtoolsError } from "@clawtools/core";
+import { withWriteLock } from "@clawtools/core/safety";
+import { writeJsonAtomic } from "@clawtools/core/state";
+import { schemaIssues } from "@clawtools/core/wrap";
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>

@@ -1,6 +1,7 @@
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import { withFileLock, withWriteLock, writeJsonAtomic } from "@clawtools/core";
+import { withFileLock, withWriteLock } from "@clawtools/core/safety";
+import { writeJsonAtomic } from "@clawtools/core/state";
 import type { LeaseHolder } from "@clawtools/core/contracts";
 import type { Clock, LeaderLease } from "../cron/interfaces.js";
 import { systemClock } from "../cron/interfaces.js";

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { withFileLock, withWriteLock } from "@clawtools/core";
+import { withFileLock, withWriteLock } from "@clawtools/core/safety";
 import type { CronStore } from "../cron/interfaces.js";
 import type { CronJob, CronJobState, CronRunLogEntry, Page } from "../cron/types.js";
 import { HOST, type JobLease, type JobsDoc, leaseLive } from "./jobs-file.js";

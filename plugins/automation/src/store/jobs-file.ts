@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { hostname } from "node:os";
-import { processAlive, writeJsonAtomic } from "@clawtools/core";
+import { processAlive } from "@clawtools/core/safety";
+import { writeJsonAtomic } from "@clawtools/core/state";
 import type { CronJob } from "../cron/types.js";
 
 export const HOST = hostname();

@@ -1,7 +1,8 @@
 import { closeSync, fstatSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import { withFileLock, withWriteLock, writeFileAtomically } from "@clawtools/core";
+import { withFileLock, withWriteLock } from "@clawtools/core/safety";
+import { writeFileAtomically } from "@clawtools/core/state";
 import type { CronRunLogEntry, Page } from "../cron/types.js";
 
 /**

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type AgentToolResult, createToolset, redactSecrets, Type } from "@clawtools/core";
+import { type AgentToolResult, createToolset, Type } from "@clawtools/core";
+import { redactSecrets } from "@clawtools/core/safety";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers.js";
 import { REDACTED } from "../gateway/config-doc.js";

@@ -2,13 +2,11 @@ import {
   type AgentTool,
   type AgentToolResult,
   jsonResult,
-  maskCredentialUrls,
-  registerSecrets,
-  secretsInDocument,
   type ToolContext,
   ToolAuthorizationError,
   ToolInputError,
 } from "@clawtools/core";
+import { maskCredentialUrls, registerSecrets, secretsInDocument } from "@clawtools/core/safety";
 import {
   ConfigConflictError,
   type ConfigDocument,

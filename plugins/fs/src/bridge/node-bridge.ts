@@ -1,8 +1,7 @@
 import { lstatSync, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
+import { type FsBridge, type FsStat, ToolInputError } from "@clawtools/core";
 import {
-  type FsBridge,
-  type FsStat,
   isInsideRoot,
   listDirInWorkspace,
   mkdirInWorkspace,
@@ -11,10 +10,9 @@ import {
   renameInWorkspace,
   resolveInWorkspace,
   statInWorkspace,
-  ToolInputError,
   type WorkspaceHandle,
   writeFileAtomic,
-} from "@clawtools/core";
+} from "@clawtools/core/safety";
 
 export interface NodeBridgeOptions {
   /** Refuse anything outside `root`, symlinks and hardlinks included (default true). */

@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads";
-import { type Clock, systemClock, ToolInputError } from "@clawtools/core";
+import { ToolInputError } from "@clawtools/core";
+import { type Clock, systemClock } from "@clawtools/core/time";
 
 /** How long one file's lines may take in the worker before the search is stopped (default). */
 export const DEFAULT_REGEX_TIMEOUT_MS = 10_000;

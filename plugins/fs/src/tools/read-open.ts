@@ -1,4 +1,5 @@
-import type { FsBridge, FsStat, WorkspaceHandle } from "@clawtools/core";
+import type { FsBridge, FsStat } from "@clawtools/core";
+import type { WorkspaceHandle } from "@clawtools/core/safety";
 import { isNodeBridge } from "../bridge/node-bridge.js";
 
 /** What a read needs from one opened file: its stat, its first bytes and a way to stream it. */

@@ -1,13 +1,12 @@
 import {
   type AgentTool,
-  type FileState,
-  isJournalError,
   type ToolContext,
   ToolInputError,
   ToolUnavailableError,
   Type,
   stringEnum,
 } from "@clawtools/core";
+import { type FileState, isJournalError } from "@clawtools/core/journal";
 import { type FsToolOptions, resolveFsEnv } from "../fs-env.js";
 
 export const undoSchema = Type.Object(

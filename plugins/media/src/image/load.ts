@@ -1,14 +1,8 @@
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  guardedFetch,
-  isSsrfBlockedError,
-  openInWorkspace,
-  ToolInputError,
-  type UrlPolicy,
-  ClawtoolsError,
-} from "@clawtools/core";
+import { ToolInputError, ClawtoolsError } from "@clawtools/core";
+import { guardedFetch, isSsrfBlockedError, openInWorkspace, type UrlPolicy } from "@clawtools/core/safety";
 
 export interface LoadedImage {
   /** The reference as the model gave it. */

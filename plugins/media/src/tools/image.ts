@@ -4,8 +4,8 @@ import {
   type ToolContext,
   ToolInputError,
   Type,
-  type UrlPolicy,
 } from "@clawtools/core";
+import type { UrlPolicy } from "@clawtools/core/safety";
 // the model library (pi-ai) loads on the first call, not with the section
 import type { ResolvedModel } from "@clawtools/models";
 import { loadImage, UnsupportedReference } from "../image/load.js";

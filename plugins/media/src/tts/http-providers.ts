@@ -1,4 +1,5 @@
-import { httpRequest, isHttpError, redactSecrets } from "@clawtools/core";
+import { redactSecrets } from "@clawtools/core/safety";
+import { httpRequest, isHttpError } from "@clawtools/core/http";
 import { EXT, type SpeechAudio, type SpeechProvider, type SpeechRequest } from "./provider.js";
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { openInWorkspace, writeFileAtomic } from "@clawtools/core";
+import { openInWorkspace, writeFileAtomic } from "@clawtools/core/safety";
 
 /** Where tts audio goes: inside the workspace when there is one, so `message` and `read` take it. */
 export interface AudioOutput {

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { withTimeout } from "@clawtools/core";
+import { withTimeout } from "@clawtools/core/time";
 
 /** Runs a program (never through a shell) and collects stdout; stdin gets `input` when given. */
 export function runProgram(

@@ -1,4 +1,5 @@
-import { httpJson, isHttpError, type Static, Type, ClawtoolsError } from "@clawtools/core";
+import { type Static, Type, ClawtoolsError } from "@clawtools/core";
+import { httpJson, isHttpError } from "@clawtools/core/http";
 import { type EmbeddingProvider, normalize } from "./types.js";
 
 /** The part of OpenAI's POST /embeddings response this client reads (other fields are allowed). */

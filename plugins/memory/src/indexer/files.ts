@@ -1,7 +1,8 @@
 import type { Stats } from "node:fs";
 import { lstat, readdir, realpath } from "node:fs/promises";
 import path from "node:path";
-import { openInWorkspace, quotePath, ToolInputError } from "@clawtools/core";
+import { ToolInputError } from "@clawtools/core";
+import { openInWorkspace, quotePath } from "@clawtools/core/safety";
 
 /** Memory files larger than this are neither indexed nor read (16 MiB). */
 export const MAX_MEMORY_FILE_BYTES = 16 * 1024 * 1024;

@@ -1,12 +1,6 @@
 import path from "node:path";
-import {
-  type AgentTool,
-  jsonResult,
-  optionalStringEnum,
-  quotePath,
-  ToolInputError,
-  Type,
-} from "@clawtools/core";
+import { type AgentTool, jsonResult, optionalStringEnum, ToolInputError, Type } from "@clawtools/core";
+import { quotePath } from "@clawtools/core/safety";
 import { readMemoryFile, rootFor } from "../indexer/files.js";
 
 export const MEMORY_CORPORA = ["memory", "wiki", "all"] as const;

@@ -4,7 +4,7 @@ import { createReadStream } from "node:fs";
 import { appendFile, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { withWriteLock } from "@clawtools/core";
+import { withWriteLock } from "@clawtools/core/safety";
 import type { Channel, ChannelResult, MessageRequest } from "../channel.js";
 import { unsupported } from "../channel.js";
 

@@ -1,4 +1,5 @@
-import { registerSecret, ToolInputError } from "@clawtools/core";
+import { ToolInputError } from "@clawtools/core";
+import { registerSecret } from "@clawtools/core/safety";
 import type { Channel, ChannelResult, MessageRequest } from "../channel.js";
 import { unsupported } from "../channel.js";
 import { ChannelApiError, describe, type Outgoing, send, trimSlash } from "../http.js";

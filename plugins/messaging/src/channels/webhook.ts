@@ -1,15 +1,13 @@
 import { createHmac } from "node:crypto";
+import { ToolInputError } from "@clawtools/core";
 import {
-  type HttpResponse,
-  httpRequest,
   isCredentialUrl,
-  isHttpError,
   isSsrfBlockedError,
   type Lookup,
   registerSecret,
-  ToolInputError,
   type UrlPolicy,
-} from "@clawtools/core";
+} from "@clawtools/core/safety";
+import { type HttpResponse, httpRequest, isHttpError } from "@clawtools/core/http";
 import type { Channel, ChannelResult, MessageRequest, PreparedRequest } from "../channel.js";
 import { unsupported } from "../channel.js";
 import { ChannelApiError } from "../http.js";

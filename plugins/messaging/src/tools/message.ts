@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { type AgentTool, jsonResult, type Lookup, type ToolContext, ToolInputError } from "@clawtools/core";
+import { type AgentTool, jsonResult, type ToolContext, ToolInputError } from "@clawtools/core";
+import type { Lookup } from "@clawtools/core/safety";
 import type { Channel, MessageAction, MessageRequest } from "../channel.js";
 import { unsupported } from "../channel.js";
 import { resolveMedia } from "../media.js";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { type BackgroundProcess, localProcessHost, type ProcessHost } from "./host.js";
 import { resolveSessionLimits, type SessionLimits } from "./limits.js";
 import type { SpawnOptions } from "./session.js";
-import { backgroundClock, withTimeout } from "@clawtools/core";
+import { backgroundClock, withTimeout } from "@clawtools/core/time";
 
 export interface ProcessRegistryOptions extends Partial<SessionLimits> {
   /** Where commands start (default: this machine). A call can name another host per spawn. */

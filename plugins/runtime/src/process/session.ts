@@ -3,13 +3,9 @@ import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 import { constants } from "node:os";
 import type * as Pty from "@lydell/node-pty";
-import {
-  backgroundClock,
-  spawnSupervised,
-  startProcessGroupReaper,
-  superviseProcessGroup,
-  ToolInputError,
-} from "@clawtools/core";
+import { ToolInputError } from "@clawtools/core";
+import { backgroundClock } from "@clawtools/core/time";
+import { spawnSupervised, startProcessGroupReaper, superviseProcessGroup } from "@clawtools/core/lifecycle";
 import type { BackgroundProcess } from "./host.js";
 import { MAX_OUTPUT_CHARS, MAX_PENDING_CHARS, TAIL_CHARS } from "./limits.js";
 import { type CutView, type LogView, logView, pollView, resultView } from "./output-views.js";

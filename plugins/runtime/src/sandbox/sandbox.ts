@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
-import { ConfigError, EgressProxy, type UrlPolicy } from "@clawtools/core";
+import { ConfigError } from "@clawtools/core";
+import { EgressProxy, type UrlPolicy } from "@clawtools/core/safety";
 import { shellQuote } from "../security/shell-quote.js";
 import { BRIDGE_SOURCE } from "./bridge.js";
 import { bwrapArgs, findBwrap, probeBwrap } from "./bwrap.js";

@@ -1,4 +1,4 @@
-import type { UrlPolicy } from "@clawtools/core";
+import type { UrlPolicy } from "@clawtools/core/safety";
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);

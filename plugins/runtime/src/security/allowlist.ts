@@ -1,4 +1,5 @@
-import { compileGlob, type GlobMatcher, isInsideRoot } from "@clawtools/core";
+import { compileGlob, type GlobMatcher } from "@clawtools/core";
+import { isInsideRoot } from "@clawtools/core/safety";
 import { shortPrefix } from "../text.js";
 import { checkRedirect } from "./redirects.js";
 import { type ResolvedExecutable, resolveExecutable } from "./resolve-executable.js";

@@ -1,6 +1,6 @@
 import { lstatSync, realpathSync } from "node:fs";
 import path from "node:path";
-import { isInsideRoot } from "@clawtools/core";
+import { isInsideRoot } from "@clawtools/core/safety";
 import { shortPrefix } from "../text.js";
 import type { Redirect } from "./allowlist-read.js";
 import { shellQuote } from "./shell-quote.js";

@@ -1,5 +1,6 @@
 import path from "node:path";
-import { openInWorkspace, ToolInputError } from "@clawtools/core";
+import { ToolInputError } from "@clawtools/core";
+import { openInWorkspace } from "@clawtools/core/safety";
 import type { Segment } from "./command-line.js";
 import { commandsOf } from "./command-prefixes.js";
 

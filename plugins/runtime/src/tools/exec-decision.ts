@@ -1,4 +1,5 @@
-import { ApprovalGate, type ToolApprovalHandler, ToolInputError } from "@clawtools/core";
+import { ToolInputError } from "@clawtools/core";
+import { ApprovalGate, type ToolApprovalHandler } from "@clawtools/core/approvals";
 import { type AllowlistEntry, evaluateAllowlist } from "../security/allowlist.js";
 import { describeVerdict, type ExecPolicy, type PolicyVerdict } from "../security/exec-policy.js";
 import { DEFAULT_SAFE_BINS, DEFAULT_TRUSTED_DIRS } from "../security/safe-bin-profiles.js";

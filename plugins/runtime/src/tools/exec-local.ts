@@ -1,9 +1,5 @@
-import {
-  type AgentToolResult,
-  type AgentToolUpdateCallback,
-  backgroundClock,
-  systemClock,
-} from "@clawtools/core";
+import type { AgentToolResult, AgentToolUpdateCallback } from "@clawtools/core";
+import { backgroundClock, systemClock } from "@clawtools/core/time";
 import { type BackgroundExitNotice, backgroundExitNotice } from "../process/exit-notice.js";
 import type { ProcessRegistry } from "../process/registry.js";
 import type { BackgroundProcess, ProcessHost } from "../process/host.js";

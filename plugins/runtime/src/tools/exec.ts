@@ -1,15 +1,9 @@
 import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { sandboxRefusalNote } from "../sandbox/refusal-note.js";
-import {
-  type AgentTool,
-  beginJournal,
-  type AgentToolResult,
-  checkCallEnv,
-  sanitizeEnv,
-  type ToolContext,
-  ToolInputError,
-} from "@clawtools/core";
+import { type AgentTool, type AgentToolResult, type ToolContext, ToolInputError } from "@clawtools/core";
+import { checkCallEnv, sanitizeEnv } from "@clawtools/core/safety";
+import { beginJournal } from "@clawtools/core/journal";
 import { clampYield, resolveYieldMs } from "../process/limits.js";
 import { commandsOf } from "../security/command-prefixes.js";
 import { refuseApprovalCommands } from "../security/control-commands.js";

@@ -1,4 +1,4 @@
-import { systemClock } from "@clawtools/core";
+import { systemClock } from "@clawtools/core/time";
 import type { BackgroundProcess } from "../process/host.js";
 
 // Waiting for a background process's next output (poll with a timeout).

@@ -1,12 +1,11 @@
 import {
-  backgroundClock,
   type AgentTool,
   type AgentToolResult,
   type Static,
   type ToolContext,
   ToolInputError,
-  withTimeout,
 } from "@clawtools/core";
+import { backgroundClock, withTimeout } from "@clawtools/core/time";
 import { BRACKETED_PASTE_END, BRACKETED_PASTE_START, encodeSendKeys } from "../process/keys.js";
 import type { ProcessRegistry } from "../process/registry.js";
 import type { BackgroundProcess } from "../process/host.js";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
 import path from "node:path";
-import { withFileLock, withWriteLock } from "@clawtools/core";
+import { withFileLock, withWriteLock } from "@clawtools/core/safety";
 import type { SessionCursor, SessionPage } from "@clawtools/core/contracts";
 import type { SessionStore } from "../interfaces.js";
 import { agentOf } from "../keys.js";

@@ -1,7 +1,7 @@
 import { readFileSync, renameSync, statSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { acquireFileLock, withWriteLock } from "@clawtools/core";
+import { acquireFileLock, withWriteLock } from "@clawtools/core/safety";
 
 type Signature = string;
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { appendFileSync } from "node:fs";
-import { redactValue } from "@clawtools/core";
+import { redactValue } from "@clawtools/core/safety";
 import type { TranscriptMessage } from "../types.js";
 import { linesFromEnd } from "./tail.js";
 

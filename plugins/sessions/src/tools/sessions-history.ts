@@ -1,4 +1,5 @@
-import { type AgentTool, jsonResult, redactSecrets, Type } from "@clawtools/core";
+import { type AgentTool, jsonResult, Type } from "@clawtools/core";
+import { redactSecrets } from "@clawtools/core/safety";
 import { HISTORY_BYTES_MAX, capHistory, redact, sanitizeMessage } from "../caps.js";
 import { type SessionsEnv, resolveVisible } from "../context.js";
 

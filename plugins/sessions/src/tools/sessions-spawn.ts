@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { type AgentTool, jsonResult, resolveInWorkspace, ToolInputError } from "@clawtools/core";
+import { type AgentTool, jsonResult, ToolInputError } from "@clawtools/core";
+import { resolveInWorkspace } from "@clawtools/core/safety";
 import {
   attachmentLimits,
   materializeAttachments,

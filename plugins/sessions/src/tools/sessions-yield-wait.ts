@@ -1,4 +1,5 @@
-import { type AgentTool, jsonResult, systemClock, Type } from "@clawtools/core";
+import { type AgentTool, jsonResult, Type } from "@clawtools/core";
+import { systemClock } from "@clawtools/core/time";
 import type { SessionsEnv } from "../context.js";
 import type { SessionsService } from "../service.js";
 import type { RunRecord } from "../types.js";

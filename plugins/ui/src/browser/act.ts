@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 // page functions handed to Playwright run in the browser, so this file sees the DOM types
-import { delay, ToolInputError } from "@clawtools/core";
+import { ToolInputError } from "@clawtools/core";
+import { delay } from "@clawtools/core/time";
 import type { Locator, Page } from "playwright-core";
 import { type ActRequest, EVALUATE_DISABLED, staleRef, validateAct } from "../driver/act-request.js";
 import type { Tab } from "./tab.js";

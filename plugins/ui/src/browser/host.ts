@@ -1,4 +1,5 @@
-import { type Lookup, ToolInputError, type UrlPolicy } from "@clawtools/core";
+import { ToolInputError } from "@clawtools/core";
+import type { Lookup, UrlPolicy } from "@clawtools/core/safety";
 import type { BrowserConfig } from "../config.js";
 import type { BrowserDriver, BrowserDriverInit, ProfileInfo } from "../driver/types.js";
 import { ChromiumCanvasHost } from "../canvas/host.js";

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { type Lookup, ToolInputError, type UrlPolicy } from "@clawtools/core";
+import { ToolInputError } from "@clawtools/core";
+import type { Lookup, UrlPolicy } from "@clawtools/core/safety";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { BrowserConfig } from "../config.js";
 import { findChromium } from "./chromium-path.js";

@@ -1,4 +1,4 @@
-import { checkUrl, type Lookup, systemLookup, type UrlPolicy } from "@clawtools/core";
+import { checkUrl, type Lookup, systemLookup, type UrlPolicy } from "@clawtools/core/safety";
 import type { BrowserContext } from "playwright-core";
 
 /** Schemes a page may load without a network check (they reach nothing outside the browser). */

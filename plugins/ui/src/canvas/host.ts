@@ -5,7 +5,7 @@ import type { BrowserRuntime } from "../browser/runtime.js";
 import { checkNavigation } from "../url-check.js";
 import { A2uiState, CANVAS_PAGE_STYLE } from "./a2ui.js";
 import type { CanvasHost, CanvasPlacement, CanvasSnapshot } from "./host-types.js";
-import { delay } from "@clawtools/core";
+import { delay } from "@clawtools/core/time";
 
 export type { CanvasHost, CanvasPlacement, CanvasSnapshot };
 

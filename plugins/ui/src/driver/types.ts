@@ -1,4 +1,4 @@
-import type { Lookup, UrlPolicy } from "@clawtools/core";
+import type { Lookup, UrlPolicy } from "@clawtools/core/safety";
 import type { CanvasHost } from "../canvas/host-types.js";
 import type { BrowserConfig } from "../config.js";
 import type { ActRequest } from "./act-request.js";

@@ -4,13 +4,13 @@ import {
   type AgentToolResult,
   imageResult,
   jsonResult,
-  type Lookup,
   type Static,
   textResult,
   type ToolContext,
   ToolInputError,
   wrapExternalContent,
 } from "@clawtools/core";
+import type { Lookup } from "@clawtools/core/safety";
 import type { BrowserConfig } from "../config.js";
 import { type ActRequest, EVALUATE_DISABLED, runsScript, validateAct } from "../driver/act-request.js";
 import {

@@ -2,7 +2,6 @@ import {
   type AgentTool,
   type AgentToolResult,
   jsonResult,
-  openInWorkspace,
   optionalStringEnum,
   type Static,
   stringEnum,
@@ -11,6 +10,7 @@ import {
   ToolInputError,
   Type,
 } from "@clawtools/core";
+import { openInWorkspace } from "@clawtools/core/safety";
 import { MAX_A2UI_BYTES, parseA2uiJsonl } from "../canvas/a2ui.js";
 import type { CanvasHost } from "../canvas/host-types.js";
 

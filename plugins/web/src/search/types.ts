@@ -1,4 +1,6 @@
-import { redactSecrets, schemaIssues, type Static, type TSchema } from "@clawtools/core";
+import type { Static, TSchema } from "@clawtools/core";
+import { redactSecrets } from "@clawtools/core/safety";
+import { schemaIssues } from "@clawtools/core/wrap";
 
 export interface SearchRequest {
   query: string;

@@ -1,14 +1,6 @@
 import { STATUS_CODES } from "node:http";
-import {
-  type AgentTool,
-  guardedFetch,
-  isSsrfBlockedError,
-  jsonResult,
-  type Lookup,
-  policyKey,
-  type ToolContext,
-  ToolInputError,
-} from "@clawtools/core";
+import { type AgentTool, jsonResult, type ToolContext, ToolInputError } from "@clawtools/core";
+import { guardedFetch, isSsrfBlockedError, type Lookup, policyKey } from "@clawtools/core/safety";
 import { TtlCache } from "../cache.js";
 import { readWebConfig, urlPolicyOf, type WebFetchConfig } from "../config.js";
 import { decodeBody } from "../extract/charset.js";

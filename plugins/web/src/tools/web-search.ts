@@ -1,8 +1,6 @@
 import {
   type AgentTool,
-  httpRequest,
   jsonResult,
-  type Lookup,
   optionalStringEnum,
   type ToolContext,
   ToolInputError,
@@ -10,6 +8,8 @@ import {
   Type,
   wrapExternalContent,
 } from "@clawtools/core";
+import type { Lookup } from "@clawtools/core/safety";
+import { httpRequest } from "@clawtools/core/http";
 import { TtlCache } from "../cache.js";
 import { readWebConfig, SEARCH_PROVIDER_IDS, type WebSearchConfig } from "../config.js";
 import {

@@ -8,7 +8,7 @@
  */
 import { createRequire } from "node:module";
 import { CronExecutor, CronService, systemClock } from "@clawtools/automation";
-import { delay } from "@clawtools/core";
+import { delay } from "@clawtools/core/time";
 // the bench package does not depend on the PostgreSQL store: its source (and its pg) load by path
 import { openPostgresStore, type PostgresStore } from "../../../../backends/store-postgres/src/index.js";
 import {

@@ -6,15 +6,13 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { type AnyAgentTool, ToolRegistry } from "@clawtools/core";
 import {
-  type AnyAgentTool,
   applyToolPolicyPipeline,
-  getCoreToolCatalog,
-  resolveCoreToolProfilePolicy,
   resolveSandboxToolPolicy,
   resolveSubagentToolPolicy,
-  ToolRegistry,
-} from "@clawtools/core";
+} from "@clawtools/core/policy";
+import { getCoreToolCatalog, resolveCoreToolProfilePolicy } from "@clawtools/core/catalog";
 import { type BenchRow, type BenchSuite, percentile, timePerCallMicros } from "../harness.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..");

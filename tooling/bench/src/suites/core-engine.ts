@@ -8,14 +8,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import {
-  createToolset,
-  definePlugin,
-  PROVIDER_IDS,
-  toProviderTools,
-  Type,
-  validateToolArguments,
-} from "@clawtools/core";
+import { createToolset, definePlugin, Type } from "@clawtools/core";
+import { validateToolArguments } from "@clawtools/core/wrap";
+import { PROVIDER_IDS, toProviderTools } from "@clawtools/core/providers";
 import { fsPlugin } from "@clawtools/fs";
 import { runtimePlugin } from "@clawtools/runtime";
 import { type BenchRow, type BenchSuite, percentile, timeMedian, timePerCallMicros } from "../harness.js";

@@ -7,7 +7,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { guardedFetch } from "@clawtools/core";
+import { guardedFetch } from "@clawtools/core/safety";
 import { extractHtml, loadMarkdownConverter } from "@clawtools/web";
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
