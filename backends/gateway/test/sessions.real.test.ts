@@ -50,6 +50,9 @@ describe.skipIf(skipReason !== undefined)("sessions and agent runs through a rea
     {
       name: "GatewaySessionStore: SessionStore conformance",
       stepTimeoutMs: 120_000,
+      // a step here takes 2-18 s on a loaded machine: long enough for a lacked step to reach its
+      // check (and fail once the Gateway can do it), far short of the 120 s a step may take
+      lackedStepMs: 15_000,
       patchModel: "fake/echo-1", // 9.6 refuses a model it does not know
       lacks: {
         verbatimContent: "the Gateway's chat.history gives content back as text parts",

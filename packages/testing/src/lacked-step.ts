@@ -1,4 +1,4 @@
-import { isTimeoutError, withTimeout } from "@clawtools/core";
+import { isTimeoutError, withTimeout } from "@clawtools/core/time";
 import { type TestContext, it } from "./vitest-api.js";
 
 /*
@@ -15,7 +15,7 @@ export const LACKED_STEP_MS = 5_000;
 
 /** What a step gets to bound its own waits by. */
 export interface StepRun {
-  /** Aborts when a lacked step's time is up: polls and waits inside the step stop on it. */
+  /** Aborts when a lacked step's time is up: polls, waits and loops inside the step stop on it. */
   signal: AbortSignal;
   /** The longest a single wait inside the step may take (a lacked step's is short). */
   waitMs: number;
@@ -48,12 +48,18 @@ export function itLacks(lacked: LackedStep, fn: (run: StepRun) => Promise<void>)
   it(
     title,
     async (ctx) => {
+      const controller = new AbortController();
+      const running = fn({ signal: controller.signal, waitMs: ms, ctx });
       try {
-        await withTimeout((signal) => fn({ signal, waitMs: ms, ctx }), ms, {
-          what: `lacked step "${lacked.step}"`,
-        });
+        await withTimeout(running, ms, { what: `lacked step "${lacked.step}"` });
       } catch (error) {
         if (isSkip(error)) throw error;
+        if (isTimeoutError(error)) {
+          // stop it, and let what it has in flight finish (as long again at most) so it cannot
+          // write into the steps after it
+          controller.abort(error);
+          await withTimeout(running, ms).catch(() => {});
+        }
         const why = isTimeoutError(error)
           ? `no answer within ${ms} ms`
           : String((error as Error)?.message).split("\n")[0];
@@ -63,6 +69,6 @@ export function itLacks(lacked: LackedStep, fn: (run: StepRun) => Promise<void>)
       throw new Error(`step "${lacked.step}" now passes: remove it from lacks (${lacked.suite})`);
     },
     // the step's own limit settles it; vitest's only catches a step that ignores it
-    ms + 10_000,
+    2 * ms + 10_000,
   );
 }
