@@ -8,7 +8,9 @@ import {
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore, type PostgresStore } from "../src/index.js";
+import { claimerSuite } from "./claimers.js";
 import { type Cluster, HAVE_POSTGRES, SKIP_REASON, startCluster } from "./cluster.js";
+import { clusterCapSuite } from "./cluster-cap.js";
 import { connectionLivenessSuite } from "./connection-liveness.js";
 import { followerSuite } from "./followers.js";
 import { livenessSuite } from "./liveness.js";
@@ -178,5 +180,7 @@ describe.skipIf(!HAVE_POSTGRES)(
     schedulerSuite(() => ctx.cluster?.url as string);
     connectionLivenessSuite(() => ctx.cluster?.url as string);
     followerSuite(() => ctx.cluster?.url as string);
+    clusterCapSuite(() => ctx.cluster?.url as string);
+    claimerSuite(() => ctx.cluster?.url as string);
   },
 );

@@ -167,7 +167,7 @@ export class CronService {
       // who fires: this process's role, the lease's holder, what this process holds, the timings
       role: this.scheduler.role,
       // every scheduler on the store claims due jobs (the leader only recovers a dead one's claims)
-      sharedClaims: this.scheduler.sharedClaims,
+      ...(this.scheduler.sharedClaims ? { sharedClaims: true } : {}),
       owner: this.owner,
       ...(this.lease?.holder ? { leader: holder ?? null } : {}),
       claims: this.scheduler.claims,
