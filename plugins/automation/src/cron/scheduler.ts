@@ -3,6 +3,7 @@ import { CLAIM_BATCH, ClaimQueue } from "./claim-queue.js";
 import type { CronExecutor } from "./executor.js";
 import type { Clock, CronStore, LeaderLease } from "./interfaces.js";
 import { Leadership, type SchedulerRole } from "./leadership.js";
+import { WakeTimer } from "./wake-timer.js";
 import { recordRun, settleRun } from "./outcome.js";
 import { recoverJobs } from "./recover.js";
 import type { CronJob, CronRunStatus } from "./types.js";
@@ -64,8 +65,7 @@ export interface SchedulerOptions {
  * owner) and the leader only recovers the claims of dead processes.
  */
 export class CronScheduler {
-  private timer: unknown;
-  private timerAtMs: number | undefined;
+  private readonly timer: WakeTimer;
   private started = false;
   private stopped = false;
   private readonly running = new Map<string, Promise<RunEnd>>();
@@ -91,6 +91,7 @@ export class CronScheduler {
       leaseMs: o.leaseMs,
       track: (promise) => this.track(promise),
     });
+    this.timer = new WakeTimer(o.clock, () => void this.tick());
     this.leadership = new Leadership({
       lease: o.lease,
       clock: o.clock,
@@ -198,7 +199,7 @@ export class CronScheduler {
     // the notice says when the job is due next: nothing to fire, or the timer is already nearer
     // (unless the cap held due jobs back: any change may have freed a slot)
     const later =
-      nextRunAtMs === null || (nextRunAtMs !== undefined && (this.timerAtMs ?? Infinity) <= nextRunAtMs);
+      nextRunAtMs === null || (nextRunAtMs !== undefined && (this.timer.atMs ?? Infinity) <= nextRunAtMs);
     if (later && !this.capWait) return;
     this.capWait = false;
     // notices come in bursts (a batch released): one re-arm answers all that arrived meanwhile
@@ -220,9 +221,7 @@ export class CronScheduler {
   async stop(): Promise<void> {
     this.stopped = true;
     this.started = false;
-    if (this.timer !== undefined) this.o.clock.clearTimeout(this.timer);
-    this.timer = undefined;
-    this.timerAtMs = undefined;
+    this.timer.clear();
     for (const off of this.unsubscribe.splice(0)) off();
     if (this.ticking) await this.ticking.catch(() => {});
     // jobs claimed but not started are given back for another scheduler (or the next start)
@@ -264,7 +263,7 @@ export class CronScheduler {
     // a follower sleeps until its next probe of the lease (or a notice that it was released):
     // what is due is the leader's business, so it never wakes at a job's time (unless it fires too)
     if (!this.fires) {
-      this.setTimer(now + Math.min(this.probeMs, Math.ceil(this.leaderTtl / 3)));
+      this.timer.set(now + Math.min(this.probeMs, Math.ceil(this.leaderTtl / 3)));
       return;
     }
     // with a leader lease, the timer also wakes to renew it (or, firing as a follower, to probe
@@ -284,21 +283,7 @@ export class CronScheduler {
       if (next !== undefined && next < nearest && !(this.capWait && next <= now)) nearest = next;
     }
     if (this.stopped || !this.started) return;
-    this.setTimer(nearest);
-  }
-
-  /** Arms the one timer at `atMs`, unless a nearer one is already set. */
-  private setTimer(atMs: number): void {
-    const clock = this.o.clock;
-    const at = Math.max(atMs, clock.now());
-    if (this.timer !== undefined && this.timerAtMs !== undefined && this.timerAtMs <= at) return;
-    if (this.timer !== undefined) clock.clearTimeout(this.timer);
-    this.timerAtMs = at;
-    this.timer = clock.setTimeout(() => {
-      this.timer = undefined;
-      this.timerAtMs = undefined;
-      void this.tick();
-    }, at - clock.now());
+    this.timer.set(nearest);
   }
 
   /** Claims what is due and starts it; then re-arms. Ticks asked for while one runs share one more pass. */
@@ -392,8 +377,15 @@ export class CronScheduler {
     const outcome = settleRun(job, { runId, runAtMs, endMs: clock.now() }, result, delivery);
     // Recording does not hold the run's slot: the next due job starts while this one's log line
     // and state are written. The job keeps its claim until the record is complete, so it cannot
-    // be claimed again before. Then the timer may have to come forward to the job's next time.
-    this.track(recordRun(store, this.o.owner, job.id, outcome).then(() => this.arm()));
+    // be claimed again before. Then the timer may have to come forward to the job's next time
+    // (known here: no store round trip).
+    const next = outcome.remove || outcome.disable ? undefined : outcome.state.nextRunAtMs;
+    this.track(
+      recordRun(store, this.o.owner, job.id, outcome).then(() => {
+        if (next !== undefined && this.started && !this.stopped && this.o.timer && this.fires)
+          this.timer.set(next);
+      }),
+    );
     return {
       runId,
       status: outcome.status,
