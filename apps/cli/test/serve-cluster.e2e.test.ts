@@ -169,8 +169,8 @@ describe.skipIf(!HAVE_POSTGRES)(
       };
       const first = await leader();
       const followers = (await statuses()).filter((x) => x.s !== first);
+      // a follower fires too: the store's claims are shared, under the cluster-wide cap
       for (const { st } of followers)
-        // a follower fires too: the store's claims are shared, under the cluster-wide cap
         expect(st).toMatchObject({
           role: "follower",
           sharedClaims: true,
