@@ -1,4 +1,5 @@
-import { type AnyAgentTool, type ResourceChange, Type } from "@clawtools/core";
+import { type AnyAgentTool, Type } from "@clawtools/core";
+import type { ResourceChange } from "@clawtools/core/resources";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { type McpHttpServing, serveHttp } from "../src/index.js";
