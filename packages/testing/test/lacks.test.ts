@@ -60,7 +60,7 @@ describe("a declared lack", () => {
 
   it("that the store has fails each step that needs it", () => {
     expect(failed("stale store lacks")).toEqual(
-      ["idempotentAppend", "spawnedBy", "userMessages", "verbatimContent", "otherAgents"].map((step) => [
+      ["idempotentAppend", "userMessages", "verbatimContent", "otherAgents", "spawnedBy"].map((step) => [
         step,
         `Error: step "${step}" now passes: remove it from lacks (stale store lacks)`,
       ]),
