@@ -187,10 +187,13 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
   // 2026-07-28 requests are stateless (no session): each is served by an instance over the
   // toolset of the client it comes from (see `clients`); 2025-era clients keep their sessions below
   const clientToolset = new AsyncLocalStorage<McpToolsetLike>();
-  const modern = createMcpHandler(() => createMcpServer(clientToolset.getStore() ?? toolset, options), {
-    legacy: "reject",
-    onerror: (error) => log(error.message),
-  });
+  const modern = createMcpHandler(
+    () => createMcpServer(clientToolset.getStore() ?? toolset, { ...options, transport: "tcp" }),
+    {
+      legacy: "reject",
+      onerror: (error) => log(error.message),
+    },
+  );
   const endpoint = options.path ?? "/mcp";
   const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const log = options.log ?? (() => {});
@@ -236,6 +239,7 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
       }),
       server: createMcpServer(own ?? toolset, {
         ...options,
+        transport: "tcp",
         ...(own?.onRoots ? { onRoots: own.onRoots } : {}),
         rootsOnRequest: true,
       }),

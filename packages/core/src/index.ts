@@ -270,6 +270,7 @@ export {
   validateToolArguments,
 } from "./validate.js";
 export { isAbortError } from "./wrap/abort.js";
+export { type CallNotes, noteCall, runWithCallNotes } from "./wrap/call-notes.js";
 export {
   APPROVAL_CANCELLED,
   APPROVAL_DENIED,
