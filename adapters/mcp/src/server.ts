@@ -261,15 +261,23 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
   return server;
 }
 
-/** Tells the connected client when the tools change; stops listening when the connection closes. */
+/**
+ * Tells a 2025-era client (initialized: a connection to push on) when the tools change; stops
+ * listening when the connection closes. A stateless 2026-07-28 request's instance never listens
+ * (it is never closed when it served a subscriptions/listen stream): those streams hear changes
+ * through serveHttp's event bus.
+ */
 function announceToolChanges(server: Server, subscribe: (listener: () => void) => () => void): void {
-  const unsubscribe = subscribe(() => {
-    // a client that is gone (or not yet initialised) has nothing to refresh
-    if (server.transport && server.getClientVersion()) void server.sendToolListChanged().catch(() => {});
-  });
-  const closed = server.onclose;
-  server.onclose = () => {
-    unsubscribe();
-    closed?.();
+  const initialized = server.oninitialized;
+  server.oninitialized = () => {
+    initialized?.();
+    const unsubscribe = subscribe(() => {
+      if (server.transport) void server.sendToolListChanged().catch(() => {});
+    });
+    const closed = server.onclose;
+    server.onclose = () => {
+      unsubscribe();
+      closed?.();
+    };
   };
 }
