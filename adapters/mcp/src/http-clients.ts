@@ -39,6 +39,7 @@ interface ClientEntry {
   active: number;
   closed: boolean;
   timer?: unknown;
+  unfollow?: (() => void) | undefined;
 }
 
 /**
@@ -54,6 +55,8 @@ export class StatelessClients {
     private readonly sessions: HttpSessions,
     private readonly make: (id: string) => McpToolsetLike | Promise<McpToolsetLike>,
     private readonly log: (message: string) => void,
+    /** Follows a client's toolset while the client lives (its listen streams' changes); returns the stop. */
+    private readonly follow?: (toolset: McpToolsetLike) => () => void,
   ) {}
 
   get size(): number {
@@ -77,6 +80,7 @@ export class StatelessClients {
       made.ready.then(
         (toolset) => {
           made.toolset = toolset;
+          if (!made.closed) made.unfollow = this.follow?.(toolset);
         },
         () => {
           // a client whose toolset could not be made holds no slot; its next request tries again
@@ -112,6 +116,7 @@ export class StatelessClients {
     this.clients.delete(entry.id);
     this.sessions.release();
     const toolset = await entry.ready.catch(() => undefined);
+    entry.unfollow?.();
     try {
       await toolset?.dispose?.();
     } catch (error) {

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { ProtocolErrorCode as ErrorCode, isInitializeRequest } from "@modelcontextprotocol/server";
 import { sendWebResponse, toWebRequest } from "./http-bridge.js";
 import { StatelessClients, statelessClientId } from "./http-clients.js";
+import { ClientEventBus } from "./listen-bus.js";
 import { OriginPolicy, originRefusedMessage } from "./http-origin.js";
 import {
   DEFAULT_MAX_SESSIONS,
@@ -187,10 +188,17 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
   // 2026-07-28 requests are stateless (no session): each is served by an instance over the
   // toolset of the client it comes from (see `clients`); 2025-era clients keep their sessions below
   const clientToolset = new AsyncLocalStorage<McpToolsetLike>();
-  const modern = createMcpHandler(() => createMcpServer(clientToolset.getStore() ?? toolset, options), {
-    legacy: "reject",
-    onerror: (error) => log(error.message),
-  });
+  // their subscriptions/listen streams hear their own toolset's changes (the shared one's without sessionToolset)
+  const bus = new ClientEventBus(() => clientToolset.getStore());
+  const unfollowShared = bus.follow(toolset, undefined);
+  const modern = createMcpHandler(
+    () => createMcpServer(clientToolset.getStore() ?? toolset, { ...options, transport: "tcp" }),
+    {
+      legacy: "reject",
+      bus,
+      onerror: (error) => log(error.message),
+    },
+  );
   const endpoint = options.path ?? "/mcp";
   const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const log = options.log ?? (() => {});
@@ -201,7 +209,12 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
   );
   const sessionToolset = options.sessionToolset;
   const clients = sessionToolset
-    ? new StatelessClients(sessions, (sessionId) => sessionToolset({ sessionId }), log)
+    ? new StatelessClients(
+        sessions,
+        (sessionId) => sessionToolset({ sessionId }),
+        log,
+        (own) => bus.follow(own, own),
+      )
     : undefined;
   let stopping = false;
 
@@ -236,6 +249,7 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
       }),
       server: createMcpServer(own ?? toolset, {
         ...options,
+        transport: "tcp",
         ...(own?.onRoots ? { onRoots: own.onRoots } : {}),
         rootsOnRequest: true,
       }),
@@ -367,6 +381,7 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
     stopping = true;
     await sessions.closeAll();
     await clients?.closeAll();
+    unfollowShared();
     await modern.close();
     await new Promise<void>((resolve) => {
       http.close(() => resolve());

@@ -67,7 +67,11 @@ export function followRoots(
     if (options.onRequest) stale = true;
     else read(() => server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS }));
   };
-  server.oninitialized = changed;
+  const initialized = server.oninitialized;
+  server.oninitialized = () => {
+    initialized?.();
+    changed();
+  };
   server.setNotificationHandler("notifications/roots/list_changed", changed);
   return {
     settled: async (send?: SendRootsList) => {

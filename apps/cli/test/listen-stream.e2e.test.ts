@@ -1,0 +1,108 @@
+import type { ChildProcess } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { BUILD_TIMEOUT_MS, ensureBuilt, fixtures } from "./support/cli.js";
+import { serveHttp } from "./support/serve.js";
+
+// A 2026-07-28 host has no session for serve to push on: it opens a subscriptions/listen stream
+// and hears tools/list_changed there when a mounted MCP server comes back. Raw HTTP, as the
+// revision's wire is written, so nothing between the host and serve smooths it over.
+
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of children.splice(0)) child.kill("SIGTERM");
+});
+beforeAll(() => ensureBuilt(), BUILD_TIMEOUT_MS);
+
+const ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "listen-e2e", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+
+function post(
+  url: string,
+  id: number,
+  method: string,
+  params: Record<string, unknown>,
+  signal?: AbortSignal,
+) {
+  return fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      ...(method === "tools/call" ? { "mcp-name": String(params.name) } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: ENVELOPE } }),
+    ...(signal ? { signal } : {}),
+  });
+}
+
+/** The JSON-RPC messages of an SSE body as they arrive. */
+async function* messages(body: ReadableStream<Uint8Array>) {
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for await (const chunk of body) {
+    buffer += decoder.decode(chunk, { stream: true });
+    for (let nl = buffer.indexOf("\n"); nl !== -1; nl = buffer.indexOf("\n")) {
+      const line = buffer.slice(0, nl).trim();
+      buffer = buffer.slice(nl + 1);
+      if (line.startsWith("data:")) yield JSON.parse(line.slice(5)) as Record<string, any>;
+    }
+  }
+}
+
+const toolNames = async (url: string) => {
+  const answer = (await (await post(url, 9, "tools/list", {})).json()) as {
+    result: { tools: Array<{ name: string }> };
+  };
+  return answer.result.tools.map((t) => t.name);
+};
+
+it("a listening 2026-07-28 host hears tools/list_changed when a mounted server comes back", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-listen-"));
+  const counter = path.join(dir, "starts");
+  writeFileSync(counter, "");
+  const config = path.join(dir, "clawtools.json");
+  writeFileSync(
+    config,
+    JSON.stringify({
+      mcpServers: {
+        flaky: {
+          command: process.execPath,
+          args: [path.join(fixtures, "flaky-mcp-server.mjs")],
+          env: { FLAKY_COUNTER: counter, FLAKY_FAILURES: "2" },
+        },
+      },
+    }),
+  );
+  const { url } = await serveHttp(["--config", config, "--profile", "minimal"], {
+    cwd: dir,
+    track: children,
+  });
+  const stop = new AbortController();
+  const stream = await post(
+    url,
+    1,
+    "subscriptions/listen",
+    { notifications: { toolsListChanged: true } },
+    stop.signal,
+  );
+  expect(stream.headers.get("content-type")).toContain("text/event-stream");
+  const frames = messages(stream.body!);
+  const first = (await frames.next()).value!;
+  expect(first.method).toBe("notifications/subscriptions/acknowledged");
+  const subscriptionId = first.params._meta["io.modelcontextprotocol/subscriptionId"];
+  // the mounted server is still failing its first starts: its return is announced on the stream
+  expect(await toolNames(url)).not.toContain("flaky__ping");
+  const changed = (await frames.next()).value!;
+  expect(changed.method).toBe("notifications/tools/list_changed");
+  expect(changed.params._meta["io.modelcontextprotocol/subscriptionId"]).toEqual(subscriptionId);
+  expect(await toolNames(url)).toContain("flaky__ping");
+  stop.abort();
+}, 120_000);
