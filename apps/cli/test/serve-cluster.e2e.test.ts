@@ -116,7 +116,7 @@ describe.skipIf(!HAVE_POSTGRES)(
           store: cluster.url,
           automation: {
             webhook: { allowPrivateNetwork: true, attempts: 1 },
-            cron: { leaderLeaseMs: LEADER_LEASE_MS, maxConcurrentRuns: 4 },
+            cron: { leaderLeaseMs: LEADER_LEASE_MS, maxConcurrentRuns: 4, clusterMaxConcurrentRuns: 8 },
           },
         }),
       );
@@ -169,11 +169,13 @@ describe.skipIf(!HAVE_POSTGRES)(
       };
       const first = await leader();
       const followers = (await statuses()).filter((x) => x.s !== first);
+      // a follower fires too: the store's claims are shared, under the cluster-wide cap
       for (const { st } of followers)
         expect(st).toMatchObject({
           role: "follower",
+          sharedClaims: true,
           claims: { running: [], queued: [] },
-          timings: { leaderLeaseMs: LEADER_LEASE_MS },
+          timings: { leaderLeaseMs: LEADER_LEASE_MS, clusterMaxConcurrentRuns: 8 },
         });
 
       // one-shot jobs due over ~15 s, added round robin through every serve

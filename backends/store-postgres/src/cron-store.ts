@@ -1,5 +1,6 @@
 import type { CronJob, CronJobState, CronRunLogEntry, CronStore, Page } from "@clawtools/core/contracts";
-import { type Db, finite, millis, parseRow } from "./db.js";
+import type { PoolClient } from "pg";
+import { type Db, finite, millis, NOTIFY_CHANNEL, parseRow } from "./db.js";
 import type { StoreEvents } from "./events.js";
 
 type Row = { job: string; running_at: string | null };
@@ -14,17 +15,27 @@ function toJob(row: Row): CronJob {
   return { ...job, state };
 }
 
+/** A job's next due time as a notice carries it: none when it is disabled. */
+const dueAt = (enabled: boolean, next: number | null): number | null => (enabled ? next : null);
+
 /**
  * Cron jobs and run logs in PostgreSQL. A claim is one `UPDATE … FROM (SELECT … FOR UPDATE SKIP
  * LOCKED)`: concurrent claimers in any process skip each other's rows, so each due job is
- * claimed by exactly one owner while its lease lasts. Lease times are the callers' clocks
- * (`nowMs`), as the interface has them. A claim also records its holder's epoch (member.ts):
- * once the holder's connection drops the claim is dead at once, `orphans` lists it for the
- * leader's recovery, and the holder's late `release` or `appendRun` is refused (fencing).
- * Changes are announced over LISTEN/NOTIFY (`onChange`).
+ * claimed by exactly one owner while its lease lasts, and every scheduler on the database may
+ * claim (`sharedClaims`). Lease times are the callers' clocks (`nowMs`), as the interface has
+ * them. A claim also records its holder's epoch (member.ts): once the holder's connection drops
+ * the claim is dead at once, `orphans` lists it for the leader's recovery, and the holder's late
+ * `release` or `appendRun` is refused (fencing). Changes are announced over LISTEN/NOTIFY
+ * (`onChange`), each write and its notice in one statement.
  */
 export class PgCronStore implements CronStore {
   readonly location: string;
+  readonly sharedClaims = true;
+  /**
+   * The job text each claim of this process read, by job id: `release` writes the merged job in
+   * one statement when the row still holds that text (no edit came in meanwhile).
+   */
+  private readonly claimedText = new Map<string, string>();
 
   constructor(
     private readonly db: Db,
@@ -76,47 +87,87 @@ export class PgCronStore implements CronStore {
 
   async upsert(job: CronJob): Promise<void> {
     const { runningAtMs, ...state } = job.state;
+    const next = millis(state.nextRunAtMs);
     // the job text as given (key order kept); a lease in force stays with its owner
     await this.db.query(
-      `INSERT INTO ${this.db.t("cron_jobs")} (id, job, enabled, next_run_at, running_at) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (id) DO UPDATE SET job = excluded.job, enabled = excluded.enabled,
-         next_run_at = excluded.next_run_at, running_at = excluded.running_at`,
+      `WITH up AS (INSERT INTO ${this.db.t("cron_jobs")} (id, job, enabled, next_run_at, running_at)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (id) DO UPDATE SET job = excluded.job, enabled = excluded.enabled,
+           next_run_at = excluded.next_run_at, running_at = excluded.running_at RETURNING 1)
+       SELECT pg_notify($6, $7) FROM up`,
       [
         job.id,
         JSON.stringify({ ...job, state }),
         job.enabled,
-        millis(state.nextRunAtMs),
+        next,
         millis(runningAtMs),
+        NOTIFY_CHANNEL,
+        this.db.notice("cron", job.id, dueAt(job.enabled, next)),
       ],
     );
-    await this.db.notify(this.db.pool, "cron", job.id);
   }
 
   async remove(id: string): Promise<boolean> {
-    const removed = await this.db.tx(async (client) => {
-      const { rowCount } = await client.query(`DELETE FROM ${this.db.t("cron_jobs")} WHERE id = $1`, [id]);
-      await client.query(`DELETE FROM ${this.db.t("cron_runs")} WHERE job_id = $1`, [id]);
-      if (rowCount) await this.db.notify(client, "cron", id);
-      return (rowCount ?? 0) > 0;
-    });
-    return removed;
+    return (await this.removeRow(id)).length > 0;
   }
 
-  async claimDue(nowMs: number, owner: string, leaseMs: number, max: number): Promise<CronJob[]> {
+  /** Deletes the job (under `owner`'s live claim when given) and its run log, and says so; one statement. */
+  private removeRow(id: string, owner?: string): Promise<unknown[]> {
+    const held =
+      owner === undefined
+        ? ""
+        : `AND lease_owner = $4 AND lease_epoch = $5::integer AND $5::integer IN ${this.db.live}`;
+    return this.db.query(
+      `WITH gone AS (DELETE FROM ${this.db.t("cron_jobs")} WHERE id = $1 ${held} RETURNING id),
+         runs AS (DELETE FROM ${this.db.t("cron_runs")} WHERE job_id = $1 ${owner === undefined ? "" : "AND EXISTS (SELECT 1 FROM gone)"})
+       SELECT pg_notify($2, $3) FROM gone`,
+      [
+        id,
+        NOTIFY_CHANNEL,
+        this.db.notice("cron", id, null),
+        ...(owner === undefined ? [] : [owner, this.db.epoch]),
+      ],
+    );
+  }
+
+  async claimDue(
+    nowMs: number,
+    owner: string,
+    leaseMs: number,
+    max: number,
+    limits: { clusterMax?: number } = {},
+  ): Promise<CronJob[]> {
     const limit = Math.floor(max);
     if (!(limit > 0)) return [];
-    const rows = await this.db.query<Row & { next_run_at: string }>(
-      `UPDATE ${this.db.t("cron_jobs")} AS c SET lease_owner = $2, lease_until = $1::bigint + $3::bigint,
-         running_at = $1, lease_epoch = $5::integer
-       FROM (SELECT id FROM ${this.db.t("cron_jobs")}
-             WHERE enabled AND next_run_at <= $1 AND (lease_owner IS NULL OR lease_until <= $1)
-               AND $5::integer IN ${this.db.live}
-             ORDER BY next_run_at, id LIMIT $4 FOR UPDATE SKIP LOCKED) AS due
-       WHERE c.id = due.id RETURNING c.job, c.running_at, c.next_run_at`,
-      [finite("nowMs", nowMs), owner, finite("leaseMs", leaseMs), limit, this.db.epoch],
-    );
+    const params = [finite("nowMs", nowMs), owner, finite("leaseMs", leaseMs), limit, this.db.epoch];
+    const rows =
+      limits.clusterMax === undefined
+        ? await this.db.query<Row>(
+            `UPDATE ${this.db.t("cron_jobs")} AS c SET lease_owner = $2, lease_until = $1::bigint + $3::bigint,
+               running_at = $1, lease_epoch = $5::integer
+             FROM (SELECT id FROM ${this.db.t("cron_jobs")}
+                   WHERE enabled AND next_run_at <= $1 AND (lease_owner IS NULL OR lease_until <= $1)
+                     AND $5::integer IN ${this.db.live}
+                   ORDER BY next_run_at, id LIMIT $4 FOR UPDATE SKIP LOCKED) AS due
+             WHERE c.id = due.id RETURNING c.job, c.running_at`,
+            params,
+          )
+        : // claimers under the cap take turns (migrations.ts, step 4): one round trip all the same
+          await this.db.query<Row>(
+            `SELECT claimed_job AS job, claimed_running_at AS running_at
+             FROM ${this.db.t("claim_due_capped")}($1, $2, $3, $4, $5, $6, $7)`,
+            [
+              ...params,
+              Math.max(0, Math.floor(finite("clusterMax", limits.clusterMax))),
+              this.db.member.lockClass,
+            ],
+          );
+    const jobs = rows.map((row) => {
+      const job = toJob(row);
+      this.claimedText.set(job.id, row.job);
+      return job;
+    });
     // RETURNING keeps no order: due order is next run, then id (byte-wise, as the column's collation)
-    const jobs = rows.map(toJob);
     return jobs.sort(
       (a, b) =>
         (a.state.nextRunAtMs ?? 0) - (b.state.nextRunAtMs ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
@@ -132,7 +183,17 @@ export class PgCronStore implements CronStore {
        RETURNING job, running_at`,
       [id, finite("nowMs", nowMs), owner, finite("leaseMs", leaseMs), this.db.epoch],
     );
-    return row ? toJob(row) : undefined;
+    if (!row) return undefined;
+    this.claimedText.set(id, row.job);
+    return toJob(row);
+  }
+
+  /** The job after a release: `next` merged into its state, `runningAtMs` cleared, off when told. */
+  private released(id: string, text: string, next: Partial<CronJobState>, disable?: boolean): CronJob {
+    const job = parseRow<CronJob>(text, `cron job ${id}`);
+    const state: CronJobState = { ...job.state, ...next };
+    delete state.runningAtMs;
+    return { ...job, enabled: disable ? false : job.enabled, state };
   }
 
   async release(
@@ -141,30 +202,61 @@ export class PgCronStore implements CronStore {
     next: Partial<CronJobState>,
     options: { remove?: boolean; disable?: boolean } = {},
   ): Promise<boolean> {
+    const claimed = this.claimedText.get(id);
+    this.claimedText.delete(id);
+    if (options.remove) return (await this.removeRow(id, owner)).length > 0;
+    // one statement when the row still holds the text this claim read (the usual case); after an
+    // edit made during the run, the row is read under its lock and the state merged into the edit
+    if (
+      claimed !== undefined &&
+      (await this.write(id, owner, claimed, this.released(id, claimed, next, options.disable)))
+    )
+      return true;
     return this.db.tx(async (client) => {
       const { rows } = await client.query<Row>(
-        `SELECT job, running_at FROM ${this.db.t("cron_jobs")} WHERE id = $1 AND lease_owner = $2
+        `SELECT job FROM ${this.db.t("cron_jobs")} WHERE id = $1 AND lease_owner = $2
            AND lease_epoch IS NOT DISTINCT FROM $3::integer AND $3::integer IN ${this.db.live} FOR UPDATE`,
         [id, owner, this.db.epoch],
       );
       if (!rows[0]) return false;
-      if (options.remove) {
-        await client.query(`DELETE FROM ${this.db.t("cron_jobs")} WHERE id = $1`, [id]);
-        await client.query(`DELETE FROM ${this.db.t("cron_runs")} WHERE job_id = $1`, [id]);
-      } else {
-        const job = parseRow<CronJob>(rows[0].job, `cron job ${id}`);
-        const state: CronJobState = { ...job.state, ...next };
-        delete state.runningAtMs;
-        const updated: CronJob = { ...job, enabled: options.disable ? false : job.enabled, state };
-        await client.query(
-          `UPDATE ${this.db.t("cron_jobs")} SET job = $2, enabled = $3, next_run_at = $4,
-             running_at = NULL, lease_owner = NULL, lease_until = NULL, lease_epoch = NULL WHERE id = $1`,
-          [id, JSON.stringify(updated), updated.enabled, millis(state.nextRunAtMs)],
-        );
-      }
-      await this.db.notify(client, "cron", id);
-      return true;
+      return this.write(
+        id,
+        owner,
+        rows[0].job,
+        this.released(id, rows[0].job, next, options.disable),
+        client,
+      );
     });
+  }
+
+  /** Ends `owner`'s live claim with the job `updated`, if the row still holds `was`; notifies; one statement. */
+  private async write(
+    id: string,
+    owner: string,
+    was: string,
+    updated: CronJob,
+    client: Pick<PoolClient, "query"> = this.db.pool,
+  ): Promise<boolean> {
+    const next = millis(updated.state.nextRunAtMs);
+    const { rows } = await client.query(
+      `WITH done AS (UPDATE ${this.db.t("cron_jobs")} SET job = $4, enabled = $5, next_run_at = $6,
+           running_at = NULL, lease_owner = NULL, lease_until = NULL, lease_epoch = NULL
+         WHERE id = $1 AND lease_owner = $2 AND lease_epoch = $3::integer AND $3::integer IN ${this.db.live}
+           AND job = $7 RETURNING 1)
+       SELECT pg_notify($8, $9) FROM done`,
+      [
+        id,
+        owner,
+        this.db.epoch,
+        JSON.stringify(updated),
+        updated.enabled,
+        next,
+        was,
+        NOTIFY_CHANNEL,
+        this.db.notice("cron", id, dueAt(updated.enabled, next)),
+      ],
+    );
+    return rows.length > 0;
   }
 
   async nextWakeAtMs(nowMs: number): Promise<number | undefined> {
@@ -230,14 +322,7 @@ export class PgCronStore implements CronStore {
    * after the listening connection was re-opened (anything may have changed). Resolves to the
    * unsubscribe once listening.
    */
-  async onChange(listener: (jobId: string) => void): Promise<() => void> {
-    const off = this.events.on(this.db.schema, "cron", "*", (event) => listener(event.id));
-    try {
-      await this.events.ready();
-    } catch (error) {
-      off();
-      throw error;
-    }
-    return off;
+  onChange(listener: (jobId: string, nextRunAtMs?: number | null) => void): Promise<() => void> {
+    return this.events.subscribe(this.db.schema, "cron", listener);
   }
 }

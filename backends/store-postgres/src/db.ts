@@ -8,6 +8,8 @@ export interface StoreEvent {
   schema: string;
   kind: "run" | "cron" | "lease";
   id: string;
+  /** A cron job's next due time after the change (null: none); absent when not known. */
+  at?: number | null;
 }
 
 /**
@@ -54,9 +56,22 @@ export class Db {
   }
 
   /** Tells every listening process (LISTEN/NOTIFY) that a row changed; sent on commit when inside a transaction. */
-  async notify(client: PoolClient | Pool, kind: StoreEvent["kind"], id: string): Promise<void> {
-    const payload: StoreEvent = { schema: this.schema, kind, id };
-    await client.query("SELECT pg_notify($1, $2)", [NOTIFY_CHANNEL, JSON.stringify(payload)]);
+  async notify(
+    client: PoolClient | Pool,
+    kind: StoreEvent["kind"],
+    id: string,
+    at?: number | null,
+  ): Promise<void> {
+    await client.query("SELECT pg_notify($1, $2)", [NOTIFY_CHANNEL, this.notice(kind, id, at)]);
+  }
+
+  /**
+   * The payload of a notice, for statements that send it themselves (`SELECT pg_notify(…) FROM
+   * changed`: the change and its notice in one round trip, the notice only when a row changed).
+   */
+  notice(kind: StoreEvent["kind"], id: string, at?: number | null): string {
+    const payload: StoreEvent = { schema: this.schema, kind, id, ...(at !== undefined ? { at } : {}) };
+    return JSON.stringify(payload);
   }
 }
 

@@ -41,6 +41,27 @@ export class StoreEvents {
     };
   }
 
+  /**
+   * `on`, resolved once listening: the subscription a store's `onChange` hands out (the listener
+   * gets the id, or `"*"` after the connection was re-opened, and the notice's `at` when it has one).
+   */
+  async subscribe(
+    schema: string,
+    kind: StoreEvent["kind"],
+    listener: (id: string, at?: number | null) => void,
+  ): Promise<() => void> {
+    const off = this.on(schema, kind, "*", (event) =>
+      event.at === undefined ? listener(event.id) : listener(event.id, event.at),
+    );
+    try {
+      await this.ready();
+    } catch (error) {
+      off();
+      throw error;
+    }
+    return off;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     this.listeners.clear();

@@ -70,14 +70,7 @@ export class PgLeaderLease implements LeaderLease {
    * Calls `listener` with the lease's name when a holder releases it (or `"*"` when the
    * listening connection was re-opened); resolves to the unsubscribe once listening.
    */
-  async onChange(listener: (name: string) => void): Promise<() => void> {
-    const off = this.events.on(this.db.schema, "lease", "*", (event) => listener(event.id));
-    try {
-      await this.events.ready();
-    } catch (error) {
-      off();
-      throw error;
-    }
-    return off;
+  onChange(listener: (name: string) => void): Promise<() => void> {
+    return this.events.subscribe(this.db.schema, "lease", (name) => listener(name));
   }
 }

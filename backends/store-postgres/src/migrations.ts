@@ -83,6 +83,38 @@ CREATE TABLE tasks (
   record text NOT NULL
 );`,
   },
+  {
+    version: 4,
+    name: "claim_due_capped: due jobs claimed under a cluster-wide cap",
+    // Claimers under a cap take turns on a transaction-scoped advisory lock (the single-key form:
+    // never mistaken for a member's two-key lock), and each statement of the function sees what
+    // the previous claimer committed: the live claims are counted and the free slots taken as one.
+    sql: `
+CREATE FUNCTION claim_due_capped(now_ms bigint, claimer text, lease_ms bigint, max_n integer,
+  claimer_epoch integer, cluster_max integer, lock_class integer)
+RETURNS TABLE (claimed_job text, claimed_running_at bigint, claimed_next_run_at bigint)
+LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+DECLARE
+  live bigint[];
+  held integer;
+BEGIN
+  PERFORM pg_advisory_xact_lock(lock_class::bigint);
+  SELECT coalesce(array_agg(objid::bigint), '{}') INTO live FROM pg_locks
+    WHERE locktype = 'advisory' AND classid = lock_class::oid AND objsubid = 2 AND granted
+      AND database = (SELECT oid FROM pg_database WHERE datname = current_database());
+  IF NOT claimer_epoch::bigint = ANY (live) THEN RETURN; END IF;
+  SELECT count(*) INTO held FROM cron_jobs c
+    WHERE c.lease_owner IS NOT NULL AND c.lease_until > now_ms AND c.lease_epoch::bigint = ANY (live);
+  RETURN QUERY
+    UPDATE cron_jobs AS c SET lease_owner = claimer, lease_until = now_ms + lease_ms,
+      running_at = now_ms, lease_epoch = claimer_epoch
+    FROM (SELECT d.id FROM cron_jobs d
+          WHERE d.enabled AND d.next_run_at <= now_ms AND (d.lease_owner IS NULL OR d.lease_until <= now_ms)
+          ORDER BY d.next_run_at, d.id LIMIT greatest(0, least(max_n, cluster_max - held))
+          FOR UPDATE SKIP LOCKED) AS due
+    WHERE c.id = due.id RETURNING c.job, c.running_at, c.next_run_at;
+END $$;`,
+  },
 ];
 
 /** A schema name safe to splice into SQL (PostgreSQL refuses names starting with `pg_`). */

@@ -8,7 +8,9 @@ import {
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore, type PostgresStore } from "../src/index.js";
+import { claimerSuite } from "./claimers.js";
 import { type Cluster, HAVE_POSTGRES, SKIP_REASON, startCluster } from "./cluster.js";
+import { clusterCapSuite } from "./cluster-cap.js";
 import { connectionLivenessSuite } from "./connection-liveness.js";
 import { followerSuite } from "./followers.js";
 import { livenessSuite } from "./liveness.js";
@@ -91,12 +93,13 @@ describe.skipIf(!HAVE_POSTGRES)(
         { version: 1, name: "sessions, transcripts, runs, cron jobs, run logs, leases" },
         { version: 2, name: "member epochs: claims and the leader lease bound to their holder's connection" },
         { version: 3, name: "MCP tasks: one JSON document per task" },
+        { version: 4, name: "claim_due_capped: due jobs claimed under a cluster-wide cap" },
       ]);
       expect(a.location).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres#racing$/);
       await Promise.all([a.close(), b.close()]);
       // a third start finds everything applied
       const c = await openPostgresStore({ connectionString: url, schema: "racing" });
-      expect((await ctx.pool?.query("SELECT count(*)::int AS n FROM racing.migrations"))?.rows[0].n).toBe(3);
+      expect((await ctx.pool?.query("SELECT count(*)::int AS n FROM racing.migrations"))?.rows[0].n).toBe(4);
       await c.close();
     });
 
@@ -177,5 +180,7 @@ describe.skipIf(!HAVE_POSTGRES)(
     schedulerSuite(() => ctx.cluster?.url as string);
     connectionLivenessSuite(() => ctx.cluster?.url as string);
     followerSuite(() => ctx.cluster?.url as string);
+    clusterCapSuite(() => ctx.cluster?.url as string);
+    claimerSuite(() => ctx.cluster?.url as string);
   },
 );

@@ -269,7 +269,7 @@ export {
   schemaIssues,
   validateToolArguments,
 } from "./validate.js";
-export { isAbortError } from "./wrap/abort.js";
+export * from "./wrap/index.js";
 export {
   APPROVAL_CANCELLED,
   APPROVAL_DENIED,

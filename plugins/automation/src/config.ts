@@ -10,6 +10,11 @@ export const AutomationConfigSchema = Type.Object(
           enabled: Type.Optional(Type.Boolean()),
           /** Runs at the same time (OpenClaw `cron.maxConcurrentRuns`; default 1). */
           maxConcurrentRuns: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+          /**
+           * Runs at the same time across every process on a shared store where each process fires
+           * (PostgreSQL); unset: no cap beyond each process's maxConcurrentRuns.
+           */
+          clusterMaxConcurrentRuns: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
           /** A run missed while the process was down: "once" runs it once on start (default), "off" skips it. */
           catchUp: Type.Optional(Type.Union([Type.Literal("off"), Type.Literal("once")])),
           /** The agent `main` jobs belong to (default "main"). */

@@ -104,6 +104,9 @@ export function createAutomationPlugin(options: AutomationPluginOptions = {}): A
         clock: effectiveClock,
         ...(config.cron?.enabled !== undefined ? { enabled: config.cron.enabled } : {}),
         ...(config.cron?.maxConcurrentRuns ? { maxConcurrentRuns: config.cron.maxConcurrentRuns } : {}),
+        ...(config.cron?.clusterMaxConcurrentRuns
+          ? { clusterMaxConcurrentRuns: config.cron.clusterMaxConcurrentRuns }
+          : {}),
         ...(config.cron?.catchUp ? { catchUp: config.cron.catchUp } : {}),
         ...(config.cron?.defaultAgentId ? { defaultAgentId: config.cron.defaultAgentId } : {}),
         ...(config.cron?.leaderLeaseMs ? { leaderTtlMs: config.cron.leaderLeaseMs } : {}),

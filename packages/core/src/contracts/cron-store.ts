@@ -28,9 +28,17 @@ export interface CronStore {
   /**
    * Claims up to `max` enabled jobs due at `nowMs` (`state.nextRunAtMs <= nowMs`) that no other
    * owner holds a live lease on, for `leaseMs`; marks them running (`state.runningAtMs = nowMs`).
-   * Two owners never both claim the same job while a lease lasts.
+   * Two owners never both claim the same job while a lease lasts. With `limits.clusterMax` (a
+   * store with `sharedClaims`), the claim takes no more than leaves `clusterMax` jobs under live
+   * claims of all owners together, counted and taken atomically.
    */
-  claimDue(nowMs: number, owner: string, leaseMs: number, max: number): Promise<CronJob[]>;
+  claimDue(
+    nowMs: number,
+    owner: string,
+    leaseMs: number,
+    max: number,
+    limits?: { clusterMax?: number },
+  ): Promise<CronJob[]>;
   /**
    * Claims one job whatever its next run (a forced `run`); undefined when it does not exist or
    * another owner holds its lease.
@@ -70,9 +78,18 @@ export interface CronStore {
   /**
    * Calls `listener` with the job id whenever any process adds, changes, releases or removes a
    * job (`"*"` when changes may have been missed), so a scheduler re-arms at once instead of at
-   * its next capped wake-up; resolves to the unsubscribe once listening. Optional.
+   * its next capped wake-up; resolves to the unsubscribe once listening. `nextRunAtMs`, when the
+   * notice carries it, is the job's next due time after the change (null: none, it was removed or
+   * disabled), so a scheduler whose timer is already nearer need not look. Optional.
    */
-  onChange?(listener: (jobId: string) => void): Promise<() => void>;
+  onChange?(listener: (jobId: string, nextRunAtMs?: number | null) => void): Promise<() => void>;
+  /**
+   * Every scheduler on this store may claim due jobs itself, not only the leader: claims are
+   * bound to the claimer's liveness (a dead claimer's claims are listed by `orphans` at once) and
+   * its late writes are fenced, so the leader lease only elects who recovers orphaned claims.
+   * Absent (the embedded file store): only the leader fires.
+   */
+  readonly sharedClaims?: boolean;
   /** Writes whatever is still held in memory (called when the scheduler stops). */
   flush?(): Promise<void>;
   /** Where the jobs are kept (reported by `status`). */

@@ -1,4 +1,5 @@
 import type { DeliveryResult, RunResult } from "./executor.js";
+import type { CronStore } from "./interfaces.js";
 import { backoffMs, safeNextRun } from "./schedule.js";
 import type { CronJob, CronJobState, CronRunLogEntry, CronRunStatus } from "./types.js";
 
@@ -89,4 +90,17 @@ export function settleRun(
     remove,
     disable,
   };
+}
+
+/**
+ * Writes a finished run's record under its claim: the log line first (the durable record of the
+ * finish: a store may write the released state lazily, and a restart restores the state from this
+ * line, see recover.ts), then the release that ends the claim with the job's new state.
+ */
+export async function recordRun(store: CronStore, owner: string, jobId: string, outcome: RunOutcome) {
+  try {
+    if (!outcome.remove) await store.appendRun(outcome.entry);
+  } finally {
+    await store.release(jobId, owner, outcome.state, { remove: outcome.remove, disable: outcome.disable });
+  }
 }

@@ -2,7 +2,9 @@ import { randomUUID } from "node:crypto";
 import { CLAIM_BATCH, ClaimQueue } from "./claim-queue.js";
 import type { CronExecutor } from "./executor.js";
 import type { Clock, CronStore, LeaderLease } from "./interfaces.js";
-import { settleRun } from "./outcome.js";
+import { Leadership, type SchedulerRole } from "./leadership.js";
+import { WakeTimer } from "./wake-timer.js";
+import { recordRun, settleRun } from "./outcome.js";
 import { recoverJobs } from "./recover.js";
 import type { CronJob, CronRunStatus } from "./types.js";
 
@@ -20,8 +22,7 @@ export const LEADER_LEASE_MS = 30_000;
  */
 export const LEADER_PROBE_MS = 1_000;
 
-/** What this process is to the cluster's scheduling (`cron status`). */
-export type SchedulerRole = "leader" | "follower" | "sole";
+export type { SchedulerRole } from "./leadership.js";
 
 /** How a run ended, as the scheduler reports it to whoever waits on it. */
 export interface RunEnd {
@@ -46,6 +47,11 @@ export interface SchedulerOptions {
   leaderTtlMs?: number;
   /** How often a follower probes the lease and a leader sweeps orphaned claims (default LEADER_PROBE_MS). */
   probeMs?: number;
+  /**
+   * At most this many jobs claimed at once by all schedulers on the store together (a store with
+   * `sharedClaims`; ignored otherwise, where the leader alone fires). Unset: no cluster-wide cap.
+   */
+  clusterMaxConcurrentRuns?: number;
 }
 
 /**
@@ -54,11 +60,12 @@ export interface SchedulerOptions {
  * run up to the concurrency limit, the rest waiting in a ClaimQueue; each run's outcome recorded
  * when it finishes, and its freed slot going straight to the next claimed job. Claiming and
  * arming ask the store for the head of its due order, so a burst of n jobs costs n / batch
- * claims, not n scans.
+ * claims, not n scans. With a leader lease, only the leader fires, unless the store has
+ * `sharedClaims`: then every scheduler claims due jobs itself (the store keeps each claim to one
+ * owner) and the leader only recovers the claims of dead processes.
  */
 export class CronScheduler {
-  private timer: unknown;
-  private timerAtMs: number | undefined;
+  private readonly timer: WakeTimer;
   private started = false;
   private stopped = false;
   private readonly running = new Map<string, Promise<RunEnd>>();
@@ -67,13 +74,14 @@ export class CronScheduler {
   private tickAgain = false;
   /** Claimed, not started yet. */
   private readonly queue: ClaimQueue;
-  /** Until when the leader lease is ours without renewing it (renewed once a third of it is gone). */
-  private leaderUntilMs = Number.NEGATIVE_INFINITY;
+  private readonly leadership: Leadership;
   /** When the leader next looks for claims whose holder is gone. */
   private nextSweepAtMs = Number.NEGATIVE_INFINITY;
   /** Unsubscribes from the store's and the lease's change notices. */
   private readonly unsubscribe: Array<() => void> = [];
   private rearmQueued = false;
+  /** A claim under the cluster-wide cap came back short: what is still due waits for a release. */
+  private capWait = false;
 
   constructor(private readonly o: SchedulerOptions) {
     this.queue = new ClaimQueue({
@@ -83,6 +91,19 @@ export class CronScheduler {
       leaseMs: o.leaseMs,
       track: (promise) => this.track(promise),
     });
+    this.timer = new WakeTimer(o.clock, () => void this.tick());
+    this.leadership = new Leadership({
+      lease: o.lease,
+      clock: o.clock,
+      owner: o.owner,
+      ttlMs: o.leaderTtlMs ?? LEADER_LEASE_MS,
+      probeMs: o.probeMs ?? LEADER_PROBE_MS,
+    });
+  }
+
+  /** Every scheduler fires (a store with shared claims), not only the leader. */
+  get sharedClaims(): boolean {
+    return this.o.store.sharedClaims === true;
   }
 
   get runningCount(): number {
@@ -91,8 +112,7 @@ export class CronScheduler {
 
   /** Leader (fires due jobs), follower (waits for the lease), or sole (no lease: the only scheduler). */
   get role(): SchedulerRole {
-    if (!this.o.lease) return "sole";
-    return this.leaderUntilMs > Number.NEGATIVE_INFINITY ? "leader" : "follower";
+    return this.leadership.role;
   }
 
   /** The jobs this scheduler holds a claim on: running, or claimed and waiting for a slot. */
@@ -100,8 +120,19 @@ export class CronScheduler {
     return { running: [...this.running.keys()], queued: this.queue.ids() };
   }
 
-  get timings(): { leaderLeaseMs: number; claimLeaseMs: number; probeMs: number } {
-    return { leaderLeaseMs: this.leaderTtl, claimLeaseMs: this.o.leaseMs, probeMs: this.probeMs };
+  get timings(): {
+    leaderLeaseMs: number;
+    claimLeaseMs: number;
+    probeMs: number;
+    clusterMaxConcurrentRuns?: number;
+  } {
+    const cap = this.sharedClaims ? this.o.clusterMaxConcurrentRuns : undefined;
+    return {
+      leaderLeaseMs: this.leaderTtl,
+      claimLeaseMs: this.o.leaseMs,
+      probeMs: this.probeMs,
+      ...(cap !== undefined ? { clusterMaxConcurrentRuns: cap } : {}),
+    };
   }
 
   private get probeMs(): number {
@@ -139,7 +170,7 @@ export class CronScheduler {
     this.stopped = false;
     const lease = this.o.lease;
     await this.listen();
-    if (!lease || (await this.leader("acquire"))) await this.track(this.recover());
+    if (!lease || (await this.leadership.take("acquire"))) await this.track(this.recover());
     await this.track(this.arm());
   }
 
@@ -154,12 +185,23 @@ export class CronScheduler {
       const off = await subscribe?.catch(() => undefined);
       if (off) this.unsubscribe.push(off);
     };
-    await follow(store.onChange?.(() => this.onJobChange()));
+    await follow(store.onChange?.((_id, nextRunAtMs) => this.onJobChange(nextRunAtMs)));
     await follow(lease?.onChange?.(() => this.onLeaseChange()));
   }
 
-  private onJobChange(): void {
-    if (this.stopped || !this.started || this.role === "follower" || this.rearmQueued) return;
+  /** Whether this scheduler claims due jobs now: the leader, the sole one, or anyone with shared claims. */
+  private get fires(): boolean {
+    return this.role !== "follower" || this.sharedClaims;
+  }
+
+  private onJobChange(nextRunAtMs?: number | null): void {
+    if (this.stopped || !this.started || !this.fires || this.rearmQueued) return;
+    // the notice says when the job is due next: nothing to fire, or the timer is already nearer
+    // (unless the cap held due jobs back: any change may have freed a slot)
+    const later =
+      nextRunAtMs === null || (nextRunAtMs !== undefined && (this.timer.atMs ?? Infinity) <= nextRunAtMs);
+    if (later && !this.capWait) return;
+    this.capWait = false;
     // notices come in bursts (a batch released): one re-arm answers all that arrived meanwhile
     this.rearmQueued = true;
     void this.track(
@@ -172,15 +214,14 @@ export class CronScheduler {
 
   private onLeaseChange(): void {
     if (this.stopped || !this.started || this.role !== "follower") return;
+    this.leadership.probeNow();
     void this.track(this.tick());
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.started = false;
-    if (this.timer !== undefined) this.o.clock.clearTimeout(this.timer);
-    this.timer = undefined;
-    this.timerAtMs = undefined;
+    this.timer.clear();
     for (const off of this.unsubscribe.splice(0)) off();
     if (this.ticking) await this.ticking.catch(() => {});
     // jobs claimed but not started are given back for another scheduler (or the next start)
@@ -188,28 +229,11 @@ export class CronScheduler {
     // finished runs still being recorded complete before the store's last write
     await Promise.allSettled([...this.pending]);
     await this.o.store.flush?.();
-    await this.o.lease?.release("cron", this.o.owner);
-    this.leaderUntilMs = Number.NEGATIVE_INFINITY;
+    await this.leadership.release();
   }
 
   private get leaderTtl(): number {
     return this.o.leaderTtlMs ?? LEADER_LEASE_MS;
-  }
-
-  /**
-   * Takes or renews the leader lease. A renewal is a write under the lease's lock: between runs
-   * of a burst it is skipped while two thirds of the lease are still ahead (by this clock, which
-   * the lease's end is counted on), so the lease is renewed as often as the timer does, not per run.
-   */
-  private async leader(how: "acquire" | "renew"): Promise<boolean> {
-    const lease = this.o.lease;
-    if (!lease) return true;
-    const now = this.o.clock.now();
-    const ttl = this.leaderTtl;
-    if (how === "renew" && now + (2 * ttl) / 3 < this.leaderUntilMs) return true;
-    const ok = await lease[how]("cron", this.o.owner, ttl);
-    this.leaderUntilMs = ok ? now + ttl : Number.NEGATIVE_INFINITY;
-    return ok;
   }
 
   private recover(jobs?: CronJob[]): Promise<void> {
@@ -237,12 +261,13 @@ export class CronScheduler {
     const clock = this.o.clock;
     const now = clock.now();
     // a follower sleeps until its next probe of the lease (or a notice that it was released):
-    // what is due is the leader's business, so it never wakes at a job's time
-    if (this.role === "follower") {
-      this.setTimer(now + Math.min(this.probeMs, Math.ceil(this.leaderTtl / 3)));
+    // what is due is the leader's business, so it never wakes at a job's time (unless it fires too)
+    if (!this.fires) {
+      this.timer.set(now + Math.min(this.probeMs, Math.ceil(this.leaderTtl / 3)));
       return;
     }
-    // with a leader lease, the timer also wakes to renew it; with orphans to sweep, to sweep them
+    // with a leader lease, the timer also wakes to renew it (or, firing as a follower, to probe
+    // it); with orphans to sweep, to sweep them
     let nearest =
       now +
       (this.o.lease
@@ -254,24 +279,11 @@ export class CronScheduler {
         : MAX_TIMER_MS);
     if (this.running.size < this.o.maxConcurrentRuns) {
       const next = await this.o.store.nextWakeAtMs(now);
-      if (next !== undefined && next < nearest) nearest = next;
+      // jobs the cluster-wide cap held back wait for a change notice (or the next probe), not spin
+      if (next !== undefined && next < nearest && !(this.capWait && next <= now)) nearest = next;
     }
     if (this.stopped || !this.started) return;
-    this.setTimer(nearest);
-  }
-
-  /** Arms the one timer at `atMs`, unless a nearer one is already set. */
-  private setTimer(atMs: number): void {
-    const clock = this.o.clock;
-    const at = Math.max(atMs, clock.now());
-    if (this.timer !== undefined && this.timerAtMs !== undefined && this.timerAtMs <= at) return;
-    if (this.timer !== undefined) clock.clearTimeout(this.timer);
-    this.timerAtMs = at;
-    this.timer = clock.setTimeout(() => {
-      this.timer = undefined;
-      this.timerAtMs = undefined;
-      void this.tick();
-    }, at - clock.now());
+    this.timer.set(nearest);
   }
 
   /** Claims what is due and starts it; then re-arms. Ticks asked for while one runs share one more pass. */
@@ -294,16 +306,25 @@ export class CronScheduler {
   private async claimAndLaunch(): Promise<void> {
     if (this.stopped || !this.started) return;
     const { lease, owner, leaseMs } = this.o;
-    // a follower goes straight to taking the lease (one round trip per probe)
-    if (lease && !(this.role === "leader" && (await this.leader("renew")))) {
+    if (lease && this.sharedClaims) {
+      // every scheduler fires; the leader sweeps the claims of dead processes. A follower tries
+      // the lease once per probe interval, and a new leader sweeps at once: the others were
+      // firing all along, so only the dead one's claims are left to recover
+      if (
+        !(this.role === "leader" && (await this.leadership.take("renew"))) &&
+        (await this.leadership.probe())
+      )
+        this.nextSweepAtMs = Number.NEGATIVE_INFINITY;
+    } else if (lease && !(this.role === "leader" && (await this.leadership.take("renew")))) {
+      // a follower goes straight to taking the lease (one round trip per probe)
       // no longer the leader: what this one claimed and has not started is the new leader's
       await this.queue.releaseAll();
       // a new leader first recovers what the last one left (interrupted and missed runs)
-      if (!(await this.leader("acquire"))) return;
+      if (!(await this.leadership.take("acquire"))) return;
       this.nextSweepAtMs = this.o.clock.now() + this.probeMs;
       await this.recover();
     }
-    await this.sweep();
+    if (this.role !== "follower") await this.sweep();
     // claimed jobs waiting for a slot go first, each checked against the store as it stands now
     while (this.running.size < this.o.maxConcurrentRuns && this.queue.size > 0) {
       const job = await this.queue.next();
@@ -317,7 +338,14 @@ export class CronScheduler {
     const capacity = this.o.maxConcurrentRuns - this.running.size;
     if (capacity <= 0 || this.queue.size > 0) return;
     const now = this.o.clock.now();
-    const claimed = await this.o.store.claimDue(now, owner, leaseMs, capacity + CLAIM_BATCH);
+    // under a cluster-wide cap, claims waiting in a queue would hold slots other processes could
+    // run in: only the free slots are claimed
+    const clusterMax = this.sharedClaims ? this.o.clusterMaxConcurrentRuns : undefined;
+    const claimed =
+      clusterMax === undefined
+        ? await this.o.store.claimDue(now, owner, leaseMs, capacity + CLAIM_BATCH)
+        : await this.o.store.claimDue(now, owner, leaseMs, capacity, { clusterMax });
+    this.capWait = clusterMax !== undefined && claimed.length < capacity;
     const start = claimed.slice(0, Math.max(0, this.o.maxConcurrentRuns - this.running.size));
     for (const job of start) this.launch(job);
     const wait = claimed.slice(start.length);
@@ -348,23 +376,15 @@ export class CronScheduler {
         : await executor.deliver(job, result, runAtMs, clock.now() - runAtMs);
     const outcome = settleRun(job, { runId, runAtMs, endMs: clock.now() }, result, delivery);
     // Recording does not hold the run's slot: the next due job starts while this one's log line
-    // and state are written. The job keeps its lease until `release`, so it cannot be claimed
-    // again before its record is complete. The log line goes first: it is the durable record of
-    // the finish, a store may write the released state lazily, and a restart restores the state
-    // from this line (see recover.ts).
+    // and state are written. The job keeps its claim until the record is complete, so it cannot
+    // be claimed again before. Then the timer may have to come forward to the job's next time
+    // (known here: no store round trip).
+    const next = outcome.remove || outcome.disable ? undefined : outcome.state.nextRunAtMs;
     this.track(
-      (async () => {
-        try {
-          if (!outcome.remove) await store.appendRun(outcome.entry);
-        } finally {
-          await store.release(job.id, this.o.owner, outcome.state, {
-            remove: outcome.remove,
-            disable: outcome.disable,
-          });
-        }
-        // the released job has its next time now: the timer may have to come forward to it
-        await this.arm();
-      })(),
+      recordRun(store, this.o.owner, job.id, outcome).then(() => {
+        if (next !== undefined && this.started && !this.stopped && this.o.timer && this.fires)
+          this.timer.set(next);
+      }),
     );
     return {
       runId,

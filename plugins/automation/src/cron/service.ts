@@ -31,6 +31,11 @@ export interface CronServiceOptions {
   enabled?: boolean;
   /** Runs at the same time, across all jobs (default 1). */
   maxConcurrentRuns?: number;
+  /**
+   * Jobs claimed at once by all schedulers on the store together, where every scheduler fires
+   * (a store with `sharedClaims`, such as PostgreSQL's); unset: no cluster-wide cap.
+   */
+  clusterMaxConcurrentRuns?: number;
   /** A job whose time passed while the process was down: runs once on start, or is skipped (default once). */
   catchUp?: "off" | "once";
   /** One scheduler per cluster; without one this process is the only scheduler of its store. */
@@ -112,6 +117,9 @@ export class CronService {
       ...(options.lease ? { lease: options.lease } : {}),
       ...(options.leaderTtlMs !== undefined ? { leaderTtlMs: options.leaderTtlMs } : {}),
       ...(options.probeMs !== undefined ? { probeMs: options.probeMs } : {}),
+      ...(options.clusterMaxConcurrentRuns !== undefined
+        ? { clusterMaxConcurrentRuns: Math.max(1, options.clusterMaxConcurrentRuns) }
+        : {}),
     });
   }
 
@@ -158,6 +166,8 @@ export class CronService {
       nextWakeAtMs: next ?? null,
       // who fires: this process's role, the lease's holder, what this process holds, the timings
       role: this.scheduler.role,
+      // every scheduler on the store claims due jobs (the leader only recovers a dead one's claims)
+      ...(this.scheduler.sharedClaims ? { sharedClaims: true } : {}),
       owner: this.owner,
       ...(this.lease?.holder ? { leader: holder ?? null } : {}),
       claims: this.scheduler.claims,

@@ -6,6 +6,7 @@ import {
   beginJournal,
   type AgentToolResult,
   checkCallEnv,
+  noteCall,
   sanitizeEnv,
   type ToolContext,
   ToolInputError,
@@ -178,6 +179,7 @@ export function createExecTool(
         : elevatedOut
           ? "none (elevated: ran outside the sandbox)"
           : options.sandbox?.status;
+      if (note) noteCall("sandbox", note);
       const run = runLocally(
         {
           registry: options.registry,
