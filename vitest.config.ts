@@ -24,5 +24,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // a loopback broker that lends real OpenClaw Gateways: one boot serves every Gateway test file
+    globalSetup: ["backends/gateway/test/gateway-broker.setup.ts"],
   },
 });

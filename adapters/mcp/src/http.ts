@@ -191,11 +191,14 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
   // their subscriptions/listen streams hear their own toolset's changes (the shared one's without sessionToolset)
   const bus = new ClientEventBus(() => clientToolset.getStore());
   const unfollowShared = bus.follow(toolset, undefined);
-  const modern = createMcpHandler(() => createMcpServer(clientToolset.getStore() ?? toolset, options), {
-    legacy: "reject",
-    bus,
-    onerror: (error) => log(error.message),
-  });
+  const modern = createMcpHandler(
+    () => createMcpServer(clientToolset.getStore() ?? toolset, { ...options, transport: "tcp" }),
+    {
+      legacy: "reject",
+      bus,
+      onerror: (error) => log(error.message),
+    },
+  );
   const endpoint = options.path ?? "/mcp";
   const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const log = options.log ?? (() => {});
@@ -246,6 +249,7 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
       }),
       server: createMcpServer(own ?? toolset, {
         ...options,
+        transport: "tcp",
         ...(own?.onRoots ? { onRoots: own.onRoots } : {}),
         rootsOnRequest: true,
       }),

@@ -4,6 +4,7 @@ import { isToolProtocolError } from "@clawtools/core";
 import { runWithApprovalHandler } from "@clawtools/core/approvals";
 import { isAbortError, toolErrorResult } from "@clawtools/core/wrap";
 import {
+  type CallToolRequest,
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
   isInputRequiredResult,
@@ -12,6 +13,7 @@ import {
   Server,
   type ServerContext,
 } from "@modelcontextprotocol/server";
+import { CallTrace, errorClassOf, noteUnknownTool, type TraceOfCall } from "./call-trace.js";
 import { elicitationApprovalHandler, supportsFormElicitation } from "./elicit-approval.js";
 import { approvalStateOptions, RequestStateError, runWithMrtrApprovals } from "./mrtr-approval.js";
 import { serveResources } from "./resources.js";
@@ -44,6 +46,8 @@ export interface McpToolsetLike {
    * the `resources` capability when there are any, and serves them to this client alone.
    */
   resources?: McpResourcesLike;
+  /** Why tools were left out (createToolset's): a call of one is traced as a policy deny. */
+  diagnostics?: ReadonlyArray<{ toolId: string; reason: string }>;
 }
 
 export interface CreateMcpServerOptions extends ResultLimits {
@@ -78,6 +82,8 @@ export interface CreateMcpServerOptions extends ResultLimits {
    * shared by every client's server.
    */
   tasks?: TaskHost;
+  /** The transport this server answers on, for its trace spans (`network.transport`). */
+  transport?: "pipe" | "tcp";
 }
 
 /** The error a request other than initialize or ping gets before the client has initialised. */
@@ -155,12 +161,33 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
     return { tools: current().listed };
   });
 
+  // every call is traced (a no-op until an app installs an OpenTelemetry provider)
   server.setRequestHandler("tools/call", async (request, ctx) => {
+    const trace = CallTrace.call({
+      tool: request.params.name,
+      requestId: ctx.mcpReq.id,
+      meta: request.params._meta,
+      sessionId: ctx.sessionId,
+      transport: options.transport,
+    });
+    try {
+      return trace.ended(await trace.run(() => callTool(request, ctx, trace)));
+    } catch (error) {
+      trace.threw(error);
+      throw error;
+    }
+  });
+
+  const callTool = async (request: CallToolRequest, ctx: ServerContext, trace: TraceOfCall) => {
     requireInitialized(ctx);
     await roots?.settled(rootsSender(ctx));
     const { byName, outputSchemas } = current();
     const tool = byName.get(request.params.name);
-    if (!tool) throw rpcError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    if (!tool) {
+      noteUnknownTool(trace, toolset.diagnostics, request.params.name);
+      throw rpcError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    }
+    trace.note("policy", "allow");
     const progressToken = request.params._meta?.progressToken;
     let progress = 0;
     const onUpdate =
@@ -200,6 +227,7 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
           tool: tool.name,
           scope: scopeOf(ctx),
           ask,
+          trace,
           run: (signal) => tool.execute(`${String(ctx.mcpReq.id)}-task`, args, signal),
           toResult: (r) => checkStructured(tool.name, toCallToolResult(r, limits), outputSchema(), log),
           ...(ctx.mcpReq.envelope
@@ -229,9 +257,10 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
       // an aborted call's answer is never read (the client cancelled); anything else is a tool error
       if (isAbortError(error) || ctx.mcpReq.signal.aborted)
         return toCallToolResult(toolErrorResult(tool.name, "Aborted"), limits);
+      trace.note("error.class", errorClassOf(error));
       return toCallToolResult(toolErrorResult(tool.name, error), limits);
     }
-  });
+  };
   return server;
 }
 

@@ -1,6 +1,7 @@
 import { type AnyAgentTool, isToolProtocolError } from "@clawtools/core";
 import { isAbortError, toolErrorResult } from "@clawtools/core/wrap";
 import type { JSONRPCMessage, JSONRPCRequest } from "@modelcontextprotocol/server";
+import { CallTrace, errorClassOf, type TraceOfCall } from "./call-trace.js";
 import { isId, isObject } from "./jsonrpc-shape.js";
 import { toCallToolResult } from "./result.js";
 import type { McpToolsetLike } from "./server.js";
@@ -48,16 +49,28 @@ export class FrontCalls {
   run(message: JSONRPCRequest, tool: AnyAgentTool): void {
     const controller = new AbortController();
     this.running.set(message.id, controller);
-    void this.answer(message, tool, controller.signal).then((answer) => {
-      this.running.delete(message.id);
-      // a cancelled call's answer is never read: the SDK sends none either
-      if (controller.signal.aborted) return;
-      void this.transport.send({ ...answer, jsonrpc: "2.0", id: message.id } as JSONRPCMessage);
+    // the same span the SDK path's handler makes (this path never has _meta: no host parent)
+    const trace = CallTrace.call({
+      tool: (message.params as { name: string }).name,
+      requestId: message.id,
+      meta: undefined,
+      transport: "pipe",
     });
+    trace.note("policy", "allow");
+    void trace
+      .run(() => this.answer(message, tool, controller.signal, trace))
+      .then((answer) => {
+        if (answer.error) trace.threw(Object.assign(new Error(answer.error.message), answer.error));
+        else trace.ended(answer.result);
+        this.running.delete(message.id);
+        // a cancelled call's answer is never read: the SDK sends none either
+        if (controller.signal.aborted) return;
+        void this.transport.send({ ...answer, jsonrpc: "2.0", id: message.id } as JSONRPCMessage);
+      });
   }
 
   /** The handler `createMcpServer` gives the SDK, without approvals through the client or progress. */
-  private async answer(message: JSONRPCRequest, tool: AnyAgentTool, signal: AbortSignal) {
+  private async answer(message: JSONRPCRequest, tool: AnyAgentTool, signal: AbortSignal, trace: TraceOfCall) {
     const args = (message.params as { arguments?: Record<string, unknown> }).arguments ?? {};
     try {
       const result = await tool.execute(String(message.id), args, signal, undefined);
@@ -70,6 +83,7 @@ export class FrontCalls {
       if (isToolProtocolError(error)) return { error: { code: error.code, message: error.message } };
       if (isAbortError(error) || signal.aborted)
         return { result: toCallToolResult(toolErrorResult(tool.name, "Aborted"), this.options) };
+      trace.note("error.class", errorClassOf(error));
       return { result: toCallToolResult(toolErrorResult(tool.name, error), this.options) };
     }
   }

@@ -14,7 +14,7 @@ export function serveWithSdk(
   options: ServeStdioOptions,
   wire: Transport,
 ): { close(): Promise<void> } {
-  return serveStdioEntry(() => createMcpServer(toolset, options), {
+  return serveStdioEntry(() => createMcpServer(toolset, { ...options, transport: "pipe" }), {
     transport: wire,
     onerror: (error) => options.log?.(error.message),
   });

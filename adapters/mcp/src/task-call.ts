@@ -4,6 +4,7 @@ import type { TaskRecord } from "@clawtools/core/tasks";
 import { runWithApprovalHandler, type ToolApprovalHandler } from "@clawtools/core/approvals";
 import type { ApprovalDecision } from "@clawtools/core/wrap";
 import { ProtocolError, type ServerContext } from "@modelcontextprotocol/server";
+import type { TraceOfCall } from "./call-trace.js";
 import { APPROVAL_CHOICES, approvalForm } from "./elicit-approval.js";
 import type { TaskControl, TaskHost } from "./task-host.js";
 import { declaresTasksExtension, missingTasksExtension } from "./tasks.js";
@@ -65,6 +66,8 @@ export interface TaskCallOptions {
   toResult: (result: AgentToolResult<unknown>) => Record<string, unknown>;
   /** 2025-11-25 status notifications on the caller's connection. */
   notify?: (task: TaskRecord) => void;
+  /** The call's span: it gets the task's id, and the task's run a span of its own under it. */
+  trace?: TraceOfCall;
 }
 
 /** Starts the call as a task and answers the CreateTaskResult of its era. */
@@ -77,18 +80,22 @@ export async function callAsTask(options: TaskCallOptions): Promise<Record<strin
       ...(options.notify ? { onStatus: options.notify } : {}),
     },
     async (control) => {
+      const span = options.trace?.taskRun(options.tool, control.taskId);
       try {
         const run = () => options.run(control.signal);
+        const traced = span ? () => span.run(run) : run;
         const result = options.ask
-          ? await runWithApprovalHandler(taskApprovalHandler(control), run)
-          : await run();
-        return { result: options.toResult(result) };
+          ? await runWithApprovalHandler(taskApprovalHandler(control), traced)
+          : await traced();
+        return { result: span ? span.ended(options.toResult(result)) : options.toResult(result) };
       } catch (error) {
+        span?.threw(error);
         if (isToolProtocolError(error)) return { error: { code: error.code, message: error.message } };
         throw error;
       }
     },
   );
+  options.trace?.note("task.id", task.taskId);
   if (options.mode.era === "2026") return createTaskResult2026(task);
   // `content: []` gets it past the SDK's 2025 tools/call result check (it refuses a bare `task`)
   return { task: task2025(task), content: [], _meta: { [RELATED_TASK_META]: { taskId: task.taskId } } };

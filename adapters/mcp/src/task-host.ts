@@ -34,6 +34,7 @@ export type TaskOutcome = { result: Record<string, unknown> } | { error: TaskErr
 
 /** What a running task can do besides running: wait for the client's input. */
 export interface TaskControl {
+  taskId: string;
   signal: AbortSignal;
   /** Parks the task input_required with these requests; resolves with the answers, by key. */
   ask(requests: Record<string, unknown>): Promise<Record<string, unknown>>;
@@ -110,6 +111,7 @@ export class TaskHost {
     this.running.set(task.taskId, entry);
     this.schedule();
     const control: TaskControl = {
+      taskId: task.taskId,
       signal: entry.controller.signal,
       ask: (requests) => this.ask(task.taskId, entry, requests),
     };

@@ -4,13 +4,12 @@ import path from "node:path";
 import { GatewayClient, GatewaySessionStore } from "@clawtools/gateway";
 import {
   type FakeOpenAiModel,
-  fakeModelConfig,
   findOpenclaw,
-  type RealGateway,
+  type SharedGateway,
   startFakeOpenAiModel,
-  startRealGateway,
 } from "@clawtools/gateway/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { shareGateway } from "../test/support/gateway.js";
 import { parseCommonOptions } from "./options.js";
 import { buildToolset, type CliToolset } from "./toolset.js";
 
@@ -26,7 +25,7 @@ describe.skipIf(skipReason !== undefined)(
   "serve --gateway: cron, messaging and sessions through a real OpenClaw Gateway",
   () => {
     let model: FakeOpenAiModel;
-    let gateway: RealGateway;
+    let gateway: SharedGateway;
     let operator: GatewayClient;
     let set: CliToolset;
     let stateDir: string;
@@ -36,10 +35,7 @@ describe.skipIf(skipReason !== undefined)(
       if ("skip" in openclaw) return;
       // the Gateway's model is a loopback OpenAI-compatible server (sessions_send runs a turn)
       model = await startFakeOpenAiModel();
-      gateway = await startRealGateway(openclaw, {
-        readyTimeoutMs: BOOT_TIMEOUT_MS - 10_000,
-        config: fakeModelConfig(model),
-      });
+      gateway = await shareGateway({ models: { fake: model } });
       operator = new GatewayClient({ url: gateway.url, token: gateway.token, reconnect: false });
       const workspace = mkdtempSync(path.join(tmpdir(), "cli-gateway-cron-"));
       stateDir = path.join(workspace, ".state");

@@ -59,6 +59,8 @@ export interface CommonOptions {
   agentId?: string;
   /** `--workspace` was given: the MCP client's roots never move it. */
   workspaceGiven?: boolean;
+  /** serve `--otel`: export every tools/call span over OTLP/HTTP. */
+  otel?: boolean;
   /** serve `--root <name|path>`: which of the client's roots is the workspace (default: the first). */
   root?: string;
   /** serve `--surface direct|search|code`: every tool up front, OpenClaw's Tool Search controls, or its code mode. */
@@ -114,6 +116,7 @@ const PER_COMMAND: Record<CommandName, Options> = {
     "agent-id": { type: "string" },
     root: { type: "string" },
     surface: { type: "string" },
+    otel: { type: "boolean", default: false },
   },
 };
 
@@ -274,6 +277,7 @@ export function parseCommonOptions(argv: string[], command: CommandName = "list"
     ...(storeConnections !== undefined ? { storeConnections } : {}),
     ...(agentId !== undefined ? { agentId } : {}),
     ...(v.workspace !== undefined ? { workspaceGiven: true } : {}),
+    ...(v.otel ? { otel: true } : {}),
     ...(v.root !== undefined ? { root: v.root as string } : {}),
     ...(surface !== undefined ? { surface: surface as ToolSurface } : {}),
     positionals: parsed.positionals,

@@ -4,10 +4,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { delay } from "@clawtools/core/time";
-import { findOpenclaw, type RealGateway, startRealGateway } from "@clawtools/gateway/testing";
+import { findOpenclaw, type SharedGateway } from "@clawtools/gateway/testing";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bin, json, requireBuilt, text } from "./support/cli.js";
+import { shareGateway } from "./support/gateway.js";
 import { connectCli } from "./support/serve.js";
 
 const openclaw = findOpenclaw();
@@ -34,7 +35,7 @@ function readmeGatewayExample(): { args: string[]; url: string; startLine: strin
 const example = readmeGatewayExample();
 
 describe.skipIf(skipReason !== undefined)("clawtools serve --gateway against a real OpenClaw Gateway", () => {
-  let gateway: RealGateway;
+  let gateway: SharedGateway;
   let client: Client;
   let stderr: () => string = () => "";
   const call = async (args: Record<string, unknown>) => {
@@ -46,7 +47,7 @@ describe.skipIf(skipReason !== undefined)("clawtools serve --gateway against a r
   beforeAll(async () => {
     requireBuilt();
     if ("skip" in openclaw) return;
-    gateway = await startRealGateway(openclaw, { readyTimeoutMs: BOOT_TIMEOUT_MS - 10_000 });
+    gateway = await shareGateway();
     const workspace = mkdtempSync(path.join(tmpdir(), "cli-gateway-"));
     // the README's example: serve --gateway with the token from the environment, state in the
     // workspace's own state directory (XDG_STATE_HOME points into it)

@@ -1,18 +1,19 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { channelConformance, type DeliveredMessage } from "@clawtools/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GatewayChannel } from "../src/channel.js";
 import type { GatewayClient } from "../src/client.js";
 import { isGatewayError } from "../src/errors.js";
-import type { RealGateway } from "../src/testing/index.js";
-import { BOOT_TIMEOUT_MS, bootGateway, openclaw, operator, skipReason } from "./real.js";
+import type { SharedGateway } from "../src/testing/index.js";
+import { BOOT_TIMEOUT_MS, bootGateway, operator, skipReason } from "./real.js";
 
-// The far side: an OpenClaw channel plugin (test/fixtures/recorder-channel) that the Gateway
-// loads from plugins.load.paths and that appends each delivery to a JSON-lines file read here.
-const FIXTURE = fileURLToPath(new URL("./fixtures/recorder-channel", import.meta.url));
+// The far side: the broker's "recorder" Gateway (recorder-profile.ts) loads an OpenClaw channel
+// plugin that appends each delivery to a JSON-lines file, read here. Its targets and idempotency
+// keys are this run's own: a Gateway lent again keeps the file and its dedupe cache.
+const RUN = randomUUID().slice(0, 8);
+const DIRECT = `direct-check-${RUN}`;
+const REPLY = `reply-check-${RUN}`;
 
 // 9.6's refusal of a conversation read that GatewayChannel's message.action makes (see below)
 const DELEGATED_READ =
@@ -39,36 +40,16 @@ function recorded(file: string): Recorded[] {
     .map((line) => JSON.parse(line) as Recorded);
 }
 
-/**
- * The plugin copied into a temp folder whose node_modules/openclaw links to the installed
- * package, so its `openclaw/plugin-sdk/*` imports resolve as an installed plugin's do.
- */
-function stagePlugin(root: string): string {
-  if ("skip" in openclaw) throw new Error(openclaw.skip);
-  const dir = path.join(root, "recorder-channel");
-  cpSync(FIXTURE, dir, { recursive: true });
-  mkdirSync(path.join(dir, "node_modules"));
-  symlinkSync(path.dirname(openclaw.entry), path.join(dir, "node_modules", "openclaw"), "dir");
-  return dir;
-}
-
 describe.skipIf(skipReason !== undefined)(
   "GatewayChannel against a real Gateway with a channel plugin",
   () => {
-    let root: string;
     let file: string;
-    let gateway: RealGateway;
+    let gateway: SharedGateway;
     let client: GatewayClient;
 
     beforeAll(async () => {
-      root = mkdtempSync(path.join(tmpdir(), "clawtools-recorder-"));
-      file = path.join(root, "deliveries.jsonl");
-      gateway = await bootGateway({
-        config: {
-          plugins: { load: { paths: [stagePlugin(root)] }, entries: { recorder: { enabled: true } } },
-          channels: { recorder: { file } },
-        },
-      });
+      gateway = await bootGateway({ profile: "recorder" });
+      file = gateway.info.deliveries as string;
       client = operator(gateway);
       await client.connect();
     }, BOOT_TIMEOUT_MS);
@@ -76,19 +57,18 @@ describe.skipIf(skipReason !== undefined)(
     afterAll(async () => {
       await client?.close();
       await gateway?.stop();
-      if (root) rmSync(root, { recursive: true, force: true });
     }, 60_000);
 
     it("send reaches the plugin's sendText, and the Gateway answers its message id", async () => {
       const channel = new GatewayChannel({ client, channel: "recorder" });
       const answer = await channel.execute({
         action: "send",
-        to: "direct-check",
+        to: DIRECT,
         text: "hello",
-        idempotencyKey: "k-1",
+        idempotencyKey: `k-1-${RUN}`,
       });
-      const [entry] = recorded(file).filter((e) => e.to === "direct-check");
-      expect(entry).toMatchObject({ kind: "send", to: "direct-check", text: "hello" });
+      const [entry] = recorded(file).filter((e) => e.to === DIRECT);
+      expect(entry).toMatchObject({ kind: "send", to: DIRECT, text: "hello" });
       expect(answer).toMatchObject({ messageId: entry!.messageId, channel: "recorder" });
     });
 
@@ -96,13 +76,13 @@ describe.skipIf(skipReason !== undefined)(
       const channel = new GatewayChannel({ client, channel: "recorder" });
       const answer = await channel.execute({
         action: "reply",
-        to: "reply-check",
+        to: REPLY,
         text: "a reply",
         replyTo: "m-1",
-        idempotencyKey: "k-2",
+        idempotencyKey: `k-2-${RUN}`,
       });
-      const [entry] = recorded(file).filter((e) => e.to === "reply-check");
-      expect(entry).toMatchObject({ kind: "reply", to: "reply-check", text: "a reply" });
+      const [entry] = recorded(file).filter((e) => e.to === REPLY);
+      expect(entry).toMatchObject({ kind: "reply", to: REPLY, text: "a reply" });
       expect(answer).toMatchObject({ ok: true, messageId: entry!.messageId });
     });
 
@@ -113,7 +93,7 @@ describe.skipIf(skipReason !== undefined)(
       const channel = new GatewayChannel({ client, channel: "recorder" });
       for (const action of ["read", "search"] as const) {
         const error = await channel
-          .execute({ action, to: "direct-check", query: "hello", idempotencyKey: `k-${action}` })
+          .execute({ action, to: DIRECT, query: "hello", idempotencyKey: `k-${action}-${RUN}` })
           .catch((e: unknown) => e);
         expect(isGatewayError(error)).toBe(true);
         expect((error as Error).message).toBe(
@@ -130,9 +110,9 @@ describe.skipIf(skipReason !== undefined)(
         const answer = await client.request("message.action", {
           channel: "recorder",
           action,
-          params: { to: "direct-check", ...extra },
+          params: { to: DIRECT, ...extra },
           conversationReadOrigin: "direct-operator",
-          idempotencyKey: `k-direct-${action}`,
+          idempotencyKey: `k-direct-${action}-${RUN}`,
         });
         expect(answer).toMatchObject({ messages: [{ text: "hello" }] });
       }
@@ -142,7 +122,7 @@ describe.skipIf(skipReason !== undefined)(
     let n = 0;
     channelConformance(
       () => {
-        const target = `conformance-${++n}`;
+        const target = `conformance-${RUN}-${++n}`;
         const delivered = (): DeliveredMessage[] =>
           recorded(file)
             .filter((e) => e.to === target && typeof e.text === "string")

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GatewayChannel } from "../src/channel.js";
 import type { GatewayClient } from "../src/client.js";
 import { isGatewayError } from "../src/errors.js";
-import type { RealGateway } from "../src/testing/index.js";
+import type { SharedGateway } from "../src/testing/index.js";
 import { BOOT_TIMEOUT_MS, bootGateway, operator, skipReason } from "./real.js";
 
 describe.skipIf(skipReason !== undefined)("GatewayChannel against a real OpenClaw Gateway", () => {
-  let gateway: RealGateway;
+  let gateway: SharedGateway;
   let client: GatewayClient;
   let channel: GatewayChannel;
 

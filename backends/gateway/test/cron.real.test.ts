@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GatewayClient } from "../src/client.js";
 import { GatewayCron } from "../src/cron.js";
 import { isGatewayError } from "../src/errors.js";
-import type { RealGateway } from "../src/testing/index.js";
+import type { SharedGateway } from "../src/testing/index.js";
 import { BOOT_TIMEOUT_MS, bootGateway, operator, skipReason } from "./real.js";
 
 type Job = { id: string; name: string; schedule: { kind: string; everyMs?: number } };
 
 describe.skipIf(skipReason !== undefined)("GatewayCron against a real OpenClaw Gateway", () => {
-  let gateway: RealGateway;
+  let gateway: SharedGateway;
   let client: GatewayClient;
   let cron: GatewayCron;
 

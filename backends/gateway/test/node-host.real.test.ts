@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GatewayClient } from "../src/client.js";
 import { isGatewayError } from "../src/errors.js";
 import { GatewayNodeHost } from "../src/node-host.js";
-import type { RealGateway } from "../src/testing/index.js";
+import type { SharedGateway } from "../src/testing/index.js";
 import { BOOT_TIMEOUT_MS, bootGateway, operator, skipReason, until } from "./real.js";
 
 describe.skipIf(skipReason !== undefined)("GatewayNodeHost against a real OpenClaw Gateway and node", () => {
-  let gateway: RealGateway;
+  let gateway: SharedGateway;
   let client: GatewayClient;
   let host: GatewayNodeHost;
 

@@ -4,31 +4,28 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GatewayClient } from "../src/client.js";
 import { GatewayAgentRunner } from "../src/agent-runner.js";
 import { GatewaySessionStore } from "../src/session-store.js";
-import {
-  type FakeOpenAiModel,
-  fakeModelConfig,
-  type RealGateway,
-  startFakeOpenAiModel,
-} from "../src/testing/index.js";
+import { type FakeOpenAiModel, type SharedGateway, startFakeOpenAiModel } from "../src/testing/index.js";
 import { conformanceResponder } from "./conformance-model.js";
 import { BOOT_TIMEOUT_MS, bootGateway, operator, skipReason } from "./real.js";
 
 const RUN_MS = 240_000; // a turn on a loaded machine takes 20-60 s before the model is asked
 
-// one Gateway for the file, its model a loopback OpenAI-compatible server; a second one
-// (provider `scripted`) answers the AgentRunner conformance suite's sessions with the suite's model
+// the run's shared Gateway, its default model (provider `fake`) this file's loopback
+// OpenAI-compatible server while the file holds it; a second one (provider `scripted`) answers
+// the AgentRunner conformance suite's sessions with the suite's model
 describe.skipIf(skipReason !== undefined)("sessions and agent runs through a real OpenClaw Gateway", () => {
   let model: FakeOpenAiModel;
   let scripted: FakeOpenAiModel;
   let conformance: ConformanceModel | undefined;
-  let gateway: RealGateway;
+  let gateway: SharedGateway;
   let client: GatewayClient;
   let store: GatewaySessionStore;
 
   beforeAll(async () => {
     model = await startFakeOpenAiModel();
     scripted = await startFakeOpenAiModel({ respond: conformanceResponder(() => conformance) });
-    gateway = await bootGateway({ config: fakeModelConfig(model, { scripted }) });
+    // its SessionStore conformance lists every session: a Gateway with none (no main one either)
+    gateway = await bootGateway({ models: { fake: model, scripted }, noSessions: true });
     client = operator(gateway);
     await client.connect();
     store = new GatewaySessionStore({ client });

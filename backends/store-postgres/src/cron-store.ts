@@ -1,6 +1,6 @@
 import type { CronJob, CronJobState, CronRunLogEntry, CronStore, Page } from "@clawtools/core/contracts";
 import type { PoolClient } from "pg";
-import { type Db, finite, millis, NOTIFY_CHANNEL, parseRow } from "./db.js";
+import { ASYNC_COMMIT, type Db, finite, millis, NOTIFY_CHANNEL, parseRow } from "./db.js";
 import type { StoreEvents } from "./events.js";
 
 type Row = { job: string; running_at: string | null };
@@ -78,7 +78,8 @@ export class PgCronStore implements CronStore {
   }
 
   async get(id: string): Promise<CronJob | undefined> {
-    const [row] = await this.db.query<Row>(
+    const [row] = await this.db.prepared<Row>(
+      "cron-get",
       `SELECT job, running_at FROM ${this.db.t("cron_jobs")} WHERE id = $1`,
       [id],
     );
@@ -142,7 +143,8 @@ export class PgCronStore implements CronStore {
     const params = [finite("nowMs", nowMs), owner, finite("leaseMs", leaseMs), limit, this.db.epoch];
     const rows =
       limits.clusterMax === undefined
-        ? await this.db.query<Row>(
+        ? await this.db.prepared<Row>(
+            "cron-claim-due",
             `UPDATE ${this.db.t("cron_jobs")} AS c SET lease_owner = $2, lease_until = $1::bigint + $3::bigint,
                running_at = $1, lease_epoch = $5::integer
              FROM (SELECT id FROM ${this.db.t("cron_jobs")}
@@ -238,12 +240,13 @@ export class PgCronStore implements CronStore {
     client: Pick<PoolClient, "query"> = this.db.pool,
   ): Promise<boolean> {
     const next = millis(updated.state.nextRunAtMs);
-    const { rows } = await client.query(
+    const rows = await this.db.prepared(
+      "cron-release",
       `WITH done AS (UPDATE ${this.db.t("cron_jobs")} SET job = $4, enabled = $5, next_run_at = $6,
            running_at = NULL, lease_owner = NULL, lease_until = NULL, lease_epoch = NULL
          WHERE id = $1 AND lease_owner = $2 AND lease_epoch = $3::integer AND $3::integer IN ${this.db.live}
            AND job = $7 RETURNING 1)
-       SELECT pg_notify($8, $9) FROM done`,
+       SELECT pg_notify($8, $9), ${ASYNC_COMMIT} FROM done`,
       [
         id,
         owner,
@@ -255,12 +258,14 @@ export class PgCronStore implements CronStore {
         NOTIFY_CHANNEL,
         this.db.notice("cron", id, dueAt(updated.enabled, next)),
       ],
+      client,
     );
     return rows.length > 0;
   }
 
   async nextWakeAtMs(nowMs: number): Promise<number | undefined> {
-    const [row] = await this.db.query<{ at: string | null }>(
+    const [row] = await this.db.prepared<{ at: string | null }>(
+      "cron-next-wake",
       `SELECT min(next_run_at) AS at FROM ${this.db.t("cron_jobs")}
        WHERE enabled AND (lease_owner IS NULL OR lease_until <= $1)`,
       [finite("nowMs", nowMs)],
@@ -273,7 +278,8 @@ export class PgCronStore implements CronStore {
    * claim, so a process cut off from the database (its claim passed on) records nothing late.
    */
   async appendRun(entry: CronRunLogEntry): Promise<void> {
-    const rows = await this.db.query(
+    const rows = await this.db.prepared(
+      "cron-append-run",
       `INSERT INTO ${this.db.t("cron_runs")} (job_id, entry) SELECT $1, $2
        WHERE $3::integer IN ${this.db.live} AND NOT EXISTS (SELECT 1 FROM ${this.db.t("cron_jobs")}
          WHERE id = $1 AND lease_owner IS NOT NULL AND lease_epoch IS DISTINCT FROM $3::integer)

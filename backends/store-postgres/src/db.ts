@@ -39,6 +39,20 @@ export class Db {
     return (await this.pool.query<R>(sql, params)).rows;
   }
 
+  /**
+   * `query` as a named prepared statement: parsed and planned once per connection, not per call
+   * (for the per-operation paths: an append, a page, a release). The name carries the schema,
+   * since a pool the caller owns may serve several.
+   */
+  async prepared<R extends QueryResultRow = QueryResultRow>(
+    name: string,
+    sql: string,
+    params: unknown[],
+    client: Pick<PoolClient, "query"> = this.pool,
+  ): Promise<R[]> {
+    return (await client.query<R>({ name: `${this.schema}.${name}`, text: sql, values: params })).rows;
+  }
+
   /** Runs `fn` in one transaction on one connection; rolls back when it throws. */
   async tx<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
@@ -74,6 +88,16 @@ export class Db {
     return JSON.stringify(payload);
   }
 }
+
+/**
+ * A select-list item that commits the statement's transaction without waiting for the WAL flush
+ * (`synchronous_commit = off` for it alone): the write is atomic and survives any client's crash,
+ * and only a crash of the database server itself may lose the last few hundred milliseconds of
+ * such writes, the durability of the embedded stores (which do not fsync transcripts or releases).
+ * Used where the embedded stores do not fsync either: transcript appends, and cron releases (a
+ * lost release is restored from the run's log line, which is written durably first).
+ */
+export const ASYNC_COMMIT = "set_config('synchronous_commit', 'off', true) AS async_commit";
 
 /** `JSON.parse` of a stored row, naming the row when the text is not JSON. */
 export function parseRow<T>(text: string, what: string): T {

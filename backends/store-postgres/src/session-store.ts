@@ -7,7 +7,7 @@ import type {
   SessionStore,
   TranscriptMessage,
 } from "@clawtools/core/contracts";
-import { type Db, hasNul, millis, parseRow, withoutUndefined } from "./db.js";
+import { ASYNC_COMMIT, type Db, hasNul, millis, parseRow, withoutUndefined } from "./db.js";
 
 type Row = { entry: string };
 const HISTORY_BATCH = 200;
@@ -45,7 +45,8 @@ export class PgSessionStore implements SessionStore {
       throw new Error("listPage: after must be { updatedAt: number, key: string } from a previous page");
     if (hasNul(query.agentId, after?.key)) return { entries: [] };
     // one row more than asked says whether another page follows
-    const rows = await this.db.query<Row>(
+    const rows = await this.db.prepared<Row>(
+      "list-page",
       `SELECT entry FROM ${this.db.t("sessions")}
        WHERE ($1::text IS NULL OR agent_id = $1) AND ($2::bigint IS NULL OR updated_at >= $2)
          AND ($3::bigint IS NULL OR updated_at < $3 OR (updated_at = $3 AND key > $4))
@@ -69,9 +70,11 @@ export class PgSessionStore implements SessionStore {
 
   async get(key: string): Promise<SessionEntry | undefined> {
     if (hasNul(key)) return undefined;
-    const [row] = await this.db.query<Row>(`SELECT entry FROM ${this.db.t("sessions")} WHERE key = $1`, [
-      key,
-    ]);
+    const [row] = await this.db.prepared<Row>(
+      "session-get",
+      `SELECT entry FROM ${this.db.t("sessions")} WHERE key = $1`,
+      [key],
+    );
     return row ? parseRow<SessionEntry>(row.entry, `session ${key}`) : undefined;
   }
 
@@ -177,30 +180,24 @@ export class PgSessionStore implements SessionStore {
     options: { idempotencyKey?: string } = {},
   ): Promise<boolean> {
     if (hasNul(key)) throw new Error(`Session not found: ${key}`);
-    return this.db.tx(async (client) => {
-      // the row lock orders appends to one session and keeps a concurrent delete out
-      const { rows } = await client.query(
-        `SELECT 1 FROM ${this.db.t("sessions")} WHERE key = $1 FOR UPDATE`,
-        [key],
-      );
-      if (!rows[0]) throw new Error(`Session not found: ${key}`);
-      if (options.idempotencyKey) {
-        const claimed = await client.query(
-          `INSERT INTO ${this.db.t("append_keys")} (session_key, idempotency_key) VALUES ($1, $2)
-           ON CONFLICT DO NOTHING RETURNING 1`,
-          [key, options.idempotencyKey],
-        );
-        if (claimed.rowCount === 0) return false;
-      }
-      // the secrets the process knows never land in a transcript
-      const texts = messages.map((message) => JSON.stringify(redactValue(message)));
-      if (texts.length > 0)
-        await client.query(
-          `INSERT INTO ${this.db.t("transcript")} (session_key, message) SELECT $1, unnest($2::text[])`,
-          [key, texts],
-        );
-      return true;
-    });
+    // the secrets the process knows never land in a transcript
+    const texts = messages.map((message) => JSON.stringify(redactValue(message)));
+    // One statement: the session's row lock (ordering appends to one session, keeping a
+    // concurrent delete out), the idempotency key, and the messages in their order
+    const [row] = await this.db.prepared<{ found: boolean; fresh: boolean }>(
+      "append",
+      `WITH s AS (SELECT key FROM ${this.db.t("sessions")} WHERE key = $1 FOR UPDATE),
+         k AS (INSERT INTO ${this.db.t("append_keys")} (session_key, idempotency_key)
+               SELECT key, $3 FROM s WHERE $3::text IS NOT NULL ON CONFLICT DO NOTHING RETURNING 1),
+         m AS (INSERT INTO ${this.db.t("transcript")} (session_key, message)
+               SELECT s.key, u.message FROM s, unnest($2::text[]) WITH ORDINALITY AS u(message, n)
+               WHERE $3::text IS NULL OR EXISTS (SELECT 1 FROM k) ORDER BY u.n RETURNING 1)
+       SELECT EXISTS (SELECT 1 FROM s) AS found, ($3::text IS NULL OR EXISTS (SELECT 1 FROM k)) AS fresh,
+         (SELECT count(*) FROM m) AS written, ${ASYNC_COMMIT}`,
+      [key, texts, options.idempotencyKey || null],
+    );
+    if (!row?.found) throw new Error(`Session not found: ${key}`);
+    return row.fresh;
   }
 
   async history(
@@ -216,7 +213,8 @@ export class PgSessionStore implements SessionStore {
     for (;;) {
       if (out.length >= limit || (options.maxBytes !== undefined && bytes > options.maxBytes)) break;
       const batch = Math.min(HISTORY_BATCH, limit - out.length);
-      const rows: Array<{ seq: string; message: string }> = await this.db.query(
+      const rows: Array<{ seq: string; message: string }> = await this.db.prepared(
+        "history",
         `SELECT seq, message FROM ${this.db.t("transcript")}
          WHERE session_key = $1 AND ($2::bigint IS NULL OR seq < $2) ORDER BY seq DESC LIMIT $3`,
         [key, before, batch],

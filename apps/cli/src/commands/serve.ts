@@ -2,6 +2,7 @@ import { redactSecrets, registerSecret } from "@clawtools/core/safety";
 // stdio's entry answers a client's opening before it loads the MCP SDK; HTTP loads it with the adapter
 import { serveStdio } from "@clawtools/mcp/stdio";
 import type { CommonOptions } from "../options.js";
+import { installOtel } from "../otel.js";
 import { followClientRoots } from "../roots.js";
 import { reserveStdoutForProtocol } from "../stdout-guard.js";
 import { taskHostFor } from "../tasks.js";
@@ -59,6 +60,9 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
   if (options.http) await probePort(options.http, options.host ?? "127.0.0.1");
   // before any plugin or section loads: what they print must not land between protocol messages
   const protocolOut = options.http === undefined ? reserveStdoutForProtocol() : undefined;
+  const early = (line: string) => process.stderr.write(redactSecrets(`[clawtools] ${line}\n`));
+  // before the first call: its span goes to the collector
+  const stopTraces = options.otel ? await installOtel(early) : undefined;
   // what serve uses as its own secrets (the store's, the Gateway's, --http's token, provider keys)
   // never reaches a command it runs: the bundle withholds them, but for the config's passEnv
   const set = await buildToolset(options, { profile: "coding", store: true, secrets: [token] });
@@ -91,6 +95,8 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
     onStop: async () => {
       await tasks?.close();
       await set.close();
+      // the spans still buffered go out before the process ends
+      await stopTraces?.();
     },
     ...(options.maxMessageMb !== undefined
       ? { maxMessageBytes: Math.floor(options.maxMessageMb * 1024 * 1024) }

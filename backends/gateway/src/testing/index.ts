@@ -16,3 +16,11 @@ export {
   type LoopbackGatewayOptions,
   startLoopbackGateway,
 } from "./loopback-gateway.js";
+export {
+  type GatewayBroker,
+  type GatewayProfile,
+  type GatewayProfileSetup,
+  startGatewayBroker,
+} from "./gateway-broker.js";
+export { type LeaseOptions, leaseGateway, type SharedGateway } from "./gateway-lease.js";
+export type { ModelSlot } from "./model-slot.js";

@@ -1,5 +1,6 @@
 import type { ApprovalDecision } from "../wrap/hooks.js";
 import { type Clock, systemClock } from "../time/clock.js";
+import { noteCall } from "../wrap/call-notes.js";
 
 /** What a person is asked to approve: which tool, the exact command, where, and why. */
 export interface ToolApprovalRequest {
@@ -45,7 +46,10 @@ export async function askApproval<R>(
   options: AskApprovalOptions = {},
 ): Promise<ApprovalOutcome> {
   const runSignal = options.signal;
-  if (runSignal?.aborted) return "cancelled";
+  if (runSignal?.aborted) {
+    noteCall("approval", "cancelled");
+    return "cancelled";
+  }
   const timeoutMs = options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
   if (!(timeoutMs > 0))
     throw new RangeError(`approval timeout must be a positive number of ms, got ${timeoutMs}`);
@@ -72,7 +76,9 @@ export async function askApproval<R>(
       (): ApprovalOutcome => "deny",
     );
   try {
-    return await Promise.race([answered, ended]);
+    const outcome = await Promise.race([answered, ended]);
+    noteCall("approval", outcome);
+    return outcome;
   } finally {
     clock.clearTimeout(timer);
     if (onAbort) runSignal?.removeEventListener("abort", onAbort);

@@ -5,6 +5,7 @@ import {
   type ToolApprovalHandler,
   type ToolApprovalRequest,
 } from "./ask.js";
+import { noteCall } from "../wrap/call-notes.js";
 import { ApprovalMemory } from "./memory.js";
 
 export interface ApprovalGateOptions<R extends ToolApprovalRequest> {
@@ -32,9 +33,15 @@ export class ApprovalGate<R extends ToolApprovalRequest = ToolApprovalRequest> {
    */
   async decide(request: R, key: string, signal?: AbortSignal): Promise<ApprovalGateOutcome> {
     const remembered = `${request.cwd}\u0000${key}`;
-    if (await this.memory.has(request.tool, remembered)) return "remembered";
+    if (await this.memory.has(request.tool, remembered)) {
+      noteCall("approval", "remembered");
+      return "remembered";
+    }
     const handler = this.options.handler ?? ambientApprovalHandler();
-    if (!handler) return "unavailable";
+    if (!handler) {
+      noteCall("approval", "unavailable");
+      return "unavailable";
+    }
     const outcome = await askApproval(handler as ToolApprovalHandler<R>, request, {
       ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
       ...(signal ? { signal } : {}),

@@ -1,15 +1,15 @@
 /**
- * The undo journal of a workspace, kept in the state directory: one entry per changing tool
- * call (write, edit, apply_patch, exec) with the state of every path it changed before and
- * after, file contents content-addressed under `blobs/`. Undo restores the workspace to how it
- * was just before a call, refusing (changing nothing) when a file changed outside the journal
- * since; redo puts the undone calls back. Bounded in size: the oldest entries are dropped.
- */
+ * The undo journal of a workspace, kept in the state directory: one entry per changing tool call
+ * (write, edit, apply_patch, exec) with the state of every path it changed before and after, file
+ * contents content-addressed under `blobs/`. Undo restores the workspace to how it was just before a
+ * call, refusing (changing nothing) when a file changed outside the journal since; redo puts the
+ * undone calls back. Bounded in size: the oldest entries are dropped. */
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { appendFile, mkdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomically } from "../state/atomic-write.js";
+import { noteCall } from "../wrap/call-notes.js";
 import { applyState, BlobStore, captureState, type FileState, sameState } from "./file-state.js";
 import { JournalError } from "./errors.js";
 import { type Scan, type ScanOptions, scanTree } from "./scan.js";
@@ -179,6 +179,7 @@ export class Journal {
         await this.saveUndoState(state);
       }
       await this.bound();
+      noteCall("journal.id", entry.id);
       return entry;
     });
   }

@@ -1,4 +1,5 @@
 import { askApproval } from "../approvals/ask.js";
+import { noteCall } from "./call-notes.js";
 import {
   type ApprovalHandler,
   type BeforeToolCallEvent,
@@ -46,7 +47,10 @@ export async function runBeforeToolCall(
     }
   }
   if (!approvalRequest) return { blocked: false, params };
-  if (!approval.handler) return { blocked: true, reason: APPROVAL_UNAVAILABLE };
+  if (!approval.handler) {
+    noteCall("approval", "unavailable");
+    return { blocked: true, reason: APPROVAL_UNAVAILABLE };
+  }
   const decision = await askHookApproval(
     approval.handler,
     { ...approvalRequest, toolName: event.toolName, toolCallId: event.toolCallId, params },

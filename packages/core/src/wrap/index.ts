@@ -3,6 +3,7 @@
 // wraps tools itself or passes hooks to createToolset.
 export { coerceToSchema, parseToolArguments, schemaIssues, validateToolArguments } from "../validate.js";
 export { isAbortError } from "./abort.js";
+export { type CallNotes, noteCall, runWithCallNotes } from "./call-notes.js";
 export {
   APPROVAL_CANCELLED,
   APPROVAL_DENIED,

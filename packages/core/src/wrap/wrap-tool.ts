@@ -6,6 +6,7 @@ import type { AgentToolResult, AnyAgentTool } from "../tool.js";
 import { validateToolArguments } from "../validate.js";
 import { abortError, combineSignals, isAbortError } from "./abort.js";
 import { runBeforeToolCall } from "./before-call.js";
+import { noteCall } from "./call-notes.js";
 import { coerceToolResult, errorMessage, toolErrorResult } from "./error-result.js";
 import { byPriority, type ToolCallHookContext, type ToolHooks } from "./hooks.js";
 import type { LoopDetector } from "./loop-detection.js";
@@ -24,6 +25,12 @@ export interface WrapToolOptions {
 }
 
 const DEFAULT_APPROVAL_TIMEOUT_MS = 120_000;
+
+/** The pipeline refused the call (owner-only, a hook's block, an approval not given). */
+function noteRefusal(reason: string): void {
+  noteCall("policy", "deny");
+  noteCall("policy.reason", reason);
+}
 
 /**
  * Wraps a tool in the per-call pipeline: abort check → owner-only → validation → loop
@@ -100,10 +107,13 @@ export function wrapTool<T extends AnyAgentTool>(tool: T, options: WrapToolOptio
     const signal = combineSignals(callSignal, options.signal);
     if (signal?.aborted) throw abortError();
     let params: Record<string, unknown> = {};
-    const fail = (error: unknown) =>
-      finish(toolCallId, params, started, toolErrorResult(toolName, error), errorMessage(error));
+    const fail = (error: unknown) => {
+      noteCall("error.class", error instanceof Error ? error.name : typeof error);
+      return finish(toolCallId, params, started, toolErrorResult(toolName, error), errorMessage(error));
+    };
 
     if (isOwnerOnlyTool(tool) && options.senderIsOwner !== true) {
+      noteRefusal("owner-only tool and the sender is not the owner");
       return fail(new ToolAuthorizationError(OWNER_ONLY_TOOL_ERROR));
     }
     try {
@@ -126,7 +136,10 @@ export function wrapTool<T extends AnyAgentTool>(tool: T, options: WrapToolOptio
         },
       );
       if (signal?.aborted) throw abortError();
-      if (outcome.blocked) return fail(new Error(outcome.reason));
+      if (outcome.blocked) {
+        noteRefusal(outcome.reason);
+        return fail(new Error(outcome.reason));
+      }
       if (outcome.params !== params) {
         try {
           params = validateToolArguments(tool, outcome.params);

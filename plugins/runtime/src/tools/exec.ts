@@ -4,6 +4,7 @@ import { sandboxRefusalNote } from "../sandbox/refusal-note.js";
 import { type AgentTool, type AgentToolResult, type ToolContext, ToolInputError } from "@clawtools/core";
 import { checkCallEnv, sanitizeEnv } from "@clawtools/core/safety";
 import { beginJournal } from "@clawtools/core/journal";
+import { noteCall } from "@clawtools/core/wrap";
 import { clampYield, resolveYieldMs } from "../process/limits.js";
 import { commandsOf } from "../security/command-prefixes.js";
 import { refuseApprovalCommands } from "../security/control-commands.js";
@@ -172,6 +173,7 @@ export function createExecTool(
         : elevatedOut
           ? "none (elevated: ran outside the sandbox)"
           : options.sandbox?.status;
+      if (note) noteCall("sandbox", note);
       const run = runLocally(
         {
           registry: options.registry,
