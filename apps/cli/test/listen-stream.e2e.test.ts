@@ -47,7 +47,8 @@ function post(
 async function* messages(body: ReadableStream<Uint8Array>) {
   const decoder = new TextDecoder();
   let buffer = "";
-  for await (const chunk of body) {
+  // the DOM lib (plugins/ui) types ReadableStream without async iteration; Node 20 has it
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
     buffer += decoder.decode(chunk, { stream: true });
     for (let nl = buffer.indexOf("\n"); nl !== -1; nl = buffer.indexOf("\n")) {
       const line = buffer.slice(0, nl).trim();
