@@ -13,8 +13,7 @@ let api: typeof OtelApi | undefined;
  * package (the CLI) uses the same copy as the SDK it installs, whose registration it must accept.
  */
 export function otelApi(): typeof OtelApi | undefined {
-  if (api) return api;
   if ((globalThis as Record<symbol, unknown>)[REGISTERED] === undefined) return undefined;
-  api = createRequire(import.meta.url)("@opentelemetry/api") as typeof OtelApi;
+  api ??= createRequire(import.meta.url)("@opentelemetry/api") as typeof OtelApi;
   return api;
 }

@@ -8,12 +8,13 @@ import { PassThrough } from "node:stream";
 import { journalFor } from "@clawtools/core/journal";
 import { fileTaskStore } from "@clawtools/core/tasks";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createMcpServer, LineTransport } from "../src/index.js";
+import { createMcpServer, LineTransport, serveHttp } from "../src/index.js";
 import { StdioFront } from "../src/stdio-front.js";
 import { TaskHost } from "../src/task-host.js";
 import { gatedToolset } from "./support/gated-tool.js";
@@ -249,5 +250,24 @@ describe("a call made as a task", () => {
     });
     await client.close();
     await host.close();
+  });
+});
+
+describe("Streamable HTTP", () => {
+  it("the span names the client's session and the transport", async () => {
+    const serving = await serveHttp(tracedToolset(workspaceDir, stateDir), { port: 0, signals: false });
+    const client = new Client({ name: "spans", version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(new URL(serving.url));
+    await client.connect(transport);
+    await client.callTool({ name: "greet", arguments: { who: "ada" } });
+    expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await spanOf("tools/call greet")).attributes).toMatchObject({
+      ...callAttributes("greet"),
+      "network.transport": "tcp",
+      "network.protocol.name": "http",
+      "mcp.session.id": transport.sessionId,
+    });
+    await client.close();
+    await serving.stop();
   });
 });

@@ -46,8 +46,11 @@ function post(
 /** The JSON-RPC messages of an SSE body as they arrive. */
 async function* messages(body: ReadableStream<Uint8Array>) {
   const decoder = new TextDecoder();
+  const reader = body.getReader();
   let buffer = "";
-  for await (const chunk of body) {
+  for (;;) {
+    const { value: chunk, done } = await reader.read();
+    if (done) return;
     buffer += decoder.decode(chunk, { stream: true });
     for (let nl = buffer.indexOf("\n"); nl !== -1; nl = buffer.indexOf("\n")) {
       const line = buffer.slice(0, nl).trim();

@@ -17,6 +17,7 @@ import {
 } from "node:fs";
 import { networkInterfaces } from "node:os";
 import path from "node:path";
+import { type CallNotes, runWithCallNotes } from "@clawtools/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createExecTool,
@@ -106,9 +107,14 @@ const hostAddress = () =>
 
 describe("exec in bubblewrap", () => {
   it("the workspace is writable and the result says where it ran", async () => {
-    const { out, details } = await run("echo made > made.txt && cat notes.txt");
+    // what a server traces: the sandbox the call ran in, noted for its span
+    const notes: CallNotes = new Map();
+    const { out, details } = await runWithCallNotes(notes, () =>
+      run("echo made > made.txt && cat notes.txt"),
+    );
     expect(out).toContain("inside");
     expect(details?.sandbox).toBe("bwrap");
+    expect(notes.get("sandbox")).toBe("bwrap");
     expect(readFileSync(path.join(workspaceDir, "made.txt"), "utf8")).toBe("made\n");
   });
 
