@@ -17,7 +17,7 @@ import {
 } from "node:fs";
 import { networkInterfaces } from "node:os";
 import path from "node:path";
-import { type CallNotes, runWithCallNotes } from "@clawtools/core";
+import { type CallNotes, runWithCallNotes } from "@clawtools/core/wrap";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createExecTool,
