@@ -58,8 +58,6 @@ describe.skipIf(skipReason !== undefined)("sessions and agent runs through a rea
         // with agents.entries {main, ops} in its config, 2026.9.6 did not start here twice ("state
         // lease heartbeat did not become ready"); not looked into further
         otherAgents: "this test's Gateway has the one agent, main",
-        spawnedBy:
-          "the Gateway's sessions.create makes a spawned session from parentSessionKey, not spawnedBy alone",
       },
     },
   );
