@@ -72,7 +72,7 @@ describe("clawtools serve: a config MCP server that fails to start is retried", 
       expect(await client.callTool({ name: "flaky__ping", arguments: { text: "hi" } })).toMatchObject({
         content: [{ type: "text", text: "pong: hi" }],
       });
-      expect(stderr()).toContain('[clawtools] MCP server "flaky" came back: serving flaky__ping');
+      await expect.poll(stderr).toContain('[clawtools] MCP server "flaky" came back: serving flaky__ping');
     } finally {
       await client.close();
     }
@@ -101,16 +101,17 @@ describe("clawtools serve: a config MCP server that fails to start is retried", 
       // the server's process ends mid-call: the call fails, and its tools go
       await client.callTool({ name: "flaky__crash", arguments: {} }).catch(() => undefined);
       await changes(1);
-      expect(stderr()).toContain('[clawtools] MCP server "flaky" went away');
+      // the notification (stdout) and the line (stderr) come down two pipes: either may be read first
+      await expect.poll(stderr).toContain('[clawtools] MCP server "flaky" went away');
       // it starts again on the first retry (the fixture only fails its first 0 starts)
       await changes(2);
       expect(await names()).toContain("flaky__ping");
       expect(await client.callTool({ name: "flaky__ping", arguments: { text: "again" } })).toMatchObject({
         content: [{ type: "text", text: "pong: again" }],
       });
-      expect(stderr()).toContain(
-        '[clawtools] MCP server "flaky" came back: serving flaky__ping, flaky__crash',
-      );
+      await expect
+        .poll(stderr)
+        .toContain('[clawtools] MCP server "flaky" came back: serving flaky__ping, flaky__crash');
     } finally {
       await client.close();
     }
