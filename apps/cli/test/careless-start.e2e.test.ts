@@ -28,7 +28,7 @@ function run(args: string[], env: NodeJS.ProcessEnv = process.env) {
     });
     child.stdin.end();
     const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-    child.on("exit", (code) => {
+    child.on("close", (code) => {
       clearTimeout(timer);
       resolve({ code, stderr, stdout });
     });

@@ -19,7 +19,7 @@ describe("serve --http and the secrets it knows", () => {
       stdout: "ignore",
       env: { ...process.env, XAI_API_KEY: KEY },
     });
-    const exited = new Promise((resolve) => child.on("exit", resolve));
+    const exited = new Promise((resolve) => child.on("close", resolve));
     try {
       const client = new Client({ name: "secrets-e2e", version: "1" });
       await client.connect(

@@ -83,7 +83,7 @@ function runCli(args: string[], cwd: string): Promise<{ code: number | null; std
       stderr += chunk;
     });
     child.stdin.end();
-    child.on("exit", (code) => resolve({ code, stderr }));
+    child.on("close", (code) => resolve({ code, stderr }));
   });
 }
 

@@ -93,7 +93,7 @@ function runCli(args: string[], cwd: string): Promise<{ code: number | null; std
       stderr += chunk;
     });
     child.stdin.end();
-    child.on("exit", (code) => resolve({ code, stderr }));
+    child.on("close", (code) => resolve({ code, stderr }));
   });
 }
 

@@ -27,7 +27,7 @@ function run(args: string[], stdin?: string) {
     stderr += String(d);
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on("exit", (code, signal) => resolve({ code, signal })),
+    child.on("close", (code, signal) => resolve({ code, signal })),
   );
   if (stdin !== undefined) child.stdin.end(stdin);
   return { child, exited, out: () => stdout, err: () => stderr };
