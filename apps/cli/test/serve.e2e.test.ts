@@ -5,10 +5,11 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { alive, bin, cliDir, ensureBuilt, repo, text } from "./support/cli.js";
+import { alive, bin, cliDir, ensureBuilt, POLL, repo, text } from "./support/cli.js";
 import { connectCli } from "./support/serve.js";
 
-const until = async (check: () => boolean, ms = 10_000) => {
+// a process start or a process tree's end can take seconds on a loaded CI machine
+const until = async (check: () => boolean, ms = 30_000) => {
   const end = Date.now() + ms;
   while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
 };
@@ -55,7 +56,8 @@ describe("clawtools serve (built, over stdio MCP)", () => {
     );
     expect(tools.find((t) => t.name === "read")!.annotations).toMatchObject({ readOnlyHint: true });
     expect(tools.find((t) => t.name === "write")!.annotations).toMatchObject({ destructiveHint: true });
-    expect(stderr()).toContain("[clawtools] serving");
+    // serve's stderr may be read after its answers on stdout (two pipes)
+    await expect.poll(stderr, POLL).toContain("[clawtools] serving");
     const version = JSON.parse(readFileSync(path.join(cliDir, "package.json"), "utf8")).version;
     expect(client.getServerVersion()).toEqual({ name: "clawtools", version });
   });
@@ -199,7 +201,8 @@ describe("clawtools serve: stopping", () => {
       err += String(d);
     });
     child.stdin.end(`${line}\n`);
-    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    // 'close', not 'exit': the pipes may still hold its output when it exits
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     expect(code).toBe(0);
     expect(err).toContain(`from ${sub}:`);
     expect(JSON.parse(out.trim())).toMatchObject({ id: 1, error: { code: -32600 } });
@@ -229,7 +232,7 @@ describe("clawtools serve: stopping", () => {
       });
       process.kill(serverPid!, signal);
       await exited;
-      await until(() => alive(marker) === 0, 5000);
+      await until(() => alive(marker) === 0);
       expect(alive(marker)).toBe(0);
       expect(await running).toBeInstanceOf(Error);
       await until(() => {
