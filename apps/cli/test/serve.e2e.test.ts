@@ -206,7 +206,7 @@ describe("clawtools serve: stopping", () => {
     expect(code).toBe(0);
     expect(err).toContain(`from ${sub}:`);
     expect(JSON.parse(out.trim())).toMatchObject({ id: 1, error: { code: -32600 } });
-  });
+  }, 120_000);
 
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
     it(`${signal} kills a background process tree started through exec, then exits`, async () => {
