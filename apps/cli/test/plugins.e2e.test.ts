@@ -104,7 +104,8 @@ describe("clawtools serve --plugin / config plugins", () => {
       .poll(stderr, POLL)
       .toContain('[clawtools] MCP server "ghost" did not start and is skipped: ');
     await expect.poll(stderr, POLL).toContain("plugin mcp:echoes (mcpServers.echoes): serving echoes__echo");
-    const serverProcesses = () => alive("echo-mcp-server.mjs");
+    // by its full path: the Node 24 run of this file (beside this one in CI) runs a copy of it elsewhere
+    const serverProcesses = () => alive(path.join(fixtures, "echo-mcp-server.mjs"));
     expect(serverProcesses()).toBeGreaterThanOrEqual(1);
     // serve ends at end of input, and the server it started ends with it
     await client.close();

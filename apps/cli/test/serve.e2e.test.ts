@@ -16,6 +16,11 @@ const until = async (check: () => boolean, ms = 30_000) => {
 
 const stdioClient = (args: string[]) => connectCli(["serve", ...args]);
 
+// The sleeps these tests start are found by their command line (ps): CI runs this file on Node 20
+// and Node 24 side by side, so each run's durations carry a suffix of their own.
+const RUN = String(process.pid).padStart(7, "0");
+const sleepOf = (n: number) => `sleep ${n}${RUN}`;
+
 /** The CLI as a plain child process: exit code and stderr once it ends on its own. */
 function run(args: string[], stdin?: string) {
   const child = spawn(process.execPath, [bin, ...args], { stdio: ["pipe", "pipe", "pipe"] });
@@ -153,16 +158,16 @@ describe("clawtools serve (built, over stdio MCP)", () => {
   it("cancelling a long exec kills its process", async () => {
     const controller = new AbortController();
     const pending = client.callTool(
-      { name: "exec", arguments: { command: "sh -c 'sleep 5151 & sleep 5151'" } },
+      { name: "exec", arguments: { command: `sh -c '${sleepOf(5151)} & ${sleepOf(5151)}'` } },
       undefined,
       { signal: controller.signal },
     );
-    await until(() => alive("sleep 5151") >= 2);
-    expect(alive("sleep 5151")).toBeGreaterThanOrEqual(2);
+    await until(() => alive(sleepOf(5151)) >= 2);
+    expect(alive(sleepOf(5151))).toBeGreaterThanOrEqual(2);
     controller.abort();
     await expect(pending).rejects.toThrow();
-    await until(() => alive("sleep 5151") === 0);
-    expect(alive("sleep 5151")).toBe(0);
+    await until(() => alive(sleepOf(5151)) === 0);
+    expect(alive(sleepOf(5151))).toBe(0);
   });
 });
 
@@ -210,7 +215,7 @@ describe("clawtools serve: stopping", () => {
 
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
     it(`${signal} kills a background process tree started through exec, then exits`, async () => {
-      const marker = `sleep ${signal === "SIGTERM" ? 6161 : signal === "SIGINT" ? 6162 : 6163}`;
+      const marker = sleepOf(signal === "SIGTERM" ? 6161 : signal === "SIGINT" ? 6162 : 6163);
       let serverPid: number | undefined;
       const { client, transport } = await stdioClient(["--workspace", workspace]);
       serverPid = transport.pid ?? undefined;
@@ -259,11 +264,11 @@ describe("clawtools call (built)", () => {
       "--workspace",
       workspace,
       "--args",
-      JSON.stringify({ command: "sleep 7171", background: true }),
+      JSON.stringify({ command: sleepOf(7171), background: true }),
     ]);
     expect((await p.exited).code).toBe(0);
     expect(p.out()).toContain("Command still running");
-    expect(alive("sleep 7171")).toBe(0);
+    expect(alive(sleepOf(7171))).toBe(0);
   });
 });
 
