@@ -10,7 +10,14 @@ import { appendFile, mkdir, readFile, realpath, stat, writeFile } from "node:fs/
 import path from "node:path";
 import { writeFileAtomically } from "../state/atomic-write.js";
 import { noteCall } from "../wrap/call-notes.js";
-import { applyState, BlobStore, captureState, type FileState, sameState } from "./file-state.js";
+import {
+  applyState,
+  BlobStore,
+  captureKnownState,
+  captureState,
+  type FileState,
+  sameState,
+} from "./file-state.js";
 import { JournalError } from "./errors.js";
 import {
   describe,
@@ -85,9 +92,15 @@ export class Journal {
     return path.relative(this.workspace, abs).split(path.sep).join("/");
   }
 
-  /** The state of `abs` now (its bytes copied): taken before and after a tool changes it. */
-  capture(abs: string): Promise<FileState> {
-    return captureState(abs, this.blobs).then((c) => c.state);
+  /**
+   * The state of `abs` now (its bytes copied): taken before and after a tool changes it. A tool
+   * that holds the file's bytes (read or written under its write lock) passes them as `known`,
+   * and they are not read again.
+   */
+  capture(abs: string, known?: string | Uint8Array): Promise<FileState> {
+    return (
+      known === undefined ? captureState(abs, this.blobs) : captureKnownState(abs, this.blobs, known)
+    ).then((c) => c.state);
   }
 
   async all(): Promise<JournalEntry[]> {
@@ -128,9 +141,13 @@ export class Journal {
         ...(extra.skipped?.length ? { skipped: extra.skipped } : {}),
         ...(extra.session ? { session: extra.session } : {}),
       };
-      await mkdir(this.dir, { recursive: true });
       const line = `${JSON.stringify(entry)}\n`;
-      await appendFile(this.entriesFile, line);
+      // the journal's directory is made by the first record (or again, if it was removed)
+      await appendFile(this.entriesFile, line).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== "ENOENT") throw error;
+        await mkdir(this.dir, { recursive: true });
+        await appendFile(this.entriesFile, line);
+      });
       if (this.counted) {
         this.counted.bytes += entry.bytes;
         this.counted.fileSize += Buffer.byteLength(line);
@@ -353,11 +370,17 @@ export class Journal {
         for (const { seq, entry } of this.recent)
           if (seq > since) for (const f of entry.files) meanwhile.set(f.path, f.after);
         const changes: Array<{ abs: string; before: FileState; after: FileState }> = [];
-        for (const rel of new Set([...before.scan.keys(), ...after.scan.keys()])) {
-          const a = after.scan.get(rel)?.state ?? null;
-          const b = meanwhile.has(rel) ? meanwhile.get(rel)! : (before.scan.get(rel)?.state ?? null);
-          if (!sameState(b, a)) changes.push({ abs: path.join(this.workspace, rel), before: b, after: a });
+        const compare = (rel: string, then: FileState, now: FileState) => {
+          const b = meanwhile.has(rel) ? meanwhile.get(rel)! : then;
+          if (!sameState(b, now))
+            changes.push({ abs: path.join(this.workspace, rel), before: b, after: now });
+        };
+        for (const [rel, entry] of before.scan) {
+          const now = after.scan.get(rel);
+          // the after scan reuses the entry itself when the metadata did not move
+          if (now !== entry || meanwhile.has(rel)) compare(rel, entry.state, now?.state ?? null);
         }
+        for (const [rel, entry] of after.scan) if (!before.scan.has(rel)) compare(rel, null, entry.state);
         return { changes, bytes: before.added + after.added, skipped: after.skipped };
       }).finally(() => this.closeScan());
       const changed = new Set(changes.map((c) => this.rel(c.abs)));
