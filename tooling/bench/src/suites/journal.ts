@@ -173,6 +173,43 @@ export default {
           target: "≤ 1.2×",
           met: r.clawtoolsEdit! <= 1.2 * r.openclawEdit!,
         });
+        // the physical limit: a crash-safe replace done by hand, and its fsync alone
+        for (const [what, steps, sync, noSync, ours] of [
+          [
+            "write (2 KB file)",
+            "temp file, fsync, rename",
+            r.rawWrite!,
+            r.rawWriteNoSync!,
+            r.clawtoolsWrite!,
+          ],
+          [
+            "edit (200-line file)",
+            "read, replace, temp file, fsync, rename",
+            r.rawEdit!,
+            r.rawEditNoSync!,
+            r.clawtoolsEdit!,
+          ],
+        ] as const) {
+          const limit = `raw ${what}: ${steps} (limit)`;
+          rows.push({ name: limit, value: sync, unit: "ms" });
+          rows.push({
+            name: `clawtools ${what} against the limit`,
+            value: ours,
+            unit: "ms",
+            baseline: limit,
+          });
+          rows.push({
+            name: `the same raw ${what} without fsync (bench only, never the product)`,
+            value: noSync,
+            unit: "ms",
+          });
+          rows.push({
+            name: `of clawtools ${what}: the fsync itself (limit minus the same without fsync)`,
+            value: sync - noSync,
+            unit: "ms",
+            note: `${Math.round((100 * (sync - noSync)) / ours)}% of clawtools' time`,
+          });
+        }
         notes.push(
           "OpenClaw rows: OpenClaw 9.6's host workspace write and edit tools (as its agents get them: the pi tools it bundles on its guarded host file operations) and clawtools' built fs section run in one Node 24 process, taking turns call by call; clawtools writes atomically with fsync, records the journal and keeps the stale guard.",
         );
