@@ -29,7 +29,7 @@ import {
   type UndoState,
   type UndoStep,
 } from "./entry.js";
-import { type Scan, type ScanOptions, scanTree } from "./scan.js";
+import { diffScans, type Scan, type ScanOptions, scanTree } from "./scan.js";
 import { TreeWatch } from "./tree-watch.js";
 
 export type { JournalChange, JournalEntry, JournalOptions, JournalScope, UndoStep } from "./entry.js";
@@ -62,8 +62,7 @@ export class Journal {
 
   /**
    * A state directory inside the workspace is not walked: what serve writes there is no command's
-   * change. Its real path is looked up once per journal (the journal's own directory there is
-   * made on the first record, so a path that does not exist yet is looked up again).
+   * change. Its real path is looked up once it exists.
    */
   private async scanOptions(): Promise<ScanOptions> {
     if (this.skipDirs) return { ...this.options, skipDirs: this.skipDirs };
@@ -369,18 +368,10 @@ export class Journal {
         const meanwhile = new Map<string, FileState>();
         for (const { seq, entry } of this.recent)
           if (seq > since) for (const f of entry.files) meanwhile.set(f.path, f.after);
-        const changes: Array<{ abs: string; before: FileState; after: FileState }> = [];
-        const compare = (rel: string, then: FileState, now: FileState) => {
-          const b = meanwhile.has(rel) ? meanwhile.get(rel)! : then;
-          if (!sameState(b, now))
-            changes.push({ abs: path.join(this.workspace, rel), before: b, after: now });
-        };
-        for (const [rel, entry] of before.scan) {
-          const now = after.scan.get(rel);
-          // the after scan reuses the entry itself when the metadata did not move
-          if (now !== entry || meanwhile.has(rel)) compare(rel, entry.state, now?.state ?? null);
-        }
-        for (const [rel, entry] of after.scan) if (!before.scan.has(rel)) compare(rel, null, entry.state);
+        const changes = diffScans(before.scan, after.scan, meanwhile).map((c) => ({
+          ...c,
+          abs: path.join(this.workspace, c.rel),
+        }));
         return { changes, bytes: before.added + after.added, skipped: after.skipped };
       }).finally(() => this.closeScan());
       const changed = new Set(changes.map((c) => this.rel(c.abs)));

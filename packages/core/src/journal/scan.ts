@@ -6,7 +6,7 @@
 import { type Dirent, lstatSync, readdirSync, type Stats, statSync } from "node:fs";
 import path from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { type BlobStore, captureState, type FileState } from "./file-state.js";
+import { type BlobStore, captureState, type FileState, sameState } from "./file-state.js";
 import type { ScanObserver } from "./tree-watch.js";
 
 /** Size, mtime, ctime, inode and mode: what says a path may have changed (ctime moves on every write, chmod and rename, and no process can set it back). */
@@ -123,4 +123,27 @@ export async function scanTree(
       }),
     );
   return { scan, added, skipped };
+}
+
+/**
+ * The paths whose state differs between two scans; `meanwhile` holds the states other calls
+ * recorded in between, which a path starts from instead.
+ */
+export function diffScans(
+  before: Scan,
+  after: Scan,
+  meanwhile: Map<string, FileState>,
+): Array<{ rel: string; before: FileState; after: FileState }> {
+  const changes: Array<{ rel: string; before: FileState; after: FileState }> = [];
+  const compare = (rel: string, then: FileState, now: FileState) => {
+    const b = meanwhile.has(rel) ? meanwhile.get(rel)! : then;
+    if (!sameState(b, now)) changes.push({ rel, before: b, after: now });
+  };
+  for (const [rel, entry] of before) {
+    const now = after.get(rel);
+    // the after scan reuses the entry itself when the metadata did not move
+    if (now !== entry || meanwhile.has(rel)) compare(rel, entry.state, now?.state ?? null);
+  }
+  for (const [rel, entry] of after) if (!before.has(rel)) compare(rel, null, entry.state);
+  return changes;
 }
