@@ -12,7 +12,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUILD_TIMEOUT_MS, ensureBuilt } from "./support/cli.js";
+import { startModelServer } from "../../../adapters/runner-pi/test/model-server.js";
+import { BUILD_TIMEOUT_MS, ensureBuilt, text } from "./support/cli.js";
 import { serveHttp } from "./support/serve.js";
 
 const onPath = (command: string) =>
@@ -62,6 +63,7 @@ describe("clawtools serve --http: the sections' resources", () => {
   let a: Host;
   let b: Host;
   let page: Server;
+  let model: Awaited<ReturnType<typeof startModelServer>>;
   let pageUrl: string;
 
   beforeAll(async () => {
@@ -74,9 +76,22 @@ describe("clawtools serve --http: the sections' resources", () => {
     );
     await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
     pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/`;
+    // a sub-agent's model: it answers every task with one line
+    model = await startModelServer(() => ({ text: "pong from the loopback model" }));
     server = await serveHttp(
-      ["--state-dir", path.join(workspace, ".state"), "--profile", "full", "--allow-private-network"],
-      { cwd: workspace },
+      [
+        "--state-dir",
+        path.join(workspace, ".state"),
+        "--profile",
+        "full",
+        "--allow-private-network",
+        "--model",
+        "openai/scripted",
+      ],
+      {
+        cwd: workspace,
+        env: { ...process.env, OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "sk-loopback" },
+      },
     );
     a = await connect(server.url);
     b = await connect(server.url, elsewhere);
@@ -86,6 +101,7 @@ describe("clawtools serve --http: the sections' resources", () => {
     await b?.transport.terminateSession().catch(() => {});
     server?.child.kill("SIGTERM");
     page?.close();
+    await model?.close();
     rmSync(workspace, { recursive: true, force: true });
     rmSync(elsewhere, { recursive: true, force: true });
   });
@@ -188,5 +204,45 @@ describe("clawtools serve --http: the sections' resources", () => {
     expect(Buffer.from(snapRead.blob!, "base64").subarray(1, 4).toString("latin1")).toBe("PNG");
 
     for (const link of [shotLink!, pdfLink!, snapLink!]) await hiddenFrom(b, link.uri);
+  }, 120_000);
+
+  it("sessions_history links a transcript the caller may see; another client's session may not read it", async () => {
+    const spawned = await a.client.callTool({
+      name: "sessions_spawn",
+      arguments: { task: "say pong", label: "transcript-child" },
+    });
+    const childKey = JSON.parse(text(spawned)).childSessionKey as string;
+    expect(childKey).toMatch(/^agent:/);
+    // the child's run ends with the model's answer in its transcript
+    let history: Awaited<ReturnType<Client["callTool"]>> | undefined;
+    await expect
+      .poll(
+        async () => {
+          history = await a.client.callTool({
+            name: "sessions_history",
+            arguments: { sessionKey: childKey },
+          });
+          return text(history);
+        },
+        { timeout: 60_000, interval: 250 },
+      )
+      .toContain("pong from the loopback model");
+    const [link] = linksOf(history);
+    expect(link).toMatchObject({
+      uri: `clawtools://sessions/transcript/${encodeURIComponent(childKey)}`,
+      mimeType: "application/x-ndjson",
+    });
+    const contents = await read(a, link!.uri);
+    expect(contents.mimeType).toBe("application/x-ndjson");
+    const messages = contents
+      .text!.trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { role: string; content: unknown });
+    expect(messages.map((m) => m.role)).toEqual(expect.arrayContaining(["user", "assistant"]));
+    expect(JSON.stringify(messages.find((m) => m.role === "user"))).toContain("say pong");
+    expect(JSON.stringify(messages.at(-1))).toContain("pong from the loopback model");
+    expect((await a.client.listResources()).resources.map((r) => r.uri)).toContain(link!.uri);
+    // b's session did not spawn it: under the default visibility (tree) it neither lists nor reads it
+    await hiddenFrom(b, link!.uri);
   }, 120_000);
 });

@@ -3,6 +3,7 @@ import {
   defineSectionPlugin,
   packageInfo,
   provide,
+  readSectionConfig,
   SESSION_SERVICE,
   type ToolContext,
   ToolUnavailableError,
@@ -12,6 +13,7 @@ import { sessionsEnv } from "./context.js";
 import type { AgentRunner, RunRegistry, SessionStore } from "./interfaces.js";
 import type { LivenessOptions } from "./liveness.js";
 import { SessionsService } from "./service.js";
+import { transcriptResources } from "./transcript-resources.js";
 import { FileRunRegistry } from "./store/file-runs.js";
 import { FileSessionStore } from "./store/file-store.js";
 import { createSessionStatusTool, createSessionsYieldTool } from "./tools/session-status.js";
@@ -125,6 +127,10 @@ export function createSessionsPlugin(options: SessionsPluginOptions = {}): Sessi
       }
       services.clear();
     },
+    // the transcripts the caller's session may read, under the section's visibility rule
+    resources: transcriptResources(serviceFor, (ctx) =>
+      readSectionConfig(ctx, "sessions", SessionsConfigSchema, inCode),
+    ),
     // an app wires cron onto this section's store and runner through the declared capability
     capabilities: [provide(SESSION_SERVICE, serviceFor)],
     members: { serviceFor },

@@ -2,6 +2,7 @@ import { type AgentTool, jsonResult, Type } from "@clawtools/core";
 import { redactSecrets } from "@clawtools/core/safety";
 import { HISTORY_BYTES_MAX, capHistory, redact, sanitizeMessage } from "../caps.js";
 import { type SessionsEnv, resolveVisible } from "../context.js";
+import { transcriptLink } from "../transcript-resources.js";
 
 export const sessionsHistorySchema = Type.Object(
   {
@@ -46,7 +47,7 @@ export function createSessionsHistoryTool(env: SessionsEnv): AgentTool<typeof se
         return s.message;
       });
       const capped = capHistory(clean);
-      return jsonResult({
+      const answer = jsonResult({
         sessionKey: target.entry.key,
         messages: capped.messages,
         truncated: capped.dropped > 0,
@@ -55,6 +56,9 @@ export function createSessionsHistoryTool(env: SessionsEnv): AgentTool<typeof se
         contentRedacted,
         bytes: capped.bytes,
       });
+      // the whole transcript (the newest 4 MB), as a resource the host can read
+      answer.content.push(transcriptLink(target.entry.key));
+      return answer;
     },
   };
 }
