@@ -94,12 +94,13 @@ describe.skipIf(!HAVE_POSTGRES)(
         { version: 2, name: "member epochs: claims and the leader lease bound to their holder's connection" },
         { version: 3, name: "MCP tasks: one JSON document per task" },
         { version: 4, name: "claim_due_capped: due jobs claimed under a cluster-wide cap" },
+        { version: 5, name: "runs bound to their holder's connection: the holder's member epoch" },
       ]);
       expect(a.location).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres#racing$/);
       await Promise.all([a.close(), b.close()]);
       // a third start finds everything applied
       const c = await openPostgresStore({ connectionString: url, schema: "racing" });
-      expect((await ctx.pool?.query("SELECT count(*)::int AS n FROM racing.migrations"))?.rows[0].n).toBe(4);
+      expect((await ctx.pool?.query("SELECT count(*)::int AS n FROM racing.migrations"))?.rows[0].n).toBe(5);
       await c.close();
     });
 
