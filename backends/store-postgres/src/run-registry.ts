@@ -72,7 +72,10 @@ export class PgRunRegistry implements RunRegistry {
       // a holder whose connection dropped is dead to everyone, itself included: its late writes are fenced
       if (stored.status === "running" && row.epoch !== null && !row.live && this.db.member.heldBy(row.epoch))
         if (patch.status !== "lost")
-          throw refused(runId, "this process no longer holds it (its connection to the database dropped: it is lost)");
+          throw refused(
+            runId,
+            "this process no longer holds it (its connection to the database dropped: it is lost)",
+          );
       const next: RunRecord = withoutUndefined({ ...stored, ...patch, runId });
       await client.query(
         `UPDATE ${this.db.t("runs")} SET requester = $2, created_at = $3, status = $4, record = $5, owner_epoch = $6

@@ -7,7 +7,6 @@ import { cutOff } from "./cut-off.js";
 
 const HOUR = 3_600_000;
 
-
 /**
  * Claims and the leader lease are bound to their holder's connection: when it drops, they are
  * free at once (no waiting out an hour's lease), and the holder's late writes are refused.

@@ -14,6 +14,7 @@ import { clusterCapSuite } from "./cluster-cap.js";
 import { connectionLivenessSuite } from "./connection-liveness.js";
 import { followerSuite } from "./followers.js";
 import { livenessSuite } from "./liveness.js";
+import { remoteRunsSuite } from "./remote-runs.js";
 import { schedulerSuite } from "./schedulers.js";
 import { twoInstanceSuite } from "./two-instances.js";
 
@@ -178,6 +179,7 @@ describe.skipIf(!HAVE_POSTGRES)(
 
     twoInstanceSuite(() => ctx.cluster?.url as string);
     livenessSuite(() => ctx.cluster?.url as string);
+    remoteRunsSuite(() => ctx.cluster?.url as string);
     schedulerSuite(() => ctx.cluster?.url as string);
     connectionLivenessSuite(() => ctx.cluster?.url as string);
     followerSuite(() => ctx.cluster?.url as string);

@@ -43,7 +43,8 @@ export async function followHeldRun<T>(
     const found = answer(current);
     if (found !== undefined) return { answer: found };
     const live = await liveTokens(runs);
-    if (!current || !heldElsewhere(current, self, Date.now(), options.staleMs, live)) return { holderGone: true };
+    if (!current || !heldElsewhere(current, self, Date.now(), options.staleMs, live))
+      return { holderGone: true };
     if (Date.now() >= deadline) return { timedOut: current };
     await delay(backoffPause(poll, { baseMs: 5, maxMs: 200, jitter: "none" }));
   }

@@ -261,7 +261,9 @@ export class SessionsService {
       const lost = await this.runs.get(run.runId).catch(() => undefined);
       if (lost?.status !== "lost") throw error;
       await childPatched;
-      await this.store.patch(run.childSessionKey, { status: "lost", endedAt: lost.endedAt ?? endedAt }).catch(() => {});
+      await this.store
+        .patch(run.childSessionKey, { status: "lost", endedAt: lost.endedAt ?? endedAt })
+        .catch(() => {});
       return;
     }
     await childPatched;
