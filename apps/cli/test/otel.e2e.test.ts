@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUILD_TIMEOUT_MS, bin, ensureBuilt } from "./support/cli.js";
+import { BUILD_TIMEOUT_MS, bin, ensureBuilt, POLL } from "./support/cli.js";
 import { connectCli } from "./support/serve.js";
 
 type AnyValue = { stringValue?: string; intValue?: string | number };
@@ -75,7 +75,8 @@ describe("clawtools serve --otel", () => {
       arguments: { path: "notes.txt" },
       _meta: { traceparent: `00-${HOST_TRACE}-${HOST_SPAN}-01` },
     });
-    expect(stderr()).toContain(`traces: OTLP/HTTP (JSON) to ${endpoint}/v1/traces`);
+    // serve's stderr may be read after its answers on stdout (two pipes)
+    await expect.poll(stderr, POLL).toContain(`traces: OTLP/HTTP (JSON) to ${endpoint}/v1/traces`);
     await client.close();
 
     const spans = () =>

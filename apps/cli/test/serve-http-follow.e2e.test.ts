@@ -10,7 +10,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { BUILD_TIMEOUT_MS, ensureBuilt, fixtures, text } from "./support/cli.js";
+import { BUILD_TIMEOUT_MS, ensureBuilt, fixtures, POLL, text } from "./support/cli.js";
 import { serveHttp } from "./support/serve.js";
 
 const flaky = path.join(fixtures, "flaky-mcp-server.mjs");
@@ -92,7 +92,7 @@ describe("clawtools serve --http", () => {
         expect(early.client.getServerCapabilities()?.tools?.listChanged).toBe(true);
         const before = await early.names();
         expect(before).not.toContain("flaky__ping");
-        expect(err()).toContain('MCP server "flaky" did not start');
+        await expect.poll(err, POLL).toContain('MCP server "flaky" did not start');
         await early.changed();
         // the fixture failed its first two starts (the client probes in a start of its own too)
         expect(readFileSync(counter, "utf8").split("\n").filter(Boolean).length).toBeGreaterThan(2);
@@ -141,7 +141,7 @@ describe("clawtools serve --http", () => {
       await first.setRoots([c, a]);
       expect(await read(first)).toContain("this is c");
       expect(await read(second)).toContain("this is b");
-      expect(err()).toMatch(/session \S+: workspace is now .*\/c \(the client's root "c"\)/);
+      await expect.poll(err, POLL).toMatch(/session \S+: workspace is now .*\/c \(the client's root "c"\)/);
     } finally {
       await Promise.all([first.client.close(), second.client.close(), plain.client.close()]);
     }
@@ -159,7 +159,7 @@ describe("clawtools serve --http", () => {
       expect(await read(both)).toContain("this is b");
       // a client without that root keeps the default and is told why on stderr
       expect(await read(onlyA)).toContain("this is start");
-      expect(err()).toContain('none of the client\'s roots is "b"');
+      await expect.poll(err, POLL).toContain('none of the client\'s roots is "b"');
     } finally {
       await Promise.all([both.client.close(), onlyA.client.close()]);
     }
