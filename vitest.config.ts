@@ -41,6 +41,8 @@ const project = (name: string, isolate: boolean, files: { include: string[]; exc
     isolate,
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // CI runs two test runs side by side on 2 cores: a condition polled for gets 10 s, not 1 s
+    expect: { poll: { timeout: 10_000 } },
     pool: "forks" as const,
     // files share a process: what a test stubs in the environment is put back after it
     unstubEnvs: true,
