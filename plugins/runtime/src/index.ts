@@ -14,7 +14,12 @@ export { resolveSessionLimits, resolveYieldMs, type SessionLimits } from "./proc
 export { type BackgroundProcess, localProcessHost, type ProcessHost } from "./process/host.js";
 export { type CutView, type LogView, logView, pollView, resultView } from "./process/output-views.js";
 export { ProcessRegistry, type ProcessRegistryOptions } from "./process/registry.js";
-export { execOutputLink, execOutputResources, execOutputUri } from "./exec-output-resources.js";
+export {
+  execOutputLink,
+  execOutputPartUri,
+  execOutputResources,
+  execOutputUri,
+} from "./exec-output-resources.js";
 export {
   ProcessSession,
   ptyLoaded,

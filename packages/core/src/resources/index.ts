@@ -20,3 +20,15 @@ export type {
 export { isResourceNotFoundError, ResourceNotFoundError } from "./types.js";
 export { matchUriTemplate } from "./uri-template.js";
 export { contentText } from "./content-text.js";
+export {
+  type FileBodyOptions,
+  isTextMime,
+  MAX_RESOURCE_READ_BYTES,
+  partCount,
+  partsHint,
+  RESOURCE_PART_BYTES,
+  readFileBody,
+  readFilePart,
+} from "./file-body.js";
+export { type LinkedFile, LinkedFiles, type LinkedFilesOptions, resourceScope } from "./linked-files.js";
+export { isResourceTooLargeError, ResourceTooLargeError } from "./too-large.js";
