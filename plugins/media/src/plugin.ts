@@ -1,5 +1,6 @@
 import path from "node:path";
 import { type ClawtoolsPlugin, defineSectionPlugin, ToolUnavailableError } from "@clawtools/core";
+import { LinkedFiles } from "@clawtools/core/resources";
 import { type MediaConfig, MediaConfigSchema } from "./config.js";
 import { createImageTool } from "./tools/image.js";
 import { createTtsTool } from "./tools/tts.js";
@@ -18,6 +19,13 @@ export interface MediaPluginOptions extends MediaConfig {
 /** The media section: `image` (vision through the model provider library) and `tts`. */
 export function createMediaPlugin(options: MediaPluginOptions = {}): ClawtoolsPlugin {
   const { env = process.env, ...inCode } = options;
+  // the audio tts made, each file readable only by the session whose call made it
+  const audio = new LinkedFiles({
+    prefix: "clawtools://media/tts/",
+    name: "tts audio",
+    description:
+      "Audio a tts call made (audio/mpeg, audio/ogg or audio/wav), readable by the session that made it",
+  });
   return defineSectionPlugin({
     module: import.meta.url,
     config: inCode,
@@ -90,11 +98,13 @@ export function createMediaPlugin(options: MediaPluginOptions = {}): ClawtoolsPl
               ? { workspaceDir: ctx.workspaceDir, dir: DEFAULT_AUDIO_DIR, retainHours }
               : { dir: path.join(ctx.stateDir, "media", "tts"), retainHours },
             workDir: path.join(ctx.stateDir, "media", "tts-work"),
+            files: audio,
             ...(tts.timeoutMs ? { timeoutMs: tts.timeoutMs } : {}),
           });
         },
       },
     ],
+    resources: audio,
   });
 }
 

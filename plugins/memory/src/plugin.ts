@@ -18,6 +18,7 @@ import type { EmbeddingProvider } from "./embed/types.js";
 import type { MemoryBackend, MemoryBackendFactory } from "./backend/types.js";
 import { MemoryIndex } from "./indexer/memory-index.js";
 import type { MmrOptions, TemporalDecayOptions } from "./indexer/post-process.js";
+import { memoryResources } from "./resources.js";
 import { createMemoryGetTool } from "./tools/memory-get.js";
 import { createMemorySearchTool, type MemorySearchOptions } from "./tools/memory-search.js";
 
@@ -242,6 +243,15 @@ export function createMemoryPlugin(
         },
       },
     ],
+    // the memory files of each client's workspace, read under memory_get's rules
+    resources: memoryResources((ctx) => {
+      if (!ctx.workspaceDir) return undefined;
+      const config = configOf(ctx);
+      return {
+        workspaceDir: path.resolve(ctx.workspaceDir),
+        ...(config.search?.extraPaths ? { extraPaths: config.search.extraPaths } : {}),
+      };
+    }),
     members: { close },
   });
 }

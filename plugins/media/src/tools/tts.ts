@@ -1,4 +1,5 @@
 import { mkdir } from "node:fs/promises";
+import path from "node:path";
 import {
   type AgentTool,
   type AgentToolResult,
@@ -6,6 +7,7 @@ import {
   type ToolContext,
   Type,
 } from "@clawtools/core";
+import type { LinkedFiles } from "@clawtools/core/resources";
 import { type AudioOutput, saveAudio, sweepAudio } from "../tts/output.js";
 import type { SpeechAudio, SpeechFormat, SpeechProvider } from "../tts/provider.js";
 
@@ -40,6 +42,8 @@ export interface TtsToolOptions {
   /** Scratch space for the providers' temporary files (under the state directory). */
   workDir: string;
   timeoutMs?: number;
+  /** Where the audio is served as a resource (the result links it), per session. */
+  files?: LinkedFiles;
 }
 
 const MIME: Record<SpeechFormat, string> = { opus: "audio/ogg", mp3: "audio/mpeg", wav: "audio/wav" };
@@ -51,7 +55,7 @@ const failure = (error: string): AgentToolResult<{ error: string }> => ({
   isError: true,
 });
 
-export function createTtsTool(_ctx: ToolContext, options: TtsToolOptions): AgentTool<typeof ttsSchema> {
+export function createTtsTool(ctx: ToolContext, options: TtsToolOptions): AgentTool<typeof ttsSchema> {
   return {
     name: "tts",
     label: "Text to speech",
@@ -100,6 +104,19 @@ export function createTtsTool(_ctx: ToolContext, options: TtsToolOptions): Agent
           content: [
             { type: "text", text: `Generated audio reply. Saved as ${where}.` },
             { type: "audio", data: audio.data.toString("base64"), mimeType: MIME[audio.format] },
+            // the file itself, for a host that plays or forwards it (read with resources/read)
+            ...(options.files
+              ? [
+                  options.files.link(ctx, {
+                    path: saved.path,
+                    name: path.basename(saved.path),
+                    title: "Speech audio",
+                    description: `Speech for "${text.length > 80 ? `${text.slice(0, 80)}…` : text}"`,
+                    mimeType: MIME[audio.format],
+                    size: audio.data.length,
+                  }),
+                ]
+              : []),
           ],
           details: {
             audioPath: saved.path,

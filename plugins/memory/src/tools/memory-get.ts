@@ -2,6 +2,7 @@ import path from "node:path";
 import { type AgentTool, jsonResult, optionalStringEnum, ToolInputError, Type } from "@clawtools/core";
 import { quotePath } from "@clawtools/core/safety";
 import { readMemoryFile, rootFor } from "../indexer/files.js";
+import { memoryFileLink } from "../resource-links.js";
 
 export const MEMORY_CORPORA = ["memory", "wiki", "all"] as const;
 
@@ -199,7 +200,10 @@ export function createMemoryGetTool(options: MemoryGetOptions): AgentTool<typeof
             { corpus: "wiki", outcome: "not-registered" },
           ],
         });
-      return jsonResult(result);
+      const answer = jsonResult(result);
+      // the whole file, as a resource the host can read (the excerpt is bounded)
+      if (result.status === "ok") answer.content.push(memoryFileLink(result.path));
+      return answer;
     },
   };
 }

@@ -1,4 +1,5 @@
 import { type AgentTool, jsonResult, optionalStringEnum, Type } from "@clawtools/core";
+import { memoryFileLink } from "../resource-links.js";
 import type { MemoryIndex } from "../indexer/memory-index.js";
 import { MAX_QUERY_CHARS } from "../indexer/search.js";
 import type { SyncReport } from "../indexer/sync.js";
@@ -120,7 +121,7 @@ export function createMemorySearchTool(
         };
       });
       const warnings = warningsOf(sync, outcome, sync.recovered ?? index.takeRecovery());
-      return jsonResult({
+      const answer = jsonResult({
         results,
         provider: options.provider,
         model: options.model,
@@ -139,6 +140,9 @@ export function createMemorySearchTool(
           : {}),
         ...(warnings.length > 0 ? { warning: warnings.join(" ") } : {}),
       });
+      // each file a hit came from, as a resource the host can read whole
+      for (const file of new Set(results.map((r) => r.path))) answer.content.push(memoryFileLink(file));
+      return answer;
     },
   };
 }
