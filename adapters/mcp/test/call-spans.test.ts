@@ -38,7 +38,7 @@ beforeEach(() => recorder.reset());
 
 /** The one span of a call, once it has ended. */
 async function spanOf(name: string): Promise<ReadableSpan> {
-  await expect.poll(() => recorder.named(name).length).toBe(1);
+  await expect.poll(() => recorder.named(name).length, { timeout: 10_000 }).toBe(1);
   return recorder.named(name)[0]!;
 }
 

@@ -210,7 +210,7 @@ describe("serveHttp: session limits", () => {
     await expiredOnce;
     expect(logs).toContain(`session ${id} expired after 300 ms idle`);
     expect(s.sessionCount()).toBe(0);
-    await expect.poll(() => disposed).toEqual(["client-1"]);
+    await expect.poll(() => disposed, { timeout: 10_000 }).toEqual(["client-1"]);
     const error = await client.callTool({ name: "whoami", arguments: {} }).catch((e: Error) => e);
     expect(error).toMatchObject({ code: 404 });
     expect(String(error)).toContain(sessionNotFoundMessage(300));
@@ -346,7 +346,7 @@ describe("serveHttp: session limits", () => {
     expect(await who(b.client)).toEqual([{ type: "text", text: "client-2" }]);
     expect(seen).toEqual([a.transport.sessionId, b.transport.sessionId]);
     await a.transport.terminateSession();
-    await expect.poll(() => disposed).toEqual(["client-1"]);
+    await expect.poll(() => disposed, { timeout: 10_000 }).toEqual(["client-1"]);
     expect(await who(b.client)).toEqual([{ type: "text", text: "client-2" }]);
     await s.stop();
     expect(disposed).toEqual(["client-1", "client-2"]);

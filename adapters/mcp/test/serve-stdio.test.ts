@@ -171,7 +171,7 @@ describe("serveStdio", () => {
     const onData = (d: Buffer) => lines.push(...String(d).split("\n").filter(Boolean));
     serverOut.on("data", onData);
     serverIn.write("{not json\n");
-    await expect.poll(() => lines.length).toBeGreaterThan(0);
+    await expect.poll(() => lines.length, { timeout: 10_000 }).toBeGreaterThan(0);
     serverOut.off("data", onData);
     expect(JSON.parse(lines[0]!)).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } });
     expect(state.disposed).toBe(0);
@@ -190,7 +190,7 @@ describe("serveStdio lifecycle", () => {
     serverIn.write(
       `${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text: "x" } } })}\n`,
     );
-    await expect.poll(() => lines.length).toBe(2);
+    await expect.poll(() => lines.length, { timeout: 10_000 }).toBe(2);
     for (const [i, line] of lines.entries())
       expect(JSON.parse(line)).toEqual({
         jsonrpc: "2.0",

@@ -234,7 +234,7 @@ describe("the hand-over to the SDK server", () => {
     input.write(
       `${JSON.stringify({ jsonrpc: "2.0", id: ask.id, result: { roots: [{ uri: "file:///tmp" }] } })}\n`,
     );
-    await expect.poll(() => seen).toEqual([["/tmp"]]);
+    await expect.poll(() => seen, { timeout: 10_000 }).toEqual([["/tmp"]]);
   });
 });
 

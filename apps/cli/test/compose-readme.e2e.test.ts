@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BUILD_TIMEOUT_MS, bin, ensureBuilt, repo as root } from "./support/cli.js";
+import { BUILD_TIMEOUT_MS, bin, ensureBuilt, POLL, repo as root } from "./support/cli.js";
 import { connectCli } from "./support/serve.js";
 
 interface Example {
@@ -85,10 +85,10 @@ describe('README "Compose your bundle"', () => {
         "read",
       ]),
     );
-    expect(stderr()).toContain("[clawtools] plugin openclaw-mem0 replaces the memory section");
-    expect(stderr()).toContain(
-      "[clawtools] plugin openclaw-web-search (@ollama/openclaw-web-search): serving",
-    );
+    await expect.poll(stderr, POLL).toContain("[clawtools] plugin openclaw-mem0 replaces the memory section");
+    await expect
+      .poll(stderr, POLL)
+      .toContain("[clawtools] plugin openclaw-web-search (@ollama/openclaw-web-search): serving");
     await client.close();
   });
 

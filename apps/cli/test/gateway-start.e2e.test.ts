@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { type LoopbackGateway, startLoopbackGateway } from "@clawtools/gateway/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bin, requireBuilt } from "./support/cli.js";
+import { bin, POLL, requireBuilt } from "./support/cli.js";
 import { connectCli } from "./support/serve.js";
 
 const TOKEN = "gw-token-e2e-5d9c1f7a";
@@ -108,8 +108,16 @@ describe("serve --gateway: a refusing, a starting and a restarting Gateway (loop
     );
     try {
       expect(g.connects()).toBe(4);
-      expect(stderr().match(/UNAVAILABLE: gateway starting; retry shortly; retrying in/g)?.length).toBe(3);
-      expect(stderr()).toContain(`gateway ${g.url} (OpenClaw loopback): through the Gateway: nodes`);
+      // serve's stderr lines may be read after its answers on stdout (two pipes)
+      await expect
+        .poll(
+          () => stderr().match(/UNAVAILABLE: gateway starting; retry shortly; retrying in/g)?.length,
+          POLL,
+        )
+        .toBe(3);
+      await expect
+        .poll(stderr, POLL)
+        .toContain(`gateway ${g.url} (OpenClaw loopback): through the Gateway: nodes`);
       const first = await client.callTool({ name: "nodes", arguments: { action: "status" } });
       expect(first.isError).toBeFalsy();
 

@@ -7,7 +7,7 @@ import { delay } from "@clawtools/core/time";
 import { findOpenclaw, type SharedGateway } from "@clawtools/gateway/testing";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bin, json, requireBuilt, text } from "./support/cli.js";
+import { bin, json, POLL, requireBuilt, text } from "./support/cli.js";
 import { shareGateway } from "./support/gateway.js";
 import { connectCli } from "./support/serve.js";
 
@@ -67,17 +67,20 @@ describe.skipIf(skipReason !== undefined)("clawtools serve --gateway against a r
     await gateway?.stop();
   }, 60_000);
 
-  it("says at start which sections go through the Gateway and which stay embedded", () => {
-    expect(stderr()).toMatch(
-      new RegExp(
-        `gateway ${gateway.url} \\(OpenClaw 2026\\.9\\.6\\): through the Gateway: nodes, sessions, automation, messaging; embedded: .*\\bfs\\b`,
-      ),
-    );
+  it("says at start which sections go through the Gateway and which stay embedded", async () => {
+    // serve's stderr may be read after its answers on stdout (two pipes)
+    await expect
+      .poll(stderr, POLL)
+      .toMatch(
+        new RegExp(
+          `gateway ${gateway.url} \\(OpenClaw 2026\\.9\\.6\\): through the Gateway: nodes, sessions, automation, messaging; embedded: .*\\bfs\\b`,
+        ),
+      );
     expect(stderr()).not.toContain(gateway.token);
     // and the README shows that line as serve prints it (its list of embedded sections elided)
     const [shown, elided] = example.startLine.replace(example.url, gateway.url).split(" …");
-    expect(stderr()).toContain(shown);
-    expect(stderr()).toContain(elided);
+    await expect.poll(stderr, POLL).toContain(shown);
+    await expect.poll(stderr, POLL).toContain(elided);
   });
 
   it("a real node pairs through the nodes tool and shows up in status and describe", async () => {

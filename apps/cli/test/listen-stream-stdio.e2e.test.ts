@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUILD_TIMEOUT_MS, ensureBuilt } from "./support/cli.js";
+import { BUILD_TIMEOUT_MS, ensureBuilt, POLL } from "./support/cli.js";
 import { flakyServerConfig } from "./support/flaky-server.js";
 import { type Message, type RawStdio, rawStdio, SUBSCRIPTION_ID } from "./support/raw-stdio.js";
 
@@ -48,8 +48,10 @@ describe("clawtools serve (stdio): subscriptions/listen (2026-07-28)", () => {
     const stream = serve.listen({ toolsListChanged: true, promptsListChanged: true });
     // acknowledged with what serve can deliver: it has no prompts
     await expect
-      .poll(() =>
-        heard(serve, stream, "notifications/subscriptions/acknowledged").map((n) => n.params.notifications),
+      .poll(
+        () =>
+          heard(serve, stream, "notifications/subscriptions/acknowledged").map((n) => n.params.notifications),
+        POLL,
       )
       .toEqual([{ toolsListChanged: true }]);
     expect(await names(serve)).toContain("flaky__ping");
@@ -65,7 +67,9 @@ describe("clawtools serve (stdio): subscriptions/listen (2026-07-28)", () => {
 
   it("hears resources/list_changed when output spills, and resources/updated on the stream that asked for the URI", async () => {
     const stream = serve.listen({ resourcesListChanged: true });
-    await expect.poll(() => heard(serve, stream, "notifications/subscriptions/acknowledged")).toHaveLength(1);
+    await expect
+      .poll(() => heard(serve, stream, "notifications/subscriptions/acknowledged"), POLL)
+      .toHaveLength(1);
     const spilled = await serve.ask("tools/call", {
       name: "exec",
       arguments: { command: 'for i in $(seq 1 3000); do echo "line $i"; done' },
@@ -73,7 +77,7 @@ describe("clawtools serve (stdio): subscriptions/listen (2026-07-28)", () => {
     const link = (spilled.result.content as Message[]).find((c) => c.type === "resource_link")!;
     expect(link.uri).toMatch(/^clawtools:\/\/runtime\/exec-output\/.+/);
     await expect
-      .poll(() => heard(serve, stream, "notifications/resources/list_changed").length)
+      .poll(() => heard(serve, stream, "notifications/resources/list_changed").length, POLL)
       .toBeGreaterThan(0);
 
     // a command in the background whose output spills, then ends a while later

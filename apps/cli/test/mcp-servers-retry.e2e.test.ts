@@ -5,7 +5,7 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BUILD_TIMEOUT_MS, bin, ensureBuilt } from "./support/cli.js";
+import { BUILD_TIMEOUT_MS, bin, ensureBuilt, POLL } from "./support/cli.js";
 import { flakyServerConfig } from "./support/flaky-server.js";
 import { connectCli } from "./support/serve.js";
 
@@ -46,7 +46,9 @@ describe("clawtools serve: a config MCP server that fails to start is retried", 
       expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
       const before = (await client.listTools()).tools.map((t) => t.name);
       expect(before).not.toContain("flaky__ping");
-      expect(stderr()).toContain('[clawtools] MCP server "flaky" did not start and is skipped: ');
+      await expect
+        .poll(stderr, POLL)
+        .toContain('[clawtools] MCP server "flaky" did not start and is skipped: ');
       await changed;
       expect(starts()).toBeGreaterThan(3);
       const after = (await client.listTools()).tools.map((t) => t.name);
@@ -56,7 +58,9 @@ describe("clawtools serve: a config MCP server that fails to start is retried", 
       expect(await client.callTool({ name: "flaky__ping", arguments: { text: "hi" } })).toMatchObject({
         content: [{ type: "text", text: "pong: hi" }],
       });
-      await expect.poll(stderr).toContain('[clawtools] MCP server "flaky" came back: serving flaky__ping');
+      await expect
+        .poll(stderr, POLL)
+        .toContain('[clawtools] MCP server "flaky" came back: serving flaky__ping');
     } finally {
       await client.close();
     }
@@ -86,7 +90,7 @@ describe("clawtools serve: a config MCP server that fails to start is retried", 
       await client.callTool({ name: "flaky__crash", arguments: {} }).catch(() => undefined);
       await changes(1);
       // the notification (stdout) and the line (stderr) come down two pipes: either may be read first
-      await expect.poll(stderr).toContain('[clawtools] MCP server "flaky" went away');
+      await expect.poll(stderr, POLL).toContain('[clawtools] MCP server "flaky" went away');
       // it starts again on the first retry (the fixture only fails its first 0 starts)
       await changes(2);
       expect(await names()).toContain("flaky__ping");
@@ -94,7 +98,7 @@ describe("clawtools serve: a config MCP server that fails to start is retried", 
         content: [{ type: "text", text: "pong: again" }],
       });
       await expect
-        .poll(stderr)
+        .poll(stderr, POLL)
         .toContain('[clawtools] MCP server "flaky" came back: serving flaky__ping, flaky__crash');
     } finally {
       await client.close();

@@ -42,8 +42,8 @@ async function firstSeen(marker: string, deadline = Date.now() + 30_000): Promis
   }
 }
 
-/** Waits (bounded) until no process with `marker` is left; returns the ones left. */
-async function gone(marker: string, deadline = Date.now() + 15_000): Promise<number[]> {
+/** Waits (bounded: a tree's end takes seconds on a loaded CI machine) until no process with `marker` is left; returns the ones left. */
+async function gone(marker: string, deadline = Date.now() + 30_000): Promise<number[]> {
   for (;;) {
     const pids = withMarker(marker);
     if (pids.length === 0 || Date.now() > deadline) return pids;

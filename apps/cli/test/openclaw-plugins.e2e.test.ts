@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { listenOnOllamaPort, OLLAMA_PORT } from "../../../adapters/openclaw-plugins/test/ollama-port.js";
-import { BUILD_TIMEOUT_MS, bin, cliDir, ensureBuilt } from "./support/cli.js";
+import { BUILD_TIMEOUT_MS, bin, cliDir, ensureBuilt, POLL } from "./support/cli.js";
 import { connectCli } from "./support/serve.js";
 
 const adapterDist = path.resolve(cliDir, "../../adapters/openclaw-plugins/dist/index.js");
@@ -93,9 +93,12 @@ describe("clawtools serve with real OpenClaw plugins", () => {
     });
     const { client, names, stderr } = await serve(["--plugin", "@ollama/openclaw-web-search"]);
     expect(names).toEqual(expect.arrayContaining(["ollama_web_search", "ollama_web_fetch", "read"]));
-    expect(stderr()).toContain(
-      "[clawtools] plugin openclaw-web-search (@ollama/openclaw-web-search): serving ollama_web_search, ollama_web_fetch",
-    );
+    // serve's stderr may be read after its answers on stdout (two pipes)
+    await expect
+      .poll(stderr, POLL)
+      .toContain(
+        "[clawtools] plugin openclaw-web-search (@ollama/openclaw-web-search): serving ollama_web_search, ollama_web_fetch",
+      );
     const found = await client.callTool({ name: "ollama_web_search", arguments: { query: " clawtools " } });
     expect(found.isError).toBeFalsy();
     expect((found.content as Array<{ text: string }>)[0]!.text).toBe(
@@ -184,10 +187,14 @@ describe("clawtools serve with real OpenClaw plugins", () => {
         "memory_event_status",
       ];
       expect(names).toEqual(expect.arrayContaining(mem0Tools));
-      expect(stderr()).toContain("[clawtools] plugin openclaw-mem0 replaces the memory section");
-      expect(stderr()).toContain(
-        '[clawtools] plugin openclaw-mem0: not supported by clawtools, left out: registerMemoryCapability, registerCli, on("before_prompt_build"), on("agent_end"), registerService',
-      );
+      await expect
+        .poll(stderr, POLL)
+        .toContain("[clawtools] plugin openclaw-mem0 replaces the memory section");
+      await expect
+        .poll(stderr, POLL)
+        .toContain(
+          '[clawtools] plugin openclaw-mem0: not supported by clawtools, left out: registerMemoryCapability, registerCli, on("before_prompt_build"), on("agent_end"), registerService',
+        );
       const found = await client.callTool({ name: "memory_search", arguments: { query: "tea" } });
       // mem0's own details shape is not checked against the memory section's outputSchema
       expect(found.isError).toBeFalsy();

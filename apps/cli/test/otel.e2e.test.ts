@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUILD_TIMEOUT_MS, bin, ensureBuilt } from "./support/cli.js";
+import { BUILD_TIMEOUT_MS, bin, ensureBuilt, POLL } from "./support/cli.js";
 import { otlpMetrics } from "./support/otlp-json.js";
 import { connectCli } from "./support/serve.js";
 
@@ -80,7 +80,8 @@ describe("clawtools serve --otel", () => {
       arguments: { path: "notes.txt" },
       _meta: { traceparent: `00-${HOST_TRACE}-${HOST_SPAN}-01` },
     });
-    expect(stderr()).toContain(`traces: OTLP/HTTP (JSON) to ${endpoint}/v1/traces`);
+    // serve's stderr may be read after its answers on stdout (two pipes)
+    await expect.poll(stderr, POLL).toContain(`traces: OTLP/HTTP (JSON) to ${endpoint}/v1/traces`);
     await client.close();
 
     const spans = () =>
@@ -128,7 +129,7 @@ describe("clawtools serve --otel", () => {
     await client.callTool({ name: "read", arguments: { path: "notes.txt" } });
     expect((await client.callTool({ name: "read", arguments: { path: "absent.txt" } })).isError).toBe(true);
     await client.callTool({ name: "ls", arguments: {} });
-    await expect.poll(stderr).toContain(`metrics: OTLP/HTTP (JSON) to ${endpoint}/v1/metrics`);
+    await expect.poll(stderr, POLL).toContain(`metrics: OTLP/HTTP (JSON) to ${endpoint}/v1/metrics`);
     expect(ours()).toEqual([]);
     await client.close();
 

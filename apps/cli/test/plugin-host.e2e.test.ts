@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUILD_TIMEOUT_MS, bin, ensureBuilt, fixtures } from "./support/cli.js";
+import { BUILD_TIMEOUT_MS, bin, ensureBuilt, fixtures, POLL } from "./support/cli.js";
 import { connectCli } from "./support/serve.js";
 
 const noisy = path.join(fixtures, "noisy-package");
@@ -27,7 +27,8 @@ describe("serve --plugin <package folder> whose plugin logs", () => {
   it("loads the folder through package.json exports (not main) and serves its tool", async () => {
     const names = (await session.client.listTools()).tools.map((t) => t.name);
     expect(names).toContain("noisy_echo");
-    expect(session.stderr()).toContain(`plugin acme-noisy (${noisy}): serving noisy_echo`);
+    // serve's stderr may be read after its answers on stdout (two pipes)
+    await expect.poll(session.stderr, POLL).toContain(`plugin acme-noisy (${noisy}): serving noisy_echo`);
   });
 
   it("sends what the plugin prints at load and in each call to stderr, never between protocol messages", async () => {
@@ -44,7 +45,7 @@ describe("serve --plugin <package folder> whose plugin logs", () => {
       "noisy: console.info in call",
       "noisy: stdout.write in call",
     ])
-      await expect.poll(() => session.stderr()).toContain(line);
+      await expect.poll(() => session.stderr(), POLL).toContain(line);
     expect(clientErrors).toEqual([]);
   });
 

@@ -4,6 +4,8 @@
 import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -59,15 +61,23 @@ describe("clawtools serve --http: the sections' resources", () => {
   let server: { child: ChildProcess; url: string; err: () => string };
   let a: Host;
   let b: Host;
+  let page: Server;
+  let pageUrl: string;
 
   beforeAll(async () => {
     ensureBuilt();
     mkdirSync(path.join(workspace, "memory"));
     writeFileSync(path.join(workspace, "MEMORY.md"), "# Memory\n\nThe deploy key lives in the vault.\n");
     writeFileSync(path.join(workspace, "memory", "2026-12-06.md"), "Met Ana about the launch ✓\n");
-    server = await serveHttp(["--state-dir", path.join(workspace, ".state"), "--profile", "full"], {
-      cwd: workspace,
-    });
+    page = createServer((_req, res) =>
+      res.writeHead(200, { "content-type": "text/html" }).end("<title>Shot</title><h1>Shoot me</h1>"),
+    );
+    await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
+    pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/`;
+    server = await serveHttp(
+      ["--state-dir", path.join(workspace, ".state"), "--profile", "full", "--allow-private-network"],
+      { cwd: workspace },
+    );
     a = await connect(server.url);
     b = await connect(server.url, elsewhere);
   }, BUILD_TIMEOUT_MS);
@@ -75,6 +85,7 @@ describe("clawtools serve --http: the sections' resources", () => {
     await a?.transport.terminateSession().catch(() => {});
     await b?.transport.terminateSession().catch(() => {});
     server?.child.kill("SIGTERM");
+    page?.close();
     rmSync(workspace, { recursive: true, force: true });
     rmSync(elsewhere, { recursive: true, force: true });
   });
@@ -138,4 +149,44 @@ describe("clawtools serve --http: the sections' resources", () => {
     await hiddenFrom(b, link!.uri);
     await hiddenFrom(b, "clawtools://memory/file/MEMORY.md");
   }, 60_000);
+
+  it("a browser screenshot, a PDF and a canvas snapshot are linked; the host reads their bytes", async () => {
+    const opened = await a.client.callTool({
+      name: "browser",
+      arguments: { action: "open", targetUrl: pageUrl },
+    });
+    const targetId = (opened.structuredContent as { targetId: string }).targetId;
+    const shot = await a.client.callTool({ name: "browser", arguments: { action: "screenshot", targetId } });
+    const [shotLink] = linksOf(shot);
+    expect(shotLink).toMatchObject({
+      uri: expect.stringMatching(/^clawtools:\/\/ui\/file\/[0-9a-f-]{36}$/),
+      mimeType: "image/png",
+    });
+    const saved = readFileSync((shot.structuredContent as { path: string }).path);
+    const shotRead = await read(a, shotLink!.uri);
+    expect(shotRead.mimeType).toBe("image/png");
+    expect(Buffer.from(shotRead.blob!, "base64").equals(saved)).toBe(true);
+    // the image block the model got is the same picture
+    const image = (shot.content as Array<{ type: string; data?: string }>).find((c) => c.type === "image");
+    expect(image?.data).toBe(shotRead.blob);
+
+    const pdf = await a.client.callTool({ name: "browser", arguments: { action: "pdf", targetId } });
+    const [pdfLink] = linksOf(pdf);
+    expect(pdfLink).toMatchObject({ mimeType: "application/pdf" });
+    const pdfBytes = Buffer.from((await read(a, pdfLink!.uri)).blob!, "base64");
+    expect(pdfBytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+
+    await a.client.callTool({ name: "canvas", arguments: { action: "present", url: pageUrl } });
+    const snap = await a.client.callTool({ name: "canvas", arguments: { action: "snapshot" } });
+    const [snapLink] = linksOf(snap);
+    expect(snapLink).toMatchObject({ mimeType: "image/png" });
+    const snapRead = await read(a, snapLink!.uri);
+    const snapImage = (snap.content as Array<{ type: string; data?: string }>).find(
+      (c) => c.type === "image",
+    );
+    expect(snapRead.blob).toBe(snapImage?.data);
+    expect(Buffer.from(snapRead.blob!, "base64").subarray(1, 4).toString("latin1")).toBe("PNG");
+
+    for (const link of [shotLink!, pdfLink!, snapLink!]) await hiddenFrom(b, link.uri);
+  }, 120_000);
 });

@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { requireBuilt, text } from "./support/cli.js";
+import { POLL, requireBuilt, text } from "./support/cli.js";
 import { connectCli } from "./support/serve.js";
 
 /** A directory holding `marker.txt` with its own name in it, so a read says where it ran. */
@@ -45,7 +45,7 @@ describe("serve follows the MCP client's roots", () => {
     roots = [root(second, "second")];
     await client.sendRootsListChanged();
     expect(await read()).toContain("I am second");
-    expect(stderr()).toContain(`workspace is now ${second}`);
+    await expect.poll(stderr, POLL).toContain(`workspace is now ${second}`);
     await client.close();
   });
 
@@ -57,7 +57,9 @@ describe("serve follows the MCP client's roots", () => {
     roots = [root(first, "first")];
     await client.sendRootsListChanged();
     expect(await read()).toContain("I am second");
-    expect(stderr()).toContain(`none of the client's roots is "second" (--root or the config file's root)`);
+    await expect
+      .poll(stderr, POLL)
+      .toContain(`none of the client's roots is "second" (--root or the config file's root)`);
     await client.close();
   });
 

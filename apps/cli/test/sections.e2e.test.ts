@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { bin, json, requireBuilt, text } from "./support/cli.js";
 import { connectCli } from "./support/serve.js";
 
@@ -143,7 +143,8 @@ describe("serve --model with a loopback model server", () => {
     const spawned = json(await call("sessions_spawn", { task: "RUN<echo from-the-child>", label: "worker" }));
     expect(spawned.status).toBe("accepted");
     let event = "";
-    for (let i = 0; i < 100 && !event; i++) {
+    // up to a minute: the child's turn runs a process (seconds on a loaded CI machine)
+    for (let i = 0; i < 600 && !event; i++) {
       const history = json(await call("sessions_history", { sessionKey: "main" }));
       event =
         history.messages
@@ -153,11 +154,16 @@ describe("serve --model with a loopback model server", () => {
     }
     expect(event).toContain("status: completed successfully");
     expect(event).toContain("from-the-child");
-    expect(json(await call("subagents", {})).recent[0]).toMatchObject({
-      label: "worker",
-      status: "done",
-      announce: "delivered",
-    });
+    // the announce lands in the caller's session just before the run records it delivered: polled
+    await vi.waitFor(
+      async () =>
+        expect(json(await call("subagents", {})).recent[0]).toMatchObject({
+          label: "worker",
+          status: "done",
+          announce: "delivered",
+        }),
+      { timeout: 30_000, interval: 100 },
+    );
   });
 
   it("a host gets a spawned child's answer by calling exactly what the spawn result tells it to", async () => {
@@ -204,7 +210,8 @@ describe("serve with an ACP harness in the config file", () => {
     expect(spawned).toMatchObject({ status: "accepted" });
     expect(spawned.childSessionKey).toMatch(/^agent:cli:acp:/);
     let event: string | undefined;
-    for (let i = 0; i < 200 && !event; i++) {
+    // up to 30 s: the harness is a process start (seconds on a loaded CI machine)
+    for (let i = 0; i < 600 && !event; i++) {
       const history = json(await call("sessions_history", { sessionKey: "main" }));
       event = (history.messages as Array<{ content: unknown }>)
         .map((m) => String(m.content))

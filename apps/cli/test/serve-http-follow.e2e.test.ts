@@ -10,7 +10,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { BUILD_TIMEOUT_MS, ensureBuilt, text } from "./support/cli.js";
+import { BUILD_TIMEOUT_MS, ensureBuilt, POLL, text } from "./support/cli.js";
 import { flakyServerConfig } from "./support/flaky-server.js";
 import { serveHttp } from "./support/serve.js";
 
@@ -77,7 +77,7 @@ describe("clawtools serve --http", () => {
         expect(early.client.getServerCapabilities()?.tools?.listChanged).toBe(true);
         const before = await early.names();
         expect(before).not.toContain("flaky__ping");
-        expect(err()).toContain('MCP server "flaky" did not start');
+        await expect.poll(err, POLL).toContain('MCP server "flaky" did not start');
         await early.changed();
         // the fixture failed its first two starts (the client probes in a start of its own too)
         expect(starts()).toBeGreaterThan(2);
@@ -126,7 +126,7 @@ describe("clawtools serve --http", () => {
       await first.setRoots([c, a]);
       expect(await read(first)).toContain("this is c");
       expect(await read(second)).toContain("this is b");
-      expect(err()).toMatch(/session \S+: workspace is now .*\/c \(the client's root "c"\)/);
+      await expect.poll(err, POLL).toMatch(/session \S+: workspace is now .*\/c \(the client's root "c"\)/);
     } finally {
       await Promise.all([first.client.close(), second.client.close(), plain.client.close()]);
     }
@@ -144,7 +144,7 @@ describe("clawtools serve --http", () => {
       expect(await read(both)).toContain("this is b");
       // a client without that root keeps the default and is told why on stderr
       expect(await read(onlyA)).toContain("this is start");
-      expect(err()).toContain('none of the client\'s roots is "b"');
+      await expect.poll(err, POLL).toContain('none of the client\'s roots is "b"');
     } finally {
       await Promise.all([both.client.close(), onlyA.client.close()]);
     }

@@ -5,15 +5,21 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { alive, bin, cliDir, ensureBuilt, repo, text } from "./support/cli.js";
+import { alive, bin, cliDir, ensureBuilt, POLL, repo, text } from "./support/cli.js";
 import { connectCli } from "./support/serve.js";
 
-const until = async (check: () => boolean, ms = 10_000) => {
+// a process start or a process tree's end can take seconds on a loaded CI machine
+const until = async (check: () => boolean, ms = 30_000) => {
   const end = Date.now() + ms;
   while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
 };
 
 const stdioClient = (args: string[]) => connectCli(["serve", ...args]);
+
+// The sleeps these tests start are found by their command line (ps): CI runs this file on Node 20
+// and Node 24 side by side, so each run's durations carry a suffix of their own.
+const RUN = String(process.pid).padStart(7, "0");
+const sleepOf = (n: number) => `sleep ${n}${RUN}`;
 
 /** The CLI as a plain child process: exit code and stderr once it ends on its own. */
 function run(args: string[], stdin?: string) {
@@ -55,7 +61,8 @@ describe("clawtools serve (built, over stdio MCP)", () => {
     );
     expect(tools.find((t) => t.name === "read")!.annotations).toMatchObject({ readOnlyHint: true });
     expect(tools.find((t) => t.name === "write")!.annotations).toMatchObject({ destructiveHint: true });
-    expect(stderr()).toContain("[clawtools] serving");
+    // serve's stderr may be read after its answers on stdout (two pipes)
+    await expect.poll(stderr, POLL).toContain("[clawtools] serving");
     const version = JSON.parse(readFileSync(path.join(cliDir, "package.json"), "utf8")).version;
     expect(client.getServerVersion()).toEqual({ name: "clawtools", version });
   });
@@ -151,16 +158,16 @@ describe("clawtools serve (built, over stdio MCP)", () => {
   it("cancelling a long exec kills its process", async () => {
     const controller = new AbortController();
     const pending = client.callTool(
-      { name: "exec", arguments: { command: "sh -c 'sleep 5151 & sleep 5151'" } },
+      { name: "exec", arguments: { command: `sh -c '${sleepOf(5151)} & ${sleepOf(5151)}'` } },
       undefined,
       { signal: controller.signal },
     );
-    await until(() => alive("sleep 5151") >= 2);
-    expect(alive("sleep 5151")).toBeGreaterThanOrEqual(2);
+    await until(() => alive(sleepOf(5151)) >= 2);
+    expect(alive(sleepOf(5151))).toBeGreaterThanOrEqual(2);
     controller.abort();
     await expect(pending).rejects.toThrow();
-    await until(() => alive("sleep 5151") === 0);
-    expect(alive("sleep 5151")).toBe(0);
+    await until(() => alive(sleepOf(5151)) === 0);
+    expect(alive(sleepOf(5151))).toBe(0);
   });
 });
 
@@ -199,15 +206,16 @@ describe("clawtools serve: stopping", () => {
       err += String(d);
     });
     child.stdin.end(`${line}\n`);
-    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    // 'close', not 'exit': the pipes may still hold its output when it exits
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     expect(code).toBe(0);
     expect(err).toContain(`from ${sub}:`);
     expect(JSON.parse(out.trim())).toMatchObject({ id: 1, error: { code: -32600 } });
-  });
+  }, 120_000);
 
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
     it(`${signal} kills a background process tree started through exec, then exits`, async () => {
-      const marker = `sleep ${signal === "SIGTERM" ? 6161 : signal === "SIGINT" ? 6162 : 6163}`;
+      const marker = sleepOf(signal === "SIGTERM" ? 6161 : signal === "SIGINT" ? 6162 : 6163);
       let serverPid: number | undefined;
       const { client, transport } = await stdioClient(["--workspace", workspace]);
       serverPid = transport.pid ?? undefined;
@@ -229,7 +237,7 @@ describe("clawtools serve: stopping", () => {
       });
       process.kill(serverPid!, signal);
       await exited;
-      await until(() => alive(marker) === 0, 5000);
+      await until(() => alive(marker) === 0);
       expect(alive(marker)).toBe(0);
       expect(await running).toBeInstanceOf(Error);
       await until(() => {
@@ -256,11 +264,11 @@ describe("clawtools call (built)", () => {
       "--workspace",
       workspace,
       "--args",
-      JSON.stringify({ command: "sleep 7171", background: true }),
+      JSON.stringify({ command: sleepOf(7171), background: true }),
     ]);
     expect((await p.exited).code).toBe(0);
     expect(p.out()).toContain("Command still running");
-    expect(alive("sleep 7171")).toBe(0);
+    expect(alive(sleepOf(7171))).toBe(0);
   });
 });
 

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUILD_TIMEOUT_MS, ensureBuilt, fixtures, text } from "./support/cli.js";
+import { BUILD_TIMEOUT_MS, ensureBuilt, fixtures, POLL, text } from "./support/cli.js";
 import { connectCli } from "./support/serve.js";
 
 let client: Client;
@@ -60,7 +60,7 @@ describe("serve --surface code", () => {
   it("lists only OpenClaw's code mode controls, exec indexing the catalog's tool globals", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(["exec", "wait"]);
-    expect(stderr()).toContain("surface: code (exec, wait over");
+    await expect.poll(stderr, POLL).toContain("surface: code (exec, wait over");
     const description = tools[0]!.description!;
     expect(description).toMatch(/^- read \{ path: string;.*\} -> /m);
     expect(description).toMatch(/^- exec \{ command: string;.*\} -> /m);

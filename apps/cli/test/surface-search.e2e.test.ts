@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUILD_TIMEOUT_MS, ensureBuilt, fixtures, text } from "./support/cli.js";
+import { BUILD_TIMEOUT_MS, ensureBuilt, fixtures, POLL, text } from "./support/cli.js";
 import { connectCli } from "./support/serve.js";
 
 type Candidate = { id: string; name: string; source: string; input: string };
@@ -62,7 +62,7 @@ describe("serve --surface search", () => {
   it("lists only the three Tool Search controls", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(["tool_search", "tool_describe", "dispatch_action"]);
-    expect(stderr()).toContain("surface: search");
+    await expect.poll(stderr, POLL).toContain("surface: search");
   });
 
   it("reaches a section's tool: search, then dispatch_action with the id the result gave", async () => {

@@ -63,20 +63,31 @@ function run(cmd: string, args: string[]): Promise<void> {
       stderr += chunk;
     });
     child.on("error", reject);
-    child.on("exit", (code) =>
+    // 'close', not 'exit': the stderr quoted on failure may still be in the pipe at exit
+    child.on("close", (code) =>
       code === 0 ? resolve() : reject(new Error(`${cmd} exited ${code}: ${stderr}`)),
     );
   });
 }
 
-async function waitReady(url: string, server: ChildProcess, log: () => string): Promise<void> {
+/**
+ * Until the server answers on its own socket directory (never another cluster that holds the
+ * TCP port); false when it exited first (`exited` holds its log then).
+ */
+async function waitReady(socketDir: string, port: number, server: ChildProcess): Promise<boolean> {
   for (;;) {
-    if (server.exitCode !== null) throw new Error(`postgres exited ${server.exitCode}: ${log()}`);
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+    if (server.exitCode !== null || server.signalCode !== null) return false;
+    const client = new pg.Client({
+      host: socketDir,
+      port,
+      user: "postgres",
+      database: "postgres",
+      connectionTimeoutMillis: 2_000,
+    });
     try {
       await client.connect();
       await client.end();
-      return;
+      return true;
     } catch {
       await client.end().catch(() => {});
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -98,7 +109,31 @@ export async function startCluster(): Promise<Cluster> {
     "UTF8",
     "--no-sync",
   ]);
-  const port = await freePort();
+  // The port is free when picked, but taken again only when postgres binds it, seconds later on
+  // a loaded machine: another process may take it meanwhile (Node 20 and Node 24 test runs start
+  // clusters side by side). postgres then exits (it listens on 127.0.0.1 only), and the start is
+  // tried again on another port; readiness is checked on this cluster's own socket directory.
+  let failures = "";
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const started = await startOn(dir, data, port);
+    if (started.ok) return started.cluster;
+    failures += `\n--- port ${port}:\n${started.log}`;
+    if (
+      attempt === 5 ||
+      !/already in use|could not bind|could not create any TCP\/IP sockets/i.test(started.log)
+    ) {
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`postgres did not start:${failures}`);
+    }
+  }
+}
+
+async function startOn(
+  dir: string,
+  data: string,
+  port: number,
+): Promise<{ ok: true; cluster: Cluster } | { ok: false; log: string }> {
   const server = spawn(
     path.join(PG_BIN, "postgres"),
     // fsync off: a test cluster is thrown away, and the disk is shared with seven other jobs
@@ -124,24 +159,34 @@ export async function startCluster(): Promise<Cluster> {
   });
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
+  // its whole log: 'close' comes once the pipe has given up everything it wrote
+  const closed = new Promise<void>((resolve) => server.once("close", () => resolve()));
+  let ready: boolean;
   try {
-    await waitReady(url, server, () => log);
+    ready = await waitReady(dir, port, server);
   } catch (error) {
     server.kill("SIGKILL");
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
+  if (!ready) {
+    await closed;
+    return { ok: false, log };
+  }
   return {
-    url,
-    async stop() {
-      // SIGTERM first: PostgreSQL's smart shutdown waits for the sessions still closing (a pool's
-      // end() resolves before its sockets are gone; a fast shutdown would hand those clients an
-      // admin-shutdown error with no listener left); SIGINT (fast) if one never ends.
-      if (server.exitCode === null) server.kill("SIGTERM");
-      const fast = setTimeout(() => server.exitCode === null && server.kill("SIGINT"), 10_000);
-      await exited;
-      clearTimeout(fast);
-      rmSync(dir, { recursive: true, force: true });
+    ok: true,
+    cluster: {
+      url,
+      async stop() {
+        // SIGTERM first: PostgreSQL's smart shutdown waits for the sessions still closing (a pool's
+        // end() resolves before its sockets are gone; a fast shutdown would hand those clients an
+        // admin-shutdown error with no listener left); SIGINT (fast) if one never ends.
+        if (server.exitCode === null) server.kill("SIGTERM");
+        const fast = setTimeout(() => server.exitCode === null && server.kill("SIGINT"), 10_000);
+        await exited;
+        clearTimeout(fast);
+        rmSync(dir, { recursive: true, force: true });
+      },
     },
   };
 }

@@ -4,7 +4,10 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
+
+// these tests start Node under tsx: 10 s and more each on a loaded CI machine
+vi.setConfig({ testTimeout: 90_000 });
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm")).href;

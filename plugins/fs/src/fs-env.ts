@@ -5,6 +5,9 @@ import { createNodeBridge, isNodeBridge } from "./bridge/node-bridge.js";
 import { resolveToolPath } from "./paths.js";
 import { type SeenFiles, seenFilesOf } from "./stale/seen-files.js";
 
+/** Per absolute path, the bytes a tool read before its change and the bytes it wrote. */
+export type KnownBytes = Map<string, { before?: string | Uint8Array; after?: string | Uint8Array }>;
+
 /** Options shared by every fs tool; `ctx.config.fs` supplies defaults. */
 export interface FsToolOptions {
   /** Refuse paths outside the workspace root (default true). */
@@ -25,8 +28,12 @@ export interface FsEnv {
   seen: SeenFiles;
   /** The undo journal (local disk with a state directory only). */
   journal: Journal | undefined;
-  /** Runs `run`, which changes `paths`, recording their states before and after in the journal. */
-  journalled<T>(tool: string, paths: string[], run: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `run`, which changes `paths`, recording their states before and after in the journal.
+   * `known` holds bytes the tool already has under its write lock (what it read before, what it
+   * wrote after a run that completed): they are hashed, not read again.
+   */
+  journalled<T>(tool: string, paths: string[], run: () => Promise<T>, known?: KnownBytes): Promise<T>;
   resolve(input: string): string;
   /**
    * Runs `run` holding the write lock of every file in `paths` (absolute, from `resolve`), keyed
@@ -52,17 +59,24 @@ export function resolveFsEnv(ctx: ToolContext, options: FsToolOptions = {}): FsE
     workspaceOnly,
     seen: options.seen ?? seenFilesOf(ctx),
     journal,
-    async journalled(tool, paths, run) {
+    async journalled(tool, paths, run, known) {
       if (!journal) return run();
       const before: FileState[] = [];
-      for (const p of paths) before.push(await journal.capture(p));
+      for (const p of paths) before.push(await journal.capture(p, known?.get(p)?.before));
       // recorded whether or not the call completed: a change that half happened is undoable too
+      let completed = false;
       try {
-        return await run();
+        const result = await run();
+        completed = true;
+        return result;
       } finally {
         const changes = [];
         for (const [k, abs] of paths.entries())
-          changes.push({ abs, before: before[k]!, after: await journal.capture(abs) });
+          changes.push({
+            abs,
+            before: before[k]!,
+            after: await journal.capture(abs, completed ? known?.get(abs)?.after : undefined),
+          });
         await journal.record(tool, changes, ctx.sessionKey ? { session: ctx.sessionKey } : {});
       }
     },

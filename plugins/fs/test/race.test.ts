@@ -48,16 +48,18 @@ async function startSwapper(root: string, outside: string) {
   child.stdout!.on("data", (chunk: string) => {
     output += chunk;
   });
+  // 'close', not 'exit': the count it prints last may still be in the pipe when it exits
+  const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
   await new Promise<void>((resolve) => {
     const check = () => (output.startsWith("ready") ? resolve() : setTimeout(check, 5));
     check();
   });
   return {
-    stop: () =>
-      new Promise<number>((resolve) => {
-        child.on("exit", () => resolve(Number(output.slice("ready\n".length))));
-        writeFileSync(stopFile, "");
-      }),
+    stop: async () => {
+      writeFileSync(stopFile, "");
+      await closed;
+      return Number(output.slice("ready\n".length));
+    },
   };
 }
 
@@ -81,6 +83,8 @@ const settle = async <T>(p: Promise<T>) =>
     (error: Error) => ({ ok: false as const, error }),
   );
 
+// each case runs 200 rounds of tool calls (rg a process start each) beside a busy swapper:
+// seconds on an idle machine, a minute and more on a loaded CI machine
 describe("a directory swapped for a symlink to outside, in a tight loop", () => {
   it("read and grep (rg and built-in) never return outside content", async () => {
     const { root, outside } = setupRace();
@@ -114,7 +118,7 @@ describe("a directory swapped for a symlink to outside, in a tight loop", () => 
     const swaps = await swapper.stop();
     expect(swaps).toBeGreaterThan(0);
     expect(escapes).toEqual([]);
-  });
+  }, 120_000);
 
   it("write never lands outside and leaves no temp files there", async () => {
     const { root, outside } = setupRace();
@@ -134,7 +138,7 @@ describe("a directory swapped for a symlink to outside, in a tight loop", () => 
     // and nothing of ours is left in the workspace either
     const sub = existsSync(path.join(root, "sub")) ? path.join(root, "sub") : path.join(root, ".sub-hidden");
     expect(readdirSync(sub).filter((n) => n.endsWith(".clawtools-tmp"))).toEqual([]);
-  });
+  }, 120_000);
 });
 
 describe("concurrent writers through symlink aliases", () => {
@@ -179,7 +183,7 @@ describe("concurrent writers through symlink aliases", () => {
       // write then patch, or patch then write; never the patch's stale read over the write
       expect(["A\nb\nW\n", "a\nb\nW\n"]).toContain(readFileSync(path.join(root, "real", "g.txt"), "utf8"));
     }
-  });
+  }, 120_000);
 });
 
 describe("a read racing writes", () => {
@@ -205,5 +209,5 @@ describe("a read racing writes", () => {
     await Promise.all(reads);
     const known = new Set([...versions, ...versions.map((v) => v.replace(/\n$/, ""))]);
     expect([...seen].filter((content) => !known.has(content))).toEqual([]);
-  });
+  }, 120_000);
 });

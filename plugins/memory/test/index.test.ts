@@ -2,9 +2,12 @@ import { execFileSync } from "node:child_process";
 import { existsSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { chunkMarkdown, createLocalEmbedder, type EmbeddingProvider, MemoryIndex } from "../src/index.js";
 import { workspace } from "./helpers.js";
+
+// a test here starts Node under tsx: 10 s and more on a loaded CI machine
+vi.setConfig({ testTimeout: 90_000 });
 
 const embedder = createLocalEmbedder();
 const open = (ws: string, e: EmbeddingProvider = embedder) =>

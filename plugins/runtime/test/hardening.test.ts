@@ -142,6 +142,11 @@ describe("runtime plugin configuration and lifecycle", () => {
       () => processesMatching("sleep 4545").length >= 2 && processesMatching("sleep 4646").length >= 2,
     );
     await plugin.dispose();
+    // dispose resolves once each session's leader has exited; the rest of its group got the same
+    // SIGKILL but may take a moment longer to die on a loaded machine
+    await waitFor(
+      () => processesMatching("sleep 4545").length + processesMatching("sleep 4646").length === 0,
+    );
     expect(processesMatching("sleep 4545")).toEqual([]);
     expect(processesMatching("sleep 4646")).toEqual([]);
     expect(await foreground).toBe("Command aborted by signal SIGKILL");

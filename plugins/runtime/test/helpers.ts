@@ -19,7 +19,8 @@ export function processesMatching(needle: string): string[] {
     .filter((line) => line.includes(needle) && !line.includes("ps -eo") && !line.trim().startsWith("Z"));
 }
 
-export async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<boolean> {
+/** Polls `check` until it holds; a process start or end can take seconds on a loaded CI machine. */
+export async function waitFor(check: () => boolean, timeoutMs = 30_000): Promise<boolean> {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
     if (check()) return true;

@@ -22,8 +22,8 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Waits (bounded) until every pid is gone. */
-async function gone(pids: number[], timeoutMs = 15_000): Promise<boolean> {
+/** Waits (bounded) until every pid is gone (a group's end can take seconds on a loaded CI machine). */
+async function gone(pids: number[], timeoutMs = 30_000): Promise<boolean> {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
     if (pids.every((pid) => !alive(pid))) return true;

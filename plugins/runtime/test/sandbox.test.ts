@@ -180,10 +180,10 @@ describe("exec in bubblewrap", () => {
         log = text(r);
       });
       return log.includes("done-bg");
-    }, 20_000);
+    }, 60_000);
     expect(log).toContain("done-bg");
     expect(log).not.toContain("PRIVATE-KEY-MATERIAL");
-  });
+  }, 90_000);
 
   it("PTY runs are sandboxed too, with their terminal", async () => {
     const { out, details } = await run(

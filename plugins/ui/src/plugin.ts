@@ -1,3 +1,4 @@
+import { LinkedFiles } from "@clawtools/core/resources";
 import {
   type ClawtoolsPlugin,
   defineSectionPlugin,
@@ -65,6 +66,13 @@ export function createUiPlugin(options: UiPluginOptions = {}): ClawtoolsPlugin {
     return made;
   };
 
+  // screenshots, PDFs and canvas snapshots, each readable only by the session whose call made it
+  const files = new LinkedFiles({
+    prefix: "clawtools://ui/file/",
+    name: "browser and canvas file",
+    description:
+      "A screenshot, PDF or canvas snapshot a browser or canvas call made, readable by the session that made it",
+  });
   return defineSectionPlugin({
     module: import.meta.url,
     config: inCode,
@@ -84,6 +92,7 @@ export function createUiPlugin(options: UiPluginOptions = {}): ClawtoolsPlugin {
             driver: driverFor(ctx, section),
             config,
             stateDir: ctx.stateDir,
+            files,
             ...(lookup ? { lookup } : {}),
             ...(ctx.workspaceDir ? { workspaceDir: ctx.workspaceDir } : {}),
           });
@@ -100,11 +109,13 @@ export function createUiPlugin(options: UiPluginOptions = {}): ClawtoolsPlugin {
           if (!host) return null;
           return createCanvasTool(ctx, {
             host,
+            ...(ctx.stateDir ? { stateDir: ctx.stateDir, files } : {}),
             ...(ctx.workspaceDir ? { workspaceDir: ctx.workspaceDir } : {}),
           });
         },
       },
     ],
+    resources: files,
     dispose: async () => {
       await Promise.all([...live, ...(shared ? [shared] : [])].map((d) => d.dispose()));
       live.clear();

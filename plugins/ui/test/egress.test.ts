@@ -125,7 +125,8 @@ describe("the browser's URL policy on every connection (egress proxy)", () => {
     const meta = await call({ action: "open", targetUrl: site.url("/meta") });
     await expect.poll(() => runtime.refusedCount, { timeout: 10_000 }).toBeGreaterThan(before);
     const metaTab = await runtime.tab(meta.details.targetId);
-    await expect.poll(() => metaTab.page.url()).toContain(`127.0.0.1:${priv.port}/meta`);
+    // the refusal is counted as the request goes out; the tab's URL changes when the browser commits it
+    await expect.poll(() => metaTab.page.url(), { timeout: 10_000 }).toContain(`127.0.0.1:${priv.port}/meta`);
     const beforePrefetch = runtime.refusedCount;
     await attack("/preconnect", /preconnect done/);
     // the prefetch on the same page proves its links were followed (and refused)

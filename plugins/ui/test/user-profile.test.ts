@@ -32,9 +32,10 @@ beforeAll(async () => {
   // Chromium writes the port it picked to DevToolsActivePort in the profile
   const portFile = path.join(profile, "DevToolsActivePort");
   const port = () => (existsSync(portFile) ? /^\d+/.exec(readFileSync(portFile, "utf8"))?.[0] : undefined);
-  for (let i = 0; i < 200 && !port(); i++) await new Promise((r) => setTimeout(r, 50));
+  // up to 60 s: Chromium's start takes seconds, more on a loaded CI machine
+  for (let i = 0; i < 1200 && !port(); i++) await new Promise((r) => setTimeout(r, 50));
   cdpUrl = `http://127.0.0.1:${port()}`;
-});
+}, 90_000);
 
 afterAll(async () => {
   chromium?.kill();

@@ -43,3 +43,10 @@ export const alive = (needle: string) =>
   execFileSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" })
     .split("\n")
     .filter((l) => l.includes(needle) && !l.trim().startsWith("Z")).length;
+
+/**
+ * For `expect.poll` on a child's stderr (or anything else that is not the channel just waited
+ * on): stdout and stderr are two pipes, so a line written before an answer may still be read
+ * after it; on a loaded CI machine that gap can be seconds (the default poll gives up after 1 s).
+ */
+export const POLL = { timeout: 20_000, interval: 50 } as const;

@@ -74,7 +74,7 @@ describe("retryUntilConnected", () => {
     );
     await clock.whenPending(1);
     clock.runNext();
-    await expect.poll(() => stopLate.signal.aborted).toBe(true);
+    await expect.poll(() => stopLate.signal.aborted, { timeout: 10_000 }).toBe(true);
     release();
     await during;
     expect(late.closed).toBe(true);
@@ -120,7 +120,7 @@ describe("retryUntilConnected", () => {
     );
     await clock.whenPending(1);
     clock.runNext();
-    await expect.poll(() => seen).toBe(stop.signal);
+    await expect.poll(() => seen, { timeout: 10_000 }).toBe(stop.signal);
     stop.abort();
     await running;
     expect(clock.pending).toBe(0);

@@ -75,6 +75,24 @@ export async function captureState(
   return { state: { type: "file", mode: st.mode & 0o7777, hash, size: st.size }, added };
 }
 
+/**
+ * As captureState, for a caller that holds the bytes it just read or wrote at `abs` under its
+ * write lock: they are hashed instead of read again when `abs` is a regular file of their size
+ * (anything else, a link or another size, is captured from the disk).
+ */
+export async function captureKnownState(
+  abs: string,
+  blobs: BlobStore,
+  data: string | Uint8Array,
+): Promise<{ state: FileState; added: number }> {
+  const bytes =
+    typeof data === "string" ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const st = await lstat(abs).catch(() => null);
+  if (!st?.isFile() || st.size !== bytes.length) return captureState(abs, blobs);
+  const { hash, added } = await blobs.put(bytes);
+  return { state: { type: "file", mode: st.mode & 0o7777, hash, size: st.size }, added };
+}
+
 /** Puts `abs` into `state` (atomically for files and links); a directory is only created or removed when empty. */
 export async function applyState(abs: string, state: FileState, blobs: BlobStore): Promise<void> {
   const st = await lstat(abs).catch(() => null);

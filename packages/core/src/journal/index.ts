@@ -1,5 +1,12 @@
 // @clawtools/core/journal: what a tool call changed in the workspace, so it can be undone.
-export { applyState, BlobStore, captureState, type FileState, sameState } from "./file-state.js";
+export {
+  applyState,
+  BlobStore,
+  captureKnownState,
+  captureState,
+  type FileState,
+  sameState,
+} from "./file-state.js";
 export { isJournalError, JournalError } from "./errors.js";
 export { beginJournal, journalFor } from "./instances.js";
 export {

@@ -10,70 +10,36 @@ import { appendFile, mkdir, readFile, realpath, stat, writeFile } from "node:fs/
 import path from "node:path";
 import { writeFileAtomically } from "../state/atomic-write.js";
 import { noteCall } from "../wrap/call-notes.js";
-import { applyState, BlobStore, captureState, type FileState, sameState } from "./file-state.js";
+import {
+  applyState,
+  BlobStore,
+  captureKnownState,
+  captureState,
+  type FileState,
+  sameState,
+} from "./file-state.js";
 import { JournalError } from "./errors.js";
-import { type Scan, type ScanOptions, scanTree } from "./scan.js";
+import {
+  describe,
+  inScope,
+  type JournalChange,
+  type JournalEntry,
+  type JournalOptions,
+  type JournalScope,
+  type UndoState,
+  type UndoStep,
+} from "./entry.js";
+import { diffScans, type Scan, type ScanOptions, scanTree } from "./scan.js";
+import { TreeWatch } from "./tree-watch.js";
 
-export interface JournalChange {
-  /** Relative to the workspace, `/`-separated. */
-  path: string;
-  before: FileState;
-  after: FileState;
-}
-
-export interface JournalEntry {
-  id: string;
-  tool: string;
-  time: string;
-  files: JournalChange[];
-  /** Blob bytes this entry added to the journal. */
-  bytes: number;
-  /** Files too large to copy: changed, but not restorable. */
-  skipped?: string[];
-  /** The session whose call made the change (`ToolContext.sessionKey`), when known. */
-  session?: string;
-}
-
-/** Which calls an operation sees: a session's only (the `undo` tool), or every call (the CLI). */
-export interface JournalScope {
-  session?: string;
-}
-
-const inScope = (entry: JournalEntry, scope: JournalScope) =>
-  !scope.session || entry.session === scope.session;
-
-export interface UndoStep {
-  path: string;
-  from: FileState;
-  to: FileState;
-}
-
-export interface JournalOptions extends ScanOptions {
-  /** The journal's size bound in bytes (default 512 MB); the oldest entries go first. */
-  maxBytes?: number;
-}
-
-interface UndoState {
-  /** Undone batches, most recent last: redo pops one. */
-  undone: string[][];
-  /** Entries undone and then superseded by a new change (never redone). */
-  discarded: string[];
-  dropped: number;
-}
-
-const describe = (s: FileState) =>
-  s === null
-    ? "absent"
-    : s.type === "file"
-      ? `file ${s.hash.slice(0, 12)} mode ${s.mode.toString(8)}`
-      : s.type === "symlink"
-        ? `symlink -> ${s.target}`
-        : "directory";
+export type { JournalChange, JournalEntry, JournalOptions, JournalScope, UndoStep } from "./entry.js";
 
 export class Journal {
   readonly dir: string;
   readonly blobs: BlobStore;
   private lastScan: Scan | undefined;
+  /** Says whether anything changed since the last scan after a command began (see begin). */
+  private watch: TreeWatch | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   /** Entries recorded in this process while a command's scan is open (see begin), by sequence. */
   private recent: Array<{ seq: number; entry: JournalEntry }> = [];
@@ -94,12 +60,18 @@ export class Journal {
     this.blobs = new BlobStore(path.join(this.dir, "blobs"));
   }
 
-  /** A state directory inside the workspace is not walked: what serve writes there is no command's change. */
+  /**
+   * A state directory inside the workspace is not walked: what serve writes there is no command's
+   * change. Its real path is looked up once it exists.
+   */
   private async scanOptions(): Promise<ScanOptions> {
+    if (this.skipDirs) return { ...this.options, skipDirs: this.skipDirs };
     const resolved = path.resolve(this.stateDir);
-    const real = await realpath(resolved).catch(() => resolved);
-    return { ...this.options, skipDirs: [resolved, real] };
+    const real = await realpath(resolved).catch(() => undefined);
+    if (real !== undefined) this.skipDirs = [resolved, real];
+    return { ...this.options, skipDirs: [resolved, real ?? resolved] };
   }
+  private skipDirs: string[] | undefined;
 
   private get entriesFile() {
     return path.join(this.dir, "entries.jsonl");
@@ -119,9 +91,15 @@ export class Journal {
     return path.relative(this.workspace, abs).split(path.sep).join("/");
   }
 
-  /** The state of `abs` now (its bytes copied): taken before and after a tool changes it. */
-  capture(abs: string): Promise<FileState> {
-    return captureState(abs, this.blobs).then((c) => c.state);
+  /**
+   * The state of `abs` now (its bytes copied): taken before and after a tool changes it. A tool
+   * that holds the file's bytes (read or written under its write lock) passes them as `known`,
+   * and they are not read again.
+   */
+  capture(abs: string, known?: string | Uint8Array): Promise<FileState> {
+    return (
+      known === undefined ? captureState(abs, this.blobs) : captureKnownState(abs, this.blobs, known)
+    ).then((c) => c.state);
   }
 
   async all(): Promise<JournalEntry[]> {
@@ -162,9 +140,13 @@ export class Journal {
         ...(extra.skipped?.length ? { skipped: extra.skipped } : {}),
         ...(extra.session ? { session: extra.session } : {}),
       };
-      await mkdir(this.dir, { recursive: true });
       const line = `${JSON.stringify(entry)}\n`;
-      await appendFile(this.entriesFile, line);
+      // the journal's directory is made by the first record (or again, if it was removed)
+      await appendFile(this.entriesFile, line).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== "ENOENT") throw error;
+        await mkdir(this.dir, { recursive: true });
+        await appendFile(this.entriesFile, line);
+      });
       if (this.counted) {
         this.counted.bytes += entry.bytes;
         this.counted.fileSize += Buffer.byteLength(line);
@@ -351,7 +333,13 @@ export class Journal {
     let before: Awaited<ReturnType<typeof scanTree>>;
     try {
       const scanOptions = await this.scanOptions();
-      before = await this.serial(() => scanTree(this.workspace, this.blobs, this.lastScan, scanOptions));
+      before = await this.serial(async () => {
+        // nothing written anywhere in the tree since the last scan after began: that scan is
+        // how the tree is now (an unwatchable tree always says changed)
+        if (this.lastScan && this.watch && !(await this.watch.mayHaveChanged()))
+          return { scan: this.lastScan, added: 0, skipped: [] };
+        return scanTree(this.workspace, this.blobs, this.lastScan, scanOptions);
+      });
     } catch (error) {
       this.closeScan();
       throw error;
@@ -361,17 +349,29 @@ export class Journal {
       if (ended) return undefined;
       ended = true;
       const { changes, bytes, skipped } = await this.serial(async () => {
-        const after = await scanTree(this.workspace, this.blobs, before.scan, await this.scanOptions());
+        this.watch ??= new TreeWatch(this.workspace);
+        this.lastScan = undefined;
+        await this.watch.beginScan();
+        let after: Awaited<ReturnType<typeof scanTree>>;
+        try {
+          after = await scanTree(
+            this.workspace,
+            this.blobs,
+            before.scan,
+            await this.scanOptions(),
+            this.watch,
+          );
+        } finally {
+          this.watch.endScan();
+        }
         this.lastScan = after.scan;
         const meanwhile = new Map<string, FileState>();
         for (const { seq, entry } of this.recent)
           if (seq > since) for (const f of entry.files) meanwhile.set(f.path, f.after);
-        const changes: Array<{ abs: string; before: FileState; after: FileState }> = [];
-        for (const rel of new Set([...before.scan.keys(), ...after.scan.keys()])) {
-          const a = after.scan.get(rel)?.state ?? null;
-          const b = meanwhile.has(rel) ? meanwhile.get(rel)! : (before.scan.get(rel)?.state ?? null);
-          if (!sameState(b, a)) changes.push({ abs: path.join(this.workspace, rel), before: b, after: a });
-        }
+        const changes = diffScans(before.scan, after.scan, meanwhile).map((c) => ({
+          ...c,
+          abs: path.join(this.workspace, c.rel),
+        }));
         return { changes, bytes: before.added + after.added, skipped: after.skipped };
       }).finally(() => this.closeScan());
       const changed = new Set(changes.map((c) => this.rel(c.abs)));

@@ -3,14 +3,23 @@
  * its journal state taken from the last scan when the metadata did not move (unchanged trees
  * cost an lstat per entry, never a read); changed files are read and copied once.
  */
-import { type Dirent, lstatSync, readdirSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync, type Stats, statSync } from "node:fs";
 import path from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { type BlobStore, captureState, type FileState } from "./file-state.js";
+import { type BlobStore, captureState, type FileState, sameState } from "./file-state.js";
+import type { ScanObserver } from "./tree-watch.js";
+
+/** Size, mtime, ctime, inode and mode: what says a path may have changed (ctime moves on every write, chmod and rename, and no process can set it back). */
+export interface StatMeta {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  mode: number;
+}
 
 export interface ScanEntry {
-  /** size, mtime, ctime, inode and mode: what says a path may have changed. */
-  meta: string;
+  meta: StatMeta;
   state: FileState;
 }
 
@@ -33,13 +42,33 @@ export const DEFAULT_EXCLUDE = [".git", "node_modules"];
  * lstats), in slices this size, so a huge workspace never holds the loop for long.
  */
 const SLICE = 512;
+const NO_THROW = { throwIfNoEntry: false } as const;
 
-/** Walks `root` (symlinks are entries, never followed); `previous` supplies states whose metadata is unchanged. */
+const metaOf = (st: Stats): StatMeta => ({
+  size: st.size,
+  mtimeMs: st.mtimeMs,
+  ctimeMs: st.ctimeMs,
+  ino: st.ino,
+  mode: st.mode,
+});
+
+const sameMeta = (a: StatMeta, st: Stats) =>
+  a.ctimeMs === st.ctimeMs &&
+  a.mtimeMs === st.mtimeMs &&
+  a.size === st.size &&
+  a.ino === st.ino &&
+  a.mode === st.mode;
+
+/**
+ * Walks `root` (symlinks are entries, never followed); `previous` supplies states whose metadata
+ * is unchanged; `observer` is told of each directory before its entries are read.
+ */
 export async function scanTree(
   root: string,
   blobs: BlobStore,
   previous: Scan | undefined,
   options: ScanOptions = {},
+  observer?: ScanObserver,
 ): Promise<{ scan: Scan; added: number; skipped: string[] }> {
   const exclude = new Set(options.exclude ?? DEFAULT_EXCLUDE);
   const skipDirs = new Set(options.skipDirs ?? []);
@@ -47,33 +76,41 @@ export async function scanTree(
   const scan: Scan = new Map();
   const skipped: string[] = [];
   /** Paths whose metadata moved: read and copied after the walk. */
-  const changed: Array<{ abs: string; rel: string; meta: string }> = [];
-  const dirs: Array<[string, string]> = [[root, ""]];
+  const changed: Array<{ abs: string; rel: string; meta: StatMeta }> = [];
+  const top = path.resolve(root);
+  const topStat = observer ? statSync(top, NO_THROW) : undefined;
+  const dirs: Array<[string, string, Stats | undefined]> = [[top, "", topStat]];
   let done = 0;
   while (dirs.length > 0) {
-    const [dir, rel] = dirs.pop()!;
+    const [dir, rel, dirStat] = dirs.pop()!;
+    if (observer && dirStat) observer.enterDir(dir, dirStat);
     let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {
       continue;
     }
+    const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
     for (const entry of entries) {
       if (++done % SLICE === 0) await nextTurn();
       if (entry.isDirectory() && exclude.has(entry.name)) continue;
-      const abs = path.join(dir, entry.name);
-      if (entry.isDirectory() && skipDirs.has(abs)) continue;
+      // plain concatenation: the walk builds its paths from a resolved root, nothing to normalise
+      const abs = prefix + entry.name;
+      if (skipDirs.size > 0 && entry.isDirectory() && skipDirs.has(abs)) continue;
       const r = rel ? `${rel}/${entry.name}` : entry.name;
-      const st = lstatSync(abs, { throwIfNoEntry: false });
+      const st = lstatSync(abs, NO_THROW);
       if (!st) continue;
-      const meta = `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}:${st.mode}`;
       const known = previous?.get(r);
-      if (known && known.meta === meta) scan.set(r, known);
+      if (known && sameMeta(known.meta, st)) scan.set(r, known);
       else if (st.isFile() && st.size > maxFileBytes) {
         skipped.push(r);
-        scan.set(r, { meta, state: { type: "file", mode: st.mode & 0o7777, hash: "", size: st.size } });
-      } else changed.push({ abs, rel: r, meta });
-      if (st.isDirectory()) dirs.push([abs, r]);
+        scan.set(r, {
+          meta: metaOf(st),
+          state: { type: "file", mode: st.mode & 0o7777, hash: "", size: st.size },
+        });
+      } else changed.push({ abs, rel: r, meta: metaOf(st) });
+      if (st.isDirectory()) dirs.push([abs, r, st]);
+      else observer?.entry(st);
     }
   }
   let added = 0;
@@ -86,4 +123,27 @@ export async function scanTree(
       }),
     );
   return { scan, added, skipped };
+}
+
+/**
+ * The paths whose state differs between two scans; `meanwhile` holds the states other calls
+ * recorded in between, which a path starts from instead.
+ */
+export function diffScans(
+  before: Scan,
+  after: Scan,
+  meanwhile: Map<string, FileState>,
+): Array<{ rel: string; before: FileState; after: FileState }> {
+  const changes: Array<{ rel: string; before: FileState; after: FileState }> = [];
+  const compare = (rel: string, then: FileState, now: FileState) => {
+    const b = meanwhile.has(rel) ? meanwhile.get(rel)! : then;
+    if (!sameState(b, now)) changes.push({ rel, before: b, after: now });
+  };
+  for (const [rel, entry] of before) {
+    const now = after.get(rel);
+    // the after scan reuses the entry itself when the metadata did not move
+    if (now !== entry || meanwhile.has(rel)) compare(rel, entry.state, now?.state ?? null);
+  }
+  for (const [rel, entry] of after) if (!before.has(rel)) compare(rel, null, entry.state);
+  return changes;
 }

@@ -3,9 +3,12 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFil
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { TEMP_FILE_PATTERN } from "../safety/temp-files.js";
 import { readJsonFile, writeJsonAtomic } from "./atomic-json.js";
+
+// a test here starts Node under tsx: 10 s and more on a loaded CI machine
+vi.setConfig({ testTimeout: 90_000 });
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const tempDir = () => mkdtempSync(path.join(os.tmpdir(), "atomic-json-"));

@@ -58,4 +58,32 @@ describe("recovery at start", () => {
       { status: "interrupted", runAtMs: 1_000 },
     ]);
   });
+
+  it("a run that started after its batch claim and was logged, its release lost with its process, is restored, not run again", async () => {
+    const dir = path.join(tempDir(), "cron");
+    const store = new FileCronStore(dir);
+    await store.upsert(job);
+    // claimed in a batch at 1,000; it waited for a run slot and ran at 1,050; its log line is
+    // written, and the process died before the release that records its state
+    await store.claimDue(1_000, "gone", 1, 1);
+    await store.appendRun({
+      ts: 1_080,
+      jobId: "hourly",
+      action: "finished",
+      status: "ok",
+      runAtMs: 1_050,
+      durationMs: 30,
+      nextRunAtMs: 3_601_050,
+    });
+    await recoverJobs(store, new FakeClock(2_000), "once", { owner: "recoverer", leaseMs: 60_000 });
+    // the finished run is its state now: not due again, nothing recorded as interrupted
+    expect((await store.get("hourly"))?.state).toEqual({
+      lastRunAtMs: 1_050,
+      lastRunStatus: "ok",
+      lastDurationMs: 30,
+      consecutiveErrors: 0,
+      nextRunAtMs: 3_601_050,
+    });
+    expect((await store.readRuns("hourly")).entries.map((entry) => entry.status)).toEqual(["ok"]);
+  });
 });

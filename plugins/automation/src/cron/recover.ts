@@ -5,7 +5,7 @@ import type { CronJob, CronJobState, CronRunLogEntry } from "./types.js";
 export const INTERRUPTED_ERROR = "interrupted: the process stopped while the job was running";
 export const MISSED_ERROR = "missed: the scheduler was not running at the scheduled time (catchUp=off)";
 
-/** A job still marked running whose last log line is its run: the run finished, only its state was not stored. */
+/** A job still marked running whose last log line is a run under that claim: the run finished, only its state was not stored. */
 function restoreFromLog(state: CronJobState, last: CronRunLogEntry): { disable: boolean } {
   state.lastRunAtMs = last.runAtMs as number;
   state.lastRunStatus = last.status;
@@ -61,7 +61,9 @@ export async function recoverJobs(
     try {
       if (crashed !== undefined) {
         const last = (await store.readRuns(job.id, { limit: 1 })).entries[0];
-        if (last && last.runAtMs === crashed && last.status !== "interrupted") {
+        // a run under this claim started at the claim or later: a job claimed in a batch waits
+        // for a run slot, so its run starts after the claim's time (which runningAtMs holds)
+        if (last && (last.runAtMs ?? Number.NEGATIVE_INFINITY) >= crashed && last.status !== "interrupted") {
           disable = restoreFromLog(state, last).disable;
         } else {
           await store.appendRun({

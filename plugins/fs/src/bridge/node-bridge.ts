@@ -1,4 +1,5 @@
 import { lstatSync, realpathSync, type Stats } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { type FsBridge, type FsStat, ToolInputError } from "@clawtools/core";
 import {
@@ -44,6 +45,22 @@ function kind(st: Stats): FsStat["type"] {
   return "other";
 }
 
+/**
+ * The file's bytes, by the size the open already found (as FileHandle.readFile reads them, without
+ * the second fstat it would take); a file that reports no size is read to its end.
+ */
+async function readWhole(handle: FileHandle, size: number): Promise<Buffer> {
+  if (size === 0) return handle.readFile();
+  const buffer = Buffer.allocUnsafe(size);
+  let length = 0;
+  while (length < size) {
+    const { bytesRead } = await handle.read(buffer, length, size - length, length);
+    if (bytesRead === 0) break;
+    length += bytesRead;
+  }
+  return buffer.subarray(0, length);
+}
+
 const localBridges = new WeakSet<object>();
 
 /** True for bridges made by `createNodeBridge`: native tools (rg) may read their files directly. */
@@ -86,9 +103,9 @@ export function createNodeBridge(root: string, options: NodeBridgeOptions = {}):
       return found ? { type: kind(found.stat), size: found.stat.size, mtimeMs: found.stat.mtimeMs } : null;
     },
     async readFile({ filePath, cwd }) {
-      const { handle, close } = await openFile(filePath, cwd);
+      const { handle, stat, close } = await openFile(filePath, cwd);
       try {
-        return await handle.readFile();
+        return await readWhole(handle, stat.size);
       } finally {
         await close();
       }

@@ -156,12 +156,16 @@ export function createEditTool(
       checkPathArg("path", path);
       const abs = env.resolve(path);
       return env.withWriteLock([abs], async () => {
-        const stat = await env.bridge.stat({ filePath: abs });
-        if (!stat) throw new ToolInputError(`File not found: ${path}.`);
-        if (stat.type === "directory")
-          throw new ToolInputError(`${path} is a directory; edit changes one file (use ls to list it).`);
-        if (stat.type !== "file") throw new ToolInputError(`Not a regular file: ${path}.`);
-        const raw = (await env.bridge.readFile({ filePath: abs })).toString("utf8");
+        // one verified read; only when it fails is the path looked at, to say what is there
+        const bytes = await env.bridge.readFile({ filePath: abs }).catch(async (error: unknown) => {
+          const stat = await env.bridge.stat({ filePath: abs });
+          if (!stat) throw new ToolInputError(`File not found: ${path}.`);
+          if (stat.type === "directory")
+            throw new ToolInputError(`${path} is a directory; edit changes one file (use ls to list it).`);
+          if (stat.type !== "file") throw new ToolInputError(`Not a regular file: ${path}.`);
+          throw error;
+        });
+        const raw = bytes.toString("utf8");
         throwIfAborted(signal);
         const lined = splitEndings(raw);
         const original = lined.text;
@@ -206,7 +210,12 @@ export function createEditTool(
           }
         }
         const written = joinEndings(lined, updated);
-        await env.journalled("edit", [abs], () => env.bridge.writeFile({ filePath: abs, data: written }));
+        await env.journalled(
+          "edit",
+          [abs],
+          () => env.bridge.writeFile({ filePath: abs, data: written }),
+          new Map([[abs, { before: bytes, after: written }]]),
+        );
         env.seen.set(abs, written);
         const { diff, firstChangedLine } = generateDiffString(original, updated);
         const answer = `Successfully replaced ${outcome.replaced} block(s) in ${path}.${describeDrift(outcome.drift, edits.length)}`;

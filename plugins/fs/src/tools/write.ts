@@ -40,10 +40,15 @@ export function createWriteTool(
         // a file this session read that changed on disk since is not replaced blindly; a file it
         // never read is written as always (OpenClaw)
         const then = overwrite ? undefined : await env.seen.get(abs);
+        let read: Buffer | undefined;
         if (then !== undefined) {
-          const st = await env.bridge.stat({ filePath: abs });
-          const now =
-            st?.type === "file" ? (await env.bridge.readFile({ filePath: abs })).toString("utf8") : undefined;
+          // one verified read; only when it fails is the path looked at (a file that cannot be
+          // read fails the same way; anything else, or nothing, has nothing to guard)
+          read = await env.bridge.readFile({ filePath: abs }).catch(async (error: unknown) => {
+            if ((await env.bridge.stat({ filePath: abs }))?.type === "file") throw error;
+            return undefined;
+          });
+          const now = read?.toString("utf8");
           if (now !== undefined && !unchangedSince(then, now)) {
             const message = `${input} changed on disk since this session last read it; writing would discard those changes. Read it again and write from what it holds now, or pass overwrite: true to replace it.`;
             throw new ToolInputError(withLoopNote(message, env.seen.refused(message)));
@@ -51,7 +56,12 @@ export function createWriteTool(
         }
         // the local bridge creates missing parents within its own verified walk
         if (!isNodeBridge(env.bridge)) await env.bridge.mkdirp({ filePath: path.dirname(abs) });
-        await env.journalled("write", [abs], () => env.bridge.writeFile({ filePath: abs, data: content }));
+        await env.journalled(
+          "write",
+          [abs],
+          () => env.bridge.writeFile({ filePath: abs, data: content }),
+          new Map([[abs, { ...(read ? { before: read } : {}), after: content }]]),
+        );
         env.seen.set(abs, content);
         // pi reports the string length (UTF-16 units), kept for notice compatibility
         return {

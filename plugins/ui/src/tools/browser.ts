@@ -10,6 +10,7 @@ import {
   ToolInputError,
   wrapExternalContent,
 } from "@clawtools/core";
+import type { LinkedFiles } from "@clawtools/core/resources";
 import type { Lookup } from "@clawtools/core/safety";
 import type { BrowserConfig } from "../config.js";
 import { type ActRequest, EVALUATE_DISABLED, runsScript, validateAct } from "../driver/act-request.js";
@@ -22,6 +23,7 @@ import {
 } from "../driver/limits.js";
 import type { BrowserDriver, BrowserSession } from "../driver/types.js";
 import { mediaPath, stageUploads } from "../files.js";
+import { withFileLink } from "./file-link.js";
 import { browserPolicy, checkNavigation } from "../url-check.js";
 import { actResult, dialogResult, landedResult, openResult } from "./browser-page.js";
 import { BROWSER_ACTIONS, browserSchema } from "./browser-schema.js";
@@ -44,6 +46,8 @@ export interface BrowserToolOptions {
   config: BrowserConfig;
   /** Where screenshots, PDFs and staged uploads go. */
   stateDir: string;
+  /** Where screenshots and PDFs are served as resources (the result links them), per session. */
+  files?: LinkedFiles;
   /** The resolver the URL policy checks with (default: the system's). */
   lookup?: Lookup;
   /** The workspace uploads are read from. */
@@ -73,10 +77,17 @@ const listing = (kind: string, payload: unknown, details: Record<string, unknown
 });
 
 export function createBrowserTool(
-  _ctx: ToolContext,
+  ctx: ToolContext,
   options: BrowserToolOptions,
 ): AgentTool<typeof browserSchema> {
   const { driver, config, stateDir, lookup } = options;
+  const withLink = <T>(
+    result: AgentToolResult<T>,
+    file: string,
+    mimeType: string,
+    size: number,
+    description: string,
+  ) => withFileLink(result, options.files, ctx, { path: file, mimeType, size, description });
   const policy = browserPolicy(config);
   const evaluateEnabled = config.evaluateEnabled !== false;
   /** The URL the model named, through core's URL policy before any driver sees it. */
@@ -139,19 +150,21 @@ export function createBrowserTool(
         });
         const file = await mediaPath(stateDir, "screenshot", ext(type));
         await writeFile(file, shot.bytes);
-        return imageResult({
+        const result = imageResult({
           label: "browser:screenshot",
           path: file,
           base64: Buffer.from(shot.bytes).toString("base64"),
           mimeType: mime(type),
           details: { targetId: shot.targetId, url: shot.url, path: file },
         });
+        return withLink(result, file, mime(type), shot.bytes.length, `Screenshot of ${shot.url}`);
       }
       case "pdf": {
         const pdf = await session.pdf(targetId);
         const file = await mediaPath(stateDir, "page", "pdf");
         await writeFile(file, pdf.bytes);
-        return textResult(`FILE:${file}`, { ok: true, path: file, targetId: pdf.targetId });
+        const result = textResult(`FILE:${file}`, { ok: true, path: file, targetId: pdf.targetId });
+        return withLink(result, file, "application/pdf", pdf.bytes.length, "The page as a PDF");
       }
       case "console": {
         const log = await session.console(targetId);

@@ -1,3 +1,4 @@
+import { writeFile } from "node:fs/promises";
 import {
   type AgentTool,
   type AgentToolResult,
@@ -10,9 +11,12 @@ import {
   ToolInputError,
   Type,
 } from "@clawtools/core";
+import type { LinkedFiles } from "@clawtools/core/resources";
 import { openInWorkspace } from "@clawtools/core/safety";
 import { MAX_A2UI_BYTES, parseA2uiJsonl } from "../canvas/a2ui.js";
 import type { CanvasHost } from "../canvas/host-types.js";
+import { mediaPath } from "../files.js";
+import { withFileLink } from "./file-link.js";
 
 export const CANVAS_ACTIONS = [
   "present",
@@ -55,6 +59,10 @@ type CanvasParams = Static<typeof canvasSchema>;
 export interface CanvasToolOptions {
   host: CanvasHost;
   workspaceDir?: string;
+  /** Where snapshots are written (with `files`) to be served as resources. */
+  stateDir?: string;
+  /** Where snapshots are served as resources (the result links them), per session. */
+  files?: LinkedFiles;
 }
 
 const DESCRIPTION =
@@ -82,7 +90,7 @@ async function readJsonl(params: CanvasParams, workspaceDir: string | undefined)
 }
 
 export function createCanvasTool(
-  _ctx: ToolContext,
+  ctx: ToolContext,
   options: CanvasToolOptions,
 ): AgentTool<typeof canvasSchema> {
   const { host } = options;
@@ -127,16 +135,22 @@ export function createCanvasTool(
         });
         if (!shot || typeof shot.base64 !== "string" || !shot.format)
           throw new Error("invalid canvas.snapshot payload");
-        return {
-          content: [
-            {
-              type: "image",
-              data: shot.base64,
-              mimeType: shot.format === "png" ? "image/png" : "image/jpeg",
-            },
-          ],
+        const mimeType = shot.format === "png" ? "image/png" : "image/jpeg";
+        const result: AgentToolResult<unknown> = {
+          content: [{ type: "image", data: shot.base64, mimeType }],
           details: { format: shot.format, label: "canvas:snapshot" },
         };
+        // kept under the state directory, so a host can read it as a resource
+        if (!options.files || !options.stateDir) return result;
+        const bytes = Buffer.from(shot.base64, "base64");
+        const file = await mediaPath(options.stateDir, "canvas", shot.format === "png" ? "png" : "jpg");
+        await writeFile(file, bytes);
+        return withFileLink(result, options.files, ctx, {
+          path: file,
+          mimeType,
+          size: bytes.length,
+          description: "A snapshot of the canvas",
+        });
       }
       case "a2ui_push":
         await host.a2uiPush(parseA2uiJsonl(await readJsonl(params, options.workspaceDir)));

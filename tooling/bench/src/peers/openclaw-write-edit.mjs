@@ -2,6 +2,7 @@
 // and edit tools beside clawtools' built fs section, taking turns call by call in this one process.
 // Prints one JSON line of p50 times in ms.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { open, readFile, rename } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { timeInTurns } from "../harness.ts";
@@ -51,7 +52,32 @@ const flipEdit = (side) => {
     ? oc.edit.execute("e", { path: "edit.txt", edits: [{ oldText: a, newText: b }] })
     : ct.edit.execute("e", { path: "edit.txt", oldText: a, newText: b });
 };
+// the physical limit of a crash-safe replace, and the same without its fsync (never done by the
+// product; here only to show how much of a write's time is the flush itself)
+const rawDir = path.join(dir, "raw");
+mkdirSync(rawDir, { recursive: true });
+writeFileSync(path.join(rawDir, "edit.txt"), text);
+let rawFlip = false;
+const atomic = async (name, data, sync) => {
+  const tmp = path.join(rawDir, `.${name}.tmp`);
+  const handle = await open(tmp, "w");
+  await handle.writeFile(data);
+  if (sync) await handle.sync();
+  await handle.close();
+  await rename(tmp, path.join(rawDir, name));
+};
+const rawEdit = async (sync) => {
+  rawFlip = !rawFlip;
+  const [a, b] = rawFlip ? ["line 100:", "LINE 100:"] : ["LINE 100:", "line 100:"];
+  const now = await readFile(path.join(rawDir, "edit.txt"), "utf8");
+  await atomic("edit.txt", now.replace(a, b), sync);
+};
+
 const variants = {
+  rawWrite: () => atomic("w.txt", content, true),
+  rawWriteNoSync: () => atomic("w.txt", content, false),
+  rawEdit: () => rawEdit(true),
+  rawEditNoSync: () => rawEdit(false),
   openclawWrite: () => oc.write.execute("w", { path: "w.txt", content }),
   clawtoolsWrite: () => ct.write.execute("w", { path: "w.txt", content }),
   openclawEdit: () => flipEdit("oc"),

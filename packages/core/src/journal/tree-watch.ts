@@ -1,0 +1,129 @@
+/**
+ * Whether anything in a workspace changed since a scan began: one inotify watch per directory
+ * walked, so a command's scan before can reuse the last scan after when nothing wrote since.
+ * Only where the kernel is known to report every change: Linux, a local filesystem, one device,
+ * no file with a second hard link (a write through a link elsewhere notifies that directory, not
+ * this one). Anywhere else it always says "changed", and every scan is a full one.
+ */
+import { type FSWatcher, type Stats, statfsSync, watch } from "node:fs";
+import { setImmediate as nextTurn } from "node:timers/promises";
+
+/** Filesystems whose changes inotify reports, whoever makes them (statfs magic numbers). */
+const LOCAL_FILESYSTEMS = new Set([
+  0xef53, // ext2/3/4
+  0x58465342, // xfs
+  0x9123683e, // btrfs
+  0x01021994, // tmpfs
+  0x794c7630, // overlayfs
+  0xf2f52010, // f2fs
+  0x2fc12fc1, // zfs
+  0xca451a4e, // bcachefs
+]);
+
+/** Beyond this many directories the watches are not worth their kernel memory: full scans. */
+const MAX_WATCHES = 8192;
+
+export interface ScanObserver {
+  /** Called before a directory's entries are read (the root's too). */
+  enterDir(abs: string, st: Stats): void;
+  /** Called for every entry that is not a directory. */
+  entry(st: Stats): void;
+}
+
+export class TreeWatch implements ScanObserver {
+  private watches = new Map<string, { ino: number; watcher: FSWatcher }>();
+  /** Directories entered by the scan under way, to close the watches of the ones gone. */
+  private entered = new Set<string>();
+  private changed = true;
+  /** Set for the scan under way when something makes the watches unable to vouch for it. */
+  private untrusted = false;
+  private rootDev: number | undefined;
+  private usable: boolean;
+
+  constructor(root: string) {
+    this.usable = process.platform === "linux" && onLocalFilesystem(root);
+  }
+
+  /**
+   * Whether the tree may have changed since the last `beginScan`. Events the kernel queued
+   * before this call are read first: two turns of the event loop take in one full poll.
+   */
+  async mayHaveChanged(): Promise<boolean> {
+    if (this.changed || !this.usable) return true;
+    await nextTurn();
+    await nextTurn();
+    return this.changed;
+  }
+
+  /** A scan that is to be the reference begins: events from here on count against it. */
+  async beginScan(): Promise<void> {
+    this.entered.clear();
+    this.untrusted = !this.usable;
+    this.rootDev = undefined;
+    if (!this.usable) return;
+    // what the kernel queued before this scan (a command's own writes) is seen by the scan itself
+    await nextTurn();
+    await nextTurn();
+    this.changed = false;
+  }
+
+  /** The reference scan is over: watches of directories it no longer found are closed. */
+  endScan(): void {
+    for (const [dir, w] of this.watches)
+      if (!this.entered.has(dir)) {
+        w.watcher.close();
+        this.watches.delete(dir);
+      }
+    // a root that could not be entered (missing) is watched by nothing
+    if (this.untrusted || this.entered.size === 0) this.changed = true;
+  }
+
+  enterDir(abs: string, st: Stats): void {
+    if (this.untrusted) return;
+    this.entered.add(abs);
+    this.rootDev ??= st.dev;
+    // another filesystem mounted inside: its own rules, not known here
+    if (st.dev !== this.rootDev || this.entered.size > MAX_WATCHES) {
+      this.distrust();
+      return;
+    }
+    const known = this.watches.get(abs);
+    if (known?.ino === st.ino) return;
+    known?.watcher.close();
+    try {
+      const watcher = watch(abs, { persistent: false }, () => {
+        this.changed = true;
+      });
+      watcher.on("error", () => {
+        this.changed = true;
+      });
+      this.watches.set(abs, { ino: st.ino, watcher });
+    } catch {
+      // out of watches (fs.inotify.max_user_watches) or the directory went away: full scans
+      this.distrust();
+    }
+  }
+
+  entry(st: Stats): void {
+    if (!this.untrusted && st.nlink > 1) this.distrust();
+  }
+
+  private distrust(): void {
+    this.untrusted = true;
+    this.changed = true;
+  }
+
+  close(): void {
+    for (const w of this.watches.values()) w.watcher.close();
+    this.watches.clear();
+    this.changed = true;
+  }
+}
+
+function onLocalFilesystem(root: string): boolean {
+  try {
+    return LOCAL_FILESYSTEMS.has(statfsSync(root).type);
+  } catch {
+    return false;
+  }
+}
