@@ -5,12 +5,15 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { listenOnOllamaPort, OLLAMA_PORT } from "../../../adapters/openclaw-plugins/test/ollama-port.js";
 import { BUILD_TIMEOUT_MS, bin, cliDir, ensureBuilt, POLL } from "./support/cli.js";
 import { connectCli } from "./support/serve.js";
 
 const adapterDist = path.resolve(cliDir, "../../adapters/openclaw-plugins/dist/index.js");
+// each test starts serve with real OpenClaw plugins (TypeScript entries loaded at start), some of
+// them five times in a row: under load 50-65 here single tests ran past the 30 s default
+vi.setConfig({ testTimeout: 120_000 });
 const home = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-openclaw-home-"));
 const workspace = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-openclaw-"));
 // mem0 reads ~/.mem0 and sends telemetry unless told not to: a home of its own, telemetry off

@@ -61,6 +61,7 @@ describe("serve --profile full with the browser", () => {
   });
   afterAll(() => server?.close());
 
+  // a serve start and then Chromium's, in the first browser call: a minute on a loaded CI machine
   it("drives open → snapshot → act → screenshot", async () => {
     const { client, call } = await serve(["--profile", "full", "--allow-private-network"]);
     const names = (await client.listTools()).tools.map((t) => t.name);
@@ -79,7 +80,7 @@ describe("serve --profile full with the browser", () => {
       content: Array<{ type: string; mimeType?: string }>;
     };
     expect(shot.content.find((c) => c.type === "image")?.mimeType).toBe("image/png");
-  });
+  }, 90_000);
 });
 
 describe("serve --model with a loopback model server", () => {

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startModelServer } from "../../../adapters/runner-pi/test/model-server.js";
 import {
   type Cluster,
   HAVE_POSTGRES,
@@ -26,7 +27,7 @@ const pg = createRequire(new URL("../../../backends/store-postgres/package.json"
     connectionString: string;
   }) => {
     connect(): Promise<unknown>;
-    query(sql: string): Promise<{ rows: Array<Record<string, unknown>> }>;
+    query(sql: string, params?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
     end(): Promise<void>;
   };
 };
@@ -313,5 +314,83 @@ describe.skipIf(!HAVE_POSTGRES)(
         await admin.end();
       }
     }, 60_000);
+
+    it("a sub-agent run of a serve on another host: SIGKILL that serve and the other ends the run lost at once, not after the 60 s heartbeat staleness", async () => {
+      const admin = new pg.Client({ connectionString: cluster.url });
+      await admin.connect();
+      let answer: (reply: { text: string }) => void = () => {};
+      const model = await startModelServer(() => new Promise((resolve) => (answer = resolve)));
+      try {
+        await admin.query("CREATE DATABASE remote_runs");
+        const url = new URL(cluster.url);
+        url.pathname = "/remote_runs";
+        const env = { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "sk-loopback" };
+        const open = async (name: string) => {
+          const args = [
+            "serve",
+            "--workspace",
+            workspace,
+            "--state-dir",
+            path.join(workspace, `.state-${name}`),
+          ];
+          const started = await connectCli(
+            [...args, "--profile", "full", "--store", url.toString(), "--model", "openai/scripted"],
+            { env, name: `cluster-${name}` },
+          );
+          serves.push({
+            name,
+            pid: started.transport.pid as number,
+            client: started.client,
+            call: async () => 0,
+            stderr: started.stderr,
+          });
+          return started;
+        };
+        const holder = await open("far");
+        const watcher = await open("near");
+        const call = async (client: Client, tool: string, args: Record<string, unknown>) =>
+          JSON.parse(text(await client.callTool({ name: tool, arguments: args })));
+        const spawned = await call(holder.client, "sessions_spawn", { task: "think for a long time" });
+        expect(spawned.status).toBe("accepted");
+        // the row names another machine, as a serve there writes it: no pid of this one is checked
+        const db = new pg.Client({ connectionString: url.toString() });
+        await db.connect();
+        try {
+          await db.query(
+            `UPDATE clawtools.runs SET record = jsonb_set(record::jsonb, '{owner,host}', '"elsewhere.example"')::text WHERE run_id = $1`,
+            [spawned.runId],
+          );
+          const row = async () =>
+            JSON.parse(
+              String(
+                (await db.query("SELECT record FROM clawtools.runs WHERE run_id = $1", [spawned.runId]))
+                  .rows[0]?.record,
+              ),
+            );
+          // alive on the other host: the watcher lists it running
+          expect((await call(watcher.client, "subagents", {})).active).toMatchObject([
+            { runId: spawned.runId },
+          ]);
+          process.kill(holder.transport.pid as number, "SIGKILL");
+          // the watcher's own background check ends it (no tool call here); staleness would take 60 s
+          await vi.waitFor(async () => expect((await row()).status).toBe("lost"), {
+            timeout: 10_000,
+            interval: 50,
+          });
+          expect((await row()).outcome.error).toMatch(
+            /^lost: its owner process \d+ on elsewhere\.example is gone \(its connection to the database dropped\)$/,
+          );
+          expect((await call(watcher.client, "subagents", {})).recent).toMatchObject([
+            { runId: spawned.runId, status: "lost" },
+          ]);
+        } finally {
+          await db.end();
+        }
+      } finally {
+        answer({ text: "too late" });
+        await admin.end();
+        await model.close();
+      }
+    }, 90_000);
   },
 );

@@ -40,6 +40,8 @@ export class Membership {
   private closed = false;
   private retryMs = RECONNECT_MIN_MS;
   private timer: unknown;
+  /** Every epoch this process has held: a write about what one of them holds is its own (fencing). */
+  private readonly held = new Set<number>();
   readonly lockClass: number;
 
   constructor(
@@ -52,6 +54,11 @@ export class Membership {
   /** The live epoch, or -1 while reconnecting (never live: writes under it are refused). */
   get epoch(): number {
     return this.current ?? -1;
+  }
+
+  /** Whether `epoch` is one this process held, now or before a reconnect. */
+  heldBy(epoch: number): boolean {
+    return this.held.has(epoch);
   }
 
   /** The PostgreSQL backend pid of the liveness connection (tests terminate it to cut this member off). */
@@ -82,6 +89,7 @@ export class Membership {
       client.on("end", lost);
       this.client = client;
       this.current = epoch;
+      this.held.add(epoch);
       this.backendPid = rows[0]?.pid;
       this.retryMs = RECONNECT_MIN_MS;
     } catch (error) {

@@ -115,6 +115,13 @@ BEGIN
     WHERE c.id = due.id RETURNING c.job, c.running_at, c.next_run_at;
 END $$;`,
   },
+  {
+    version: 5,
+    name: "runs bound to their holder's connection: the holder's member epoch",
+    sql: `
+ALTER TABLE runs ADD COLUMN owner_epoch integer;
+CREATE INDEX runs_running_epoch ON runs (owner_epoch) WHERE status = 'running';`,
+  },
 ];
 
 /** A schema name safe to splice into SQL (PostgreSQL refuses names starting with `pg_`). */

@@ -1,15 +1,24 @@
 import { systemClock } from "@clawtools/core/time";
-import type { RunRecord, RunRegistry } from "@clawtools/core/contracts";
+import type { HolderLiveness, RunRecord, RunRegistry } from "@clawtools/core/contracts";
 import { type Db, millis, parseRow, withoutUndefined } from "./db.js";
 import type { StoreEvents } from "./events.js";
 
 type Row = { record: string };
 
+/** The holder's epoch a record carries, for the column the liveness reads use. */
+const epochOf = (run: RunRecord): number | null => millis(run.owner?.epoch);
+
+/** Why a write to a run is refused: one line naming the run and what happened to it. */
+const refused = (runId: string, why: string) =>
+  new Error(`PostgreSQL store: run ${runId} was not recorded: ${why}`);
+
 /**
- * Sub-agent runs in PostgreSQL, liveness included: a run's `owner` and `heartbeatAt` are stored
- * with it, so any process on the database sees who holds a run and when it last said so. Every
- * change is announced over LISTEN/NOTIFY, which `waitForEnd` uses to follow a run another
- * process (or machine) holds.
+ * Sub-agent runs in PostgreSQL, liveness included. A run is bound to its holder's connection as
+ * cron claims are (member.ts): `record` stamps the holder's member epoch into `owner.epoch`, and
+ * once that connection drops (the process killed, on this machine or any other) `liveness` says
+ * so at once and the run is lost to everyone. Fenced: after that its holder may record nothing
+ * about it but `lost`, and nothing but `lost` is recorded over `lost`. Every change is announced
+ * over LISTEN/NOTIFY, which `waitForEnd` uses to follow a run another process (or machine) holds.
  */
 export class PgRunRegistry implements RunRegistry {
   constructor(
@@ -18,18 +27,30 @@ export class PgRunRegistry implements RunRegistry {
   ) {}
 
   async record(run: RunRecord): Promise<void> {
-    const clean = withoutUndefined(run);
+    // the recording process holds the run: bound to its connection from now on
+    const held = run.owner !== undefined && run.status === "running";
+    const clean = withoutUndefined(held ? { ...run, owner: { ...run.owner!, epoch: this.db.epoch } } : run);
     await this.db.tx(async (client) => {
+      const { rows } = await client.query<{ live: boolean; status: string | null }>(
+        `SELECT $1::integer IN ${this.db.live} AS live,
+           (SELECT status FROM ${this.db.t("runs")} WHERE run_id = $2 FOR UPDATE) AS status`,
+        [this.db.epoch, clean.runId],
+      );
+      if (held && !rows[0]?.live)
+        throw refused(clean.runId, "this process's connection to the database is down (reconnecting)");
+      if (rows[0]?.status === "lost" && clean.status !== "lost") throw refused(clean.runId, "it ended lost");
       await client.query(
-        `INSERT INTO ${this.db.t("runs")} (run_id, requester, created_at, status, record) VALUES ($1, $2, $3, $4, $5)
+        `INSERT INTO ${this.db.t("runs")} (run_id, requester, created_at, status, record, owner_epoch)
+         VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (run_id) DO UPDATE SET requester = excluded.requester, created_at = excluded.created_at,
-           status = excluded.status, record = excluded.record`,
+           status = excluded.status, record = excluded.record, owner_epoch = excluded.owner_epoch`,
         [
           clean.runId,
           clean.requesterSessionKey,
           millis(clean.createdAt) ?? 0,
           clean.status,
           JSON.stringify(clean),
+          epochOf(clean),
         ],
       );
       await this.db.notify(client, "run", clean.runId);
@@ -38,19 +59,35 @@ export class PgRunRegistry implements RunRegistry {
 
   async update(runId: string, patch: Partial<Omit<RunRecord, "runId">>): Promise<RunRecord> {
     return this.db.tx(async (client) => {
-      const { rows } = await client.query<Row>(
-        `SELECT record FROM ${this.db.t("runs")} WHERE run_id = $1 FOR UPDATE`,
+      const { rows } = await client.query<Row & { epoch: number | null; live: boolean | null }>(
+        `SELECT record, owner_epoch AS epoch, owner_epoch IN ${this.db.live} AS live
+         FROM ${this.db.t("runs")} WHERE run_id = $1 FOR UPDATE`,
         [runId],
       );
-      if (!rows[0]) throw new Error(`Unknown run: ${runId}`);
-      const next: RunRecord = withoutUndefined({
-        ...parseRow<RunRecord>(rows[0].record, `run ${runId}`),
-        ...patch,
-        runId,
-      });
+      const row = rows[0];
+      if (!row) throw new Error(`Unknown run: ${runId}`);
+      const stored = parseRow<RunRecord>(row.record, `run ${runId}`);
+      const ends = patch.status !== undefined || patch.outcome !== undefined;
+      if (stored.status === "lost" && ends && patch.status !== "lost") throw refused(runId, "it ended lost");
+      // a holder whose connection dropped is dead to everyone, itself included: its late writes are fenced
+      if (stored.status === "running" && row.epoch !== null && !row.live && this.db.member.heldBy(row.epoch))
+        if (patch.status !== "lost")
+          throw refused(
+            runId,
+            "this process no longer holds it (its connection to the database dropped: it is lost)",
+          );
+      const next: RunRecord = withoutUndefined({ ...stored, ...patch, runId });
       await client.query(
-        `UPDATE ${this.db.t("runs")} SET requester = $2, created_at = $3, status = $4, record = $5 WHERE run_id = $1`,
-        [runId, next.requesterSessionKey, millis(next.createdAt) ?? 0, next.status, JSON.stringify(next)],
+        `UPDATE ${this.db.t("runs")} SET requester = $2, created_at = $3, status = $4, record = $5, owner_epoch = $6
+         WHERE run_id = $1`,
+        [
+          runId,
+          next.requesterSessionKey,
+          millis(next.createdAt) ?? 0,
+          next.status,
+          JSON.stringify(next),
+          epochOf(next),
+        ],
       );
       await this.db.notify(client, "run", runId);
       return next;
@@ -77,6 +114,21 @@ export class PgRunRegistry implements RunRegistry {
       `SELECT record FROM ${this.db.t("runs")} ORDER BY created_at, run_id`,
     );
     return rows.map((row) => parseRow<RunRecord>(row.record, "a run"));
+  }
+
+  /**
+   * The live member epochs, and how many running runs are held under one that is not: one
+   * statement on `pg_locks` and the running runs' index, cheap enough to ask every second.
+   */
+  async liveness(): Promise<HolderLiveness> {
+    const [row] = await this.db.prepared<{ live: string[] | null; orphaned: string }>(
+      "runs.liveness",
+      `SELECT (SELECT array_agg(e) FROM ${this.db.live} AS l(e)) AS live,
+         (SELECT count(*) FROM ${this.db.t("runs")} WHERE status = 'running' AND owner_epoch IS NOT NULL
+           AND owner_epoch NOT IN ${this.db.live}) AS orphaned`,
+      [],
+    );
+    return { live: new Set((row?.live ?? []).map(Number)), orphaned: Number(row?.orphaned ?? 0) };
   }
 
   /** Runs still marked running (what a liveness sweep looks at), oldest first. */

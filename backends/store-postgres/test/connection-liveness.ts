@@ -1,24 +1,11 @@
 import { CronExecutor, CronService } from "@clawtools/automation";
 import { FakeClock } from "@clawtools/automation/testing";
 import { sampleCronJob as job } from "@clawtools/testing";
-import pg from "pg";
 import { describe, expect, it, vi } from "vitest";
 import { openPostgresStore, type PostgresStore } from "../src/index.js";
+import { cutOff } from "./cut-off.js";
 
 const HOUR = 3_600_000;
-
-/** Cuts a store off from the database the way a dead process is: its liveness connection's backend ends. */
-async function cutOff(url: string, store: PostgresStore): Promise<number> {
-  const epoch = store.member.epoch;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query("SELECT pg_terminate_backend($1)", [store.member.backendPid]);
-  } finally {
-    await admin.end();
-  }
-  return epoch;
-}
 
 /**
  * Claims and the leader lease are bound to their holder's connection: when it drops, they are

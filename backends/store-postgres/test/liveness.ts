@@ -65,13 +65,17 @@ export function livenessSuite(url: () => string): void {
         for (let i = 0; i < 3; i++)
           expect(await a.runs.get(`held${i}`)).toMatchObject({
             status: "lost",
-            outcome: { error: `lost: its owner process ${pid} is gone` },
+            outcome: {
+              error: `lost: its owner process ${pid} is gone (its connection to the database dropped)`,
+            },
             announce: { status: "delivered" },
           });
         expect(await b.runs.listRunning()).toEqual([]);
         const events = (await b.sessions.history("agent:main:main"))
           .map((m) => String(m.content))
-          .filter((c) => c.includes(`status: failed: lost: its owner process ${pid} is gone`));
+          .filter((c) =>
+            c.includes(`status: failed: lost: its owner process ${pid} is gone (its connection`),
+          );
         expect(events).toHaveLength(3);
         expect(await sa.reapLost()).toEqual([]);
       } finally {

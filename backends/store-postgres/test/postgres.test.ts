@@ -14,6 +14,7 @@ import { clusterCapSuite } from "./cluster-cap.js";
 import { connectionLivenessSuite } from "./connection-liveness.js";
 import { followerSuite } from "./followers.js";
 import { livenessSuite } from "./liveness.js";
+import { remoteRunsSuite } from "./remote-runs.js";
 import { schedulerSuite } from "./schedulers.js";
 import { twoInstanceSuite } from "./two-instances.js";
 
@@ -94,12 +95,13 @@ describe.skipIf(!HAVE_POSTGRES)(
         { version: 2, name: "member epochs: claims and the leader lease bound to their holder's connection" },
         { version: 3, name: "MCP tasks: one JSON document per task" },
         { version: 4, name: "claim_due_capped: due jobs claimed under a cluster-wide cap" },
+        { version: 5, name: "runs bound to their holder's connection: the holder's member epoch" },
       ]);
       expect(a.location).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres#racing$/);
       await Promise.all([a.close(), b.close()]);
       // a third start finds everything applied
       const c = await openPostgresStore({ connectionString: url, schema: "racing" });
-      expect((await ctx.pool?.query("SELECT count(*)::int AS n FROM racing.migrations"))?.rows[0].n).toBe(4);
+      expect((await ctx.pool?.query("SELECT count(*)::int AS n FROM racing.migrations"))?.rows[0].n).toBe(5);
       await c.close();
     });
 
@@ -177,6 +179,7 @@ describe.skipIf(!HAVE_POSTGRES)(
 
     twoInstanceSuite(() => ctx.cluster?.url as string);
     livenessSuite(() => ctx.cluster?.url as string);
+    remoteRunsSuite(() => ctx.cluster?.url as string);
     schedulerSuite(() => ctx.cluster?.url as string);
     connectionLivenessSuite(() => ctx.cluster?.url as string);
     followerSuite(() => ctx.cluster?.url as string);

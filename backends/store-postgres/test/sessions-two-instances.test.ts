@@ -7,6 +7,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore, type PostgresStore } from "../src/index.js";
 import { type Cluster, HAVE_POSTGRES, SKIP_REASON, startCluster } from "./cluster.js";
+import { cutOff } from "./cut-off.js";
 
 if (!HAVE_POSTGRES) console.warn(`@clawtools/store-postgres sessions tests skipped: ${SKIP_REASON}`);
 
@@ -67,7 +68,14 @@ describe.skipIf(!HAVE_POSTGRES)(
       async (count) =>
         Promise.all(
           (await bundles(count)).map((store) =>
-            createLivenessHost({ store: store.sessions, runs: store.runs }),
+            createLivenessHost({
+              store: store.sessions,
+              runs: store.runs,
+              // the holder's death drops its connection: that, not its pid, is what PostgreSQL sees
+              onCrash: async () => {
+                await cutOff(ctx.cluster?.url as string, store);
+              },
+            }),
           ),
         ),
       { name: "run liveness on PostgreSQL" },

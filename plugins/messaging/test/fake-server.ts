@@ -29,7 +29,12 @@ export async function fakeServer(handler: Handler) {
     if (type.startsWith("multipart/form-data")) {
       const form = await new Response(raw, { headers: { "content-type": type } }).formData();
       rec.multipart = {};
-      for (const [k, v] of form.entries()) {
+      // forEach, not entries(): FormData's iterator is typed only where a DOM iterable lib is in
+      const fields: [string, string | Blob][] = [];
+      form.forEach((v, k) => {
+        fields.push([k, v]);
+      });
+      for (const [k, v] of fields) {
         rec.multipart[k] =
           typeof v === "string"
             ? v

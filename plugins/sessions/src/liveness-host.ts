@@ -18,6 +18,11 @@ export interface LivenessHostOptions {
   maxChildren?: number;
   /** Liveness periods (defaults: answer kill requests every 10 ms, wait up to 60 s for one). */
   liveness?: Omit<LivenessOptions, "owner">;
+  /**
+   * What else dies with the holder on `crash()`: for a registry that binds liveness to a
+   * connection (PostgreSQL), cutting this host's connection, as a killed process's drops.
+   */
+  onCrash?: () => Promise<void>;
 }
 
 /** One host: the sessions section over the given stores, holding runs that end only when killed. */
@@ -54,7 +59,8 @@ async function stop(child: ChildProcess): Promise<void> {
  * A host for `runLivenessConformance` (`@clawtools/testing`): the sessions service over `store`
  * and `runs`, recorded as held by a stand-in child process. `crash()` stops the service's
  * heartbeat and SIGKILLs the stand-in, so to every other host its runs' holder is gone, as after a
- * `kill -9` (checked by pid, with no clock involved). Its runs never end on their own.
+ * `kill -9` (checked by pid, with no clock involved; or by the registry's connection-bound
+ * liveness, once `onCrash` cut the connection). Its runs never end on their own.
  */
 export async function createLivenessHost(options: LivenessHostOptions): Promise<LivenessHost> {
   const child = await standIn();
@@ -94,6 +100,7 @@ export async function createLivenessHost(options: LivenessHostOptions): Promise<
     async crash() {
       service.close();
       await stop(child);
+      await options.onCrash?.();
     },
     async close() {
       service.close();

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { RunOwner } from "@clawtools/core/contracts";
+import type { RunRegistry } from "./interfaces.js";
 import type { RunRecord } from "./types.js";
 
 export type { RunOwner };
@@ -12,6 +13,12 @@ export interface LivenessOptions {
   staleMs?: number;
   /** How often a service looks for kills other processes asked of the runs it holds (default 1 s). */
   abortCheckMs?: number;
+  /**
+   * With a registry that binds liveness to connections (`RunRegistry.liveness`, PostgreSQL): how
+   * often a service asks it whether any run's holder is gone, and ends those runs lost (default
+   * 1 s; one cheap read, a whole reap only when one is).
+   */
+  lostCheckMs?: number;
   /** How long a kill of a run another live process holds waits for that process to end it (default 10 s). */
   killWaitMs?: number;
   /**
@@ -23,6 +30,7 @@ export interface LivenessOptions {
 
 export const DEFAULT_HEARTBEAT_MS = 10_000;
 export const DEFAULT_ABORT_CHECK_MS = 1_000;
+export const DEFAULT_LOST_CHECK_MS = 1_000;
 export const DEFAULT_KILL_WAIT_MS = 10_000;
 
 /** A liveness period as given, or the default; anything but a positive finite number is refused by name. */
@@ -51,12 +59,25 @@ export function pidAlive(pid: number): boolean {
 }
 
 /**
- * Why a running run that `self` does not hold has lost its owner, or undefined while the owner is
- * alive: a process of this machine that is gone is lost at once; otherwise (another machine, a pid
- * that may have been reused, a run recorded before owners were) only once its heartbeat is stale.
+ * Why a running run has lost its owner, or undefined while the owner is alive. Given `live` (the
+ * registry's live tokens, `RunRegistry.liveness`), a run stamped with an epoch is judged by it
+ * alone, on any machine and for `self` too (a holder whose connection dropped lost its runs).
+ * Otherwise `self`'s runs live; a process of this machine that is gone is lost at once; any other
+ * (another machine, a pid that may have been reused, a run recorded before owners were) only once
+ * its heartbeat is stale.
  */
-export function lostReason(run: RunRecord, self: RunOwner, now: number, staleMs: number): string | undefined {
+export function lostReason(
+  run: RunRecord,
+  self: RunOwner,
+  now: number,
+  staleMs: number,
+  live?: ReadonlySet<number>,
+): string | undefined {
   const owner = run.owner;
+  if (owner?.epoch !== undefined && live)
+    return live.has(owner.epoch)
+      ? undefined
+      : `its owner process ${owner.pid}${owner.host === self.host ? "" : ` on ${owner.host}`} is gone (its connection to the database dropped)`;
   if (owner?.instance === self.instance) return undefined;
   const beat = run.heartbeatAt ?? run.startedAt ?? run.createdAt;
   const silentFor = now - beat;
@@ -68,4 +89,9 @@ export function lostReason(run: RunRecord, self: RunOwner, now: number, staleMs:
   if (stale)
     return `its owner process ${owner.pid}${owner.host === self.host ? "" : ` on ${owner.host}`} has not sent a heartbeat for ${Math.round(silentFor / 1000)}s`;
   return undefined;
+}
+
+/** The registry's live holder tokens when it binds holders to their connections (else undefined). */
+export async function liveTokens(runs: RunRegistry): Promise<ReadonlySet<number> | undefined> {
+  return (await runs.liveness?.())?.live;
 }

@@ -1,6 +1,6 @@
 import type { EventEmitter } from "node:events";
 import type { RunOutcome, RunRegistry, SessionStore } from "./interfaces.js";
-import { lostReason, type RunOwner } from "./liveness.js";
+import { liveTokens, lostReason, type RunOwner } from "./liveness.js";
 import type { SessionsEvents } from "./service-events.js";
 import type { RunRecord, RunStatus } from "./types.js";
 
@@ -61,16 +61,19 @@ export class LostRunReaper {
     const now = Date.now();
     const candidates =
       requesterSessionKey === undefined ? await runs.list() : await runs.listByRequester(requesterSessionKey);
+    // a registry that binds holders to their connections judges its stamped runs itself
+    const live = await liveTokens(runs);
     for (const run of candidates) {
       if (run.status !== "running") {
-        await this.redeliver(run, now);
+        await this.redeliver(run, now, live);
         continue;
       }
-      const reason = lostReason(run, owner, now, staleMs);
+      const reason = lostReason(run, owner, now, staleMs, live);
       if (!reason) continue;
       // another process may be ending it too: only the one that sees it still running goes on
       const current = await runs.get(run.runId);
-      if (current?.status !== "running" || lostReason(current, owner, now, staleMs) === undefined) continue;
+      if (current?.status !== "running" || lostReason(current, owner, now, staleMs, live) === undefined)
+        continue;
       const endedAt = Date.now();
       const error = `lost: ${reason}`;
       const updated = await runs.update(run.runId, { status: "lost", endedAt, outcome: { error } });
@@ -90,10 +93,10 @@ export class LostRunReaper {
    * An announce a crashed process left pending (the run ended, the delivery did not finish) is
    * delivered by whichever process finds it; the idempotency key keeps it to one message.
    */
-  private async redeliver(run: RunRecord, now: number): Promise<void> {
+  private async redeliver(run: RunRecord, now: number, live?: ReadonlySet<number>): Promise<void> {
     if (run.announce.status !== "pending" || run.status === "killed" || run.status === "lost") return;
-    if (lostReason({ ...run, status: "running" }, this.deps.owner, now, this.deps.staleMs) === undefined)
-      return;
+    const { owner, staleMs } = this.deps;
+    if (lostReason({ ...run, status: "running" }, owner, now, staleMs, live) === undefined) return;
     const status = ENDED[run.status];
     if (!status) return;
     await this.deps.announce(

@@ -1,16 +1,25 @@
 import { delay } from "@clawtools/core/time";
 import { backoffPause } from "@clawtools/core/http";
 import type { RunRegistry } from "./interfaces.js";
-import { lostReason, type RunOwner } from "./liveness.js";
+import { liveTokens, lostReason, type RunOwner } from "./liveness.js";
 import type { RunRecord } from "./types.js";
 
-/** Whether another live process holds this running run (then only that process can abort its runner). */
-export function heldElsewhere(run: RunRecord, self: RunOwner, now: number, staleMs: number): boolean {
+/**
+ * Whether another live process holds this running run (then only that process can abort its
+ * runner); `live` as `lostReason` takes it (see `liveTokens`).
+ */
+export function heldElsewhere(
+  run: RunRecord,
+  self: RunOwner,
+  now: number,
+  staleMs: number,
+  live?: ReadonlySet<number>,
+): boolean {
   return (
     run.status === "running" &&
     run.owner !== undefined &&
     run.owner.instance !== self.instance &&
-    lostReason(run, self, now, staleMs) === undefined
+    lostReason(run, self, now, staleMs, live) === undefined
   );
 }
 
@@ -33,7 +42,9 @@ export async function followHeldRun<T>(
     const current = await runs.get(run.runId);
     const found = answer(current);
     if (found !== undefined) return { answer: found };
-    if (!current || !heldElsewhere(current, self, Date.now(), options.staleMs)) return { holderGone: true };
+    const live = await liveTokens(runs);
+    if (!current || !heldElsewhere(current, self, Date.now(), options.staleMs, live))
+      return { holderGone: true };
     if (Date.now() >= deadline) return { timedOut: current };
     await delay(backoffPause(poll, { baseMs: 5, maxMs: 200, jitter: "none" }));
   }

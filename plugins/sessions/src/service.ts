@@ -8,7 +8,9 @@ import {
   DEFAULT_ABORT_CHECK_MS,
   DEFAULT_HEARTBEAT_MS,
   DEFAULT_KILL_WAIT_MS,
+  DEFAULT_LOST_CHECK_MS,
   type LivenessOptions,
+  liveTokens,
   newOwner,
   period,
   type RunOwner,
@@ -89,15 +91,38 @@ export class SessionsService {
       every(this.heartbeatMs, () => this.beat()),
       every(abortCheckMs, () => this.answerAbortRequests()),
     ];
+    // a registry that binds holders to their connections says at once when one dropped
+    if (runs.liveness) {
+      const lostCheckMs = period(liveness, "lostCheckMs", DEFAULT_LOST_CHECK_MS);
+      this.stopTimers.push(every(lostCheckMs, () => this.reapOrphaned()));
+    }
   }
 
-  /** Kills or steers the runs it holds as another process asked (`abortRequest`, `steerRequest`). */
+  /** Ends the runs whose holder's connection dropped, when the registry says there are any. */
+  private async reapOrphaned(): Promise<void> {
+    if (((await this.runs.liveness?.())?.orphaned ?? 0) > 0) await this.reapLost();
+  }
+
+  /**
+   * Kills or steers the runs it holds as another process asked (`abortRequest`, `steerRequest`);
+   * stops the runner of a run it follows that ended lost (its connection to the registry dropped).
+   */
   private async answerAbortRequests(): Promise<void> {
     for (const runId of [...this.watching.keys()]) {
       const run = await this.runs.get(runId);
-      if (run?.status === "running" && run.abortRequest && this.owns(run)) await this.kill(runId);
+      if (run?.status === "lost") await this.stopLost(run);
+      else if (run?.status === "running" && run.abortRequest && this.owns(run)) await this.kill(runId);
       else if (run) await answerSteerRequest(this.runs, run, this.owner, this.runner, this.continued);
     }
+  }
+
+  /** A run this service follows ended lost: its runner stops, and nothing more is recorded or announced. */
+  private async stopLost(run: RunRecord): Promise<void> {
+    if (!this.watching.has(run.runId) || this.killed.has(run.runId)) return;
+    this.killed.add(run.runId);
+    await this.runner?.abort(this.continued.get(run.runId) ?? run.runId).catch(() => {});
+    this.wakers.get(run.childSessionKey)?.(undefined);
+    this.wakers.delete(run.childSessionKey);
   }
 
   /** Whether this service holds the run (started it and follows it). */
@@ -229,7 +254,18 @@ export class SessionsService {
     // the child's status goes into the index while the announce is delivered (another file);
     // the run's end goes into the registry with the announce's state, in one write
     const childPatched = this.store.patch(run.childSessionKey, { status, endedAt }).catch(() => {});
-    await this.announce(run, outcome, endedAt - (run.startedAt ?? run.createdAt), end, recorded);
+    try {
+      await this.announce(run, outcome, endedAt - (run.startedAt ?? run.createdAt), end, recorded);
+    } catch (error) {
+      // a registry that fenced this late end off (the run ended lost meanwhile) has the last word
+      const lost = await this.runs.get(run.runId).catch(() => undefined);
+      if (lost?.status !== "lost") throw error;
+      await childPatched;
+      await this.store
+        .patch(run.childSessionKey, { status: "lost", endedAt: lost.endedAt ?? endedAt })
+        .catch(() => {});
+      return;
+    }
     await childPatched;
     if (run.cleanup === "delete") await this.store.delete(run.childSessionKey).catch(() => {});
   }
@@ -257,7 +293,7 @@ export class SessionsService {
     const killed: RunRecord[] = [];
     for (const childRun of await this.runs.listByRequester(run.childSessionKey))
       killed.push(...(await this.kill(childRun.runId)));
-    if (heldElsewhere(run, this.owner, Date.now(), this.staleMs)) {
+    if (heldElsewhere(run, this.owner, Date.now(), this.staleMs, await liveTokens(this.runs))) {
       const answer = await requestRemoteKill(this.runs, run, this.owner, {
         waitMs: this.killWaitMs,
         staleMs: this.staleMs,

@@ -65,11 +65,12 @@ afterAll(async () => {
 });
 
 describe("the browser's URL policy on every connection (egress proxy)", () => {
+  // the first call starts Chromium: seconds, more on a loaded CI machine
   it("loads the allowed origin through the proxy", async () => {
     const opened = await call({ action: "open", targetUrl: site.url("/") });
     expect(opened.isError ?? false).toBe(false);
     expect(text(opened)).toContain("Allowed");
-  });
+  }, 90_000);
 
   it("lets a WebSocket to the allowed origin through its tunnel", async () => {
     await attack("/ws-allowed", /ws open/);

@@ -28,7 +28,14 @@ export type {
 export type { CronStore } from "./cron-store.js";
 export type { LeaderLease, LeaseHolder } from "./leader-lease.js";
 export type { NodeHost, NodeInfo, PairingRequest } from "./node-host.js";
-export type { AnnounceState, RunOwner, RunRecord, RunRegistry, RunStatus } from "./run-registry.js";
+export type {
+  AnnounceState,
+  HolderLiveness,
+  RunOwner,
+  RunRecord,
+  RunRegistry,
+  RunStatus,
+} from "./run-registry.js";
 export {
   TERMINAL_TASK_STATUSES,
   type TaskError,

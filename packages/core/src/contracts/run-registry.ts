@@ -7,6 +7,19 @@ export interface RunOwner {
   /** One per sessions service: a restarted process (or a reused pid) is another owner. */
   instance: string;
   host: string;
+  /**
+   * The holder's liveness token in a registry that binds liveness to a connection (PostgreSQL:
+   * its store's member epoch), stamped by that registry when the run is recorded.
+   */
+  epoch?: number;
+}
+
+/** What a registry that binds its holders' liveness to their connections knows now (`RunRegistry.liveness`). */
+export interface HolderLiveness {
+  /** The live tokens: a run whose `owner.epoch` is not among them has lost its holder, on any machine. */
+  live: ReadonlySet<number>;
+  /** How many running runs are held under a token that is not live (ended `lost` by the next reap). */
+  orphaned: number;
 }
 
 export interface AnnounceState {
@@ -66,4 +79,11 @@ export interface RunRegistry {
    * child (a listing then looks up its page's runs without reading their siblings).
    */
   latestByChild?(childSessionKey: string): Promise<RunRecord | undefined>;
+  /**
+   * Optional: for a registry that binds each holder's liveness to its connection (the holder's
+   * death drops it), which tokens are live and how many running runs lost theirs; one cheap read,
+   * so a service may ask every second. A run stamped with an `owner.epoch` is then alive exactly
+   * while that token is live, whatever machine holds it: no pid or heartbeat is consulted.
+   */
+  liveness?(): Promise<HolderLiveness>;
 }

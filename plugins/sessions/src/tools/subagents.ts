@@ -1,6 +1,7 @@
 import { type AgentTool, jsonResult, optionalStringEnum, Type } from "@clawtools/core";
 import type { SessionsEnv } from "../context.js";
 import { isSubagentKey } from "../keys.js";
+import { liveTokens } from "../liveness.js";
 import { heldElsewhere } from "../remote-kill.js";
 import { holder, listItem, listText, name, newestFirst, resolveTarget } from "./subagent-target.js";
 import { steerElsewhere } from "./steer-elsewhere.js";
@@ -166,7 +167,8 @@ export function createSubagentsTool(env: SessionsEnv): AgentTool<typeof subagent
         if (lastSteers.size > 1_000)
           for (const [k, at] of lastSteers) if (Date.now() - at >= STEER_GAP_MS) lastSteers.delete(k);
         const ok = await env.service.runner!.steer(run.runId, message);
-        if (!ok && heldElsewhere(run, env.service.owner, Date.now(), env.service.staleMs))
+        const live = ok ? undefined : await liveTokens(env.service.runs);
+        if (!ok && heldElsewhere(run, env.service.owner, Date.now(), env.service.staleMs, live))
           return steerElsewhere(env.service, run, message, base, name(run), holder(run));
         return ok
           ? jsonResult({ status: "accepted", ...base, runId: run.runId, text: `steered ${name(run)}.` })
