@@ -1,10 +1,12 @@
-import type { ServerEvent, ServerEventBus } from "@modelcontextprotocol/server";
+import type { Server, ServerEvent, ServerEventBus } from "@modelcontextprotocol/server";
 import type { McpToolsetLike } from "./server.js";
 
 type Listener = (event: ServerEvent) => void;
 
 /**
- * The change events of 2026-07-28 `subscriptions/listen` streams. A stream belongs to the client
+ * The change events of 2026-07-28 `subscriptions/listen` streams, over both transports: serveHttp
+ * hands it to the SDK's HTTP entry, serveStdio relays it through its connection's instance
+ * (`relayToStreams`). A stream belongs to the client
  * whose request opened it (`clientOf`, read when the SDK subscribes, inside that request), and
  * hears the changes of that client's toolset only: one client never learns of another's
  * resources. The SDK does the wire part (the acknowledgement first, the filter, the id stamp).
@@ -54,6 +56,35 @@ export class ClientEventBus implements ServerEventBus {
     return () => {
       for (const stop of stops.splice(0)) stop();
     };
+  }
+}
+
+/**
+ * Sends `bus`'s events as notifications from a 2026-07-28 stdio connection's instance: the SDK's
+ * stdio entry has no bus, it stamps its instance's change notifications onto the listen streams
+ * whose filter asks for them (and drops the rest). Stops when the instance closes.
+ */
+export function relayToStreams(bus: ServerEventBus, server: Server): void {
+  const stop = bus.subscribe((event) => {
+    if (server.transport) void server.notification(notificationOf(event)).catch(() => {});
+  });
+  const closed = server.onclose;
+  server.onclose = () => {
+    stop();
+    closed?.();
+  };
+}
+
+function notificationOf(event: ServerEvent) {
+  switch (event.kind) {
+    case "tools_list_changed":
+      return { method: "notifications/tools/list_changed" as const };
+    case "prompts_list_changed":
+      return { method: "notifications/prompts/list_changed" as const };
+    case "resources_list_changed":
+      return { method: "notifications/resources/list_changed" as const };
+    case "resource_updated":
+      return { method: "notifications/resources/updated" as const, params: { uri: event.uri } };
   }
 }
 

@@ -1,5 +1,6 @@
 import { parseJSONRPCMessage, type Transport } from "@modelcontextprotocol/server";
 import { serveStdio as serveStdioEntry } from "@modelcontextprotocol/server/stdio";
+import { ClientEventBus, relayToStreams } from "./listen-bus.js";
 import { createMcpServer, type McpToolsetLike } from "./server.js";
 import type { ServeStdioOptions } from "./stdio.js";
 
@@ -14,8 +15,22 @@ export function serveWithSdk(
   options: ServeStdioOptions,
   wire: Transport,
 ): { close(): Promise<void> } {
-  return serveStdioEntry(() => createMcpServer(toolset, { ...options, transport: "pipe" }), {
-    transport: wire,
-    onerror: (error) => options.log?.(error.message),
-  });
+  // one client on stdio: its 2026-07-28 listen streams hear the toolset's changes, as serveHttp's do
+  const bus = new ClientEventBus(() => undefined);
+  const unfollow = bus.follow(toolset, undefined);
+  const entry = serveStdioEntry(
+    ({ era }) => {
+      const server = createMcpServer(toolset, { ...options, transport: "pipe" });
+      // a 2025-era instance pushes its changes itself, once initialised (createMcpServer)
+      if (era === "modern") relayToStreams(bus, server);
+      return server;
+    },
+    { transport: wire, onerror: (error) => options.log?.(error.message) },
+  );
+  return {
+    close: async () => {
+      unfollow();
+      await entry.close();
+    },
+  };
 }

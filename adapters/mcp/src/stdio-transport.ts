@@ -169,7 +169,9 @@ export class LineTransport implements Transport {
       this.refuseInvalid(raw);
       return;
     }
-    if ("method" in message && "id" in message) this.inFlight.add(key(message.id));
+    // a listen stream is open until cancelled or the server stops: at end of input nothing waits for it
+    if ("method" in message && "id" in message && message.method !== "subscriptions/listen")
+      this.inFlight.add(key(message.id));
     if ("method" in message && message.method === "notifications/cancelled") {
       const requestId = (message.params as { requestId?: Id } | undefined)?.requestId;
       if (requestId !== undefined) this.settle(key(requestId));

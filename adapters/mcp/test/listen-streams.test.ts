@@ -1,54 +1,11 @@
-import { type AnyAgentTool, Type } from "@clawtools/core";
-import type { ResourceChange } from "@clawtools/core/resources";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { type McpHttpServing, serveHttp } from "../src/index.js";
+import { changingToolset } from "./support/changing-toolset.js";
 
 // On 2026-07-28 a client hears of changes on its subscriptions/listen stream (there is no
 // session to push on): tools/list_changed when a mounted server comes back or a plugin is added,
 // resources/list_changed and resources/updated. Driven with the MCP SDK's own client.
-
-const tool = (name: string): AnyAgentTool => ({
-  name,
-  label: name,
-  description: `The ${name} tool`,
-  parameters: Type.Object({}),
-  execute: async () => ({ content: [{ type: "text", text: name }], details: undefined }),
-});
-
-/** A toolset whose tools and resources change, telling its listeners as serve's does. */
-function changingToolset(name: string) {
-  let tools = [tool(`${name}-first`)];
-  const toolListeners = new Set<() => void>();
-  const resourceListeners = new Set<(change: ResourceChange) => void>();
-  return {
-    get tools() {
-      return tools;
-    },
-    onToolsChanged(listener: () => void) {
-      toolListeners.add(listener);
-      return () => toolListeners.delete(listener);
-    },
-    resources: {
-      available: true,
-      list: async () => [{ uri: `memo://${name}/notes`, name: "notes" }],
-      templates: async () => [],
-      read: async (uri: string) => ({ uri, text: "notes" }),
-      watch(listener: (change: ResourceChange) => void) {
-        resourceListeners.add(listener);
-        return () => resourceListeners.delete(listener);
-      },
-    },
-    addTool(extra: string) {
-      tools = [...tools, tool(extra)];
-      for (const l of toolListeners) l();
-    },
-    touch(uri?: string) {
-      for (const l of resourceListeners) l(uri === undefined ? {} : { uri });
-    },
-    listeners: () => toolListeners.size + resourceListeners.size,
-  };
-}
 
 let serving: McpHttpServing | undefined;
 afterEach(async () => {

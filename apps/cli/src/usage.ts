@@ -124,8 +124,9 @@ ${COMMON}
                           error naming the limit and the server keeps serving
   --max-result-chars <n>  text characters per tool result sent (default 200000); the rest is
                           cut with a notice saying how to page
-  --otel                  export an OpenTelemetry span per tool call over OTLP/HTTP (JSON) to
-                          $OTEL_EXPORTER_OTLP_ENDPOINT (default http://localhost:4318)
+  --otel                  export an OpenTelemetry span per tool call and the call-duration
+                          metric over OTLP/HTTP (JSON) to $OTEL_EXPORTER_OTLP_ENDPOINT
+                          (default http://localhost:4318)
   --http <port>           serve Streamable HTTP on this port instead of stdio (0: any free port)
   --host <addr>           address for --http (default 127.0.0.1); any non-loopback address
                           needs a token

@@ -1,9 +1,11 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { BUILD_TIMEOUT_MS, ensureBuilt, fixtures } from "./support/cli.js";
+import { BUILD_TIMEOUT_MS, ensureBuilt } from "./support/cli.js";
+import { flakyServerConfig } from "./support/flaky-server.js";
+import { ENVELOPE, SUBSCRIPTION_ID } from "./support/raw-stdio.js";
 import { serveHttp } from "./support/serve.js";
 
 // A 2026-07-28 host has no session for serve to push on: it opens a subscriptions/listen stream
@@ -15,12 +17,6 @@ afterAll(() => {
   for (const child of children.splice(0)) child.kill("SIGTERM");
 });
 beforeAll(() => ensureBuilt(), BUILD_TIMEOUT_MS);
-
-const ENVELOPE = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "listen-e2e", version: "1" },
-  "io.modelcontextprotocol/clientCapabilities": {},
-};
 
 function post(
   url: string,
@@ -69,21 +65,7 @@ const toolNames = async (url: string) => {
 
 it("a listening 2026-07-28 host hears tools/list_changed when a mounted server comes back", async () => {
   const dir = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-listen-"));
-  const counter = path.join(dir, "starts");
-  writeFileSync(counter, "");
-  const config = path.join(dir, "clawtools.json");
-  writeFileSync(
-    config,
-    JSON.stringify({
-      mcpServers: {
-        flaky: {
-          command: process.execPath,
-          args: [path.join(fixtures, "flaky-mcp-server.mjs")],
-          env: { FLAKY_COUNTER: counter, FLAKY_FAILURES: "2" },
-        },
-      },
-    }),
-  );
+  const { config } = flakyServerConfig(dir, 2);
   const { url } = await serveHttp(["--config", config, "--profile", "minimal"], {
     cwd: dir,
     track: children,
@@ -100,12 +82,12 @@ it("a listening 2026-07-28 host hears tools/list_changed when a mounted server c
   const frames = messages(stream.body!);
   const first = (await frames.next()).value!;
   expect(first.method).toBe("notifications/subscriptions/acknowledged");
-  const subscriptionId = first.params._meta["io.modelcontextprotocol/subscriptionId"];
+  const subscriptionId = first.params._meta[SUBSCRIPTION_ID];
   // the mounted server is still failing its first starts: its return is announced on the stream
   expect(await toolNames(url)).not.toContain("flaky__ping");
   const changed = (await frames.next()).value!;
   expect(changed.method).toBe("notifications/tools/list_changed");
-  expect(changed.params._meta["io.modelcontextprotocol/subscriptionId"]).toEqual(subscriptionId);
+  expect(changed.params._meta[SUBSCRIPTION_ID]).toEqual(subscriptionId);
   expect(await toolNames(url)).toContain("flaky__ping");
   stop.abort();
 }, 120_000);

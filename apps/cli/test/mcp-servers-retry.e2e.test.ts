@@ -1,14 +1,13 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BUILD_TIMEOUT_MS, bin, ensureBuilt, fixtures, POLL } from "./support/cli.js";
+import { BUILD_TIMEOUT_MS, bin, ensureBuilt, POLL } from "./support/cli.js";
+import { flakyServerConfig } from "./support/flaky-server.js";
 import { connectCli } from "./support/serve.js";
-
-const flaky = path.join(fixtures, "flaky-mcp-server.mjs");
 
 /** `clawtools serve` with a config whose one MCP server fails its first `failures` starts. */
 async function serveWithFlakyServer(
@@ -17,21 +16,7 @@ async function serveWithFlakyServer(
   env: Record<string, string> = {},
 ) {
   const dir = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-mcp-retry-"));
-  const counter = path.join(dir, "starts");
-  writeFileSync(counter, "");
-  const file = path.join(dir, "clawtools.json");
-  writeFileSync(
-    file,
-    JSON.stringify({
-      mcpServers: {
-        flaky: {
-          command: process.execPath,
-          args: [flaky],
-          env: { FLAKY_COUNTER: counter, FLAKY_FAILURES: String(failures), ...env },
-        },
-      },
-    }),
-  );
+  const { config: file, counter, starts } = flakyServerConfig(dir, failures, env);
   const client = new Client({ name: "e2e-mcp-retry", version: "1" });
   // registered before connecting: the notification may come at any time after the start
   let notified = 0;
@@ -49,7 +34,6 @@ async function serveWithFlakyServer(
   const changed = changes(1);
   // no --workspace: serve follows the client's roots (this client offers none), the default way
   const { transport, stderr } = await connectCli(["serve", "--config", file, ...extra], { cwd: dir, client });
-  const starts = () => readFileSync(counter, "utf8").split("\n").filter(Boolean).length;
   return { client, changed, changes, stderr, starts, counter, transport };
 }
 
@@ -124,14 +108,7 @@ describe("clawtools serve: a config MCP server that fails to start is retried", 
   it("stopping while a retry is under way ends the server process that try started", async () => {
     // starts 1-2 fail, later ones hang in the handshake (ignoring their input's end)
     const dir = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-mcp-stop-"));
-    const counter = path.join(dir, "starts");
-    writeFileSync(counter, "");
-    const file = path.join(dir, "clawtools.json");
-    const env = { FLAKY_COUNTER: counter, FLAKY_FAILURES: "2", FLAKY_HANG_FROM: "3" };
-    writeFileSync(
-      file,
-      JSON.stringify({ mcpServers: { flaky: { command: process.execPath, args: [flaky], env } } }),
-    );
+    const { config: file, counter } = flakyServerConfig(dir, 2, { FLAKY_HANG_FROM: "3" });
     // driven by hand, not by an SDK client: its close() signals serve after 2 s, and a second
     // signal while stopping ends serve at once by design
     const serve = spawn(process.execPath, [bin, "serve", "--config", file, "--workspace", dir], {

@@ -8,9 +8,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILD_TIMEOUT_MS, bin, ensureBuilt, POLL } from "./support/cli.js";
+import { otlpMetrics } from "./support/otlp-json.js";
 import { connectCli } from "./support/serve.js";
 
 type AnyValue = { stringValue?: string; intValue?: string | number };
+/** The bucket boundaries the MCP semantic conventions give `mcp.server.operation.duration`. */
+const CONVENTION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 type OtlpSpan = {
   traceId: string;
   spanId: string;
@@ -26,6 +29,7 @@ type Export = {
     scopeSpans: Array<{ scope: { name: string }; spans: OtlpSpan[] }>;
   }>;
 };
+type Received = { path: string; type: string; body: unknown };
 
 const HOST_TRACE = "0af7651916cd43dd8448eb211c80319c";
 const HOST_SPAN = "b7ad6b7169203331";
@@ -34,7 +38,8 @@ const attrs = (list: Array<{ key: string; value: AnyValue }>) =>
 
 describe("clawtools serve --otel", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-otel-"));
-  const exports: Array<{ path: string; type: string; body: Export }> = [];
+  const received: Received[] = [];
+  const exports = () => received.filter((r) => r.path === "/v1/traces") as Array<Received & { body: Export }>;
   let collector: Server;
   let endpoint: string;
 
@@ -47,10 +52,10 @@ describe("clawtools serve --otel", () => {
         body += chunk;
       });
       req.on("end", () => {
-        exports.push({
+        received.push({
           path: req.url ?? "",
           type: req.headers["content-type"] ?? "",
-          body: JSON.parse(body) as Export,
+          body: JSON.parse(body),
         });
         res.writeHead(200, { "content-type": "application/json" }).end("{}");
       });
@@ -80,15 +85,13 @@ describe("clawtools serve --otel", () => {
     await client.close();
 
     const spans = () =>
-      exports.flatMap((e) => e.body.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));
+      exports().flatMap((e) => e.body.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));
     await expect.poll(spans, { timeout: 15_000 }).toHaveLength(3);
-    expect(exports[0]).toMatchObject({
-      path: "/v1/traces",
-      type: expect.stringContaining("application/json"),
-    });
-    const resource = attrs(exports[0]!.body.resourceSpans[0]!.resource.attributes);
+    const first = exports()[0]!;
+    expect(first.type).toContain("application/json");
+    const resource = attrs(first.body.resourceSpans[0]!.resource.attributes);
     expect(resource["service.name"]).toBe("clawtools");
-    expect(exports[0]!.body.resourceSpans[0]!.scopeSpans[0]!.scope.name).toBe("@clawtools/mcp");
+    expect(first.body.resourceSpans[0]!.scopeSpans[0]!.scope.name).toBe("@clawtools/mcp");
 
     const [found, failed, child] = spans();
     for (const span of [found!, failed!, child!]) {
@@ -109,6 +112,75 @@ describe("clawtools serve --otel", () => {
     expect(child!.traceId).toBe(HOST_TRACE);
     expect(child!.parentSpanId).toBe(HOST_SPAN);
   }, 60_000);
+
+  it("exports the duration histogram of the calls to /v1/metrics when serve stops", async () => {
+    const service = "clawtools-metrics-e2e";
+    const ours = () =>
+      received
+        .filter((r) => r.path === "/v1/metrics")
+        .map((r) => ({ ...r, ...otlpMetrics(r.body) }))
+        .filter((r) => r.resource["service.name"] === service);
+    const from = BigInt(Date.now()) * 1_000_000n;
+    // no OTEL_METRIC_EXPORT_INTERVAL: the default minute does not pass, so what arrives is the flush at the stop
+    const { client, stderr } = await connectCli(["serve", "--otel", "--workspace", dir], {
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_SERVICE_NAME: service },
+    });
+    await client.callTool({ name: "read", arguments: { path: "notes.txt" } });
+    await client.callTool({ name: "read", arguments: { path: "notes.txt" } });
+    expect((await client.callTool({ name: "read", arguments: { path: "absent.txt" } })).isError).toBe(true);
+    await client.callTool({ name: "ls", arguments: {} });
+    await expect.poll(stderr, POLL).toContain(`metrics: OTLP/HTTP (JSON) to ${endpoint}/v1/metrics`);
+    expect(ours()).toEqual([]);
+    await client.close();
+
+    await expect.poll(() => ours().length, { timeout: 15_000 }).toBeGreaterThan(0);
+    const to = BigInt(Date.now()) * 1_000_000n;
+    for (const request of ours()) expect(request.type).toContain("application/json");
+    const durations = ours()
+      .flatMap((r) => r.metrics)
+      .filter((m) => m.name === "mcp.server.operation.duration");
+    expect(durations).toHaveLength(1);
+    const [duration] = durations;
+    expect(duration).toMatchObject({ scope: "@clawtools/mcp", unit: "s" });
+    expect(duration!.histogram?.aggregationTemporality).toBe(2); // CUMULATIVE
+    const points = duration!.histogram!.dataPoints;
+    const countOf = (tool: string, errorType?: string) =>
+      points
+        .filter((p) => p.attributes["gen_ai.tool.name"] === tool && p.attributes["error.type"] === errorType)
+        .reduce((n, p) => n + Number(p.count), 0);
+    expect([countOf("read"), countOf("read", "tool_error"), countOf("ls")]).toEqual([2, 1, 1]);
+    for (const p of points) {
+      expect(p.attributes).toMatchObject({ "mcp.method.name": "tools/call", "network.transport": "pipe" });
+      expect(p.explicitBounds).toEqual(CONVENTION_BUCKETS);
+      expect(p.bucketCounts).toHaveLength(CONVENTION_BUCKETS.length + 1);
+      expect(p.bucketCounts.reduce((a, b) => a + b, 0n)).toBe(p.count);
+      // seconds a call of a small file took: more than nothing, well under a minute
+      expect(p.min).toBeGreaterThan(0);
+      expect(p.max).toBeGreaterThanOrEqual(p.min);
+      expect(p.max).toBeLessThan(60);
+      expect(p.sum).toBeGreaterThanOrEqual(p.min * Number(p.count) * 0.999);
+      expect(p.sum).toBeLessThanOrEqual(p.max * Number(p.count) * 1.001);
+      // the first bucket that counts a call is the one the fastest call falls in
+      const firstHit = p.bucketCounts.findIndex((c) => c > 0n);
+      expect(CONVENTION_BUCKETS[firstHit] ?? Number.POSITIVE_INFINITY).toBeGreaterThanOrEqual(p.min);
+      expect(CONVENTION_BUCKETS[firstHit - 1] ?? 0).toBeLessThan(p.min);
+      expect(p.startTimeUnixNano).toBeGreaterThanOrEqual(from - 1_000_000_000n);
+      expect(p.timeUnixNano).toBeGreaterThanOrEqual(p.startTimeUnixNano);
+      expect(p.timeUnixNano).toBeLessThanOrEqual(to);
+    }
+  }, 60_000);
+
+  it("a metric setting it cannot use is refused at start in one line", () => {
+    const run = spawnSync(process.execPath, [bin, "serve", "--otel", "--workspace", dir], {
+      input: "",
+      encoding: "utf8",
+      env: { ...process.env, OTEL_METRIC_EXPORT_INTERVAL: "soon" },
+    });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr.trim()).toBe(
+      "clawtools: OTEL_METRIC_EXPORT_INTERVAL=soon is not a number of milliseconds: set a positive whole number or unset it (see clawtools serve --help)",
+    );
+  });
 
   it("a protocol the exporter cannot speak is refused at start in one line", () => {
     const run = spawnSync(process.execPath, [bin, "serve", "--otel", "--workspace", dir], {

@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -10,10 +10,9 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { BUILD_TIMEOUT_MS, ensureBuilt, fixtures, POLL, text } from "./support/cli.js";
+import { BUILD_TIMEOUT_MS, ensureBuilt, POLL, text } from "./support/cli.js";
+import { flakyServerConfig } from "./support/flaky-server.js";
 import { serveHttp } from "./support/serve.js";
-
-const flaky = path.join(fixtures, "flaky-mcp-server.mjs");
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -71,21 +70,7 @@ describe("clawtools serve --http", () => {
   for (const profile of ["minimal", "coding"])
     it(`announces a mounted MCP server that comes back to connected clients, and serves it to later ones (${profile})`, async () => {
       const dir = mkdtempSync(path.join(tmpdir(), "clawtools-e2e-http-late-"));
-      const counter = path.join(dir, "starts");
-      writeFileSync(counter, "");
-      const config = path.join(dir, "clawtools.json");
-      writeFileSync(
-        config,
-        JSON.stringify({
-          mcpServers: {
-            flaky: {
-              command: process.execPath,
-              args: [flaky],
-              env: { FLAKY_COUNTER: counter, FLAKY_FAILURES: "2" },
-            },
-          },
-        }),
-      );
+      const { config, starts } = flakyServerConfig(dir, 2);
       const { url, err } = await serve(dir, ["--config", config, "--profile", profile]);
       const early = await connect(url);
       try {
@@ -95,7 +80,7 @@ describe("clawtools serve --http", () => {
         await expect.poll(err, POLL).toContain('MCP server "flaky" did not start');
         await early.changed();
         // the fixture failed its first two starts (the client probes in a start of its own too)
-        expect(readFileSync(counter, "utf8").split("\n").filter(Boolean).length).toBeGreaterThan(2);
+        expect(starts()).toBeGreaterThan(2);
         const after = await early.names();
         expect(after).toContain("flaky__ping");
         expect(after).toEqual(expect.arrayContaining(before));

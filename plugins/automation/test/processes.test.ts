@@ -15,8 +15,18 @@ const TSX = pathToFileURL(createRequire(path.join(ROOT, "packages/core/package.j
 const WORKER = path.join(import.meta.dirname, "fixtures", "cron-worker.ts");
 
 const children: ChildProcess[] = [];
-afterEach(() => {
+/** What each worker said on stderr and how it ended, printed when a test fails (CI keeps no more). */
+const said = new Map<ChildProcess, string>();
+afterEach((context) => {
+  if (context.task.result?.state === "fail")
+    for (const child of children) {
+      const end = child.exitCode ?? child.signalCode ?? "still running";
+      console.error(
+        `worker ${child.pid} (${child.spawnargs.slice(-5).join(" ")}), ${end}:\n${said.get(child) ?? ""}`,
+      );
+    }
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+  said.clear();
 });
 
 function worker(...args: string[]): ChildProcess {
@@ -30,6 +40,7 @@ function worker(...args: string[]): ChildProcess {
   let stderr = "";
   child.stderr?.on("data", (chunk) => {
     stderr += chunk;
+    said.set(child, stderr);
   });
   child.on("exit", (code, signal) => {
     if (code && code !== 0) console.error(`worker ${args[0]} exited ${code} ${signal}: ${stderr}`);
