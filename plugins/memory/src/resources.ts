@@ -4,6 +4,7 @@ import {
   MAX_RESOURCE_READ_BYTES,
   type PluginResources,
   ResourceTooLargeError,
+  linkedResource,
 } from "@clawtools/core/resources";
 import { listMemoryFiles, readMemoryFile, rootFor } from "./indexer/files.js";
 import { MEMORY_FILE_PREFIX as PREFIX, memoryFileLink } from "./resource-links.js";
@@ -22,10 +23,7 @@ export function memoryResources(
       const options = optionsOf(ctx);
       if (!options) return [];
       const { files } = await listMemoryFiles(options.workspaceDir, options.extraPaths);
-      return files.map((f) => {
-        const { type: _type, ...info } = memoryFileLink(f.rel, f.size);
-        return info;
-      });
+      return files.map((f) => linkedResource(memoryFileLink(f.rel, f.size)));
     },
     templates: () => [
       {

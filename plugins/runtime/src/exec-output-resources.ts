@@ -8,6 +8,7 @@ import {
   type ResourceLinkContent,
   readFileBody,
   readFilePart,
+  linkedResource,
 } from "@clawtools/core/resources";
 import { backgroundClock } from "@clawtools/core/time";
 import type { BackgroundProcess } from "./process/host.js";
@@ -68,11 +69,7 @@ export function execOutputResources(registry: ProcessRegistry): PluginResources 
   const spilled = (ctx: ToolContext) =>
     registry.list(scopeOf(ctx)).filter((s) => s.outputInfo().outputFile !== undefined);
   return {
-    list: (ctx) =>
-      spilled(ctx).map((session) => {
-        const { type: _type, ...info } = execOutputLink(session);
-        return info;
-      }),
+    list: (ctx) => spilled(ctx).map((session) => linkedResource(execOutputLink(session))),
     templates: () => [
       {
         uriTemplate: `${PREFIX}{sessionId}`,

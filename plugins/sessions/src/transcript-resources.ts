@@ -3,6 +3,7 @@ import {
   MAX_RESOURCE_READ_BYTES,
   type PluginResources,
   type ResourceLinkContent,
+  linkedResource,
 } from "@clawtools/core/resources";
 import { sanitizeMessage } from "./caps.js";
 import type { SessionsConfig } from "./config.js";
@@ -46,10 +47,7 @@ export function transcriptResources(
         .filter((entry) => checkVisibility("history", caller, entry, policyOf(env), byKey).ok)
         .sort((x, y) => y.updatedAt - x.updatedAt)
         .slice(0, MAX_LISTED)
-        .map((entry) => {
-          const { type: _type, ...info } = transcriptLink(entry.key);
-          return info;
-        });
+        .map((entry) => linkedResource(transcriptLink(entry.key)));
     },
     templates: () => [
       {

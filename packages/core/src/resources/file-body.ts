@@ -24,6 +24,13 @@ export interface FileBodyOptions {
   instead?: (size: number) => string;
 }
 
+/** The file opened for reading, or undefined when it does not exist. */
+const openExisting = (file: string) =>
+  open(file, "r").catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return undefined;
+    throw error;
+  });
+
 /**
  * A whole file as a resource body, or `ResourceTooLargeError` when it is larger than one read
  * returns (checked on the open file, before anything is read). Undefined when it does not exist.
@@ -33,10 +40,7 @@ export async function readFileBody(
   options: FileBodyOptions,
 ): Promise<ResourceBody | undefined> {
   const maxBytes = options.maxBytes ?? MAX_RESOURCE_READ_BYTES;
-  const handle = await open(file, "r").catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return undefined;
-    throw error;
-  });
+  const handle = await openExisting(file);
   if (!handle) return undefined;
   try {
     const { size } = await handle.stat();
@@ -72,10 +76,7 @@ export async function readFilePart(
 ): Promise<ResourceBody | undefined> {
   const partBytes = options.partBytes ?? RESOURCE_PART_BYTES;
   if (!Number.isSafeInteger(part) || part < 0) return undefined;
-  const handle = await open(file, "r").catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return undefined;
-    throw error;
-  });
+  const handle = await openExisting(file);
   if (!handle) return undefined;
   try {
     const { size } = await handle.stat();

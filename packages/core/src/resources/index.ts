@@ -17,7 +17,7 @@ export type {
   ResourceLinkContent,
   ResourceTemplateInfo,
 } from "./types.js";
-export { isResourceNotFoundError, ResourceNotFoundError } from "./types.js";
+export { isResourceNotFoundError, linkedResource, ResourceNotFoundError } from "./types.js";
 export { matchUriTemplate } from "./uri-template.js";
 export { contentText } from "./content-text.js";
 export {

@@ -67,6 +67,11 @@ export interface ResourceLinkContent extends ResourceInfo {
   type: "resource_link";
 }
 
+/** The listing of the resource a link points at (`resources/list` shows what the link shows). */
+export function linkedResource({ type: _type, ...info }: ResourceLinkContent): ResourceInfo {
+  return info;
+}
+
 /** An embedded resource content block: the resource's contents inside a tool result. */
 export interface EmbeddedResourceContent {
   type: "resource";
