@@ -50,6 +50,7 @@ export function followClientRoots(
     meta: (name) => base.meta?.(name),
     // the resources of the toolset serving now (a root change keeps the session's runtime)
     ...(base.resources ? { resources: followingResources(() => (rooted ?? base).resources!) } : {}),
+    ...(base.prompts ? { prompts: followingPrompts(() => (rooted ?? base).prompts!) } : {}),
     dispose: async () => {
       await Promise.allSettled(built.map((t) => t.dispose()));
       await base.dispose?.();
@@ -84,6 +85,21 @@ function followingResources(
     list: () => current().list(),
     templates: () => current().templates(),
     read: (uri) => current().read(uri),
+    watch: (listener) => current().watch?.(listener) ?? (() => {}),
+    complete: (uriTemplate, request) =>
+      current().complete?.(uriTemplate, request) ?? Promise.resolve({ values: [] }),
+  };
+}
+
+/** Prompts that are always those of `current()`'s toolset. */
+function followingPrompts(current: () => NonNullable<McpToolsetLike["prompts"]>): McpToolsetLike["prompts"] {
+  return {
+    get available() {
+      return current().available;
+    },
+    list: () => current().list(),
+    get: (name, args) => current().get(name, args),
+    complete: (name, request) => current().complete(name, request),
     watch: (listener) => current().watch?.(listener) ?? (() => {}),
   };
 }

@@ -1,9 +1,10 @@
 import { type ClawtoolsPlugin, definePlugin } from "@clawtools/core";
+import { ARG1_VALUES, conformancePrompts } from "./prompts.js";
 import { conformanceResources, STATIC_TEXT } from "./resources.js";
 import { conformanceTaskTools, FAILING_JOB_TEXT, PROTOCOL_ERROR_TEXT } from "./task-tools.js";
 import { CONFORMANCE_ERROR_TEXT, conformanceTools } from "./tools.js";
 
-export { CONFORMANCE_ERROR_TEXT, FAILING_JOB_TEXT, PROTOCOL_ERROR_TEXT, STATIC_TEXT };
+export { ARG1_VALUES, CONFORMANCE_ERROR_TEXT, FAILING_JOB_TEXT, PROTOCOL_ERROR_TEXT, STATIC_TEXT };
 
 const allTools = () => [...conformanceTools(), ...conformanceTaskTools()];
 
@@ -13,13 +14,13 @@ export const CONFORMANCE_TOOL_NAMES = allTools().map((t) => t.name);
 /**
  * The MCP conformance fixture as a clawtools plugin: `clawtools serve --http 0 --plugin
  * @clawtools/testing/mcp-conformance`, then run `@modelcontextprotocol/conformance server`
- * against it. Only the tool and resource scenarios the plugin contract can answer are served (see README).
+ * against it. Only the tool, resource and prompt scenarios the plugin contract can answer are served (see README).
  */
 export const plugin: ClawtoolsPlugin = definePlugin({
   id: "mcp-conformance",
   version: "1.0.0",
   description:
-    "The MCP conformance suite's fixture tools (test_simple_text, test_image_content, …) and resources (test://static-text, …)",
+    "The MCP conformance suite's fixture tools (test_simple_text, test_image_content, …), resources (test://static-text, …) and prompts (test_simple_prompt, …)",
   tools: [
     {
       names: CONFORMANCE_TOOL_NAMES,
@@ -28,6 +29,7 @@ export const plugin: ClawtoolsPlugin = definePlugin({
     },
   ],
   resources: conformanceResources(),
+  prompts: conformancePrompts(),
 });
 
 export default plugin;
