@@ -92,6 +92,8 @@ describe("checkToolSchema", () => {
         type: "object",
         properties: { n: { allOf: [{ type: "string" }, { type: "number" }] } },
       }),
-    ).toEqual([{ path: "/properties/n", message: 'allOf joins a "string" and a "number": no value is both' }]);
+    ).toEqual([
+      { path: "/properties/n", message: 'allOf joins a "string" and a "number": no value is both' },
+    ]);
   });
 });

@@ -99,14 +99,18 @@ describe("JSON Schema 2020-12 composition, per provider", () => {
   });
 
   it("Gemini: references inlined, no 2020-12 keyword left", () => {
-    const [def] = toProviderTools([tool], "gemini") as Array<{ functionDeclarations: Array<Record<string, any>> }>;
+    const [def] = toProviderTools([tool], "gemini") as Array<{
+      functionDeclarations: Array<Record<string, any>>;
+    }>;
     const parameters = def!.functionDeclarations[0]!.parameters;
     expect(parameters.properties.address).toEqual({
       type: "object",
       properties: { street: { type: "string" }, city: { type: "string" } },
     });
     expect(
-      [...keywords(parameters)].filter((k) => [...FOLDED, "$ref", "$defs", "$schema", "additionalProperties"].includes(k)),
+      [...keywords(parameters)].filter((k) =>
+        [...FOLDED, "$ref", "$defs", "$schema", "additionalProperties"].includes(k),
+      ),
     ).toEqual([]);
     expect(parameters.description).toBe(RULES);
   });

@@ -32,7 +32,8 @@ const typeList = (type: unknown): string[] | undefined =>
 
 /** The named types `a` and `b` both allow (integer counts as a number). */
 function commonTypes(a: string[], b: string[]): string[] {
-  const allows = (list: string[], t: string) => list.includes(t) || (t === "integer" && list.includes("number"));
+  const allows = (list: string[], t: string) =>
+    list.includes(t) || (t === "integer" && list.includes("number"));
   return [...new Set([...a.filter((t) => allows(b, t)), ...b.filter((t) => allows(a, t))])];
 }
 
@@ -72,7 +73,8 @@ function mergeInto(target: JsonSchema, part: JsonSchema, path: string, state: Lo
       target.required = [...new Set([...mine, ...value])];
     } else if (key === "enum" && Array.isArray(mine) && Array.isArray(value)) {
       const both = mine.filter((v) => value.some((w) => same(v, w)));
-      if (both.length === 0) throw new SchemaCompositionError(path, "allOf joins enums with no value in common");
+      if (both.length === 0)
+        throw new SchemaCompositionError(path, "allOf joins enums with no value in common");
       target.enum = both;
     } else if ((key === "anyOf" || key === "oneOf") && Array.isArray(mine) && Array.isArray(value)) {
       throw new SchemaCompositionError(
@@ -112,12 +114,16 @@ function conditionInWords(node: JsonSchema): string {
   const cond = isObject(node.if) ? node.if : {};
   const props = isObject(cond.properties) ? Object.entries(cond.properties) : [];
   const branch = (b: unknown) =>
-    isObject(b) && Array.isArray(b.required) && Object.keys(b).length === 1 ? (b.required as string[]) : undefined;
+    isObject(b) && Array.isArray(b.required) && Object.keys(b).length === 1
+      ? (b.required as string[])
+      : undefined;
   const [then, otherwise] = [branch(node.then), branch(node.else)];
   if (props.length === 1 && isObject(props[0]![1]) && "const" in props[0]![1] && then) {
     const [name, rule] = props[0] as [string, JsonSchema];
     const when = `If ${name} is ${JSON.stringify(rule.const)}, ${then.join(" and ")} ${then.length > 1 ? "are" : "is"} required`;
-    return otherwise ? `${when}; otherwise ${otherwise.join(" and ")} ${otherwise.length > 1 ? "are" : "is"} required.` : `${when}.`;
+    return otherwise
+      ? `${when}; otherwise ${otherwise.join(" and ")} ${otherwise.length > 1 ? "are" : "is"} required.`
+      : `${when}.`;
   }
   return "Conditional rules (if/then/else) apply; a call that breaks one is refused with the reason.";
 }
@@ -131,7 +137,10 @@ function lowerNode(input: JsonSchema, path: string, state: Lowering, root = fals
     else if (DATA_KEYWORDS.has(key) || typeof value !== "object" || value === null) node[key] = value;
     else if ((key === "properties" || key === "$defs" || key === "definitions") && isObject(value))
       node[key] = Object.fromEntries(
-        Object.entries(value).map(([n, s]) => [n, isObject(s) ? lowerNode(s, `${path}/${key}/${n}`, state) : s]),
+        Object.entries(value).map(([n, s]) => [
+          n,
+          isObject(s) ? lowerNode(s, `${path}/${key}/${n}`, state) : s,
+        ]),
       );
     else if (Array.isArray(value))
       node[key] = value.map((s, i) => (isObject(s) ? lowerNode(s, `${path}/${key}/${i}`, state) : s));
@@ -143,7 +152,8 @@ function lowerNode(input: JsonSchema, path: string, state: Lowering, root = fals
     if (parts.length === 0) throw new SchemaCompositionError(path, "allOf has no parts");
     for (const [i, part] of parts.entries()) {
       const resolved = resolvePart(part, state);
-      if (!isObject(resolved)) throw new SchemaCompositionError(`${path}/allOf/${i}`, "an allOf part must be a schema");
+      if (!isObject(resolved))
+        throw new SchemaCompositionError(`${path}/allOf/${i}`, "an allOf part must be a schema");
       mergeInto(node, resolved, path, state);
     }
   }
@@ -155,14 +165,17 @@ function lowerNode(input: JsonSchema, path: string, state: Lowering, root = fals
     delete node.else;
   }
   if ("not" in node) {
-    state.notes.push("Some argument combinations are excluded (not); a call that uses one is refused with the reason.");
+    state.notes.push(
+      "Some argument combinations are excluded (not); a call that uses one is refused with the reason.",
+    );
     delete node.not;
   }
   for (const key of ["anyOf", "oneOf"] as const) {
     const variants = node[key];
     if (!Array.isArray(variants)) continue;
     delete node[key];
-    if (variants.length === 0) throw new SchemaCompositionError(path, `${key} has no variants: nothing can match`);
+    if (variants.length === 0)
+      throw new SchemaCompositionError(path, `${key} has no variants: nothing can match`);
     node = foldRootUnion(node, key, variants, path, state);
   }
   return node;
@@ -192,9 +205,13 @@ function foldRootUnion(
       else properties[name] = { anyOf: [had, schema] };
     }
   }
-  const lists = variants.map((v) => (isObject(v) && Array.isArray(v.required) ? (v.required as string[]) : []));
+  const lists = variants.map((v) =>
+    isObject(v) && Array.isArray(v.required) ? (v.required as string[]) : [],
+  );
   const common = lists.reduce((a, b) => a.filter((n) => b.includes(n)));
-  const required = [...new Set([...(Array.isArray(node.required) ? (node.required as string[]) : []), ...common])];
+  const required = [
+    ...new Set([...(Array.isArray(node.required) ? (node.required as string[]) : []), ...common]),
+  ];
   const words = alternativesInWords(variants);
   state.notes.push(
     words
@@ -214,7 +231,8 @@ function anchorsOf(schema: JsonSchema): Map<string, string> {
     const defs = schema[group];
     if (!isObject(defs)) continue;
     for (const [name, def] of Object.entries(defs))
-      if (isObject(def) && typeof def.$anchor === "string") anchors.set(`#${def.$anchor}`, `#/${group}/${name}`);
+      if (isObject(def) && typeof def.$anchor === "string")
+        anchors.set(`#${def.$anchor}`, `#/${group}/${name}`);
   }
   return anchors;
 }
@@ -232,7 +250,8 @@ export function lowerComposition(schema: JsonSchema): JsonSchema {
   const out = lowerNode(schema, "", state, true);
   if (state.notes.length > 0) {
     const note = state.notes.join(" ");
-    out.description = typeof out.description === "string" && out.description ? `${out.description} ${note}` : note;
+    out.description =
+      typeof out.description === "string" && out.description ? `${out.description} ${note}` : note;
   }
   return out;
 }
@@ -243,7 +262,8 @@ export function hasComposition(schema: unknown): boolean {
   if (!isObject(schema)) return false;
   for (const [key, value] of Object.entries(schema)) {
     if (key === "allOf" || key === "if" || HOST_ONLY_KEYWORDS.has(key)) return true;
-    if (!DATA_KEYWORDS.has(key) && typeof value === "object" && value !== null && hasComposition(value)) return true;
+    if (!DATA_KEYWORDS.has(key) && typeof value === "object" && value !== null && hasComposition(value))
+      return true;
   }
   return false;
 }

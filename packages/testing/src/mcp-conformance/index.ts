@@ -1,12 +1,20 @@
 import { type ClawtoolsPlugin, definePlugin } from "@clawtools/core";
 import { ARG1_VALUES, conformancePrompts } from "./prompts.js";
 import { conformanceResources, STATIC_TEXT } from "./resources.js";
+import { conformanceSchemaTools, JSON_SCHEMA_2020_12 } from "./schema-tools.js";
 import { conformanceTaskTools, FAILING_JOB_TEXT, PROTOCOL_ERROR_TEXT } from "./task-tools.js";
 import { CONFORMANCE_ERROR_TEXT, conformanceTools } from "./tools.js";
 
-export { ARG1_VALUES, CONFORMANCE_ERROR_TEXT, FAILING_JOB_TEXT, PROTOCOL_ERROR_TEXT, STATIC_TEXT };
+export {
+  ARG1_VALUES,
+  JSON_SCHEMA_2020_12,
+  CONFORMANCE_ERROR_TEXT,
+  FAILING_JOB_TEXT,
+  PROTOCOL_ERROR_TEXT,
+  STATIC_TEXT,
+};
 
-const allTools = () => [...conformanceTools(), ...conformanceTaskTools()];
+const allTools = () => [...conformanceTools(), ...conformanceTaskTools(), ...conformanceSchemaTools()];
 
 /** The fixture tools' names, in the order they are registered. */
 export const CONFORMANCE_TOOL_NAMES = allTools().map((t) => t.name);

@@ -23,6 +23,8 @@ describe("@clawtools/testing/mcp-conformance", () => {
       "protocol_error_job",
       "confirm_delete",
       "multi_input",
+      "json_schema_2020_12_tool",
+      "test_header_param",
     ]);
   });
 
