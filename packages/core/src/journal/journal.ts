@@ -354,7 +354,8 @@ export class Journal {
       ended = true;
       const { changes, bytes, skipped } = await this.serial(async () => {
         // kept in a local: a dispose meanwhile closes it (its scan then says "changed")
-        const watch = (this.watch ??= new TreeWatch(this.workspace));
+        this.watch ??= new TreeWatch(this.workspace);
+        const watch = this.watch;
         this.lastScan = undefined;
         await watch.beginScan();
         let after: Awaited<ReturnType<typeof scanTree>>;
