@@ -68,9 +68,9 @@ export function createFsPlugin(options: FsPluginOptions = {}): ClawtoolsPlugin {
         },
       ];
     },
+    // the set is kept: tools made before a dispose still record (and reopen) after it
     dispose: () => {
       for (const journal of journals) journal.dispose();
-      journals.clear();
     },
   });
 }

@@ -15,7 +15,16 @@
  * Entry lines are appended after the copies they name, so a line that survives names copies
  * that were written before it (flushed or not: the hash check above covers them).
  */
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, statSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomically } from "../state/atomic-write.js";
@@ -56,7 +65,7 @@ export class EntriesLog {
       if (!this.open) {
         let fd: number;
         try {
-          fd = openSync(this.file, "a", 0o600);
+          fd = openSync(this.file, "a+", 0o600);
         } catch (error) {
           // the journal's directory is made by the first record (or again, if it was removed)
           if ((error as NodeJS.ErrnoException).code !== "ENOENT" || attempt > 0) throw error;
@@ -65,6 +74,10 @@ export class EntriesLog {
         }
         const st = fstatSync(fd);
         this.open = { fd, dev: st.dev, ino: st.ino };
+        // a last line a crash cut short is ended, so the next line is not glued onto it
+        const last = Buffer.alloc(1);
+        if (st.size > 0 && readSync(fd, last, 0, 1, st.size - 1) === 1 && last[0] !== 0x0a)
+          writeSync(fd, "\n");
       }
       const named = statSync(this.file, { throwIfNoEntry: false });
       if (named?.ino !== this.open.ino || named.dev !== this.open.dev) {
