@@ -16,6 +16,9 @@ import { BUILD_TIMEOUT_MS, ensureBuilt, fixtures } from "./support/cli.js";
 import { connectCli } from "./support/serve.js";
 
 const MOUNT = "clawtools://mcp/docs/";
+type Body = { uri: string; mimeType?: string; text?: string; blob?: string };
+/** The first contents of a read, text or blob. */
+const first = (read: { contents: unknown[] }) => read.contents[0] as Body | undefined;
 const POLL = { timeout: 20_000, interval: 100 };
 
 describe("clawtools serve: a mounted MCP server's resources", () => {
@@ -71,7 +74,7 @@ describe("clawtools serve: a mounted MCP server's resources", () => {
       { uri: `${MOUNT}docs://readme`, mimeType: "text/markdown", text: "# Docs\n\nThe first version.\n" },
     ]);
     const logo = await client.readResource({ uri: `${MOUNT}docs://logo` });
-    expect(Buffer.from(String(logo.contents[0]?.blob), "base64")).toEqual(
+    expect(Buffer.from(String(first(logo)?.blob), "base64")).toEqual(
       Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 1, 2, 3, 250, 251]),
     );
     // a template's instance, read through the mount
@@ -101,7 +104,7 @@ describe("clawtools serve: a mounted MCP server's resources", () => {
     // doing exactly what the result says: read the linked URI
     const link = result.content.find((c) => c.type === "resource_link") as { uri: string };
     const read = await client.readResource({ uri: link.uri });
-    expect(read.contents[0]?.text).toBe("# Docs\n\nThe first version.\n");
+    expect(first(read)?.text).toBe("# Docs\n\nThe first version.\n");
   });
 
   it("forwards the mounted server's updates to a subscriber and its list changes", async () => {
@@ -116,16 +119,14 @@ describe("clawtools serve: a mounted MCP server's resources", () => {
         return updates;
       }, POLL)
       .toContain(uri);
-    expect((await client.readResource({ uri })).contents[0]?.text).toBe(`version ${version}`);
+    expect(first(await client.readResource({ uri }))?.text).toBe(`version ${version}`);
 
     const before = listChanges;
     await client.callTool({ name: "docs__add_doc", arguments: { name: "faq" } });
     await expect.poll(() => listChanges, POLL).toBeGreaterThan(before);
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri)).toContain(`${MOUNT}docs://extra/faq`);
-    expect((await client.readResource({ uri: `${MOUNT}docs://extra/faq` })).contents[0]?.text).toBe(
-      "the doc faq",
-    );
+    expect(first(await client.readResource({ uri: `${MOUNT}docs://extra/faq` }))?.text).toBe("the doc faq");
   }, 60_000);
 
   it("serves none of the mount's resources when the policy denies its tools", async () => {
