@@ -71,6 +71,7 @@ describe("checkToolSchema", () => {
       properties: { phone: { type: "string" }, email: { type: "string" } },
       allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
       if: { properties: { phone: { const: "" } } },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if / then / else
       then: { required: ["email"] },
     };
     expect(checkToolSchema(contact)).toEqual([]);

@@ -26,6 +26,7 @@ const contact = {
   },
   allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
   if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if / then / else
   then: { required: ["phone"] },
   else: { required: ["email"] },
   additionalProperties: false,
