@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { validateToolArguments } from "../validate.js";
 import { SchemaCompositionError } from "./composition.js";
-import { toProviderTools } from "./definitions.js";
+import { toAnthropicTools, toProviderTools } from "./definitions.js";
 import { toolInputSchema } from "./input-schema.js";
 import { resolveStrict } from "./openai-strict.js";
 
@@ -87,7 +87,7 @@ describe("JSON Schema 2020-12 composition, per provider", () => {
   });
 
   it("Anthropic: an object root without allOf, anyOf or oneOf", () => {
-    const [def] = toProviderTools([tool], "anthropic");
+    const [def] = toAnthropicTools([tool]);
     expect([...keywords(def!.input_schema)].filter((k) => FOLDED.includes(k))).toEqual([]);
     expect(def!.input_schema).toMatchObject({ type: "object", description: RULES });
     expect(Object.keys(def!.input_schema.properties as object)).toEqual([
