@@ -65,7 +65,7 @@ describe("resource notifications over stdio", () => {
   afterAll(async () => {
     await client?.close();
     await modern?.close();
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
 
   it("2025: a subscriber hears its memory file written; a memory file added and an exec spill change the list", async () => {
@@ -189,8 +189,8 @@ describe("resource notifications over --http", () => {
   }, BUILD_TIMEOUT_MS);
   afterAll(() => {
     server?.child.kill("SIGTERM");
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(elsewhere, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    rmSync(elsewhere, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
 
   it("2025: each client hears its own workspace's memory and its own exec spill, never the other's", async () => {
