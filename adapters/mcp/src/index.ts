@@ -20,6 +20,11 @@ export {
   type McpClientLike,
   servedToolName,
 } from "./import.js";
+export {
+  type McpResourceClientLike,
+  MountedResources,
+  mountedResourcePrefix,
+} from "./mounted-resources.js";
 export { answerTooLargeMessage, MOUNTED_MAX_MESSAGE_BYTES } from "./stdio-read-buffer.js";
 export {
   DEFAULT_STOP_SIGNALS,

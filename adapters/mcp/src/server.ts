@@ -85,6 +85,12 @@ export interface CreateMcpServerOptions extends ResultLimits {
    * shared by every client's server.
    */
   tasks?: TaskHost;
+  /**
+   * Who this server's clients act as (`agent:ci-runner`, say): `tasks/list` shows the tasks this
+   * principal started, whichever server or process on the task store started them. Without it, a
+   * client lists its own session's tasks (a 2025-era HTTP session: per process).
+   */
+  principal?: string;
   /** The transport this server answers on, for its trace spans (`network.transport`). */
   transport?: "pipe" | "tcp";
 }
@@ -147,8 +153,10 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
     });
 
   const tasks = options.tasks;
-  // which client's tasks tasks/list shows: its session (a 2026-07-28 request has none)
-  const scopeOf = (ctx: ServerContext) => ctx.sessionId ?? "";
+  // which client's tasks tasks/list shows: the principal's (stable across processes), else its
+  // session's (a 2026-07-28 request has none)
+  const principal = options.principal;
+  const scopeOf = (ctx: ServerContext) => (principal !== undefined ? principal : (ctx.sessionId ?? ""));
   if (tasks)
     serveTasks(server, tasks, {
       before: async (ctx) => {
