@@ -29,7 +29,7 @@ const ALL = { sampling: {}, elicitation: { form: {} }, roots: {} };
 /** The answers a test client gives: a name, a colour, a model's reply, one root. */
 const elicitAnswer = (message: string) => ({
   action: "accept" as const,
-  content: message.includes("color") ? { color: "blue" } : { name: "Alice" },
+  content: (message.includes("color") ? { color: "blue" } : { name: "Alice" }) as Record<string, string>,
 });
 const sampleAnswer = (text: string) => ({
   role: "assistant" as const,
