@@ -3,10 +3,11 @@
  * (write, edit, apply_patch, exec) with the state of every path it changed before and after, file
  * contents content-addressed under `blobs/`. Undo restores the workspace to how it was just before a
  * call, refusing (changing nothing) when a file changed outside the journal since; redo puts the
- * undone calls back. Bounded in size: the oldest entries are dropped. */
+ * undone calls back. Bounded in size: the oldest entries are dropped. Durability: entries-log.ts.
+ */
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { appendFile, mkdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
+import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomically } from "../state/atomic-write.js";
 import { noteCall } from "../wrap/call-notes.js";
@@ -18,6 +19,7 @@ import {
   type FileState,
   sameState,
 } from "./file-state.js";
+import { EntriesLog } from "./entries-log.js";
 import { JournalError } from "./errors.js";
 import {
   describe,
@@ -50,6 +52,7 @@ export class Journal {
    * by this process's appends, counted again when the file grew otherwise (another process).
    */
   private counted: { bytes: number; fileSize: number } | undefined;
+  private readonly log: EntriesLog;
 
   constructor(
     readonly workspace: string,
@@ -58,6 +61,7 @@ export class Journal {
   ) {
     this.dir = path.join(stateDir, "journal");
     this.blobs = new BlobStore(path.join(this.dir, "blobs"));
+    this.log = new EntriesLog(this.dir);
   }
 
   /**
@@ -73,9 +77,6 @@ export class Journal {
   }
   private skipDirs: string[] | undefined;
 
-  private get entriesFile() {
-    return path.join(this.dir, "entries.jsonl");
-  }
   private get stateFile() {
     return path.join(this.dir, "undo-state.json");
   }
@@ -102,13 +103,18 @@ export class Journal {
     ).then((c) => c.state);
   }
 
-  async all(): Promise<JournalEntry[]> {
-    if (!existsSync(this.entriesFile)) return [];
-    const text = await readFile(this.entriesFile, "utf8");
-    return text
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as JournalEntry);
+  all(): Promise<JournalEntry[]> {
+    return this.log.all();
+  }
+
+  /**
+   * Releases what the journal holds open: the inotify watches and the entries file. It stays
+   * usable: the next call opens what it needs again (the next command then scans in full).
+   */
+  dispose(): void {
+    this.log.close();
+    this.watch?.close();
+    this.watch = undefined;
   }
 
   private async undoState(): Promise<UndoState> {
@@ -141,16 +147,13 @@ export class Journal {
         ...(extra.session ? { session: extra.session } : {}),
       };
       const line = `${JSON.stringify(entry)}\n`;
-      // the journal's directory is made by the first record (or again, if it was removed)
-      await appendFile(this.entriesFile, line).catch(async (error: NodeJS.ErrnoException) => {
-        if (error.code !== "ENOENT") throw error;
-        await mkdir(this.dir, { recursive: true });
-        await appendFile(this.entriesFile, line);
-      });
-      if (this.counted) {
+      const before = this.counted?.fileSize;
+      const fileSize = this.log.append(line);
+      // counted only while this process's appends are all the file grew by
+      if (this.counted && before !== undefined && before + Buffer.byteLength(line) === fileSize) {
         this.counted.bytes += entry.bytes;
-        this.counted.fileSize += Buffer.byteLength(line);
-      }
+        this.counted.fileSize = fileSize;
+      } else this.counted = undefined;
       // a command whose scan is open must not claim this call's changes as its own
       if (this.openScans > 0) this.recent.push({ seq: ++this.seq, entry });
       // a new change after an undo ends what could be redone
@@ -160,17 +163,16 @@ export class Journal {
         state.undone = [];
         await this.saveUndoState(state);
       }
-      await this.bound();
+      await this.bound(fileSize);
       noteCall("journal.id", entry.id);
       return entry;
     });
   }
 
   /** Drops the oldest entries while the journal is over its size bound, and the copies only they used. */
-  private async bound(): Promise<void> {
+  private async bound(fileSize: number): Promise<void> {
     const max = this.options.maxBytes ?? 512 * 1024 * 1024;
     // a record reads the whole journal only when it may be over its bound
-    const fileSize = (await stat(this.entriesFile)).size;
     if (this.counted && this.counted.fileSize === fileSize && this.counted.bytes <= max) return;
     const entries = await this.all();
     let total = entries.reduce((n, e) => n + e.bytes, 0);
@@ -192,7 +194,8 @@ export class Journal {
         for (const s of [f.before, f.after])
           if (s?.type === "file" && !used.has(s.hash)) await this.blobs.remove(s.hash);
     const text = kept.map((e) => `${JSON.stringify(e)}\n`).join("");
-    await writeFile(this.entriesFile, text);
+    // replaced whole (a new file: every process's append descriptor sees it and reopens)
+    await this.log.replace(text);
     this.counted = { bytes: total, fileSize: Buffer.byteLength(text) };
     const state = await this.undoState();
     state.dropped += drop;
@@ -240,9 +243,10 @@ export class Journal {
         throw new JournalError(
           `${rel} changed outside the journal (it is ${describe(now)}, the journal left it ${describe(expected)}); nothing was restored. Undo refuses to overwrite it: save or revert it first.`,
         );
-      for (const s of [to])
-        if (s?.type === "file" && !s.hash)
-          throw new JournalError(`${rel} was too large to copy; it cannot be restored`);
+      if (to?.type === "file" && !to.hash)
+        throw new JournalError(`${rel} was too large to copy; it cannot be restored`);
+      // every copy is checked before anything changes: a missing or damaged one refuses it all
+      if (to?.type === "file" && !sameState(now, to)) await this.blobs.verified(to.hash, rel);
       if (!sameState(now, to)) steps.push({ path: rel, from: now, to });
     }
     if (dryRun) return steps;
@@ -252,7 +256,7 @@ export class Journal {
     const dirs = steps.filter((s) => s.to?.type === "dir").sort((a, b) => depth(a.path) - depth(b.path));
     const rest = steps.filter((s) => s.to !== null && s.to.type !== "dir");
     for (const s of [...removals, ...dirs, ...rest])
-      await applyState(path.join(this.workspace, s.path), s.to, this.blobs);
+      await applyState(path.join(this.workspace, s.path), s.to, this.blobs, s.path);
     this.lastScan = undefined;
     return steps;
   }
@@ -349,20 +353,16 @@ export class Journal {
       if (ended) return undefined;
       ended = true;
       const { changes, bytes, skipped } = await this.serial(async () => {
+        // kept in a local: a dispose meanwhile closes it (its scan then says "changed")
         this.watch ??= new TreeWatch(this.workspace);
+        const watch = this.watch;
         this.lastScan = undefined;
-        await this.watch.beginScan();
+        await watch.beginScan();
         let after: Awaited<ReturnType<typeof scanTree>>;
         try {
-          after = await scanTree(
-            this.workspace,
-            this.blobs,
-            before.scan,
-            await this.scanOptions(),
-            this.watch,
-          );
+          after = await scanTree(this.workspace, this.blobs, before.scan, await this.scanOptions(), watch);
         } finally {
-          this.watch.endScan();
+          watch.endScan();
         }
         this.lastScan = after.scan;
         const meanwhile = new Map<string, FileState>();

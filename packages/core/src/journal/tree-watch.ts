@@ -39,6 +39,8 @@ export class TreeWatch implements ScanObserver {
   private untrusted = false;
   private rootDev: number | undefined;
   private usable: boolean;
+  /** Closed for good (the journal's dispose): no watch is added again. */
+  private closed = false;
 
   constructor(root: string) {
     this.usable = process.platform === "linux" && onLocalFilesystem(root);
@@ -79,7 +81,10 @@ export class TreeWatch implements ScanObserver {
   }
 
   enterDir(abs: string, st: Stats): void {
-    if (this.untrusted) return;
+    if (this.untrusted || this.closed) {
+      this.distrust();
+      return;
+    }
     this.entered.add(abs);
     this.rootDev ??= st.dev;
     // another filesystem mounted inside: its own rules, not known here
@@ -113,7 +118,13 @@ export class TreeWatch implements ScanObserver {
     this.changed = true;
   }
 
+  /** How many directories are watched now. */
+  get size(): number {
+    return this.watches.size;
+  }
+
   close(): void {
+    this.closed = true;
     for (const w of this.watches.values()) w.watcher.close();
     this.watches.clear();
     this.changed = true;
