@@ -11,18 +11,10 @@ import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomically } from "../state/atomic-write.js";
 import { noteCall } from "../wrap/call-notes.js";
-import {
-  applyState,
-  BlobStore,
-  captureKnownState,
-  captureState,
-  type FileState,
-  sameState,
-} from "./file-state.js";
+import { BlobStore, captureKnownState, captureState, type FileState, sameState } from "./file-state.js";
 import { EntriesLog } from "./entries-log.js";
 import { JournalError } from "./errors.js";
 import {
-  describe,
   inScope,
   type JournalChange,
   type JournalEntry,
@@ -32,6 +24,8 @@ import {
   type UndoStep,
 } from "./entry.js";
 import { diffScans, type Scan, type ScanOptions, scanTree } from "./scan.js";
+import { rescanDirs } from "./rescan.js";
+import { restoreTargets } from "./restore.js";
 import { TreeWatch } from "./tree-watch.js";
 
 export type { JournalChange, JournalEntry, JournalOptions, JournalScope, UndoStep } from "./entry.js";
@@ -46,6 +40,8 @@ export class Journal {
   /** Entries recorded in this process while a command's scan is open (see begin), by sequence. */
   private recent: Array<{ seq: number; entry: JournalEntry }> = [];
   private seq = 0;
+  /** Scans after begun so far (a command's partial scan after needs none between its two scans). */
+  private generation = 0;
   private openScans = 0;
   /**
    * The entries' blob bytes and the entries file's size when they were counted: kept up to date
@@ -225,39 +221,8 @@ export class Journal {
     targets: Map<string, { expected: FileState; to: FileState }>,
     dryRun: boolean,
   ): Promise<UndoStep[]> {
-    const steps: UndoStep[] = [];
-    const rootReal = await realpath(this.workspace);
-    for (const [rel, { expected, to }] of targets) {
-      if (rel.split("/").includes("..") || path.isAbsolute(rel))
-        throw new JournalError(`journal path ${rel} is outside the workspace`);
-      const abs = path.join(this.workspace, rel);
-      const parent = await realpath(path.dirname(abs)).catch(() => undefined);
-      if (parent && parent !== rootReal && !parent.startsWith(`${rootReal}${path.sep}`))
-        throw new JournalError(
-          `${rel} now resolves outside the workspace (through a symlinked directory); nothing was restored`,
-        );
-      const now = await this.capture(abs);
-      if (now?.type === "dir" && expected?.type === "dir") {
-        // a directory's own mode is what is compared; its contents are separate paths
-      } else if (!sameState(now, expected))
-        throw new JournalError(
-          `${rel} changed outside the journal (it is ${describe(now)}, the journal left it ${describe(expected)}); nothing was restored. Undo refuses to overwrite it: save or revert it first.`,
-        );
-      if (to?.type === "file" && !to.hash)
-        throw new JournalError(`${rel} was too large to copy; it cannot be restored`);
-      // every copy is checked before anything changes: a missing or damaged one refuses it all
-      if (to?.type === "file" && !sameState(now, to)) await this.blobs.verified(to.hash, rel);
-      if (!sameState(now, to)) steps.push({ path: rel, from: now, to });
-    }
-    if (dryRun) return steps;
-    // removals deepest first, then directories shallowest first, then files and links
-    const depth = (p: string) => p.split("/").length;
-    const removals = steps.filter((s) => s.to === null).sort((a, b) => depth(b.path) - depth(a.path));
-    const dirs = steps.filter((s) => s.to?.type === "dir").sort((a, b) => depth(a.path) - depth(b.path));
-    const rest = steps.filter((s) => s.to !== null && s.to.type !== "dir");
-    for (const s of [...removals, ...dirs, ...rest])
-      await applyState(path.join(this.workspace, s.path), s.to, this.blobs, s.path);
-    this.lastScan = undefined;
+    const steps = await restoreTargets(this.workspace, this.blobs, targets, dryRun);
+    if (!dryRun) this.lastScan = undefined;
     return steps;
   }
 
@@ -335,13 +300,17 @@ export class Journal {
     this.openScans++;
     const since = this.seq;
     let before: Awaited<ReturnType<typeof scanTree>>;
+    /** Set when the scan before is the last scan after, unchanged: its watches heard everything since. */
+    let heardFrom: { watch: TreeWatch; generation: number } | undefined;
     try {
       const scanOptions = await this.scanOptions();
       before = await this.serial(async () => {
         // nothing written anywhere in the tree since the last scan after began: that scan is
         // how the tree is now (an unwatchable tree always says changed)
-        if (this.lastScan && this.watch && !(await this.watch.mayHaveChanged()))
+        if (this.lastScan && this.watch && !(await this.watch.mayHaveChanged())) {
+          heardFrom = { watch: this.watch, generation: this.generation };
           return { scan: this.lastScan, added: 0, skipped: [] };
+        }
         return scanTree(this.workspace, this.blobs, this.lastScan, scanOptions);
       });
     } catch (error) {
@@ -357,10 +326,18 @@ export class Journal {
         this.watch ??= new TreeWatch(this.workspace);
         const watch = this.watch;
         this.lastScan = undefined;
-        await watch.beginScan();
+        // the same watches, and no other scan after since this command's scan before (whose
+        // beginScan would have taken the events): only the directories they heard are listed
+        const sameWatch = heardFrom?.watch === watch && heardFrom.generation === this.generation;
+        this.generation++;
+        const heard = await watch.beginScan();
         let after: Awaited<ReturnType<typeof scanTree>>;
         try {
-          after = await scanTree(this.workspace, this.blobs, before.scan, await this.scanOptions(), watch);
+          const options = await this.scanOptions();
+          after =
+            sameWatch && heard
+              ? await rescanDirs(this.workspace, this.blobs, before.scan, heard, options, watch)
+              : await scanTree(this.workspace, this.blobs, before.scan, options, watch);
         } finally {
           watch.endScan();
         }

@@ -1,5 +1,6 @@
 import { type ClawtoolsPlugin, definePlugin } from "@clawtools/core";
 import { ARG1_VALUES, conformancePrompts } from "./prompts.js";
+import { conformanceClientTools } from "./client-tools.js";
 import { conformanceResources, STATIC_TEXT } from "./resources.js";
 import { conformanceSchemaTools, JSON_SCHEMA_2020_12 } from "./schema-tools.js";
 import { conformanceTaskTools, FAILING_JOB_TEXT, PROTOCOL_ERROR_TEXT } from "./task-tools.js";
@@ -14,7 +15,12 @@ export {
   STATIC_TEXT,
 };
 
-const allTools = () => [...conformanceTools(), ...conformanceTaskTools(), ...conformanceSchemaTools()];
+const allTools = () => [
+  ...conformanceTools(),
+  ...conformanceTaskTools(),
+  ...conformanceClientTools(),
+  ...conformanceSchemaTools(),
+];
 
 /** The fixture tools' names, in the order they are registered. */
 export const CONFORMANCE_TOOL_NAMES = allTools().map((t) => t.name);
