@@ -117,7 +117,7 @@ export class PgCronStore implements CronStore {
     const held =
       owner === undefined
         ? ""
-        : `AND lease_owner = $4 AND lease_epoch = $5::integer AND $5::integer IN ${this.db.live}`;
+        : `AND lease_owner = $4 AND lease_epoch = $5::integer AND ${this.db.selfLive("$5")}`;
     return this.db.query(
       `WITH gone AS (DELETE FROM ${this.db.t("cron_jobs")} WHERE id = $1 ${held} RETURNING id),
          runs AS (DELETE FROM ${this.db.t("cron_runs")} WHERE job_id = $1 ${owner === undefined ? "" : "AND EXISTS (SELECT 1 FROM gone)"})
@@ -149,7 +149,7 @@ export class PgCronStore implements CronStore {
                running_at = $1, lease_epoch = $5::integer
              FROM (SELECT id FROM ${this.db.t("cron_jobs")}
                    WHERE enabled AND next_run_at <= $1 AND (lease_owner IS NULL OR lease_until <= $1)
-                     AND $5::integer IN ${this.db.live}
+                     AND ${this.db.selfLive("$5")}
                    ORDER BY next_run_at, id LIMIT $4 FOR UPDATE SKIP LOCKED) AS due
              WHERE c.id = due.id RETURNING c.job, c.running_at`,
             params,
@@ -180,7 +180,7 @@ export class PgCronStore implements CronStore {
     const [row] = await this.db.query<Row>(
       `UPDATE ${this.db.t("cron_jobs")} SET lease_owner = $3, lease_until = $2::bigint + $4::bigint,
          running_at = $2, lease_epoch = $5::integer
-       WHERE id = $1 AND $5::integer IN ${this.db.live}
+       WHERE id = $1 AND ${this.db.selfLive("$5")}
          AND (lease_owner IS NULL OR lease_owner = $3 OR lease_until <= $2 OR ${this.deadClaim})
        RETURNING job, running_at`,
       [id, finite("nowMs", nowMs), owner, finite("leaseMs", leaseMs), this.db.epoch],
@@ -217,7 +217,7 @@ export class PgCronStore implements CronStore {
     return this.db.tx(async (client) => {
       const { rows } = await client.query<Row>(
         `SELECT job FROM ${this.db.t("cron_jobs")} WHERE id = $1 AND lease_owner = $2
-           AND lease_epoch IS NOT DISTINCT FROM $3::integer AND $3::integer IN ${this.db.live} FOR UPDATE`,
+           AND lease_epoch IS NOT DISTINCT FROM $3::integer AND ${this.db.selfLive("$3")} FOR UPDATE`,
         [id, owner, this.db.epoch],
       );
       if (!rows[0]) return false;
@@ -244,7 +244,7 @@ export class PgCronStore implements CronStore {
       "cron-release",
       `WITH done AS (UPDATE ${this.db.t("cron_jobs")} SET job = $4, enabled = $5, next_run_at = $6,
            running_at = NULL, lease_owner = NULL, lease_until = NULL, lease_epoch = NULL
-         WHERE id = $1 AND lease_owner = $2 AND lease_epoch = $3::integer AND $3::integer IN ${this.db.live}
+         WHERE id = $1 AND lease_owner = $2 AND lease_epoch = $3::integer AND ${this.db.selfLive("$3")}
            AND job = $7 RETURNING 1)
        SELECT pg_notify($8, $9), ${ASYNC_COMMIT} FROM done`,
       [
@@ -281,7 +281,7 @@ export class PgCronStore implements CronStore {
     const rows = await this.db.prepared(
       "cron-append-run",
       `INSERT INTO ${this.db.t("cron_runs")} (job_id, entry) SELECT $1, $2
-       WHERE $3::integer IN ${this.db.live} AND NOT EXISTS (SELECT 1 FROM ${this.db.t("cron_jobs")}
+       WHERE ${this.db.selfLive("$3")} AND NOT EXISTS (SELECT 1 FROM ${this.db.t("cron_jobs")}
          WHERE id = $1 AND lease_owner IS NOT NULL AND lease_epoch IS DISTINCT FROM $3::integer)
        RETURNING 1`,
       [entry.jobId, JSON.stringify(entry), this.db.epoch],
