@@ -97,7 +97,10 @@ describe.skipIf(!HAVE_POSTGRES)(
         { version: 3, name: "MCP tasks: one JSON document per task" },
         { version: 4, name: "claim_due_capped: due jobs claimed under a cluster-wide cap" },
         { version: 5, name: "runs bound to their holder's connection: the holder's member epoch" },
-        { version: 6, name: "session list pages in index order: newest first, ties by key, per agent and overall" },
+        {
+          version: 6,
+          name: "session list pages in index order: newest first, ties by key, per agent and overall",
+        },
       ]);
       expect(a.location).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres#racing$/);
       await Promise.all([a.close(), b.close()]);
