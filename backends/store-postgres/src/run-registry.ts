@@ -131,6 +131,22 @@ export class PgRunRegistry implements RunRegistry {
     return { live: new Set((row?.live ?? []).map(Number)), orphaned: Number(row?.orphaned ?? 0) };
   }
 
+  /**
+   * The running runs whose holder's epoch is not live, oldest first: the dead epochs are found in
+   * the index of running runs by epoch (runs_running_epoch), and only their runs are read.
+   */
+  async listOrphaned(): Promise<RunRecord[]> {
+    const rows = await this.db.prepared<Row>(
+      "runs.orphaned",
+      `SELECT record FROM ${this.db.t("runs")} WHERE status = 'running' AND owner_epoch = ANY (ARRAY(
+         SELECT DISTINCT owner_epoch FROM ${this.db.t("runs")} WHERE status = 'running'
+           AND owner_epoch IS NOT NULL AND owner_epoch NOT IN ${this.db.live}))
+       ORDER BY created_at, run_id`,
+      [],
+    );
+    return rows.map((row) => parseRow<RunRecord>(row.record, "a run"));
+  }
+
   /** Runs still marked running (what a liveness sweep looks at), oldest first. */
   async listRunning(): Promise<RunRecord[]> {
     const rows = await this.db.query<Row>(

@@ -1,6 +1,30 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { RunRecord } from "@clawtools/core/contracts";
+import { createSessionsPlugin } from "@clawtools/sessions";
+import { createScriptedRunner } from "@clawtools/sessions/testing";
 import pg from "pg";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { openPostgresStore, type PostgresStore } from "../src/index.js";
+import { cutOff } from "./cut-off.js";
+
+const MAIN = "agent:main:main";
+
+/** A sub-agent run of `MAIN`, held by a serve on another host while running. */
+const run = (runId: string, status: RunRecord["status"]): RunRecord => ({
+  runId,
+  childSessionKey: `agent:main:subagent:${runId}`,
+  requesterSessionKey: MAIN,
+  task: runId,
+  cleanup: "keep",
+  depth: 1,
+  createdAt: Date.now(),
+  status,
+  announce: { status: "delivered", attempts: 1, idempotencyKey: `announce:${runId}` },
+  owner: { pid: 4242, instance: runId, host: "elsewhere.example" },
+  heartbeatAt: Date.now(),
+});
 
 interface Sent {
   name?: string;
@@ -14,6 +38,7 @@ interface PlanNode {
   "Actual Loops": number;
   "Rows Removed by Filter"?: number;
   "Index Name"?: string;
+  "Relation Name"?: string;
   Plans?: PlanNode[];
 }
 
@@ -37,10 +62,10 @@ async function explain(admin: pg.Client, statement: Sent): Promise<PlanNode> {
 }
 
 const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
-/** Rows every scan node of the plan visited (returned plus filtered out). */
-const visited = (plan: PlanNode) =>
+/** Rows the plan's scans of `table` visited (returned plus filtered out). */
+const visited = (plan: PlanNode, table: string) =>
   nodes(plan)
-    .filter((n) => /Scan/.test(n["Node Type"]))
+    .filter((n) => /Scan/.test(n["Node Type"]) && n["Relation Name"] === table)
     .reduce((sum, n) => sum + (n["Actual Rows"] + (n["Rows Removed by Filter"] ?? 0)) * n["Actual Loops"], 0);
 
 /** What the per-operation statements cost the database: a list page reads its page, not the table. */
@@ -75,11 +100,72 @@ export function statementPlanSuite(url: () => string): void {
           expect(nodes(plan).map((n) => n["Node Type"])).not.toContain("Sort");
           // 51 rows (one more says a next page follows) and the other agent's rows passed over on
           // the way if the planner walks the overall index; never the 300 before the cursor
-          expect(visited(plan)).toBeLessThanOrEqual(100);
+          expect(visited(plan, "sessions")).toBeLessThanOrEqual(100);
         }
       } finally {
         await admin.end();
         await store.close();
+      }
+    });
+
+    it("a reap set off by an orphaned run reads that holder's running runs alone (an index by epoch), never every run", async () => {
+      const schema = "orphan_reads";
+      const open = () => openPostgresStore({ connectionString: url(), schema, maxConnections: 2 });
+      const [a, b, c] = [await open(), await open(), await open()];
+      const admin = new pg.Client({ connectionString: url() });
+      await admin.connect();
+      const dir = mkdtempSync(path.join(tmpdir(), "pg-orphans-"));
+      let service: { close(): void } | undefined;
+      try {
+        await a.sessions.create({ key: MAIN, agentId: "main" });
+        // 1,000 ended runs, one running run of a live holder (a), two of b, two of c
+        for (let i = 0; i < 1_000; i++) await a.runs.record(run(`done-${i}`, "done"));
+        await a.runs.record(run("live", "running"));
+        for (const id of ["b-1", "b-2"]) await b.runs.record(run(id, "running"));
+        for (const id of ["c-1", "c-2"]) await c.runs.record(run(id, "running"));
+        await admin.query(`ANALYZE ${schema}.runs`);
+        await cutOff(url(), c);
+        expect(await a.runs.liveness()).toMatchObject({ orphaned: 2 });
+        const sent = record(a);
+        expect((await a.runs.listOrphaned()).map((r) => r.runId).sort()).toEqual(["c-1", "c-2"]);
+        const plan = await explain(admin, sent[0]!);
+        // the running runs' index entries (five) and the two orphans' rows, none of the ended runs
+        expect(visited(plan, "runs")).toBeLessThanOrEqual(12);
+
+        // a serve's sessions section on a: its start pass reads every run once (c's end lost then)
+        const reads = { list: 0, orphaned: 0 };
+        const runs = Object.create(a.runs) as typeof a.runs;
+        runs.list = async () => {
+          reads.list++;
+          return a.runs.list();
+        };
+        runs.listOrphaned = async () => {
+          reads.orphaned++;
+          return a.runs.listOrphaned();
+        };
+        const sessions = createSessionsPlugin({
+          store: a.sessions,
+          runs,
+          runner: ({ store }) => createScriptedRunner({ store, script: () => "unused" }),
+          liveness: { heartbeatMs: 600_000, lostCheckMs: 50 },
+        }).serviceFor({ stateDir: dir, workspaceDir: dir });
+        service = sessions;
+        await sessions.reapLost();
+        await vi.waitFor(async () => expect((await a.runs.get("c-1"))?.status).toBe("lost"));
+        const wholeReads = reads.list;
+        // then b's connection drops: the background check ends its runs reading them alone
+        await cutOff(url(), b);
+        await vi.waitFor(async () => {
+          expect((await a.runs.get("b-1"))?.status).toBe("lost");
+          expect((await a.runs.get("b-2"))?.status).toBe("lost");
+        });
+        expect(reads.orphaned).toBeGreaterThan(0);
+        expect(reads.list).toBe(wholeReads);
+        expect((await a.runs.get("live"))?.status).toBe("running");
+      } finally {
+        service?.close();
+        await admin.end();
+        await Promise.all([a.close(), b.close(), c.close()]);
       }
     });
   });
