@@ -231,6 +231,57 @@ export class PgCronStore implements CronStore {
     });
   }
 
+  /**
+   * The run's log line and the release in one statement, committed durably (the line is the
+   * record of the finish); when an edit made during the run changed the job, the release is
+   * redone as `release` does after the line is in. Fenced as both are.
+   */
+  async finishRun(
+    entry: CronRunLogEntry,
+    owner: string,
+    next: Partial<CronJobState>,
+    options: { disable?: boolean } = {},
+  ): Promise<boolean> {
+    const id = entry.jobId;
+    const claimed = this.claimedText.get(id);
+    const updated = claimed === undefined ? undefined : this.released(id, claimed, next, options.disable);
+    const at = updated ? millis(updated.state.nextRunAtMs) : null;
+    const [row] = await this.db.prepared<{ logged: boolean; released: boolean }>(
+      "cron-finish-run",
+      `WITH line AS (INSERT INTO ${this.db.t("cron_runs")} (job_id, entry) SELECT $1, $4
+           WHERE ${this.db.selfLive("$3")} AND NOT EXISTS (SELECT 1 FROM ${this.db.t("cron_jobs")}
+             WHERE id = $1 AND lease_owner IS NOT NULL AND lease_epoch IS DISTINCT FROM $3::integer)
+           RETURNING 1),
+         done AS (UPDATE ${this.db.t("cron_jobs")} SET job = $5, enabled = $6, next_run_at = $7,
+             running_at = NULL, lease_owner = NULL, lease_until = NULL, lease_epoch = NULL
+           WHERE $5::text IS NOT NULL AND id = $1 AND lease_owner = $2 AND lease_epoch = $3::integer
+             AND ${this.db.selfLive("$3")} AND job = $8 RETURNING 1),
+         notice AS (SELECT pg_notify($9, $10) FROM done)
+       SELECT EXISTS (SELECT 1 FROM line) AS logged, EXISTS (SELECT 1 FROM done) AS released,
+         (SELECT count(*) FROM notice) AS notified`,
+      [
+        id,
+        owner,
+        this.db.epoch,
+        JSON.stringify(entry),
+        updated ? JSON.stringify(updated) : null,
+        updated?.enabled ?? null,
+        at,
+        claimed ?? null,
+        NOTIFY_CHANNEL,
+        this.db.notice("cron", id, updated ? dueAt(updated.enabled, at) : null),
+      ],
+    );
+    this.claimedText.delete(id);
+    // the job was edited during the run (or this claim's text is unknown): merged under its lock
+    const released = row?.released === true || (await this.release(id, owner, next, options));
+    if (!row?.logged)
+      throw new Error(
+        `PostgreSQL store: the run of cron job ${id} was not recorded: this process no longer holds its claim (its connection to the database dropped)`,
+      );
+    return released;
+  }
+
   /** Ends `owner`'s live claim with the job `updated`, if the row still holds `was`; notifies; one statement. */
   private async write(
     id: string,

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { RunRecord } from "@clawtools/core/contracts";
 import { createSessionsPlugin } from "@clawtools/sessions";
 import { createScriptedRunner } from "@clawtools/sessions/testing";
+import { sampleCronJob as job } from "@clawtools/testing";
 import pg from "pg";
 import { describe, expect, it, vi } from "vitest";
 import { openPostgresStore, type PostgresStore } from "../src/index.js";
@@ -166,6 +167,50 @@ export function statementPlanSuite(url: () => string): void {
         service?.close();
         await admin.end();
         await Promise.all([a.close(), b.close(), c.close()]);
+      }
+    });
+
+    it("a run's end is one statement: the log line and the release together; an edit made during the run is kept; a cut-off holder records nothing", async () => {
+      const open = () => openPostgresStore({ connectionString: url(), schema: "finish", maxConnections: 2 });
+      const [a, b] = [await open(), await open()];
+      const entry = (jobId: string) => ({
+        ts: 2_100,
+        jobId,
+        runId: `run-${jobId}`,
+        action: "finished" as const,
+        status: "ok" as const,
+        runAtMs: 2_000,
+      });
+      const state = { lastRunStatus: "ok" as const, lastRunAtMs: 2_000, nextRunAtMs: 90_000 };
+      try {
+        for (const id of ["plain", "edited", "fenced"]) await a.cron.upsert(job(id, 1_000));
+        const sent = record(a);
+        expect((await a.cron.claimDue(2_000, "A", 600_000, 2)).map((j) => j.id).sort()).toEqual([
+          "edited",
+          "fenced",
+        ]);
+        expect(await a.cron.claimDue(2_000, "A", 600_000, 1)).toHaveLength(1);
+        sent.length = 0;
+        expect(await a.cron.finishRun(entry("plain"), "A", state)).toBe(true);
+        expect(sent).toHaveLength(1);
+        expect((await a.cron.get("plain"))?.state).toEqual({ ...job("plain", 1_000).state, ...state });
+        expect((await a.cron.readRuns("plain")).entries).toEqual([entry("plain")]);
+        // edited while it ran: the edit stays, the run's state is merged into it
+        await b.cron.upsert({ ...job("edited", 1_000), name: "renamed", state: { runningAtMs: 2_000 } });
+        expect(await a.cron.finishRun(entry("edited"), "A", state)).toBe(true);
+        expect(await a.cron.get("edited")).toMatchObject({ name: "renamed", state });
+        expect((await a.cron.get("edited"))?.state.runningAtMs).toBeUndefined();
+        expect((await a.cron.readRuns("edited")).entries).toHaveLength(1);
+        // cut off: the line and the release are refused, the claim is left for the leader's recovery
+        const old = await cutOff(url(), a);
+        await vi.waitFor(() => expect(a.member.epoch).toBeGreaterThan(old), { timeout: 10_000 });
+        await expect(a.cron.finishRun(entry("fenced"), "A", state)).rejects.toThrow(
+          "PostgreSQL store: the run of cron job fenced was not recorded: this process no longer holds its claim (its connection to the database dropped)",
+        );
+        expect((await b.cron.readRuns("fenced")).entries).toEqual([]);
+        expect((await b.cron.orphans(3_000)).map((j) => j.id)).toEqual(["fenced"]);
+      } finally {
+        await Promise.all([a.close(), b.close()]);
       }
     });
   });

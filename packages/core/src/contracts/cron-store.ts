@@ -66,6 +66,17 @@ export interface CronStore {
    * still marked running whose last line has the same `runAtMs` is restored from that line.
    */
   appendRun(entry: CronRunLogEntry): Promise<void>;
+  /**
+   * Optional: `appendRun(entry)` then `release(entry.jobId, owner, next, options)` as one durable
+   * write (one round trip for a server-backed store), with their results: it throws as
+   * `appendRun` does when the line is refused, after the release was tried. Not for `remove`.
+   */
+  finishRun?(
+    entry: CronRunLogEntry,
+    owner: string,
+    next: Partial<CronJobState>,
+    options?: { disable?: boolean },
+  ): Promise<boolean>;
   /** Newest first. */
   readRuns(jobId: string, page?: { offset?: number; limit?: number }): Promise<Page<CronRunLogEntry>>;
   /**
