@@ -1,6 +1,7 @@
 import type { CronJob, CronJobState, CronRunLogEntry, CronStore, Page } from "@clawtools/core/contracts";
 import type { PoolClient } from "pg";
 import { ASYNC_COMMIT, type Db, finite, millis, NOTIFY_CHANNEL, parseRow } from "./db.js";
+import { claimDueNextSql, finishRunSql } from "./cron-statements.js";
 import type { StoreEvents } from "./events.js";
 
 type Row = { job: string; running_at: string | null };
@@ -143,17 +144,7 @@ export class PgCronStore implements CronStore {
     const params = [finite("nowMs", nowMs), owner, finite("leaseMs", leaseMs), limit, this.db.epoch];
     const rows =
       limits.clusterMax === undefined
-        ? await this.db.prepared<Row>(
-            "cron-claim-due",
-            `UPDATE ${this.db.t("cron_jobs")} AS c SET lease_owner = $2, lease_until = $1::bigint + $3::bigint,
-               running_at = $1, lease_epoch = $5::integer
-             FROM (SELECT id FROM ${this.db.t("cron_jobs")}
-                   WHERE enabled AND next_run_at <= $1 AND (lease_owner IS NULL OR lease_until <= $1)
-                     AND ${this.db.selfLive("$5")}
-                   ORDER BY next_run_at, id LIMIT $4 FOR UPDATE SKIP LOCKED) AS due
-             WHERE c.id = due.id RETURNING c.job, c.running_at`,
-            params,
-          )
+        ? (await this.claimWithNext(params)).rows
         : // claimers under the cap take turns (migrations.ts, step 4): one round trip all the same
           await this.db.query<Row>(
             `SELECT claimed_job AS job, claimed_running_at AS running_at
@@ -164,6 +155,40 @@ export class PgCronStore implements CronStore {
               this.db.member.lockClass,
             ],
           );
+    return this.claimed(rows);
+  }
+
+  async claimDueWithNext(
+    nowMs: number,
+    owner: string,
+    leaseMs: number,
+    max: number,
+  ): Promise<{ jobs: CronJob[]; nextWakeAtMs: number | undefined }> {
+    const limit = Math.floor(max);
+    if (!(limit > 0)) return { jobs: [], nextWakeAtMs: await this.nextWakeAtMs(nowMs) };
+    const { rows, next } = await this.claimWithNext([
+      finite("nowMs", nowMs),
+      owner,
+      finite("leaseMs", leaseMs),
+      limit,
+      this.db.epoch,
+    ]);
+    return { jobs: this.claimed(rows), nextWakeAtMs: next };
+  }
+
+  /** The claim and the next due time of what it left, in one statement (cron-statements.ts). */
+  private async claimWithNext(params: unknown[]): Promise<{ rows: Row[]; next: number | undefined }> {
+    const rows = await this.db.prepared<Row & { next: string | null }>(
+      "cron-claim-due-next",
+      claimDueNextSql(this.db),
+      params,
+    );
+    const next = rows.find((row) => row.job === null)?.next;
+    return { rows: rows.filter((row) => row.job !== null), next: next == null ? undefined : Number(next) };
+  }
+
+  /** Claimed rows as jobs in due order, each claim's text kept for its release. */
+  private claimed(rows: Row[]): CronJob[] {
     const jobs = rows.map((row) => {
       const job = toJob(row);
       this.claimedText.set(job.id, row.job);
@@ -232,9 +257,8 @@ export class PgCronStore implements CronStore {
   }
 
   /**
-   * The run's log line and the release in one statement, committed durably (the line is the
-   * record of the finish); when an edit made during the run changed the job, the release is
-   * redone as `release` does after the line is in. Fenced as both are.
+   * The run's log line and the release in one durable statement; after an edit made during the
+   * run, the release is redone as `release` does once the line is in. Fenced as both are.
    */
   async finishRun(
     entry: CronRunLogEntry,
@@ -248,17 +272,7 @@ export class PgCronStore implements CronStore {
     const at = updated ? millis(updated.state.nextRunAtMs) : null;
     const [row] = await this.db.prepared<{ logged: boolean; released: boolean }>(
       "cron-finish-run",
-      `WITH line AS (INSERT INTO ${this.db.t("cron_runs")} (job_id, entry) SELECT $1, $4
-           WHERE ${this.db.selfLive("$3")} AND NOT EXISTS (SELECT 1 FROM ${this.db.t("cron_jobs")}
-             WHERE id = $1 AND lease_owner IS NOT NULL AND lease_epoch IS DISTINCT FROM $3::integer)
-           RETURNING 1),
-         done AS (UPDATE ${this.db.t("cron_jobs")} SET job = $5, enabled = $6, next_run_at = $7,
-             running_at = NULL, lease_owner = NULL, lease_until = NULL, lease_epoch = NULL
-           WHERE $5::text IS NOT NULL AND id = $1 AND lease_owner = $2 AND lease_epoch = $3::integer
-             AND ${this.db.selfLive("$3")} AND job = $8 RETURNING 1),
-         notice AS (SELECT pg_notify($9, $10) FROM done)
-       SELECT EXISTS (SELECT 1 FROM line) AS logged, EXISTS (SELECT 1 FROM done) AS released,
-         (SELECT count(*) FROM notice) AS notified`,
+      finishRunSql(this.db),
       [
         id,
         owner,

@@ -213,5 +213,36 @@ export function statementPlanSuite(url: () => string): void {
         await Promise.all([a.close(), b.close()]);
       }
     });
+
+    it("a claim brings back the next due time of what it left, in the same statement", async () => {
+      const store = await openPostgresStore({
+        connectionString: url(),
+        schema: "claim_next",
+        maxConnections: 2,
+      });
+      try {
+        for (const [id, at] of [
+          ["a", 1_000],
+          ["b", 1_000],
+          ["c", 5_000],
+        ] as const)
+          await store.cron.upsert(job(id, at));
+        const sent = record(store);
+        const first = await store.cron.claimDueWithNext(2_000, "A", 600_000, 1);
+        expect(sent).toHaveLength(1);
+        expect(first.jobs.map((j) => j.id)).toEqual(["a"]);
+        // b is still due: the timer is to fire at once
+        expect(first.nextWakeAtMs).toBe(1_000);
+        const second = await store.cron.claimDueWithNext(2_000, "A", 600_000, 5);
+        expect(second).toMatchObject({ jobs: [{ id: "b" }], nextWakeAtMs: 5_000 });
+        expect(await store.cron.nextWakeAtMs(2_000)).toBe(5_000);
+        expect(await store.cron.claimDueWithNext(9_000, "A", 600_000, 5)).toMatchObject({
+          jobs: [{ id: "c" }],
+          nextWakeAtMs: undefined,
+        });
+      } finally {
+        await store.close();
+      }
+    });
   });
 }

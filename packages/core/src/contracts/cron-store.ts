@@ -40,6 +40,16 @@ export interface CronStore {
     limits?: { clusterMax?: number },
   ): Promise<CronJob[]>;
   /**
+   * Optional: `claimDue` (without a cluster-wide cap) and what `nextWakeAtMs(nowMs)` answers
+   * once those claims are made, in one round trip: the scheduler arms its timer from it.
+   */
+  claimDueWithNext?(
+    nowMs: number,
+    owner: string,
+    leaseMs: number,
+    max: number,
+  ): Promise<{ jobs: CronJob[]; nextWakeAtMs: number | undefined }>;
+  /**
    * Claims one job whatever its next run (a forced `run`); undefined when it does not exist or
    * another owner holds its lease.
    */
