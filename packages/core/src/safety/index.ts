@@ -31,6 +31,7 @@ export {
   writeFileAtomic,
 } from "./workspace-fs.js";
 export { isInside as isInsideRoot } from "./workspace-walk.js";
+export { DIRECT_READ_MAX, readSmallDirect } from "./workspace-direct.js";
 export { isCredentialUrl, maskCredentialUrls, secretsInDocument } from "./credential-url.js";
 export {
   hasSecrets,
