@@ -69,9 +69,11 @@ function servers(chromium: string): { servers: BrowserServer[]; missing: string[
         `--executablePath=${chromium}`,
         "--chromeArg=--no-sandbox",
         "--no-usage-statistics",
+        "--no-performance-crux",
       ],
-      navigate: (url) => ["navigate_page", { type: "url", url }],
-      snapshot: ["take_snapshot", {}],
+      // its first page (id 1) is there from the launch
+      navigate: (url) => ["navigate_page", { pageId: 1, type: "url", url }],
+      snapshot: ["take_snapshot", { pageId: 1 }],
     });
   const playwright = packageBin("@playwright/mcp", "cli.js");
   if (!playwright) missing.push("@playwright/mcp is not installed");
