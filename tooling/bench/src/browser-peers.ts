@@ -88,6 +88,9 @@ function servers(chromium: string): { servers: BrowserServer[]; missing: string[
         "chromium",
         `--executable-path=${chromium}`,
         "--no-sandbox",
+        // the snapshot files its navigate writes go to a temp dir, not the working directory
+        "--output-dir",
+        fresh("pw-out"),
       ],
       navigate: (url) => ["browser_navigate", { url }],
       snapshot: ["browser_snapshot", {}],
