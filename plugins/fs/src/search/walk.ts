@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { FsBridge, FsStat } from "@clawtools/core";
-import type { Ignore } from "ignore";
+import type { default as createIgnore, Ignore } from "ignore";
 
 export interface WalkEntry {
   /** Path relative to the walk root, `/`-separated. */
@@ -12,7 +12,7 @@ export interface WalkEntry {
 
 // the matcher (a CommonJS package) loads with the first .gitignore met, not with the section:
 // a read or an ls never pays for it
-let loadIgnore: Promise<typeof import("ignore").default> | undefined;
+let loadIgnore: Promise<typeof createIgnore> | undefined;
 const gitignore = () => {
   loadIgnore ??= import("ignore").then((m) => m.default);
   return loadIgnore;
