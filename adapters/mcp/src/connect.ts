@@ -1,5 +1,7 @@
 import type { AnyAgentTool } from "@clawtools/core";
+import type { PluginResources } from "@clawtools/core/resources";
 import { importMcpTools } from "./import.js";
+import { type McpResourceClientLike, MountedResources } from "./mounted-resources.js";
 import { MOUNTED_MAX_MESSAGE_BYTES, StdioLineBuffer } from "./stdio-read-buffer.js";
 import { MCP_PACKAGE_VERSION } from "./version.js";
 
@@ -12,6 +14,11 @@ export interface ConnectedMcpServer {
   name: string;
   /** The server's tools as AgentTools, named `<name>__<tool>`. */
   tools: AnyAgentTool[];
+  /**
+   * The server's resources (when it declares the capability), served under
+   * `clawtools://mcp/<name>/<its URI>`; its tools' resource links point there.
+   */
+  resources?: PluginResources;
   /** Closes the connection (a stdio server's process ends with it). */
   close(): Promise<void>;
   /** Settles when the connection ends, by `close()` or because the server went away. */
@@ -91,8 +98,12 @@ export async function connectMcpServer(
   try {
     // the signal also ends the SDK's probe (on stdio, a second process of the same command)
     await client.connect(transport, signal ? { signal } : {});
+    const resources = client.getServerCapabilities()?.resources
+      ? new MountedResources(name, client as unknown as McpResourceClientLike)
+      : undefined;
     const tools = await importMcpTools(client, {
       prefix: `${name}__`,
+      ...(resources ? { resourceUri: (uri: string) => resources.served(uri) } : {}),
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     });
     signal?.throwIfAborted();
@@ -103,7 +114,7 @@ export async function connectMcpServer(
         resolve();
       };
     });
-    return { name, tools, close: () => client.close(), closed };
+    return { name, tools, ...(resources ? { resources } : {}), close: () => client.close(), closed };
   } catch (error) {
     await client.close().catch(() => {});
     await transport.close().catch(() => {});

@@ -6,6 +6,12 @@ export interface ImportMcpToolsOptions {
   prefix?: string;
   /** Per-call timeout in ms passed to the SDK (default: the SDK's). */
   timeoutMs?: number;
+  /**
+   * Where the server's resources are served (a mount: `clawtools://mcp/<name>/<uri>`): its
+   * results' `resource_link`s and embedded resources get this URI, so the client reads them
+   * through clawtools. Without it they are kept as JSON text.
+   */
+  resourceUri?: (uri: string) => string;
 }
 
 /** What a tool call is sent with: cancellation, a timeout, progress. */
@@ -62,10 +68,40 @@ type McpContent = {
   [k: string]: unknown;
 };
 
-function toContent(block: McpContent): ToolContent {
+function toContent(block: McpContent, resourceUri?: (uri: string) => string): ToolContent {
   if (block.type === "text" && typeof block.text === "string") return { type: "text", text: block.text };
   if ((block.type === "image" || block.type === "audio") && block.data && block.mimeType)
     return { type: block.type, data: block.data, mimeType: block.mimeType };
+  if (
+    resourceUri &&
+    block.type === "resource_link" &&
+    typeof block.uri === "string" &&
+    typeof block.name === "string"
+  ) {
+    const { type: _type, uri, name, title, description, mimeType, size } = block;
+    return {
+      type: "resource_link",
+      uri: resourceUri(uri),
+      name,
+      ...(typeof title === "string" ? { title } : {}),
+      ...(typeof description === "string" ? { description } : {}),
+      ...(typeof mimeType === "string" ? { mimeType } : {}),
+      ...(typeof size === "number" ? { size } : {}),
+    };
+  }
+  const embedded = block.resource as { uri?: unknown; mimeType?: unknown; text?: unknown; blob?: unknown };
+  if (resourceUri && block.type === "resource" && typeof embedded?.uri === "string") {
+    const body =
+      typeof embedded.blob === "string" ? { blob: embedded.blob } : { text: String(embedded.text ?? "") };
+    return {
+      type: "resource",
+      resource: {
+        uri: resourceUri(embedded.uri),
+        ...(typeof embedded.mimeType === "string" ? { mimeType: embedded.mimeType } : {}),
+        ...body,
+      },
+    };
+  }
   // resources and links have no AgentTool block: keep them as JSON text
   return { type: "text", text: JSON.stringify(block) };
 }
@@ -124,7 +160,7 @@ export async function importMcpTools(
             },
           );
           const content = Array.isArray(result.content)
-            ? (result.content as McpContent[]).map(toContent)
+            ? (result.content as McpContent[]).map((block) => toContent(block, options.resourceUri))
             : [];
           if (content.length === 0 && result.structuredContent !== undefined) {
             content.push({ type: "text", text: JSON.stringify(result.structuredContent, null, 2) });

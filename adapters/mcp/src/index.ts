@@ -7,8 +7,9 @@ export {
 } from "./connect.js";
 export {
   APPROVAL_CHOICES,
+  APPROVAL_INPUT_KEY,
   approvalMessage,
-  elicitationApprovalHandler,
+  clientApprovalHandler,
   supportsFormElicitation,
 } from "./elicit-approval.js";
 export {
@@ -19,6 +20,11 @@ export {
   type McpClientLike,
   servedToolName,
 } from "./import.js";
+export {
+  type McpResourceClientLike,
+  MountedResources,
+  mountedResourcePrefix,
+} from "./mounted-resources.js";
 export { answerTooLargeMessage, MOUNTED_MAX_MESSAGE_BYTES } from "./stdio-read-buffer.js";
 export {
   DEFAULT_STOP_SIGNALS,

@@ -107,9 +107,15 @@ export function toCallToolResult(
     const kind = block.type === "audio" ? "Audio" : "Image";
     const size = block.data.length;
     if (bytes + size > maxBytes) {
+      // a tool that also links the same media (tts audio, a screenshot) can be read in full there
+      const link = result.content.find((b) => b.type === "resource_link" && b.mimeType === block.mimeType);
+      const instead =
+        link?.type === "resource_link"
+          ? `Read it with resources/read ${link.uri}.`
+          : `Ask for a ${kind === "Audio" ? "shorter clip" : "smaller image"}.`;
       notes.push(
         `[${kind} (${block.mimeType}, ${number(Math.round((size * 3) / 4))} bytes) left out: the result would pass the ` +
-          `server's limit of ${number(maxBytes)} bytes per result. Ask for a ${kind === "Audio" ? "shorter clip" : "smaller image"}.]`,
+          `server's limit of ${number(maxBytes)} bytes per result. ${instead}]`,
       );
       continue;
     }

@@ -52,6 +52,27 @@ describe("audio content", () => {
     await client.close();
   });
 
+  it("points a left-out clip at its resource link when the result carries one", () => {
+    const uri = "clawtools://media/tts/reply.mp3";
+    const out = toCallToolResult(
+      {
+        content: [
+          { type: "audio", data: "A".repeat(4000), mimeType: "audio/mpeg" },
+          { type: "resource_link", uri, name: "reply.mp3", mimeType: "audio/mpeg" },
+        ],
+        details: undefined,
+      },
+      { maxResultBytes: 1000 },
+    );
+    expect(out.content).toEqual([
+      { type: "resource_link", uri, name: "reply.mp3", mimeType: "audio/mpeg" },
+      {
+        type: "text",
+        text: `[Audio (audio/mpeg, 3,000 bytes) left out: the result would pass the server's limit of 1,000 bytes per result. Read it with resources/read ${uri}.]`,
+      },
+    ]);
+  });
+
   it("leaves out audio that would pass the byte limit, saying so", () => {
     const big = "A".repeat(4000);
     const out = toCallToolResult(

@@ -1,6 +1,6 @@
 // MCP tasks kept in PostgreSQL (`serve --store`): two serves with state directories of their own
 // share tasks through the database alone; a task whose serve was killed (kill -9) is answered
-// failed, with the reason, by the other.
+// failed, with the reason, by the other; tasks/list on either shows the tasks of the agent both act as.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,6 +10,7 @@ import {
   CallToolResultSchema,
   CreateTaskResultSchema,
   GetTaskResultSchema,
+  ListTasksResultSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -94,6 +95,9 @@ describe.skipIf(!HAVE_POSTGRES)(
         CallToolResultSchema,
       );
       expect(JSON.stringify(result.content)).toContain("kept-in-postgres");
+      // the same agent's tasks, whichever serve started them
+      const listed = await b.request({ method: "tasks/list", params: {} }, ListTasksResultSchema);
+      expect(listed.tasks.find((t) => t.taskId === done.task.taskId)?.status).toBe("completed");
 
       const pidFile = path.join(dir, "orphan.pid");
       const { task } = await start(`echo $$ > ${pidFile}; exec sleep 60`);

@@ -2,7 +2,8 @@
 // exec runs as a task, followed with tasks/get, tasks/list, tasks/result and status
 // notifications; tasks/cancel ends the command's process; a second `serve` on the same state
 // directory answers for a task the first started, and for one whose serve was killed (kill -9):
-// failed, with the reason, never "working" forever.
+// failed, with the reason, never "working" forever. tasks/list shows the tasks of the agent serve
+// acts as, whichever serve started them.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -49,15 +50,22 @@ describe("clawtools serve --http: tool calls as MCP tasks", () => {
   const args = ["--workspace", dir, "--state-dir", path.join(dir, "state")];
   let first: HttpServe;
   let second: HttpServe;
+  /** Acts as another agent (`--agent-id`) on the same state directory. */
+  let other: HttpServe;
   const leftover: number[] = [];
 
   beforeAll(async () => {
     ensureBuilt();
-    [first, second] = await Promise.all([serveHttp(args, { cwd: dir }), serveHttp(args, { cwd: dir })]);
+    [first, second, other] = await Promise.all([
+      serveHttp(args, { cwd: dir }),
+      serveHttp(args, { cwd: dir }),
+      serveHttp([...args, "--agent-id", "someone-else"], { cwd: dir }),
+    ]);
   }, 400_000);
   afterAll(() => {
     first?.child.kill("SIGTERM");
     second?.child.kill("SIGTERM");
+    other?.child.kill("SIGTERM");
     for (const pid of leftover) if (alive(pid)) process.kill(pid, "SIGKILL");
     rmSync(dir, { recursive: true, force: true });
   });
@@ -145,6 +153,14 @@ describe("clawtools serve --http: tool calls as MCP tasks", () => {
       CallToolResultSchema,
     );
     expect(JSON.stringify(result.content)).toContain("answered-elsewhere");
+    // tasks/list is the principal's (the agent serve acts as), not the session's: the other serve
+    // lists the task the first started; a serve acting as another agent does not
+    const listed = await b.request({ method: "tasks/list", params: {} }, ListTasksResultSchema);
+    expect(listed.tasks.find((t) => t.taskId === done.task.taskId)?.status).toBe("completed");
+    const stranger = await connect(other.url);
+    const theirs = await stranger.request({ method: "tasks/list", params: {} }, ListTasksResultSchema);
+    expect(theirs.tasks.map((t) => t.taskId)).not.toContain(done.task.taskId);
+    await stranger.close();
 
     const pidFile = path.join(dir, "orphan.pid");
     const { task } = await startExec(a, `echo $$ > ${pidFile}; exec sleep 60`);

@@ -18,6 +18,8 @@ export interface FsToolOptions {
   bridge?: FsBridge;
   /** What this session has seen of each file (default: one store per ToolContext, shared by the fs tools). */
   seen?: SeenFiles;
+  /** Told of the journal a tool records into (the section's dispose releases them). */
+  onJournal?: (journal: Journal) => void;
 }
 
 export interface FsEnv {
@@ -51,6 +53,7 @@ export function resolveFsEnv(ctx: ToolContext, options: FsToolOptions = {}): FsE
   const workspaceOnly = options.workspaceOnly ?? fromConfig.workspaceOnly ?? true;
   const bridge = options.bridge ?? ctx.bridge ?? createNodeBridge(root, { workspaceOnly });
   const journal = ctx.stateDir && isNodeBridge(bridge) ? journalFor(bridge.root, ctx.stateDir) : undefined;
+  if (journal) options.onJournal?.(journal);
   const lockKey = (abs: string) =>
     isNodeBridge(bridge) ? bridge.lockKey({ filePath: abs }) : Promise.resolve(`fs-bridge:${abs}`);
   return {

@@ -1,4 +1,5 @@
 import { type ClawtoolsPlugin, defineSectionPlugin, type ToolContext } from "@clawtools/core";
+import type { Journal } from "@clawtools/core/journal";
 import { configPart, fsConfigSchema } from "./config.js";
 import { createApplyPatchTool } from "./tools/apply-patch.js";
 import { createEditTool, type EditToolOptions } from "./tools/edit.js";
@@ -19,6 +20,9 @@ const READ_ONLY_EXTRA = { profiles: ["coding" as const], readOnly: true, section
  * merged with them (options in code win key by key).
  */
 export function createFsPlugin(options: FsPluginOptions = {}): ClawtoolsPlugin {
+  // the journals this section's toolsets record into: dispose closes their inotify watches and files
+  const journals = new Set<Journal>();
+  const onJournal = (journal: Journal) => void journals.add(journal);
   return defineSectionPlugin({
     module: import.meta.url,
     description: "Files: read, write, edit, apply_patch, grep, find, ls over a pluggable FsBridge; undo",
@@ -29,7 +33,7 @@ export function createFsPlugin(options: FsPluginOptions = {}): ClawtoolsPlugin {
       const with_ =
         <T>(make: (ctx: ToolContext, o: FsPluginOptions) => T) =>
         (ctx: ToolContext) =>
-          make(ctx, { ...options, ...config.read(ctx) });
+          make(ctx, { ...options, ...config.read(ctx), onJournal });
       return [
         { name: "read", factory: with_(createReadTool) },
         { name: "write", factory: with_(createWriteTool) },
@@ -63,6 +67,10 @@ export function createFsPlugin(options: FsPluginOptions = {}): ClawtoolsPlugin {
           },
         },
       ];
+    },
+    // the set is kept: tools made before a dispose still record (and reopen) after it
+    dispose: () => {
+      for (const journal of journals) journal.dispose();
     },
   });
 }

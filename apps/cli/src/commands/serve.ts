@@ -5,7 +5,7 @@ import type { CommonOptions } from "../options.js";
 import { installOtel } from "../otel.js";
 import { followClientRoots } from "../roots.js";
 import { reserveStdoutForProtocol } from "../stdout-guard.js";
-import { taskHostFor } from "../tasks.js";
+import { taskHostFor, taskPrincipal } from "../tasks.js";
 import { buildToolset } from "../toolset.js";
 import { UsageError } from "../usage-error.js";
 import { CLI_VERSION } from "../version.js";
@@ -91,7 +91,7 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
     name: "clawtools",
     version: CLI_VERSION,
     log,
-    ...(tasks ? { tasks } : {}),
+    ...(tasks ? { tasks, principal: taskPrincipal(set.context.agentId, token) } : {}),
     onStop: async () => {
       await tasks?.close();
       await set.close();

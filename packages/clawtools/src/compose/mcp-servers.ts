@@ -95,6 +95,8 @@ function registerServer(
       version: "0.0.0",
       description: `MCP server "${name}" (config mcpServers)`,
       tools: server.tools.map((tool) => ({ factory: tool })),
+      // its resources under clawtools://mcp/<name>/…, served with its tools (the same policy)
+      ...(server.resources ? { resources: server.resources } : {}),
       dispose: () => {
         stopping = true;
         return server.close();

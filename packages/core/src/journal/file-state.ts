@@ -3,10 +3,11 @@
  * the content-addressed copy of its bytes), a symlink (its target) or a directory (its mode).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
-import { chmod, lstat, mkdir, readFile, readlink, rename, rm, symlink } from "node:fs/promises";
+import { lstatSync, statSync } from "node:fs";
+import { chmod, mkdir, readFile, readlink, rename, rm, symlink } from "node:fs/promises";
 import path from "node:path";
 import { replaceInDir, writeFileAtomically } from "../state/atomic-write.js";
+import { JournalError } from "./errors.js";
 
 export type FileState =
   | null
@@ -22,7 +23,23 @@ export function sameState(a: FileState, b: FileState): boolean {
   return a.type === "dir" && b.type === "dir" && a.mode === b.mode;
 }
 
-/** Content-addressed copies under `<journal>/blobs`: one per distinct content, written once. */
+/** An lstat that never throws for a missing path; synchronous: one call costs less than a thread-pool trip. */
+const lstatNow = (abs: string) => {
+  try {
+    return lstatSync(abs, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
+};
+
+export const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
+
+/**
+ * Content-addressed copies under `<journal>/blobs`: one per distinct content, written once.
+ * A copy is not flushed to the disk (see the journal's durability note): one a power cut left
+ * short is written again by the next put of its content, and one whose bytes do not hash to its
+ * name is never restored (`verified`).
+ */
 export class BlobStore {
   constructor(readonly dir: string) {}
 
@@ -32,9 +49,9 @@ export class BlobStore {
 
   /** Stores `data`; returns its hash and how many bytes were newly written (0 when already kept). */
   async put(data: Buffer): Promise<{ hash: string; added: number }> {
-    const hash = createHash("sha256").update(data).digest("hex");
+    const hash = sha256(data);
     const at = this.pathOf(hash);
-    if (existsSync(at)) return { hash, added: 0 };
+    if (statSync(at, { throwIfNoEntry: false })?.size === data.length) return { hash, added: 0 };
     await writeFileAtomically(at, data);
     return { hash, added: data.length };
   }
@@ -43,8 +60,18 @@ export class BlobStore {
     return readFile(this.pathOf(hash));
   }
 
+  /** The copy's bytes when they hash to its name; a missing or damaged copy is a JournalError naming `rel`. */
+  async verified(hash: string, rel: string): Promise<Buffer> {
+    const data = await this.get(hash).catch(() => undefined);
+    if (data === undefined || sha256(data) !== hash)
+      throw new JournalError(
+        `the journal's copy of ${rel} (${hash.slice(0, 12)}) is ${data === undefined ? "missing" : "damaged"}; nothing was restored`,
+      );
+    return data;
+  }
+
   has(hash: string): boolean {
-    return existsSync(this.pathOf(hash));
+    return statSync(this.pathOf(hash), { throwIfNoEntry: false }) !== undefined;
   }
 
   remove(hash: string): Promise<void> {
@@ -57,7 +84,7 @@ export async function captureState(
   abs: string,
   blobs: BlobStore,
 ): Promise<{ state: FileState; added: number }> {
-  const st = await lstat(abs).catch(() => null);
+  const st = lstatNow(abs);
   if (!st) return { state: null, added: 0 };
   if (st.isDirectory()) return { state: { type: "dir", mode: st.mode & 0o7777 }, added: 0 };
   if (!st.isSymbolicLink() && !st.isFile()) return { state: null, added: 0 };
@@ -87,15 +114,15 @@ export async function captureKnownState(
 ): Promise<{ state: FileState; added: number }> {
   const bytes =
     typeof data === "string" ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  const st = await lstat(abs).catch(() => null);
+  const st = lstatNow(abs);
   if (!st?.isFile() || st.size !== bytes.length) return captureState(abs, blobs);
   const { hash, added } = await blobs.put(bytes);
   return { state: { type: "file", mode: st.mode & 0o7777, hash, size: st.size }, added };
 }
 
 /** Puts `abs` into `state` (atomically for files and links); a directory is only created or removed when empty. */
-export async function applyState(abs: string, state: FileState, blobs: BlobStore): Promise<void> {
-  const st = await lstat(abs).catch(() => null);
+export async function applyState(abs: string, state: FileState, blobs: BlobStore, rel = abs): Promise<void> {
+  const st = lstatNow(abs);
   if (state === null) {
     if (!st) return;
     if (st.isDirectory()) await rm(abs, { recursive: true, force: true });
@@ -112,7 +139,7 @@ export async function applyState(abs: string, state: FileState, blobs: BlobStore
   if (st?.isDirectory()) await rm(abs, { recursive: true, force: true });
   const dir = path.dirname(abs);
   if (state.type === "file") {
-    await replaceInDir({ real: dir, via: dir }, path.basename(abs), await blobs.get(state.hash), {
+    await replaceInDir({ real: dir, via: dir }, path.basename(abs), await blobs.verified(state.hash, rel), {
       mode: state.mode,
       exactMode: true,
     });

@@ -3,24 +3,18 @@
  * (write, edit, apply_patch, exec) with the state of every path it changed before and after, file
  * contents content-addressed under `blobs/`. Undo restores the workspace to how it was just before a
  * call, refusing (changing nothing) when a file changed outside the journal since; redo puts the
- * undone calls back. Bounded in size: the oldest entries are dropped. */
+ * undone calls back. Bounded in size: the oldest entries are dropped. Durability: entries-log.ts.
+ */
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { appendFile, mkdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
+import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomically } from "../state/atomic-write.js";
 import { noteCall } from "../wrap/call-notes.js";
-import {
-  applyState,
-  BlobStore,
-  captureKnownState,
-  captureState,
-  type FileState,
-  sameState,
-} from "./file-state.js";
+import { BlobStore, captureKnownState, captureState, type FileState, sameState } from "./file-state.js";
+import { EntriesLog } from "./entries-log.js";
 import { JournalError } from "./errors.js";
 import {
-  describe,
   inScope,
   type JournalChange,
   type JournalEntry,
@@ -30,6 +24,8 @@ import {
   type UndoStep,
 } from "./entry.js";
 import { diffScans, type Scan, type ScanOptions, scanTree } from "./scan.js";
+import { rescanDirs } from "./rescan.js";
+import { restoreTargets } from "./restore.js";
 import { TreeWatch } from "./tree-watch.js";
 
 export type { JournalChange, JournalEntry, JournalOptions, JournalScope, UndoStep } from "./entry.js";
@@ -44,12 +40,15 @@ export class Journal {
   /** Entries recorded in this process while a command's scan is open (see begin), by sequence. */
   private recent: Array<{ seq: number; entry: JournalEntry }> = [];
   private seq = 0;
+  /** Scans after begun so far (a command's partial scan after needs none between its two scans). */
+  private generation = 0;
   private openScans = 0;
   /**
    * The entries' blob bytes and the entries file's size when they were counted: kept up to date
    * by this process's appends, counted again when the file grew otherwise (another process).
    */
   private counted: { bytes: number; fileSize: number } | undefined;
+  private readonly log: EntriesLog;
 
   constructor(
     readonly workspace: string,
@@ -58,6 +57,7 @@ export class Journal {
   ) {
     this.dir = path.join(stateDir, "journal");
     this.blobs = new BlobStore(path.join(this.dir, "blobs"));
+    this.log = new EntriesLog(this.dir);
   }
 
   /**
@@ -73,9 +73,6 @@ export class Journal {
   }
   private skipDirs: string[] | undefined;
 
-  private get entriesFile() {
-    return path.join(this.dir, "entries.jsonl");
-  }
   private get stateFile() {
     return path.join(this.dir, "undo-state.json");
   }
@@ -102,13 +99,18 @@ export class Journal {
     ).then((c) => c.state);
   }
 
-  async all(): Promise<JournalEntry[]> {
-    if (!existsSync(this.entriesFile)) return [];
-    const text = await readFile(this.entriesFile, "utf8");
-    return text
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as JournalEntry);
+  all(): Promise<JournalEntry[]> {
+    return this.log.all();
+  }
+
+  /**
+   * Releases what the journal holds open: the inotify watches and the entries file. It stays
+   * usable: the next call opens what it needs again (the next command then scans in full).
+   */
+  dispose(): void {
+    this.log.close();
+    this.watch?.close();
+    this.watch = undefined;
   }
 
   private async undoState(): Promise<UndoState> {
@@ -141,16 +143,13 @@ export class Journal {
         ...(extra.session ? { session: extra.session } : {}),
       };
       const line = `${JSON.stringify(entry)}\n`;
-      // the journal's directory is made by the first record (or again, if it was removed)
-      await appendFile(this.entriesFile, line).catch(async (error: NodeJS.ErrnoException) => {
-        if (error.code !== "ENOENT") throw error;
-        await mkdir(this.dir, { recursive: true });
-        await appendFile(this.entriesFile, line);
-      });
-      if (this.counted) {
+      const before = this.counted?.fileSize;
+      const fileSize = this.log.append(line);
+      // counted only while this process's appends are all the file grew by
+      if (this.counted && before !== undefined && before + Buffer.byteLength(line) === fileSize) {
         this.counted.bytes += entry.bytes;
-        this.counted.fileSize += Buffer.byteLength(line);
-      }
+        this.counted.fileSize = fileSize;
+      } else this.counted = undefined;
       // a command whose scan is open must not claim this call's changes as its own
       if (this.openScans > 0) this.recent.push({ seq: ++this.seq, entry });
       // a new change after an undo ends what could be redone
@@ -160,17 +159,16 @@ export class Journal {
         state.undone = [];
         await this.saveUndoState(state);
       }
-      await this.bound();
+      await this.bound(fileSize);
       noteCall("journal.id", entry.id);
       return entry;
     });
   }
 
   /** Drops the oldest entries while the journal is over its size bound, and the copies only they used. */
-  private async bound(): Promise<void> {
+  private async bound(fileSize: number): Promise<void> {
     const max = this.options.maxBytes ?? 512 * 1024 * 1024;
     // a record reads the whole journal only when it may be over its bound
-    const fileSize = (await stat(this.entriesFile)).size;
     if (this.counted && this.counted.fileSize === fileSize && this.counted.bytes <= max) return;
     const entries = await this.all();
     let total = entries.reduce((n, e) => n + e.bytes, 0);
@@ -192,7 +190,8 @@ export class Journal {
         for (const s of [f.before, f.after])
           if (s?.type === "file" && !used.has(s.hash)) await this.blobs.remove(s.hash);
     const text = kept.map((e) => `${JSON.stringify(e)}\n`).join("");
-    await writeFile(this.entriesFile, text);
+    // replaced whole (a new file: every process's append descriptor sees it and reopens)
+    await this.log.replace(text);
     this.counted = { bytes: total, fileSize: Buffer.byteLength(text) };
     const state = await this.undoState();
     state.dropped += drop;
@@ -222,38 +221,8 @@ export class Journal {
     targets: Map<string, { expected: FileState; to: FileState }>,
     dryRun: boolean,
   ): Promise<UndoStep[]> {
-    const steps: UndoStep[] = [];
-    const rootReal = await realpath(this.workspace);
-    for (const [rel, { expected, to }] of targets) {
-      if (rel.split("/").includes("..") || path.isAbsolute(rel))
-        throw new JournalError(`journal path ${rel} is outside the workspace`);
-      const abs = path.join(this.workspace, rel);
-      const parent = await realpath(path.dirname(abs)).catch(() => undefined);
-      if (parent && parent !== rootReal && !parent.startsWith(`${rootReal}${path.sep}`))
-        throw new JournalError(
-          `${rel} now resolves outside the workspace (through a symlinked directory); nothing was restored`,
-        );
-      const now = await this.capture(abs);
-      if (now?.type === "dir" && expected?.type === "dir") {
-        // a directory's own mode is what is compared; its contents are separate paths
-      } else if (!sameState(now, expected))
-        throw new JournalError(
-          `${rel} changed outside the journal (it is ${describe(now)}, the journal left it ${describe(expected)}); nothing was restored. Undo refuses to overwrite it: save or revert it first.`,
-        );
-      for (const s of [to])
-        if (s?.type === "file" && !s.hash)
-          throw new JournalError(`${rel} was too large to copy; it cannot be restored`);
-      if (!sameState(now, to)) steps.push({ path: rel, from: now, to });
-    }
-    if (dryRun) return steps;
-    // removals deepest first, then directories shallowest first, then files and links
-    const depth = (p: string) => p.split("/").length;
-    const removals = steps.filter((s) => s.to === null).sort((a, b) => depth(b.path) - depth(a.path));
-    const dirs = steps.filter((s) => s.to?.type === "dir").sort((a, b) => depth(a.path) - depth(b.path));
-    const rest = steps.filter((s) => s.to !== null && s.to.type !== "dir");
-    for (const s of [...removals, ...dirs, ...rest])
-      await applyState(path.join(this.workspace, s.path), s.to, this.blobs);
-    this.lastScan = undefined;
+    const steps = await restoreTargets(this.workspace, this.blobs, targets, dryRun);
+    if (!dryRun) this.lastScan = undefined;
     return steps;
   }
 
@@ -331,13 +300,17 @@ export class Journal {
     this.openScans++;
     const since = this.seq;
     let before: Awaited<ReturnType<typeof scanTree>>;
+    /** Set when the scan before is the last scan after, unchanged: its watches heard everything since. */
+    let heardFrom: { watch: TreeWatch; generation: number } | undefined;
     try {
       const scanOptions = await this.scanOptions();
       before = await this.serial(async () => {
         // nothing written anywhere in the tree since the last scan after began: that scan is
         // how the tree is now (an unwatchable tree always says changed)
-        if (this.lastScan && this.watch && !(await this.watch.mayHaveChanged()))
+        if (this.lastScan && this.watch && !(await this.watch.mayHaveChanged())) {
+          heardFrom = { watch: this.watch, generation: this.generation };
           return { scan: this.lastScan, added: 0, skipped: [] };
+        }
         return scanTree(this.workspace, this.blobs, this.lastScan, scanOptions);
       });
     } catch (error) {
@@ -349,20 +322,24 @@ export class Journal {
       if (ended) return undefined;
       ended = true;
       const { changes, bytes, skipped } = await this.serial(async () => {
+        // kept in a local: a dispose meanwhile closes it (its scan then says "changed")
         this.watch ??= new TreeWatch(this.workspace);
+        const watch = this.watch;
         this.lastScan = undefined;
-        await this.watch.beginScan();
+        // the same watches, and no other scan after since this command's scan before (whose
+        // beginScan would have taken the events): only the directories they heard are listed
+        const sameWatch = heardFrom?.watch === watch && heardFrom.generation === this.generation;
+        this.generation++;
+        const heard = await watch.beginScan();
         let after: Awaited<ReturnType<typeof scanTree>>;
         try {
-          after = await scanTree(
-            this.workspace,
-            this.blobs,
-            before.scan,
-            await this.scanOptions(),
-            this.watch,
-          );
+          const options = await this.scanOptions();
+          after =
+            sameWatch && heard
+              ? await rescanDirs(this.workspace, this.blobs, before.scan, heard, options, watch)
+              : await scanTree(this.workspace, this.blobs, before.scan, options, watch);
         } finally {
-          this.watch.endScan();
+          watch.endScan();
         }
         this.lastScan = after.scan;
         const meanwhile = new Map<string, FileState>();

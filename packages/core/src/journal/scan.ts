@@ -44,7 +44,7 @@ export const DEFAULT_EXCLUDE = [".git", "node_modules"];
 const SLICE = 512;
 const NO_THROW = { throwIfNoEntry: false } as const;
 
-const metaOf = (st: Stats): StatMeta => ({
+export const metaOf = (st: Stats): StatMeta => ({
   size: st.size,
   mtimeMs: st.mtimeMs,
   ctimeMs: st.ctimeMs,
@@ -52,7 +52,7 @@ const metaOf = (st: Stats): StatMeta => ({
   mode: st.mode,
 });
 
-const sameMeta = (a: StatMeta, st: Stats) =>
+export const sameMeta = (a: StatMeta, st: Stats) =>
   a.ctimeMs === st.ctimeMs &&
   a.mtimeMs === st.mtimeMs &&
   a.size === st.size &&
@@ -113,6 +113,16 @@ export async function scanTree(
       else observer?.entry(st);
     }
   }
+  const added = await captureChanged(scan, changed, blobs);
+  return { scan, added, skipped };
+}
+
+/** Reads and copies the paths whose metadata moved into `scan`; returns the new blob bytes. */
+export async function captureChanged(
+  scan: Scan,
+  changed: Array<{ abs: string; rel: string; meta: StatMeta }>,
+  blobs: BlobStore,
+): Promise<number> {
   let added = 0;
   for (let i = 0; i < changed.length; i += 64)
     await Promise.all(
@@ -122,7 +132,7 @@ export async function scanTree(
         scan.set(rel, { meta, state: captured.state });
       }),
     );
-  return { scan, added, skipped };
+  return added;
 }
 
 /**

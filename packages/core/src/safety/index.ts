@@ -31,7 +31,7 @@ export {
   writeFileAtomic,
 } from "./workspace-fs.js";
 export { isInside as isInsideRoot } from "./workspace-walk.js";
-export { readSmallInWorkspace, SMALL_BYTES, type SmallFile } from "./workspace-small.js";
+export { DIRECT_READ_MAX, readSmallInWorkspace, type SmallFile } from "./workspace-small.js";
 export { isCredentialUrl, maskCredentialUrls, secretsInDocument } from "./credential-url.js";
 export {
   hasSecrets,

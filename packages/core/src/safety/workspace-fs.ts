@@ -12,6 +12,7 @@ import {
   notRegularFileError,
   symlinkNotFollowedError,
 } from "./workspace-errors.js";
+import { directParent, resolveDirect } from "./workspace-direct.js";
 import { openDirect, type WalkResult, walk } from "./workspace-walk.js";
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_APPEND, O_DIRECTORY, O_NONBLOCK } = constants;
@@ -135,6 +136,9 @@ export async function resolveInWorkspace(
   target: string,
   options: WorkspacePathOptions = {},
 ): Promise<string> {
+  // no symlink on the way: the same answer in a few direct calls (a final link is walked)
+  const direct = await resolveDirect(root, target);
+  if (direct !== null) return direct;
   const w = await walk(root, target, { input: options.input ?? target, final: finalOf(options) });
   await w.close();
   return w.real;
@@ -159,6 +163,24 @@ export async function writeFileAtomic(
   options: WriteAtomicOptions = {},
 ): Promise<{ realPath: string }> {
   const input = options.input ?? target;
+  // an existing directory reached without a symlink, and no link at the end: no walk needed
+  const direct = await directParent(root, target);
+  if (direct && !direct.stat?.isSymbolicLink() && !direct.stat?.isDirectory()) {
+    try {
+      if (direct.stat) {
+        refuseHardlink(direct, input, direct.stat, "write", options.allowHardlinks);
+        if (!direct.stat.isFile()) throw notRegularFileError(input);
+      }
+      await replaceInDir(direct.dir, direct.name, data, {
+        mode: direct.stat ? direct.stat.mode & 0o7777 : (options.mode ?? 0o666),
+        syncFile: true,
+      });
+      return { realPath: direct.real };
+    } finally {
+      direct.close();
+    }
+  }
+  direct?.close();
   const w = await walk(root, target, {
     input,
     final: "follow",

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { listDirInWorkspace } from "./workspace-entries.js";
-import { listSmallDirInWorkspace, readSmallInWorkspace, SMALL_BYTES } from "./workspace-small.js";
+import { DIRECT_READ_MAX, listSmallDirInWorkspace, readSmallInWorkspace } from "./workspace-small.js";
 import { useProcFd } from "./workspace-walk.js";
 
 const dirs: string[] = [];
@@ -45,7 +45,7 @@ describe.runIf(process.platform === "linux")("small entries read in place", () =
     const outside = tempDir();
     writeFileSync(path.join(outside, "secret"), "outside");
     writeFileSync(path.join(root, "empty"), "");
-    writeFileSync(path.join(root, "big"), "x".repeat(SMALL_BYTES + 1));
+    writeFileSync(path.join(root, "big"), "x".repeat(DIRECT_READ_MAX + 1));
     writeFileSync(path.join(root, "capped"), "x".repeat(100));
     writeFileSync(path.join(root, "linked"), "two names");
     linkSync(path.join(root, "linked"), path.join(root, "other-name"));

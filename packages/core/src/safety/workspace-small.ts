@@ -18,11 +18,14 @@ const { O_RDONLY, O_NONBLOCK, O_DIRECTORY } = constants;
  * through fs/promises is four trips (open, fstat, read, close), each a worker wake-up and a
  * loop wake-up that cost more CPU than the system call; done in place they are microseconds.
  * Only where waiting cannot happen: an entry the kernel verified (`locateDirect`), a regular
- * file or a directory (never a FIFO or device), at most `SMALL_BYTES`, on a filesystem whose
+ * file or a directory (never a FIFO or device), small (`DIRECT_READ_MAX`, `SMALL_DIR_BYTES`), on a filesystem whose
  * reads are local (a network or FUSE mount can stall, so it keeps the asynchronous path).
  * Anything else gives null and the caller takes that path, which also words every refusal.
  */
-export const SMALL_BYTES = 64 * 1024;
+/** Files up to this size are read in place (1 MB from the page cache takes well under a millisecond). */
+export const DIRECT_READ_MAX = 1024 * 1024;
+/** Directories whose own size is at most this (about a thousand names on ext4) are listed in place. */
+export const SMALL_DIR_BYTES = 64 * 1024;
 
 /** statfs magic numbers of filesystems served by this kernel from local storage or memory. */
 const LOCAL_FILESYSTEMS = new Set([
@@ -66,7 +69,7 @@ export interface SmallFile {
 }
 
 /**
- * A regular file inside `root` of 1 to `maxBytes` bytes (at most `SMALL_BYTES`), read whole in
+ * A regular file inside `root` of 1 to `maxBytes` bytes (at most and by default `DIRECT_READ_MAX`), read whole in
  * place; null when it is anything else (the caller's general path decides and words why).
  * A file with more than one link is left to that path too (it refuses or allows it).
  */
@@ -75,7 +78,7 @@ export async function readSmallInWorkspace(
   target: string,
   options: { maxBytes?: number; allowHardlinks?: boolean } = {},
 ): Promise<SmallFile | null> {
-  const max = Math.min(options.maxBytes ?? SMALL_BYTES, SMALL_BYTES);
+  const max = Math.min(options.maxBytes ?? DIRECT_READ_MAX, DIRECT_READ_MAX);
   const found = await locateSmall(
     root,
     target,
@@ -115,15 +118,14 @@ export const kindOf = (d: Dirent): WorkspaceDirEntry["type"] =>
   d.isSymbolicLink() ? "symlink" : d.isFile() ? "file" : d.isDirectory() ? "directory" : "other";
 
 /**
- * The entries of a directory inside `root` whose own size is at most `SMALL_BYTES` (about a
- * thousand names on ext4), listed in place as `listDirInWorkspace` lists them: links not
+ * The entries of a directory inside `root` whose own size is at most `SMALL_DIR_BYTES`, listed in place as `listDirInWorkspace` lists them: links not
  * followed, their targets read relative to the opened directory. Null for anything else.
  */
 export async function listSmallDirInWorkspace(
   root: string,
   target: string,
 ): Promise<WorkspaceDirEntry[] | null> {
-  const found = await locateSmall(root, target, (st) => st.isDirectory() && st.size <= SMALL_BYTES);
+  const found = await locateSmall(root, target, (st) => st.isDirectory() && st.size <= SMALL_DIR_BYTES);
   if (!found) return null;
   try {
     const fd = openSync(`/proc/self/fd/${found.located}`, O_RDONLY | O_DIRECTORY);

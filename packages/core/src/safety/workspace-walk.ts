@@ -30,6 +30,9 @@ export function useProcFd(on: boolean): void {
   procFd = on && HAS_PROC_FD;
 }
 
+/** Whether lookups go through `/proc/self/fd` (see useProcFd). */
+export const procFdInUse = () => procFd;
+
 /** A workspace root: as given (for messages), resolved lexically, and its real path. */
 export interface Workspace {
   root: string;
@@ -66,7 +69,7 @@ export function isInside(root: string, target: string): boolean {
 }
 
 /** Components of `abs` below the root (its lexical or its real spelling), or null when outside. */
-function below(ws: Workspace, abs: string): string[] | null {
+export function below(ws: Workspace, abs: string): string[] | null {
   let rel: string;
   if (isInside(ws.lexical, abs)) rel = path.relative(ws.lexical, abs);
   else if (isInside(ws.real, abs)) rel = path.relative(ws.real, abs);

@@ -1,10 +1,27 @@
-import { constants } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fsync,
+  openSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { mkdir, open, rename, unlink } from "node:fs/promises";
+import { promisify } from "node:util";
 import path from "node:path";
 import { sweepStaleTemps, tempNameFor } from "../safety/temp-files.js";
 import { type DirRef, entryPath } from "../safety/workspace-walk.js";
 
 const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = constants;
+const fsyncFd = promisify(fsync);
+
+/**
+ * Data up to this size is written with direct calls: a small write takes microseconds, a
+ * thread-pool trip per step costs more than the write. Only the flush goes to the thread pool.
+ */
+const DIRECT_WRITE_MAX = 1024 * 1024;
 
 /** How an atomic write treats the new file. */
 export interface ReplaceOptions {
@@ -45,6 +62,7 @@ export async function replaceInDir(
   await sweepStaleTemps(dir);
   const tempAt = entryPath(dir, tempNameFor(name));
   const mode = options.mode ?? 0o600;
+  if (data.length <= DIRECT_WRITE_MAX) return replaceDirect(dir, name, tempAt, data, mode, options);
   try {
     const handle = await open(tempAt, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
     try {
@@ -58,6 +76,39 @@ export async function replaceInDir(
     await rename(tempAt, entryPath(dir, name));
   } catch (error) {
     await unlink(tempAt).catch(() => {});
+    throw error;
+  }
+  if (options.syncDir) await syncDir(dir.via);
+}
+
+/** replaceInDir for small data: the same steps as direct calls, the flush on the thread pool. */
+async function replaceDirect(
+  dir: Pick<DirRef, "via">,
+  name: string,
+  tempAt: string,
+  data: string | Uint8Array,
+  mode: number,
+  options: ReplaceOptions,
+): Promise<void> {
+  try {
+    const fd = openSync(tempAt, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
+    try {
+      const bytes = typeof data === "string" ? Buffer.from(data) : data;
+      let at = 0;
+      while (at < bytes.length) at += writeSync(fd, bytes, at);
+      if (options.exactMode) fchmodSync(fd, mode);
+      if (options.syncFile) await fsyncFd(fd);
+    } finally {
+      closeSync(fd);
+    }
+    await options.beforeRename?.();
+    renameSync(tempAt, entryPath(dir, name));
+  } catch (error) {
+    try {
+      unlinkSync(tempAt);
+    } catch {
+      // never made, or gone already
+    }
     throw error;
   }
   if (options.syncDir) await syncDir(dir.via);

@@ -110,6 +110,9 @@ export function createNodeBridge(root: string, options: NodeBridgeOptions = {}):
       return found ? { type: kind(found.stat), size: found.stat.size, mtimeMs: found.stat.mtimeMs } : null;
     },
     async readFile({ filePath, cwd }) {
+      // a small file reached without a symlink: read in a few direct calls, no walk
+      const direct = await readSmallInWorkspace(scope, abs(filePath, cwd), { allowHardlinks });
+      if (direct) return direct.data;
       const { handle, stat, close } = await openFile(filePath, cwd);
       try {
         return await readWhole(handle, stat.size);
