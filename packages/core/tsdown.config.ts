@@ -15,6 +15,7 @@ export default defineConfig({
     "src/lifecycle/index.ts",
     "src/tasks/index.ts",
     "src/approvals/index.ts",
+    "src/client/index.ts",
     "src/wrap/index.ts",
     "src/resources/index.ts",
     "src/providers/index.ts",

@@ -1,4 +1,5 @@
 import { type ToolApprovalHandler, type ToolApprovalRequest, visibleText } from "@clawtools/core/approvals";
+import type { ClientChannel } from "@clawtools/core/client";
 import type { ApprovalDecision } from "@clawtools/core/wrap";
 import type { ClientCapabilities } from "@modelcontextprotocol/server";
 
@@ -8,9 +9,6 @@ export const APPROVAL_CHOICES: ReadonlyArray<{ const: ApprovalDecision; title: s
   { const: "allow-always", title: "Allow always" },
   { const: "deny", title: "Deny" },
 ];
-
-/** The SDK's per-request timeout is not used: core's approval timeout aborts the request instead. */
-const NO_SDK_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** A client that declared `elicitation` with form mode (an empty object means form, per the spec). */
 export function supportsFormElicitation(capabilities: ClientCapabilities | undefined): boolean {
@@ -64,25 +62,19 @@ export function approvalForm(request: ToolApprovalRequest) {
   };
 }
 
-/** The call handler's `ctx.mcpReq.send` (SDK v2): for spec methods the result is parsed by method. */
-type SendRequest = (
-  request: { method: "elicitation/create"; params: Record<string, unknown> },
-  options: { signal: AbortSignal; timeout: number },
-) => Promise<{ action: string; content?: Record<string, unknown> | undefined }>;
+/** The key of an approval's question (`inputRequests` / `inputResponses` on 2026-07-28). */
+export const APPROVAL_INPUT_KEY = "approval";
 
 /**
- * An approval handler asking the MCP client through `elicitation/create` (a form with one choice:
- * allow once, allow always, deny). Sent on the tool call's own request (`sendRequest` from the
- * call's handler), so Streamable HTTP routes it to the caller. Decline, cancel, an answer outside
- * the three choices, and a failed request all deny; when core's timeout fires, the request is
- * cancelled (the SDK sends `notifications/cancelled`).
+ * An approval handler asking the call's client (`ClientChannel.elicit`) with a form of one choice:
+ * allow once, allow always, deny. On a 2025-era connection that is an `elicitation/create` sent
+ * on the call's own request; on 2026-07-28 an `input_required` round; in a task, the task's
+ * `input_required`. Decline, cancel, an answer outside the three choices, and a failed request
+ * all deny; when core's timeout fires, the question is withdrawn.
  */
-export function elicitationApprovalHandler(sendRequest: SendRequest): ToolApprovalHandler {
+export function clientApprovalHandler(client: ClientChannel): ToolApprovalHandler {
   return async (request, signal) => {
-    const result = await sendRequest(
-      { method: "elicitation/create", params: approvalForm(request) },
-      { signal, timeout: NO_SDK_TIMEOUT_MS },
-    );
+    const result = await client.elicit(approvalForm(request), { key: APPROVAL_INPUT_KEY, signal });
     if (result.action !== "accept") return "deny";
     const decision = result.content?.decision;
     return APPROVAL_CHOICES.some((c) => c.const === decision) ? (decision as ApprovalDecision) : "deny";

@@ -7,8 +7,9 @@ export {
 } from "./connect.js";
 export {
   APPROVAL_CHOICES,
+  APPROVAL_INPUT_KEY,
   approvalMessage,
-  elicitationApprovalHandler,
+  clientApprovalHandler,
   supportsFormElicitation,
 } from "./elicit-approval.js";
 export {

@@ -2,11 +2,13 @@ import type { AgentToolResult, AnyAgentTool } from "@clawtools/core";
 import type { ToolMeta } from "@clawtools/core/catalog";
 import { isToolProtocolError } from "@clawtools/core";
 import { runWithApprovalHandler } from "@clawtools/core/approvals";
+import { isClientCapabilityError, runWithClient } from "@clawtools/core/client";
 import { isAbortError, toolErrorResult } from "@clawtools/core/wrap";
 import {
   type CallToolRequest,
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
+  type InputRequiredResult,
   isInputRequiredResult,
   ProtocolErrorCode as ErrorCode,
   ProtocolError,
@@ -14,8 +16,9 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { CallTrace, errorClassOf, noteUnknownTool, type TraceOfCall } from "./call-trace.js";
-import { elicitationApprovalHandler, supportsFormElicitation } from "./elicit-approval.js";
-import { approvalStateOptions, RequestStateError, runWithMrtrApprovals } from "./mrtr-approval.js";
+import { pushChannel } from "./client-push.js";
+import { answersOf, RequestStateError, roundStateOptions, runInRounds } from "./client-rounds.js";
+import { clientApprovalHandler, supportsFormElicitation } from "./elicit-approval.js";
 import { serveResources } from "./resources.js";
 import type { McpResourcesLike } from "./resources-capability.js";
 import { type ResultLimits, toCallToolResult } from "./result.js";
@@ -113,8 +116,8 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
   // the same identity and capabilities stdio's front answers with before it loads the SDK
   const server = new Server(serverInfoOf(options), {
     capabilities: serverCapabilitiesOf(toolset, options.tasks !== undefined),
-    // approvals on 2026-07-28 round-trip through the client: their state is signed and checked
-    requestState: approvalStateOptions,
+    // a tool's questions on 2026-07-28 round-trip through the client: their state is signed and checked
+    requestState: roundStateOptions,
     ...(options.instructions ? { instructions: options.instructions } : {}),
   });
   if (toolset.onToolsChanged) announceToolChanges(server, toolset.onToolsChanged.bind(toolset));
@@ -214,29 +217,45 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
     try {
       const args = request.params.arguments ?? {};
       const run = (signal = ctx.mcpReq.signal) => tool.execute(String(ctx.mcpReq.id), args, signal, onUpdate);
-      // approvals of this call go to the client that made it, when it can show a form: pushed as
-      // elicitation/create on a 2025-era connection; on 2026-07-28 (no push channel) answered
-      // input_required with the form embedded, and the call retried with the answer
-      const ask = options.elicitApprovals !== false && supportsFormElicitation(capabilities(ctx));
+      // the call's client (questions, log, approvals when it can show a form): on a 2025-era
+      // connection questions are pushed as server-to-client requests; on 2026-07-28 (no push
+      // channel) the call answers input_required with them and is retried with the answers
+      const declared = capabilities(ctx);
+      const ask = options.elicitApprovals !== false && supportsFormElicitation(declared);
+      const rounds = { subject: `tools/call ${tool.name}`, args, capabilities: declared, approvals: ask };
       const outputSchema = () => outputSchemas.get(tool.name);
       const mode = tasks
         ? taskModeOf(
             ctx,
             taskSupportOf(tool),
             (request.params as { task?: unknown }).task,
-            capabilities(ctx),
+            declared,
             tool.name,
           )
         : undefined;
-      if (tasks && mode)
+      if (tasks && mode) {
+        // a tool that asks before its long work: on 2026-07-28 its questions are the call's own
+        // rounds, and the task starts on the retry that brings their answers
+        let answered: Awaited<ReturnType<typeof answersOf>> | undefined;
+        let early: AgentToolResult<unknown> | undefined;
+        if (mode.era === "2026" && tool.asksBeforeTask === true) {
+          if ((await ctx.mcpReq.requestState()) === undefined) {
+            const first = await runInRounds(ctx, rounds, run);
+            if (isInputRequiredResult(first)) return first;
+            early = first;
+          } else answered = await answersOf(ctx, rounds.subject, args);
+        }
         return (await callAsTask({
           host: tasks,
           mode,
           tool: tool.name,
           scope: scopeOf(ctx),
           ask,
+          capabilities: declared,
+          ...(answered ? { answered } : {}),
           trace,
-          run: (signal) => tool.execute(`${String(ctx.mcpReq.id)}-task`, args, signal),
+          run: (signal) =>
+            early ? Promise.resolve(early) : tool.execute(`${String(ctx.mcpReq.id)}-task`, args, signal),
           toResult: (r) => checkStructured(tool.name, toCallToolResult(r, limits), outputSchema(), log),
           ...(ctx.mcpReq.envelope
             ? {}
@@ -251,15 +270,24 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
                     .catch(() => {}),
               }),
         })) as never;
-      const result = !ask
-        ? await run()
-        : ctx.mcpReq.envelope
-          ? await runWithMrtrApprovals(ctx, tool.name, args, run)
-          : await runWithApprovalHandler(elicitationApprovalHandler(ctx.mcpReq.send), () => run());
+      }
+      let result: AgentToolResult<unknown> | InputRequiredResult;
+      if (ctx.mcpReq.envelope) result = await runInRounds(ctx, rounds, run);
+      else {
+        const client = pushChannel(ctx, declared);
+        result = await runWithClient(client, () =>
+          ask ? runWithApprovalHandler(clientApprovalHandler(client), () => run()) : run(),
+        );
+      }
       if (isInputRequiredResult(result)) return result;
       return checkStructured(tool.name, toCallToolResult(result, limits), outputSchema(), log);
     } catch (error) {
       if (error instanceof RequestStateError || error instanceof ProtocolError) throw error;
+      // the tool asked its client for something the client did not declare
+      if (isClientCapabilityError(error))
+        throw new ProtocolError(error.code, error.message, {
+          requiredCapabilities: { [error.capability]: {} },
+        });
       // an internal failure of the call (not the tool's own error): a JSON-RPC error
       if (isToolProtocolError(error)) throw new ProtocolError(error.code, error.message);
       // an aborted call's answer is never read (the client cancelled); anything else is a tool error

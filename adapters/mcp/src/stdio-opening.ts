@@ -43,6 +43,8 @@ export const serverCapabilitiesOf = (
   tasks = false,
 ) => ({
   tools: toolset.onToolsChanged ? { listChanged: true } : {},
+  // a tool's log messages reach the client (ClientChannel.log; deprecated on 2026-07-28, still served)
+  logging: {},
   ...resourcesCapability(toolset.resources),
   // tasks: 2025-11-25's capability and 2026-07-28's extension (each era drops the other's)
   ...(tasks

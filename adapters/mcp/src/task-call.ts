@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { type AgentToolResult, isToolProtocolError } from "@clawtools/core";
 import type { TaskRecord } from "@clawtools/core/tasks";
-import { runWithApprovalHandler, type ToolApprovalHandler } from "@clawtools/core/approvals";
-import type { ApprovalDecision } from "@clawtools/core/wrap";
-import { ProtocolError, type ServerContext } from "@modelcontextprotocol/server";
+import { runWithApprovalHandler } from "@clawtools/core/approvals";
+import { type ClientChannel, runWithClient } from "@clawtools/core/client";
+import { type ClientCapabilities, ProtocolError, type ServerContext } from "@modelcontextprotocol/server";
 import type { TraceOfCall } from "./call-trace.js";
-import { APPROVAL_CHOICES, approvalForm } from "./elicit-approval.js";
+import { channelOf } from "./client-channel.js";
+import { questionOf } from "./client-rounds.js";
+import { clientApprovalHandler } from "./elicit-approval.js";
 import type { TaskControl, TaskHost } from "./task-host.js";
 import { declaresTasksExtension, missingTasksExtension } from "./tasks.js";
 import { createTaskResult2026, RELATED_TASK_META, type TaskSupport, task2025 } from "./task-wire.js";
@@ -40,17 +42,30 @@ export function taskModeOf(
   return undefined;
 }
 
-/** Approvals inside a task: the task waits `input_required` with the approval form as its request. */
-function taskApprovalHandler(control: TaskControl): ToolApprovalHandler {
-  return async (request) => {
-    const key = `approval-${randomUUID()}`;
-    const answers = await control.ask({
-      [key]: { method: "elicitation/create", params: approvalForm(request) },
-    });
-    const answer = answers[key] as { action?: unknown; content?: { decision?: unknown } } | undefined;
-    const decision = answer?.action === "accept" ? answer.content?.decision : undefined;
-    return APPROVAL_CHOICES.some((c) => c.const === decision) ? (decision as ApprovalDecision) : "deny";
-  };
+/**
+ * The client of a call that runs as a task: a question parks the task `input_required` with it
+ * (a key of its own in the task's `inputRequests`) until `tasks/update` answers. Answers gathered
+ * in the call's `input_required` rounds before the task started (`answered`) are given back first.
+ * Log messages have no request left to travel on and are dropped.
+ */
+function taskChannel(
+  control: TaskControl,
+  capabilities: ClientCapabilities | undefined,
+  answered: Record<string, { q: string; a: unknown }>,
+): ClientChannel {
+  return channelOf({
+    capabilities,
+    log: () => {},
+    ask: async (key, request) => {
+      const known = answered[key];
+      if (known && known.q === questionOf(request)) return known.a;
+      const id = `${key}-${randomUUID().slice(0, 8)}`;
+      const answers = await control.ask({ [id]: request });
+      if (!(id in answers) || answers[id] === undefined)
+        throw new Error(`the task ended before the client answered ${key}`);
+      return answers[id];
+    },
+  });
 }
 
 export interface TaskCallOptions {
@@ -60,6 +75,10 @@ export interface TaskCallOptions {
   scope: string;
   /** Ask approvals of the client (it can show a form). */
   ask: boolean;
+  /** What the client declared (the questions its task may ask). */
+  capabilities: ClientCapabilities | undefined;
+  /** Answers the call's `input_required` rounds gathered before the task (2026-07-28). */
+  answered?: Record<string, { q: string; a: unknown }>;
   /** Runs the tool with the task's signal. */
   run: (signal: AbortSignal) => Promise<AgentToolResult<unknown>>;
   /** The MCP result of the tool's result. */
@@ -82,11 +101,14 @@ export async function callAsTask(options: TaskCallOptions): Promise<Record<strin
     async (control) => {
       const span = options.trace?.taskRun(options.tool, control.taskId);
       try {
-        const run = () => options.run(control.signal);
-        const traced = span ? () => span.run(run) : run;
-        const result = options.ask
-          ? await runWithApprovalHandler(taskApprovalHandler(control), traced)
-          : await traced();
+        const client = taskChannel(control, options.capabilities, options.answered ?? {});
+        const run = () =>
+          runWithClient(client, () =>
+            options.ask
+              ? runWithApprovalHandler(clientApprovalHandler(client), () => options.run(control.signal))
+              : options.run(control.signal),
+          );
+        const result = await (span ? span.run(run) : run());
         return { result: span ? span.ended(options.toResult(result)) : options.toResult(result) };
       } catch (error) {
         span?.threw(error);

@@ -70,6 +70,13 @@ export interface AgentTool<TParams extends object = JsonSchema, TDetails = unkno
    * it): "optional", or "required" for a tool that only runs as one. Absent: never a task.
    */
   taskSupport?: "optional" | "required";
+  /**
+   * With `taskSupport`: the tool asks its client (`currentClient()`, @clawtools/core/client) before
+   * its long work. On MCP 2026-07-28 those questions are the call's own `input_required` rounds and
+   * the task starts on the retry that answers them (the tool runs again inside it, given the
+   * answers); without it a task-run tool's questions park the task `input_required`.
+   */
+  asksBeforeTask?: boolean;
   execute: (
     toolCallId: string,
     params: ToolParams<TParams>,

@@ -1,11 +1,12 @@
 import { type ClawtoolsPlugin, definePlugin } from "@clawtools/core";
+import { conformanceClientTools } from "./client-tools.js";
 import { conformanceResources, STATIC_TEXT } from "./resources.js";
 import { conformanceTaskTools, FAILING_JOB_TEXT, PROTOCOL_ERROR_TEXT } from "./task-tools.js";
 import { CONFORMANCE_ERROR_TEXT, conformanceTools } from "./tools.js";
 
 export { CONFORMANCE_ERROR_TEXT, FAILING_JOB_TEXT, PROTOCOL_ERROR_TEXT, STATIC_TEXT };
 
-const allTools = () => [...conformanceTools(), ...conformanceTaskTools()];
+const allTools = () => [...conformanceTools(), ...conformanceTaskTools(), ...conformanceClientTools()];
 
 /** The fixture tools' names, in the order they are registered. */
 export const CONFORMANCE_TOOL_NAMES = allTools().map((t) => t.name);

@@ -23,7 +23,35 @@ describe("@clawtools/testing/mcp-conformance", () => {
       "protocol_error_job",
       "confirm_delete",
       "multi_input",
+      "test_tool_with_logging",
+      "test_logging_tool",
+      "test_sampling",
+      "test_elicitation",
+      "test_elicitation_sep1034_defaults",
+      "test_elicitation_sep1330_enums",
+      "test_input_required_result_elicitation",
+      "test_input_required_result_sampling",
+      "test_input_required_result_list_roots",
+      "test_input_required_result_request_state",
+      "test_input_required_result_tampered_state",
+      "test_input_required_result_multiple_inputs",
+      "test_input_required_result_multi_round",
+      "test_input_required_result_capabilities",
+      "test_missing_capability",
+      "test_streaming_elicitation",
+      "test_tool_with_task",
     ]);
+  });
+
+  it("a tool that asks its client fails with one clear line when the call has none (library use)", async () => {
+    const { tools } = toolset();
+    const result = await tools.find((t) => t.name === "test_sampling")!.execute("c", { prompt: "hi" });
+    expect(result.isError).toBe(true);
+    const text = (result.content[0] as { text: string }).text;
+    expect(text).toContain(
+      "test_sampling needs to ask its MCP client, and this call has none: call it through an MCP server (clawtools serve)",
+    );
+    expect(text).not.toContain("    at ");
   });
 
   it("answers as the suite's reference server does", async () => {
