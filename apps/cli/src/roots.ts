@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import type { Toolset } from "@clawtools/core";
 import type { ToolMeta } from "@clawtools/core/catalog";
+import type { ResourceChange } from "@clawtools/core/resources";
 import type { McpRoot, McpToolsetLike } from "@clawtools/mcp";
 
 /** The client root serve works in: `--root`'s (by name or path), else the first; or why none. */
@@ -42,6 +43,7 @@ export function followClientRoots(
   // undefined until a root is picked: the start toolset's tools; either follows MCP servers that come back
   let rooted: Toolset | undefined;
   const built: Toolset[] = [];
+  const resources = base.resources ? followingResources(() => (rooted ?? base).resources!) : undefined;
   const toolset: McpToolsetLike = {
     get tools() {
       return (rooted ?? base).tools;
@@ -49,7 +51,7 @@ export function followClientRoots(
     ...(base.onToolsChanged ? { onToolsChanged: base.onToolsChanged.bind(base) } : {}),
     meta: (name) => base.meta?.(name),
     // the resources of the toolset serving now (a root change keeps the session's runtime)
-    ...(base.resources ? { resources: followingResources(() => (rooted ?? base).resources!) } : {}),
+    ...(resources ? { resources: resources.view } : {}),
     dispose: async () => {
       await Promise.allSettled(built.map((t) => t.dispose()));
       await base.dispose?.();
@@ -66,6 +68,7 @@ export function followClientRoots(
     built.push(next);
     workspace = picked.root.path;
     rooted = next;
+    resources?.switched();
     options.log(
       `workspace is now ${workspace} (the client's root${picked.root.name ? ` "${picked.root.name}"` : ""})`,
     );
@@ -73,17 +76,37 @@ export function followClientRoots(
   return { toolset, onRoots, workspace: () => workspace };
 }
 
-/** Resources that are always those of `current()`'s toolset. */
-function followingResources(
-  current: () => NonNullable<McpToolsetLike["resources"]>,
-): McpToolsetLike["resources"] {
-  return {
+type Resources = NonNullable<McpToolsetLike["resources"]>;
+
+/**
+ * Resources that are always those of `current()`'s toolset. A watch follows the toolset too:
+ * when the root changes (`switched`), each watcher stops hearing the old workspace (another
+ * client's, perhaps) and hears the new one's, told the list changed.
+ */
+function followingResources(current: () => Resources) {
+  const watchers = new Map<(change: ResourceChange) => void, () => void>();
+  const attach = (listener: (change: ResourceChange) => void) => current().watch?.(listener) ?? (() => {});
+  const view: Resources = {
     get available() {
       return current().available;
     },
     list: () => current().list(),
     templates: () => current().templates(),
     read: (uri) => current().read(uri),
-    watch: (listener) => current().watch?.(listener) ?? (() => {}),
+    watch: (listener) => {
+      watchers.set(listener, attach(listener));
+      return () => {
+        watchers.get(listener)?.();
+        watchers.delete(listener);
+      };
+    },
   };
+  const switched = () => {
+    for (const [listener, stop] of [...watchers]) {
+      stop();
+      watchers.set(listener, attach(listener));
+      listener({});
+    }
+  };
+  return { view, switched };
 }

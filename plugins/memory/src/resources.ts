@@ -8,12 +8,14 @@ import {
 } from "@clawtools/core/resources";
 import { listMemoryFiles, readMemoryFile, rootFor } from "./indexer/files.js";
 import { MEMORY_FILE_PREFIX as PREFIX, memoryFileLink } from "./resource-links.js";
+import { watchMemoryFiles } from "./resources-watch.js";
 import { isMemoryPath, type MemoryGetOptions } from "./tools/memory-get.js";
 
 /**
  * The memory files of a context's workspace as resources, listed and read under memory_get's
  * rules (MEMORY.md, memory.md, memory/**\/*.md and the configured extra paths; never through a
- * link): a client sees the memory of its own workspace, as its memory tools do.
+ * link): a client sees the memory of its own workspace, as its memory tools do, and hears when
+ * one of them is written, added or removed (watched on disk, by whatever wrote it).
  */
 export function memoryResources(
   optionsOf: (ctx: ToolContext) => MemoryGetOptions | undefined,
@@ -71,6 +73,11 @@ export function memoryResources(
         if (code === "ENOENT" || code === "ENOTDIR") return undefined;
         throw error;
       }
+    },
+    watch: (ctx, listener) => {
+      const options = optionsOf(ctx);
+      if (!options) return () => {};
+      return watchMemoryFiles(path.resolve(options.workspaceDir), options.extraPaths, listener);
     },
   };
 }
