@@ -91,10 +91,14 @@ export function lazySectionPlugin(
   const listed = new Map<number, Set<ToolContext>>();
   const proxy = (index: number, data: Record<string, unknown>, ctx: ToolContext): AnyAgentTool => {
     const name = data.name as string;
+    // once built, later calls go straight to the real tool (no lookups or awaits per call)
+    let resolved: AnyAgentTool | undefined;
     return {
       ...(copyJson(data) as Omit<AnyAgentTool, "execute">),
-      execute: async (toolCallId, params, signal, onUpdate) =>
-        (await realTool(index, name, ctx)).execute(toolCallId, params, signal, onUpdate),
+      execute: async (toolCallId, params, signal, onUpdate) => {
+        resolved ??= await realTool(index, name, ctx);
+        return resolved.execute(toolCallId, params, signal, onUpdate);
+      },
     };
   };
   const registration = (r: RegistrationManifest, index: number): PluginToolRegistration => ({

@@ -38,8 +38,14 @@ export class RpcChild {
     });
   }
 
-  static spawn(args: string[]): RpcChild {
-    return new RpcChild(spawn(process.execPath, args, { stdio: ["pipe", "pipe", "ignore"] }));
+  /** `env`: added to this process's environment. */
+  static spawn(args: string[], options: { env?: Record<string, string> } = {}): RpcChild {
+    return new RpcChild(
+      spawn(process.execPath, args, {
+        stdio: ["pipe", "pipe", "ignore"],
+        ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
+      }),
+    );
   }
 
   request(method: string, params: unknown = {}): Promise<Answer> {

@@ -31,7 +31,7 @@ export {
   writeFileAtomic,
 } from "./workspace-fs.js";
 export { isInside as isInsideRoot } from "./workspace-walk.js";
-export { DIRECT_READ_MAX, readSmallDirect } from "./workspace-direct.js";
+export { DIRECT_READ_MAX, readSmallInWorkspace, type SmallFile } from "./workspace-small.js";
 export { isCredentialUrl, maskCredentialUrls, secretsInDocument } from "./credential-url.js";
 export {
   hasSecrets,

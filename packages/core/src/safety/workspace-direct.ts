@@ -5,26 +5,13 @@
  * directly, where the walk pays a thread-pool trip per step (most of a small edit's time). Anything
  * else (a symlink anywhere, a missing directory, another kind of entry, a hardlink, a large file,
  * no /proc) gives null, and the caller takes the walk, which then says what is wrong.
+ * (Small files and directories are read in place by `workspace-small.ts`.)
  */
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readlinkSync,
-  readSync,
-  type Stats,
-} from "node:fs";
+import { closeSync, constants, lstatSync, openSync, readlinkSync, type Stats } from "node:fs";
 import path from "node:path";
 import { below, procFdInUse, type Workspace, workspaceOf } from "./workspace-walk.js";
 
-const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
-/** Linux's O_PATH: a descriptor that locates an entry without opening it. */
-const O_PATH = 0o10000000;
-
-/** Files up to this size are read synchronously (a read this small takes microseconds). */
-export const DIRECT_READ_MAX = 1024 * 1024;
+const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = constants;
 
 export interface DirectParent {
   ws: Workspace;
@@ -77,50 +64,4 @@ export async function resolveDirect(root: string, target: string): Promise<strin
   if (!found) return null;
   found.close();
   return found.stat?.isSymbolicLink() ? null : found.real;
-}
-
-const readable = (st: Stats, allowHardlinks: boolean) =>
-  st.isFile() && st.size > 0 && st.size <= DIRECT_READ_MAX && (allowHardlinks || st.nlink === 1);
-
-/**
- * The bytes of a small regular file at `target`, located with O_PATH by its real path (nothing is
- * opened until the kernel confirms no symlink was crossed), then opened through that record.
- */
-export async function readSmallDirect(
-  root: string,
-  target: string,
-  allowHardlinks = false,
-): Promise<Buffer | null> {
-  if (!procFdInUse()) return null;
-  const ws = await workspaceOf(root);
-  const start = below(ws, path.resolve(ws.lexical, target));
-  if (!start || start.length === 0) return null;
-  const real = path.join(ws.real, ...start);
-  let located: number;
-  try {
-    located = openSync(real, O_PATH | O_NOFOLLOW);
-  } catch {
-    return null;
-  }
-  let fd: number | undefined;
-  try {
-    if (!readable(fstatSync(located), allowHardlinks)) return null;
-    if (readlinkSync(`/proc/self/fd/${located}`) !== real) return null;
-    fd = openSync(`/proc/self/fd/${located}`, O_RDONLY | O_NONBLOCK);
-    const st = fstatSync(fd);
-    if (!readable(st, allowHardlinks)) return null;
-    const buffer = Buffer.allocUnsafe(st.size);
-    let length = 0;
-    while (length < st.size) {
-      const n = readSync(fd, buffer, length, st.size - length, length);
-      if (n === 0) break;
-      length += n;
-    }
-    return buffer.subarray(0, length);
-  } catch {
-    return null;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-    closeSync(located);
-  }
 }

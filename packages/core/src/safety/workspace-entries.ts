@@ -1,9 +1,11 @@
-import type { Dirent } from "node:fs";
 import fs from "node:fs/promises";
 import { errnoError } from "./workspace-errors.js";
 import { openInWorkspace, refuseHardlink } from "./workspace-fs.js";
 import type { WorkspacePathOptions } from "./workspace-fs-options.js";
+import { kindOf, listSmallDirInWorkspace, type WorkspaceDirEntry } from "./workspace-small.js";
 import { entryPath, walk } from "./workspace-walk.js";
+
+export type { WorkspaceDirEntry } from "./workspace-small.js";
 
 // Entry operations inside a workspace: make a directory, remove, rename and list entries.
 
@@ -82,16 +84,6 @@ export async function renameInWorkspace(
   }
 }
 
-export interface WorkspaceDirEntry {
-  name: string;
-  type: "file" | "directory" | "symlink" | "other";
-  /** A symlink's target as written in the link (read, never followed); absent if it vanished. */
-  target?: string;
-}
-
-const kindOf = (d: Dirent): WorkspaceDirEntry["type"] =>
-  d.isSymbolicLink() ? "symlink" : d.isFile() ? "file" : d.isDirectory() ? "directory" : "other";
-
 /**
  * Lists a directory inside `root`, read from its verified descriptor. Entries are not followed;
  * a symlink's target text is read relative to that descriptor, so a listing can show where a
@@ -102,6 +94,9 @@ export async function listDirInWorkspace(
   target: string,
   options: Pick<WorkspacePathOptions, "input" | "final"> = {},
 ): Promise<WorkspaceDirEntry[]> {
+  // a small directory on a local disk is listed in place (no thread-pool trips)
+  const small = await listSmallDirInWorkspace(root, target);
+  if (small) return small;
   const dir = await openInWorkspace(root, target, { ...options, mode: "dir" });
   try {
     const entries = await fs.readdir(dir.path, { withFileTypes: true });

@@ -52,7 +52,7 @@ export async function openInWorkspace(
   // reading: one open by the real path, verified by the kernel's record of it, when that holds
   if (mode !== "write") {
     const direct = await openDirect(root, target, flags);
-    if (direct) return openedHandle(direct, direct.file, true, input, mode, options);
+    if (direct) return openedHandle(direct, direct.file, true, input, mode, options, direct.stat);
   }
   const w = await walk(root, target, {
     input,

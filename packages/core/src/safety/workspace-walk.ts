@@ -194,20 +194,25 @@ async function openParentDirect(ws: Workspace, start: string[]): Promise<DirRef 
   return null;
 }
 
+/** An entry located by its real path (O_PATH) and verified: see `locateDirect`. The caller closes `located`. */
+export interface Located {
+  ws: Workspace;
+  real: string;
+  /** The O_PATH descriptor: reachable as `/proc/self/fd/<located>`, never opened for I/O. */
+  located: number;
+  /** fstat of that descriptor: the entry's own stat (a regular file or a directory). */
+  stat: Stats;
+}
+
 /**
- * Linux shortcut for opening an entry to read: locate it by its full real path with O_PATH (a
+ * Linux shortcut for reaching an entry to read: locate it by its full real path with O_PATH (a
  * lookup, not an open: a device or FIFO a link points at is never opened), then ask the kernel
  * where it is (`/proc/self/fd/<fd>`, its own record, no disk touched). A regular file or directory
- * at exactly the expected real path means no symlink was crossed on the way; it is then opened
- * through that record (the same inode, no lookup by name). Anything else (a link anywhere on the
- * way, another kind of entry, a race, a bind mount, a missing entry) gives null, and the caller
- * walks component by component. Fewer thread-pool trips than a walk.
+ * at exactly the expected real path means no symlink was crossed on the way. Anything else (a
+ * link anywhere on the way, another kind of entry, a race, a bind mount, a missing entry) gives
+ * null, and the caller walks component by component.
  */
-export async function openDirect(
-  root: string,
-  target: string,
-  flags: number,
-): Promise<{ ws: Workspace; file: FileHandle; real: string } | null> {
+export async function locateDirect(root: string, target: string): Promise<Located | null> {
   if (!procFd) return null;
   const ws = await workspaceOf(root);
   const start = below(ws, path.resolve(ws.lexical, target));
@@ -222,16 +227,33 @@ export async function openDirect(
     return null;
   }
   try {
-    const kind = fstatSync(located);
-    if (!kind.isFile() && !kind.isDirectory()) return null;
-    if (readlinkSync(`/proc/self/fd/${located}`) !== real) return null;
-    // reopened through the kernel's record of that inode: no lookup by name
-    const file = await fs.open(`/proc/self/fd/${located}`, flags).catch(() => null);
-    return file ? { ws, file, real } : null;
+    const stat = fstatSync(located);
+    if ((stat.isFile() || stat.isDirectory()) && readlinkSync(`/proc/self/fd/${located}`) === real)
+      return { ws, real, located, stat };
   } catch {
-    return null;
+    // gone or changed since the lookup: the walk decides
+  }
+  closeSync(located);
+  return null;
+}
+
+/**
+ * The located entry (`locateDirect`) opened through the kernel's record of that inode (no
+ * lookup by name). Fewer thread-pool trips than a walk.
+ */
+export async function openDirect(
+  root: string,
+  target: string,
+  flags: number,
+): Promise<{ ws: Workspace; file: FileHandle; real: string; stat: Stats } | null> {
+  const found = await locateDirect(root, target);
+  if (!found) return null;
+  try {
+    const file = await fs.open(`/proc/self/fd/${found.located}`, flags).catch(() => null);
+    // the located descriptor's stat is the opened inode's: no second fstat
+    return file ? { ws: found.ws, file, real: found.real, stat: found.stat } : null;
   } finally {
-    closeSync(located);
+    closeSync(found.located);
   }
 }
 

@@ -7,11 +7,12 @@ import {
   listDirInWorkspace,
   mkdirInWorkspace,
   openInWorkspace,
-  readSmallDirect,
+  readSmallInWorkspace,
   removeInWorkspace,
   renameInWorkspace,
   resolveInWorkspace,
   statInWorkspace,
+  type SmallFile,
   type WorkspaceHandle,
   writeFileAtomic,
 } from "@clawtools/core/safety";
@@ -31,6 +32,11 @@ export type NodeBridge = Required<FsBridge> & {
    * on `path` (the descriptor), never on the string path. The caller closes the handle.
    */
   openVerified(args: { filePath: string; cwd?: string; dir?: boolean }): Promise<WorkspaceHandle>;
+  /**
+   * A small regular file (up to `maxBytes`, at most 64 KB) on a local disk, verified and read
+   * whole in place; null for anything else, which the caller opens through `openVerified`.
+   */
+  readSmall(args: { filePath: string; cwd?: string; maxBytes?: number }): Promise<SmallFile | null>;
   /**
    * For a native tool that walked an opened directory itself (rg): whether a file it reports
    * (relative to that directory) may be shown — a regular file with one link, still inside the
@@ -105,8 +111,8 @@ export function createNodeBridge(root: string, options: NodeBridgeOptions = {}):
     },
     async readFile({ filePath, cwd }) {
       // a small file reached without a symlink: read in a few direct calls, no walk
-      const direct = await readSmallDirect(scope, abs(filePath, cwd), allowHardlinks);
-      if (direct) return direct;
+      const direct = await readSmallInWorkspace(scope, abs(filePath, cwd), { allowHardlinks });
+      if (direct) return direct.data;
       const { handle, stat, close } = await openFile(filePath, cwd);
       try {
         return await readWhole(handle, stat.size);
@@ -180,6 +186,12 @@ export function createNodeBridge(root: string, options: NodeBridgeOptions = {}):
         }
         return ok;
       };
+    },
+    readSmall({ filePath, cwd, maxBytes }) {
+      return readSmallInWorkspace(scope, abs(filePath, cwd), {
+        allowHardlinks,
+        ...(maxBytes !== undefined ? { maxBytes } : {}),
+      });
     },
     openVerified({ filePath, cwd, dir }) {
       return dir

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { FsBridge, FsStat } from "@clawtools/core";
-import ignore, { type Ignore } from "ignore";
+import type { default as createIgnore, Ignore } from "ignore";
 
 export interface WalkEntry {
   /** Path relative to the walk root, `/`-separated. */
@@ -9,6 +9,14 @@ export interface WalkEntry {
   /** Symlinks are reported as such and never followed, like rg and fd by default. */
   type: "file" | "directory" | "symlink";
 }
+
+// the matcher (a CommonJS package) loads with the first .gitignore met, not with the section:
+// a read or an ls never pays for it
+let loadIgnore: Promise<typeof createIgnore> | undefined;
+const gitignore = () => {
+  loadIgnore ??= import("ignore").then((m) => m.default);
+  return loadIgnore;
+};
 
 const ALWAYS_SKIPPED = new Set([".git", "node_modules"]);
 
@@ -47,9 +55,10 @@ export async function* walk(bridge: FsBridge, root: string, signal?: AbortSignal
     if (!entries) continue;
     const rules = [...dir.rules];
     if (entries.some((e) => e.name === ".gitignore" && e.type === "file")) {
+      const matcher = await gitignore();
       try {
         const text = (await bridge.readFile({ filePath: path.join(dir.abs, ".gitignore") })).toString("utf8");
-        rules.push({ base: dir.rel, ig: ignore().add(text) });
+        rules.push({ base: dir.rel, ig: matcher().add(text) });
       } catch {
         // unreadable .gitignore: nothing to honour
       }

@@ -23,6 +23,22 @@ const NEXT_CHUNK = 1024 * 1024;
  */
 export async function openForRead(bridge: FsBridge, filePath: string): Promise<OpenedFile | null> {
   if (!isNodeBridge(bridge)) return null;
+  // a small file on the local disk: read whole in place, nothing left open
+  const small = await bridge.readSmall({ filePath, maxBytes: FIRST_CHUNK }).catch(() => null);
+  if (small) {
+    const { data, stat } = small;
+    return {
+      stat: { type: "file", size: stat.size, mtimeMs: stat.mtimeMs },
+      head: data,
+      source: {
+        readFile: async () => data,
+        async *readStream() {
+          yield data;
+        },
+      },
+      close: async () => {},
+    };
+  }
   let opened: WorkspaceHandle;
   try {
     opened = await bridge.openVerified({ filePath });

@@ -11,6 +11,7 @@ import path from "node:path";
 import { createToolset } from "@clawtools/core";
 import { CHROMIUM_ARGS, createUiPlugin, findChromium } from "@clawtools/ui";
 import { chromium } from "playwright-core";
+import { browserServers } from "../browser-peers.js";
 import { type BenchRow, type BenchSuite, timeInTurns } from "../harness.js";
 
 const PAGE = `<!doctype html><title>Bench</title><h1>Orders</h1><form>${Array.from(
@@ -33,12 +34,18 @@ export default {
     } catch (error) {
       return { title: "ui: browser", rows: [], notes: [`skipped: ${(error as Error).message}`] };
     }
-    const server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(PAGE));
+    // two pages, so a navigate always lands somewhere new (the browser servers' rows)
+    const server = createServer((req, res) =>
+      res
+        .writeHead(200, { "content-type": "text/html" })
+        .end(req.url === "/other" ? PAGE.replace("<h1>Orders</h1>", "<h1>Invoices</h1>") : PAGE),
+    );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     const root = () => mkdtempSync(path.join(tmpdir(), "bench-ui-"));
     const plugin = () => createUiPlugin({ browser: { allowPrivateNetwork: true } });
     const rows: BenchRow[] = [];
+    const notes: string[] = [];
     try {
       const set = createToolset({ plugins: [plugin()], context: { workspaceDir: root(), stateDir: root() } });
       const browser = set.tools.find((t) => t.name === "browser")!;
@@ -166,16 +173,21 @@ export default {
         unit: "ms",
         baseline: "cold launch → first snapshot (raw playwright-core)",
       });
+
+      const peers = await browserServers(executablePath, [url, `${url}other`]);
+      rows.push(...peers.rows);
+      notes.push(...peers.notes);
     } finally {
       server.close();
     }
     return {
-      title: "ui: browser against raw playwright-core on the same Chromium",
+      title: "ui: browser against raw playwright-core and the browser MCP servers on the same Chromium",
       rows,
       notes: [
         "Both sides drive Debian's Chromium headless with the same switches, each its own browser, taking turns call after call.",
         "clawtools' role-ref snapshot is built on Playwright's AI walk (ariaSnapshot({ mode: \"ai\" }): it keeps visible children of hidden parents and refs to the exact elements); the raw AI-walk row, in a third browser, is that walk alone.",
         "clawtools' snapshot adds ref numbering, external-content wrapping and caps; its act checks the ref against the latest snapshot (in flight beside the click, which the check aborts when the element is gone); its screenshot also writes the file under the state directory.",
+        ...notes,
       ],
     };
   },
