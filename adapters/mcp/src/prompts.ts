@@ -1,6 +1,19 @@
-import { ProtocolError, type Server, type ServerContext } from "@modelcontextprotocol/server";
+import {
+  type InputRequiredResult,
+  ProtocolError,
+  type Server,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import type { McpPromptsLike } from "./prompts-capability.js";
 import type { McpResourcesLike } from "./resources-capability.js";
+
+/** Runs `run` with the request's client attached (`createMcpServer` gives it the call's channel). */
+export type WithClient = <T>(
+  ctx: ServerContext,
+  subject: string,
+  args: unknown,
+  run: () => Promise<T>,
+) => Promise<T | InputRequiredResult>;
 
 /** Prompts per `prompts/list` page. */
 export const PROMPTS_PAGE_SIZE = 100;
@@ -30,13 +43,15 @@ function protocolErrorOf(error: unknown, what: string): ProtocolError {
 /**
  * Serves a toolset's prompts on `server`: `prompts/list` (paged: `nextCursor` while more remain;
  * the 2026-07-28 wire adds the caching hints), `prompts/get` (-32602 for a prompt nobody serves
- * or arguments it cannot take), and `notifications/prompts/list_changed` on a 2025-era connection
+ * or arguments it cannot take; a prompt that asks its client gets the same channel as a tool call:
+ * on 2026-07-28 `input_required` and a retry with the answers), and `notifications/prompts/list_changed` on a 2025-era connection
  * when the list changes.
  */
 export function servePrompts(
   server: Server,
   prompts: McpPromptsLike,
   before: (ctx: ServerContext) => void | Promise<void>,
+  withClient: WithClient = (_ctx, _subject, _args, run) => run(),
 ): void {
   server.setRequestHandler("prompts/list", async (request, ctx) => {
     await before(ctx);
@@ -51,7 +66,11 @@ export function servePrompts(
   server.setRequestHandler("prompts/get", async (request, ctx) => {
     await before(ctx);
     try {
-      return (await prompts.get(request.params.name, request.params.arguments ?? {})) as never;
+      const args = request.params.arguments ?? {};
+      // a prompt may ask its client (core's ClientChannel): on 2026-07-28 it answers input_required
+      return (await withClient(ctx, `prompts/get ${request.params.name}`, args, () =>
+        prompts.get(request.params.name, args),
+      )) as never;
     } catch (error) {
       throw protocolErrorOf(error, `Getting prompt ${request.params.name}`);
     }

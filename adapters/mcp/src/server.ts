@@ -155,7 +155,12 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
     await roots?.settled(rootsSender(ctx));
   };
   if (toolset.resources?.available) serveResources(server, toolset.resources, settled);
-  if (toolset.prompts?.available) servePrompts(server, toolset.prompts, settled);
+  // a prompt asks its client as a tool call does: pushed on 2025-era connections, in rounds on 2026-07-28
+  const withClient = <T>(ctx: ServerContext, subject: string, args: unknown, run: () => Promise<T>) =>
+    ctx.mcpReq.envelope
+      ? runInRounds(ctx, { subject, args, capabilities: capabilities(ctx), approvals: false }, run)
+      : runWithClient(pushChannel(ctx, capabilities(ctx)), run);
+  if (toolset.prompts?.available) servePrompts(server, toolset.prompts, settled, withClient);
   if (serverCapabilitiesOf(toolset).completions) serveCompletions(server, toolset, settled);
 
   const tasks = options.tasks;

@@ -1,4 +1,5 @@
 import { createToolset, definePlugin } from "@clawtools/core";
+import { requireClient } from "@clawtools/core/client";
 import { definePrompts, type PluginPrompts } from "@clawtools/core/prompts";
 import { defineResources } from "@clawtools/core/resources";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
@@ -181,6 +182,56 @@ describe("prompts over MCP", () => {
     await subscription.close();
     await modern.close();
     await legacy.close();
+  });
+
+  it("a prompt that asks its client: pushed on a 2025-era session, input_required and a retry on 2026-07-28", async () => {
+    const asking = definePlugin({
+      id: "asking",
+      version: "1.0.0",
+      tools: [],
+      prompts: definePrompts({
+        prompts: [
+          {
+            name: "mood",
+            description: "Asks the user's mood first",
+            get: async () => {
+              const answer = await requireClient("mood").elicit(
+                {
+                  message: "How are you?",
+                  requestedSchema: { type: "object", properties: { mood: { type: "string" } } },
+                },
+                { key: "mood" },
+              );
+              return {
+                messages: [
+                  {
+                    role: "user",
+                    content: { type: "text", text: `feeling ${String(answer.content?.mood)}` },
+                  },
+                ],
+              };
+            },
+          },
+        ],
+      }),
+    });
+    serving = await serveHttp(createToolset({ plugins: [asking] }), { port: 0, signals: false });
+    const asked: string[] = [];
+    const modern = new ClientV2(
+      { name: "modern", version: "1" },
+      { versionNegotiation: { mode: "auto" }, capabilities: { elicitation: { form: {} } } },
+    );
+    modern.setRequestHandler("elicitation/create", async (request) => {
+      asked.push((request.params as { message: string }).message);
+      return { action: "accept", content: { mood: "curious" } };
+    });
+    await modern.connect(new HttpV2(new URL(serving.url)));
+    expect((await modern.getPrompt({ name: "mood" })).messages[0]?.content).toEqual({
+      type: "text",
+      text: "feeling curious",
+    });
+    expect(asked).toEqual(["How are you?"]);
+    await modern.close();
   });
 
   it("serves no prompts when the policy leaves out every tool of their plugin", async () => {

@@ -163,6 +163,7 @@ describe("@clawtools/testing/mcp-conformance", () => {
       "test_prompt_with_arguments",
       "test_prompt_with_embedded_resource",
       "test_prompt_with_image",
+      "test_input_required_result_prompt",
     ]);
     expect((await prompts.get("test_simple_prompt")).messages).toEqual([
       { role: "user", content: { type: "text", text: "This is a simple prompt for testing." } },

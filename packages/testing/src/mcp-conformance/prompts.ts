@@ -1,3 +1,4 @@
+import { requireClient } from "@clawtools/core/client";
 import { definePrompts, type PluginPrompts } from "@clawtools/core/prompts";
 import { redPixelPng } from "./media.js";
 
@@ -7,7 +8,8 @@ export const ARG1_VALUES = ["paris", "park", "party"];
 /**
  * The fixture prompts the official suite's `prompts-*` and `completion-complete` scenarios get,
  * answering as its reference server does: a plain prompt, one with two arguments (arg1 completes
- * from `ARG1_VALUES`), one embedding a resource, one with an image.
+ * from `ARG1_VALUES`), one embedding a resource, one with an image, and one that asks its client
+ * (input-required-result-non-tool-request: `input_required` on 2026-07-28).
  */
 export function conformancePrompts(): PluginPrompts {
   return definePrompts({
@@ -79,6 +81,27 @@ export function conformancePrompts(): PluginPrompts {
             { role: "user", content: { type: "text", text: "Please analyze the image above." } },
           ],
         }),
+      },
+      {
+        name: "test_input_required_result_prompt",
+        description: "A prompt that asks its client for context before it is filled",
+        get: async () => {
+          const answer = await requireClient("test_input_required_result_prompt").elicit(
+            {
+              message: "What context should the prompt use?",
+              requestedSchema: {
+                type: "object",
+                properties: { context: { type: "string" } },
+                required: ["context"],
+              },
+            },
+            { key: "user_context" },
+          );
+          const context = answer.action === "accept" ? String(answer.content?.context ?? "") : "(none given)";
+          return {
+            messages: [{ role: "user", content: { type: "text", text: `Prompt with context: ${context}` } }],
+          };
+        },
       },
     ],
   });
