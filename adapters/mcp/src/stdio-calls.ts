@@ -1,7 +1,9 @@
 import { type AnyAgentTool, isToolProtocolError } from "@clawtools/core";
+import { type ClientChannel, isClientCapabilityError, runWithClient } from "@clawtools/core/client";
 import { isAbortError, toolErrorResult } from "@clawtools/core/wrap";
 import type { JSONRPCMessage, JSONRPCRequest } from "@modelcontextprotocol/server";
 import { CallTrace, errorClassOf, type TraceOfCall } from "./call-trace.js";
+import { channelOf } from "./client-channel.js";
 import { isId, isObject } from "./jsonrpc-shape.js";
 import { toCallToolResult } from "./result.js";
 import type { McpToolsetLike } from "./server.js";
@@ -31,7 +33,21 @@ export class FrontCalls {
     private readonly options: ServeStdioOptions,
   ) {
     this.current = followToolView(toolset);
+    // the front runs the calls of a client a tool cannot ask (its questions fail -32021, as the
+    // SDK path's do); no logging/setLevel reached it (that loads the SDK), so every message goes
+    this.client = channelOf({
+      capabilities: {},
+      log: (level, data, logger) =>
+        void this.transport.send({
+          jsonrpc: "2.0",
+          method: "notifications/message",
+          params: { level, data, ...(logger !== undefined ? { logger } : {}) },
+        } as JSONRPCMessage),
+      ask: () => Promise.reject(new Error("the client was asked nothing it declared")),
+    });
   }
+
+  private readonly client: ClientChannel;
 
   /** The tool this request calls, when the front may run it; undefined leaves it to the SDK. */
   accepts(message: JSONRPCRequest): AnyAgentTool | undefined {
@@ -73,13 +89,23 @@ export class FrontCalls {
   private async answer(message: JSONRPCRequest, tool: AnyAgentTool, signal: AbortSignal, trace: TraceOfCall) {
     const args = (message.params as { arguments?: Record<string, unknown> }).arguments ?? {};
     try {
-      const result = await tool.execute(String(message.id), args, signal, undefined);
+      const result = await runWithClient(this.client, () =>
+        tool.execute(String(message.id), args, signal, undefined),
+      );
       const outputSchema = this.current().outputSchemas.get(tool.name);
       return {
         result: checkStructured(tool.name, toCallToolResult(result, this.options), outputSchema, this.log),
       };
     } catch (error) {
       // an internal failure of the call (not the tool's own error): a JSON-RPC error
+      if (isClientCapabilityError(error))
+        return {
+          error: {
+            code: error.code,
+            message: error.message,
+            data: { requiredCapabilities: { [error.capability]: {} } },
+          },
+        };
       if (isToolProtocolError(error)) return { error: { code: error.code, message: error.message } };
       if (isAbortError(error) || signal.aborted)
         return { result: toCallToolResult(toolErrorResult(tool.name, "Aborted"), this.options) };

@@ -1,5 +1,10 @@
-import type { JSONRPCMessage, JSONRPCRequest, Transport } from "@modelcontextprotocol/server";
-import { supportsFormElicitation } from "./elicit-approval.js";
+import type {
+  ClientCapabilities,
+  JSONRPCMessage,
+  JSONRPCRequest,
+  Transport,
+} from "@modelcontextprotocol/server";
+import { declares } from "./client-channel.js";
 import type { McpToolsetLike } from "./server.js";
 import type { ServeStdioOptions } from "./stdio.js";
 import { FrontCalls } from "./stdio-calls.js";
@@ -36,7 +41,7 @@ export class StdioFront {
   /** The answered `initialize` and the notifications after it, replayed into the SDK server. */
   private readonly opening: JSONRPCMessage[] = [];
   private clientRoots = false;
-  /** The client can be asked to approve a command (form elicitation): its calls are the SDK's. */
+  /** A tool may ask the client (elicitation, sampling, roots): its calls are the SDK's. */
   private clientApproves = false;
   private readonly calls: FrontCalls;
   private readonly held: JSONRPCMessage[] = [];
@@ -98,9 +103,11 @@ export class StdioFront {
       if (!opening) return false;
       this.opening.push(message);
       this.clientRoots = opening.roots;
-      this.clientApproves =
-        this.options.elicitApprovals !== false &&
-        supportsFormElicitation((message.params as { capabilities?: object }).capabilities);
+      // a client a tool may ask (a form, its model, its roots) has its calls run by the SDK server
+      const capabilities = (message.params as { capabilities?: ClientCapabilities }).capabilities;
+      this.clientApproves = (["elicitation", "sampling", "roots"] as const).some((c) =>
+        declares(capabilities, c),
+      );
       this.phase = "initialized";
       this.reply(message, initializeResult(opening.protocolVersion, this.toolset, this.options));
       return true;

@@ -1,5 +1,6 @@
 import { PassThrough } from "node:stream";
 import { type AnyAgentTool, ToolInputError, ToolProtocolError, Type } from "@clawtools/core";
+import { requireClient } from "@clawtools/core/client";
 import { parseJSONRPCMessage } from "@modelcontextprotocol/server";
 import { serveStdio as sdkStdio } from "@modelcontextprotocol/server/stdio";
 import { afterEach, describe, expect, it } from "vitest";
@@ -42,6 +43,25 @@ function toolset(aborted: string[] = []): McpToolsetLike {
       parameters: text,
       execute: async () => {
         throw new ToolProtocolError("The store is gone.");
+      },
+    },
+    {
+      name: "logs",
+      description: "logs to its client, then answers",
+      parameters: text,
+      execute: async () => {
+        requireClient("logs").log("info", "one");
+        requireClient("logs").log("warning", { two: 2 }, "fixture");
+        return { content: [{ type: "text", text: "logged" }] };
+      },
+    },
+    {
+      name: "asks_model",
+      description: "asks the client's model",
+      parameters: text,
+      execute: async () => {
+        const answer = await requireClient("asks_model").sample({ messages: [], maxTokens: 1 });
+        return { content: [{ type: "text", text: String(answer.content.text) }] };
       },
     },
     {
@@ -140,6 +160,27 @@ describe("stdio's front runs a plain client's tools/call itself", () => {
     expect(front.answers[4]!.error).toMatchObject({ code: -32603, message: "The store is gone." });
   });
 
+  it("gives its calls the client: log messages as the SDK sends them, a question it cannot ask refused -32021 alike", async () => {
+    const answers = async (kind: "front" | "sdk") => {
+      const s = session(kind, toolset());
+      s.send(initialize(), initialized, call(2, "logs"), call(3, "asks_model"));
+      const replies = await Promise.all([2, 3].map(s.reply));
+      return { got: s.got.filter((m) => m.id !== 1), replies, sdkLoads: s.sdkLoads };
+    };
+    const front = await answers("front");
+    const sdk = await answers("sdk");
+    expect(front.got).toEqual(sdk.got);
+    expect(front.sdkLoads).toEqual([]);
+    expect(front.got.filter((m) => m.method === "notifications/message").map((m) => m.params)).toEqual([
+      { level: "info", data: "one" },
+      { level: "warning", data: { two: 2 }, logger: "fixture" },
+    ]);
+    expect(front.replies[1]!.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { sampling: {} } },
+    });
+  });
+
   it("a cancelled call is aborted and never answered; the calls after it are", async () => {
     const aborted: string[] = [];
     const s = session("front", toolset(aborted));
@@ -170,5 +211,11 @@ describe("stdio's front runs a plain client's tools/call itself", () => {
     approving.send(initialize({ elicitation: {} }), initialized, call(2, "echo", { text: "e" }));
     expect(JSON.stringify((await approving.reply(2)).result)).toContain("echo:e");
     expect(approving.sdkLoads).toEqual([1]);
+
+    // a client a tool may ask (its model here) has its calls run by the SDK server
+    const sampling = session("front", toolset());
+    sampling.send(initialize({ sampling: {} }), initialized, call(2, "echo", { text: "s" }));
+    expect(JSON.stringify((await sampling.reply(2)).result)).toContain("echo:s");
+    expect(sampling.sdkLoads).toEqual([1]);
   });
 });

@@ -1,6 +1,7 @@
 import type { CronJob, CronJobState, CronRunLogEntry, CronStore, Page } from "@clawtools/core/contracts";
 import type { PoolClient } from "pg";
 import { ASYNC_COMMIT, type Db, finite, millis, NOTIFY_CHANNEL, parseRow } from "./db.js";
+import { claimDueNextSql, finishRunSql } from "./cron-statements.js";
 import type { StoreEvents } from "./events.js";
 
 type Row = { job: string; running_at: string | null };
@@ -117,7 +118,7 @@ export class PgCronStore implements CronStore {
     const held =
       owner === undefined
         ? ""
-        : `AND lease_owner = $4 AND lease_epoch = $5::integer AND $5::integer IN ${this.db.live}`;
+        : `AND lease_owner = $4 AND lease_epoch = $5::integer AND ${this.db.selfLive("$5")}`;
     return this.db.query(
       `WITH gone AS (DELETE FROM ${this.db.t("cron_jobs")} WHERE id = $1 ${held} RETURNING id),
          runs AS (DELETE FROM ${this.db.t("cron_runs")} WHERE job_id = $1 ${owner === undefined ? "" : "AND EXISTS (SELECT 1 FROM gone)"})
@@ -143,17 +144,7 @@ export class PgCronStore implements CronStore {
     const params = [finite("nowMs", nowMs), owner, finite("leaseMs", leaseMs), limit, this.db.epoch];
     const rows =
       limits.clusterMax === undefined
-        ? await this.db.prepared<Row>(
-            "cron-claim-due",
-            `UPDATE ${this.db.t("cron_jobs")} AS c SET lease_owner = $2, lease_until = $1::bigint + $3::bigint,
-               running_at = $1, lease_epoch = $5::integer
-             FROM (SELECT id FROM ${this.db.t("cron_jobs")}
-                   WHERE enabled AND next_run_at <= $1 AND (lease_owner IS NULL OR lease_until <= $1)
-                     AND $5::integer IN ${this.db.live}
-                   ORDER BY next_run_at, id LIMIT $4 FOR UPDATE SKIP LOCKED) AS due
-             WHERE c.id = due.id RETURNING c.job, c.running_at`,
-            params,
-          )
+        ? (await this.claimWithNext(params)).rows
         : // claimers under the cap take turns (migrations.ts, step 4): one round trip all the same
           await this.db.query<Row>(
             `SELECT claimed_job AS job, claimed_running_at AS running_at
@@ -164,6 +155,40 @@ export class PgCronStore implements CronStore {
               this.db.member.lockClass,
             ],
           );
+    return this.claimed(rows);
+  }
+
+  async claimDueWithNext(
+    nowMs: number,
+    owner: string,
+    leaseMs: number,
+    max: number,
+  ): Promise<{ jobs: CronJob[]; nextWakeAtMs: number | undefined }> {
+    const limit = Math.floor(max);
+    if (!(limit > 0)) return { jobs: [], nextWakeAtMs: await this.nextWakeAtMs(nowMs) };
+    const { rows, next } = await this.claimWithNext([
+      finite("nowMs", nowMs),
+      owner,
+      finite("leaseMs", leaseMs),
+      limit,
+      this.db.epoch,
+    ]);
+    return { jobs: this.claimed(rows), nextWakeAtMs: next };
+  }
+
+  /** The claim and the next due time of what it left, in one statement (cron-statements.ts). */
+  private async claimWithNext(params: unknown[]): Promise<{ rows: Row[]; next: number | undefined }> {
+    const rows = await this.db.prepared<Row & { next: string | null }>(
+      "cron-claim-due-next",
+      claimDueNextSql(this.db),
+      params,
+    );
+    const next = rows.find((row) => row.job === null)?.next;
+    return { rows: rows.filter((row) => row.job !== null), next: next == null ? undefined : Number(next) };
+  }
+
+  /** Claimed rows as jobs in due order, each claim's text kept for its release. */
+  private claimed(rows: Row[]): CronJob[] {
     const jobs = rows.map((row) => {
       const job = toJob(row);
       this.claimedText.set(job.id, row.job);
@@ -180,7 +205,7 @@ export class PgCronStore implements CronStore {
     const [row] = await this.db.query<Row>(
       `UPDATE ${this.db.t("cron_jobs")} SET lease_owner = $3, lease_until = $2::bigint + $4::bigint,
          running_at = $2, lease_epoch = $5::integer
-       WHERE id = $1 AND $5::integer IN ${this.db.live}
+       WHERE id = $1 AND ${this.db.selfLive("$5")}
          AND (lease_owner IS NULL OR lease_owner = $3 OR lease_until <= $2 OR ${this.deadClaim})
        RETURNING job, running_at`,
       [id, finite("nowMs", nowMs), owner, finite("leaseMs", leaseMs), this.db.epoch],
@@ -217,7 +242,7 @@ export class PgCronStore implements CronStore {
     return this.db.tx(async (client) => {
       const { rows } = await client.query<Row>(
         `SELECT job FROM ${this.db.t("cron_jobs")} WHERE id = $1 AND lease_owner = $2
-           AND lease_epoch IS NOT DISTINCT FROM $3::integer AND $3::integer IN ${this.db.live} FOR UPDATE`,
+           AND lease_epoch IS NOT DISTINCT FROM $3::integer AND ${this.db.selfLive("$3")} FOR UPDATE`,
         [id, owner, this.db.epoch],
       );
       if (!rows[0]) return false;
@@ -229,6 +254,46 @@ export class PgCronStore implements CronStore {
         client,
       );
     });
+  }
+
+  /**
+   * The run's log line and the release in one durable statement; after an edit made during the
+   * run, the release is redone as `release` does once the line is in. Fenced as both are.
+   */
+  async finishRun(
+    entry: CronRunLogEntry,
+    owner: string,
+    next: Partial<CronJobState>,
+    options: { disable?: boolean } = {},
+  ): Promise<boolean> {
+    const id = entry.jobId;
+    const claimed = this.claimedText.get(id);
+    const updated = claimed === undefined ? undefined : this.released(id, claimed, next, options.disable);
+    const at = updated ? millis(updated.state.nextRunAtMs) : null;
+    const [row] = await this.db.prepared<{ logged: boolean; released: boolean }>(
+      "cron-finish-run",
+      finishRunSql(this.db),
+      [
+        id,
+        owner,
+        this.db.epoch,
+        JSON.stringify(entry),
+        updated ? JSON.stringify(updated) : null,
+        updated?.enabled ?? null,
+        at,
+        claimed ?? null,
+        NOTIFY_CHANNEL,
+        this.db.notice("cron", id, updated ? dueAt(updated.enabled, at) : null),
+      ],
+    );
+    this.claimedText.delete(id);
+    // the job was edited during the run (or this claim's text is unknown): merged under its lock
+    const released = row?.released === true || (await this.release(id, owner, next, options));
+    if (!row?.logged)
+      throw new Error(
+        `PostgreSQL store: the run of cron job ${id} was not recorded: this process no longer holds its claim (its connection to the database dropped)`,
+      );
+    return released;
   }
 
   /** Ends `owner`'s live claim with the job `updated`, if the row still holds `was`; notifies; one statement. */
@@ -244,7 +309,7 @@ export class PgCronStore implements CronStore {
       "cron-release",
       `WITH done AS (UPDATE ${this.db.t("cron_jobs")} SET job = $4, enabled = $5, next_run_at = $6,
            running_at = NULL, lease_owner = NULL, lease_until = NULL, lease_epoch = NULL
-         WHERE id = $1 AND lease_owner = $2 AND lease_epoch = $3::integer AND $3::integer IN ${this.db.live}
+         WHERE id = $1 AND lease_owner = $2 AND lease_epoch = $3::integer AND ${this.db.selfLive("$3")}
            AND job = $7 RETURNING 1)
        SELECT pg_notify($8, $9), ${ASYNC_COMMIT} FROM done`,
       [
@@ -281,7 +346,7 @@ export class PgCronStore implements CronStore {
     const rows = await this.db.prepared(
       "cron-append-run",
       `INSERT INTO ${this.db.t("cron_runs")} (job_id, entry) SELECT $1, $2
-       WHERE $3::integer IN ${this.db.live} AND NOT EXISTS (SELECT 1 FROM ${this.db.t("cron_jobs")}
+       WHERE ${this.db.selfLive("$3")} AND NOT EXISTS (SELECT 1 FROM ${this.db.t("cron_jobs")}
          WHERE id = $1 AND lease_owner IS NOT NULL AND lease_epoch IS DISTINCT FROM $3::integer)
        RETURNING 1`,
       [entry.jobId, JSON.stringify(entry), this.db.epoch],

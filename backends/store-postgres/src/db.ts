@@ -1,5 +1,5 @@
 import type { Pool, PoolClient, QueryResultRow } from "pg";
-import { liveEpochsSql, type Membership } from "./member.js";
+import { liveEpochsSql, type Membership, selfLiveSql } from "./member.js";
 
 /** The channel every store of every schema notifies on; the payload names the schema. */
 export const NOTIFY_CHANNEL = "clawtools_store";
@@ -25,6 +25,11 @@ export class Db {
     readonly member: Membership,
   ) {
     this.live = liveEpochsSql(member.lockClass);
+  }
+
+  /** Whether the epoch in SQL parameter `param` (this process's own) is alive: one lock lookup. */
+  selfLive(param: string): string {
+    return selfLiveSql(this.member.lockClass, param);
   }
 
   get epoch(): number {

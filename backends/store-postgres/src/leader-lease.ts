@@ -21,7 +21,7 @@ export class PgLeaderLease implements LeaderLease {
     const rows = await this.db.query(
       `INSERT INTO ${this.db.t("leases")} AS l (name, owner, expires_at, epoch)
        SELECT $1, $2, clock_timestamp() + $3::double precision * interval '1 millisecond', $4::integer
-       WHERE $4::integer IN ${this.db.live}
+       WHERE ${this.db.selfLive("$4")}
        ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at, epoch = excluded.epoch
        WHERE (l.owner = excluded.owner AND l.epoch IS NOT DISTINCT FROM excluded.epoch)
           OR l.expires_at <= clock_timestamp()
@@ -35,7 +35,7 @@ export class PgLeaderLease implements LeaderLease {
   async renew(name: string, owner: string, ttlMs: number): Promise<boolean> {
     const rows = await this.db.query(
       `UPDATE ${this.db.t("leases")} SET expires_at = clock_timestamp() + $3::double precision * interval '1 millisecond'
-       WHERE name = $1 AND owner = $2 AND epoch = $4::integer AND $4::integer IN ${this.db.live} RETURNING owner`,
+       WHERE name = $1 AND owner = $2 AND epoch = $4::integer AND ${this.db.selfLive("$4")} RETURNING owner`,
       [name, owner, finite("ttlMs", ttlMs), this.db.epoch],
     );
     return rows.length > 0;

@@ -13,11 +13,25 @@ export function memberLockClass(schema: string): number {
 
 /**
  * The epochs whose holder is alive: the session-level advisory locks `(class, epoch)` granted on
- * this database. A SQL subquery (no parameter: the class is a number this package computes).
+ * this database, in the holder's exclusive mode (a `selfLiveSql` check may hold a dead epoch's
+ * lock shared for the length of its statement). A SQL subquery (no parameter: the class is a
+ * number this package computes). It reads the whole lock table: for other processes' epochs.
  */
 export function liveEpochsSql(lockClass: number): string {
   return `(SELECT objid::bigint FROM pg_locks WHERE locktype = 'advisory' AND classid = ${lockClass}::oid
-    AND objsubid = 2 AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database()))`;
+    AND objsubid = 2 AND mode = 'ExclusiveLock' AND granted
+    AND database = (SELECT oid FROM pg_database WHERE datname = current_database()))`;
+}
+
+/**
+ * Whether the epoch in `param` is alive, as one lookup in the lock table (not a read of all of it,
+ * as `liveEpochsSql`): its holder keeps the lock exclusive, so a shared try fails exactly while it
+ * lives. When it succeeds (the holder is gone) the statement's transaction holds it shared until
+ * it ends, which nobody waits on: an epoch is never taken again. An uncorrelated subquery, so it
+ * is asked once per statement. For this process's own epoch (the fencing checks of its writes).
+ */
+export function selfLiveSql(lockClass: number, param: string): string {
+  return `(SELECT NOT pg_try_advisory_xact_lock_shared(${lockClass}, ${param}::integer))`;
 }
 
 /** How soon a reconnect is tried after the liveness connection drops (doubling up to 5 s). */

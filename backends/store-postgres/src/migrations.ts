@@ -122,6 +122,14 @@ END $$;`,
 ALTER TABLE runs ADD COLUMN owner_epoch integer;
 CREATE INDEX runs_running_epoch ON runs (owner_epoch) WHERE status = 'running';`,
   },
+  {
+    version: 6,
+    name: "session list pages in index order: newest first, ties by key, per agent and overall",
+    sql: `
+CREATE INDEX sessions_agent_newest ON sessions (agent_id, updated_at DESC, key);
+CREATE INDEX sessions_newest ON sessions (updated_at DESC, key);
+DROP INDEX sessions_updated;`,
+  },
 ];
 
 /** A schema name safe to splice into SQL (PostgreSQL refuses names starting with `pg_`). */

@@ -32,7 +32,7 @@ export class PgRunRegistry implements RunRegistry {
     const clean = withoutUndefined(held ? { ...run, owner: { ...run.owner!, epoch: this.db.epoch } } : run);
     await this.db.tx(async (client) => {
       const { rows } = await client.query<{ live: boolean; status: string | null }>(
-        `SELECT $1::integer IN ${this.db.live} AS live,
+        `SELECT ${this.db.selfLive("$1")} AS live,
            (SELECT status FROM ${this.db.t("runs")} WHERE run_id = $2 FOR UPDATE) AS status`,
         [this.db.epoch, clean.runId],
       );
@@ -60,7 +60,7 @@ export class PgRunRegistry implements RunRegistry {
   async update(runId: string, patch: Partial<Omit<RunRecord, "runId">>): Promise<RunRecord> {
     return this.db.tx(async (client) => {
       const { rows } = await client.query<Row & { epoch: number | null; live: boolean | null }>(
-        `SELECT record, owner_epoch AS epoch, owner_epoch IN ${this.db.live} AS live
+        `SELECT record, owner_epoch AS epoch, ${this.db.selfLive("owner_epoch")} AS live
          FROM ${this.db.t("runs")} WHERE run_id = $1 FOR UPDATE`,
         [runId],
       );
@@ -129,6 +129,22 @@ export class PgRunRegistry implements RunRegistry {
       [],
     );
     return { live: new Set((row?.live ?? []).map(Number)), orphaned: Number(row?.orphaned ?? 0) };
+  }
+
+  /**
+   * The running runs whose holder's epoch is not live, oldest first: the dead epochs are found in
+   * the index of running runs by epoch (runs_running_epoch), and only their runs are read.
+   */
+  async listOrphaned(): Promise<RunRecord[]> {
+    const rows = await this.db.prepared<Row>(
+      "runs.orphaned",
+      `SELECT record FROM ${this.db.t("runs")} WHERE status = 'running' AND owner_epoch = ANY (ARRAY(
+         SELECT DISTINCT owner_epoch FROM ${this.db.t("runs")} WHERE status = 'running'
+           AND owner_epoch IS NOT NULL AND owner_epoch NOT IN ${this.db.live}))
+       ORDER BY created_at, run_id`,
+      [],
+    );
+    return rows.map((row) => parseRow<RunRecord>(row.record, "a run"));
   }
 
   /** Runs still marked running (what a liveness sweep looks at), oldest first. */

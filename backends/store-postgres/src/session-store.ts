@@ -8,6 +8,7 @@ import type {
   TranscriptMessage,
 } from "@clawtools/core/contracts";
 import { ASYNC_COMMIT, type Db, hasNul, millis, parseRow, withoutUndefined } from "./db.js";
+import { pageStatement } from "./session-page.js";
 
 type Row = { entry: string };
 const HISTORY_BATCH = 200;
@@ -31,7 +32,7 @@ export class PgSessionStore implements SessionStore {
     return rows.map((row) => parseRow<SessionEntry>(row.entry, "a session entry"));
   }
 
-  /** A keyset page: the index on updated_at finds the cursor, LIMIT stops at the page's end. */
+  /** A keyset page (session-page.ts): the index finds the cursor, the scan stops at the page's end. */
   async listPage(query: {
     agentId?: string;
     updatedSince?: number;
@@ -44,21 +45,8 @@ export class PgSessionStore implements SessionStore {
     if (after && (typeof after.key !== "string" || !Number.isFinite(after.updatedAt)))
       throw new Error("listPage: after must be { updatedAt: number, key: string } from a previous page");
     if (hasNul(query.agentId, after?.key)) return { entries: [] };
-    // one row more than asked says whether another page follows
-    const rows = await this.db.prepared<Row>(
-      "list-page",
-      `SELECT entry FROM ${this.db.t("sessions")}
-       WHERE ($1::text IS NULL OR agent_id = $1) AND ($2::bigint IS NULL OR updated_at >= $2)
-         AND ($3::bigint IS NULL OR updated_at < $3 OR (updated_at = $3 AND key > $4))
-       ORDER BY updated_at DESC, key LIMIT $5`,
-      [
-        query.agentId ?? null,
-        millis(query.updatedSince, Math.ceil),
-        after ? millis(after.updatedAt) : null,
-        after?.key ?? null,
-        query.limit + 1,
-      ],
-    );
+    const page = pageStatement(this.db.t("sessions"), query);
+    const rows = await this.db.prepared<Row>(page.name, page.text, page.values);
     const entries = rows
       .slice(0, query.limit)
       .map((row) => parseRow<SessionEntry>(row.entry, "a session entry"));

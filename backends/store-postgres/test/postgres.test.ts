@@ -16,6 +16,7 @@ import { followerSuite } from "./followers.js";
 import { livenessSuite } from "./liveness.js";
 import { remoteRunsSuite } from "./remote-runs.js";
 import { schedulerSuite } from "./schedulers.js";
+import { statementPlanSuite } from "./statement-plans.js";
 import { twoInstanceSuite } from "./two-instances.js";
 
 if (!HAVE_POSTGRES) console.warn(`@clawtools/store-postgres tests skipped: ${SKIP_REASON}`);
@@ -96,12 +97,16 @@ describe.skipIf(!HAVE_POSTGRES)(
         { version: 3, name: "MCP tasks: one JSON document per task" },
         { version: 4, name: "claim_due_capped: due jobs claimed under a cluster-wide cap" },
         { version: 5, name: "runs bound to their holder's connection: the holder's member epoch" },
+        {
+          version: 6,
+          name: "session list pages in index order: newest first, ties by key, per agent and overall",
+        },
       ]);
       expect(a.location).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres#racing$/);
       await Promise.all([a.close(), b.close()]);
       // a third start finds everything applied
       const c = await openPostgresStore({ connectionString: url, schema: "racing" });
-      expect((await ctx.pool?.query("SELECT count(*)::int AS n FROM racing.migrations"))?.rows[0].n).toBe(5);
+      expect((await ctx.pool?.query("SELECT count(*)::int AS n FROM racing.migrations"))?.rows[0].n).toBe(6);
       await c.close();
     });
 
@@ -185,5 +190,6 @@ describe.skipIf(!HAVE_POSTGRES)(
     followerSuite(() => ctx.cluster?.url as string);
     clusterCapSuite(() => ctx.cluster?.url as string);
     claimerSuite(() => ctx.cluster?.url as string);
+    statementPlanSuite(() => ctx.cluster?.url as string);
   },
 );

@@ -11,6 +11,10 @@ const ENDED: Partial<Record<RunStatus, RunOutcome["status"]>> = {
   timeout: "timeout",
 };
 
+/** The scope of a pass over the runs whose holder's connection dropped. */
+const ORPHANED = Symbol("orphaned");
+type Scope = string | undefined | typeof ORPHANED;
+
 export interface ReaperDeps {
   store: SessionStore;
   runs: RunRegistry;
@@ -31,13 +35,14 @@ export interface ReaperDeps {
 export class LostRunReaper {
   private whole: Promise<RunRecord[]> | undefined;
   private readonly scoped = new Map<string, Promise<RunRecord[]>>();
+  private orphaned: Promise<RunRecord[]> | undefined;
 
   constructor(private readonly deps: ReaperDeps) {}
 
   reap(requesterSessionKey?: string): Promise<RunRecord[]> {
     if (this.whole) return this.whole;
     if (requesterSessionKey === undefined) {
-      const pending = [...this.scoped.values()];
+      const pending = [...this.scoped.values(), ...(this.orphaned ? [this.orphaned] : [])];
       // started at once when nothing is pending: a pass reads the registry where it was called
       const pass = pending.length
         ? Promise.allSettled(pending).then(() => this.pass(undefined))
@@ -55,12 +60,33 @@ export class LostRunReaper {
     return pass;
   }
 
-  private async pass(requesterSessionKey: string | undefined): Promise<RunRecord[]> {
+  /**
+   * A pass over the runs whose holder's connection dropped alone, as a registry with
+   * `listOrphaned` lists them (its cost is theirs, not the registry's); a whole pass otherwise.
+   * A whole pass under way covers it.
+   */
+  reapOrphaned(): Promise<RunRecord[]> {
+    if (this.whole) return this.whole;
+    if (!this.deps.runs.listOrphaned) return this.reap();
+    this.orphaned ??= this.pass(ORPHANED).finally(() => {
+      this.orphaned = undefined;
+    });
+    return this.orphaned;
+  }
+
+  private async candidates(scope: Scope): Promise<RunRecord[]> {
+    const { runs } = this.deps;
+    if (scope === undefined) return runs.list();
+    if (scope === ORPHANED) return runs.listOrphaned ? runs.listOrphaned() : runs.list();
+    return runs.listByRequester(scope);
+  }
+
+  /** `scope`: a requester's session key, the orphaned runs, or undefined for every run. */
+  private async pass(scope: Scope): Promise<RunRecord[]> {
     const { runs, store, events, owner, staleMs } = this.deps;
     const ended: RunRecord[] = [];
     const now = Date.now();
-    const candidates =
-      requesterSessionKey === undefined ? await runs.list() : await runs.listByRequester(requesterSessionKey);
+    const candidates = await this.candidates(scope);
     // a registry that binds holders to their connections judges its stamped runs itself
     const live = await liveTokens(runs);
     for (const run of candidates) {

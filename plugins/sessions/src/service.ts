@@ -100,7 +100,7 @@ export class SessionsService {
 
   /** Ends the runs whose holder's connection dropped, when the registry says there are any. */
   private async reapOrphaned(): Promise<void> {
-    if (((await this.runs.liveness?.())?.orphaned ?? 0) > 0) await this.reapLost();
+    if (((await this.runs.liveness?.())?.orphaned ?? 0) > 0) await this.reaper.reapOrphaned();
   }
 
   /**

@@ -40,6 +40,16 @@ export interface CronStore {
     limits?: { clusterMax?: number },
   ): Promise<CronJob[]>;
   /**
+   * Optional: `claimDue` (without a cluster-wide cap) and what `nextWakeAtMs(nowMs)` answers
+   * once those claims are made, in one round trip: the scheduler arms its timer from it.
+   */
+  claimDueWithNext?(
+    nowMs: number,
+    owner: string,
+    leaseMs: number,
+    max: number,
+  ): Promise<{ jobs: CronJob[]; nextWakeAtMs: number | undefined }>;
+  /**
    * Claims one job whatever its next run (a forced `run`); undefined when it does not exist or
    * another owner holds its lease.
    */
@@ -66,6 +76,17 @@ export interface CronStore {
    * still marked running whose last line has the same `runAtMs` is restored from that line.
    */
   appendRun(entry: CronRunLogEntry): Promise<void>;
+  /**
+   * Optional: `appendRun(entry)` then `release(entry.jobId, owner, next, options)` as one durable
+   * write (one round trip for a server-backed store), with their results: it throws as
+   * `appendRun` does when the line is refused, after the release was tried. Not for `remove`.
+   */
+  finishRun?(
+    entry: CronRunLogEntry,
+    owner: string,
+    next: Partial<CronJobState>,
+    options?: { disable?: boolean },
+  ): Promise<boolean>;
   /** Newest first. */
   readRuns(jobId: string, page?: { offset?: number; limit?: number }): Promise<Page<CronRunLogEntry>>;
   /**

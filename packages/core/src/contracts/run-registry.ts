@@ -86,4 +86,10 @@ export interface RunRegistry {
    * while that token is live, whatever machine holds it: no pid or heartbeat is consulted.
    */
   liveness?(): Promise<HolderLiveness>;
+  /**
+   * Optional, with `liveness`: the runs still marked running whose holder's token is no longer
+   * live, oldest first, read through an index of running runs by holder (what a reap triggered by
+   * `liveness().orphaned` reads, instead of every run the registry holds).
+   */
+  listOrphaned?(): Promise<RunRecord[]>;
 }

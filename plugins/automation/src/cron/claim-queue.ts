@@ -141,3 +141,22 @@ export class ClaimQueue {
     this.timer = undefined;
   }
 }
+
+/**
+ * One claim of due jobs: under the cluster-wide cap when given; else, from a store that can, with
+ * the next due time of what it left (the timer is armed from it, no second round trip). The time
+ * is null when the store did not say.
+ */
+export async function claimDueJobs(
+  store: CronStore,
+  nowMs: number,
+  owner: string,
+  leaseMs: number,
+  max: number,
+  clusterMax: number | undefined,
+): Promise<{ jobs: CronJob[]; nextWakeAtMs: number | undefined | null }> {
+  if (clusterMax !== undefined)
+    return { jobs: await store.claimDue(nowMs, owner, leaseMs, max, { clusterMax }), nextWakeAtMs: null };
+  if (store.claimDueWithNext) return store.claimDueWithNext(nowMs, owner, leaseMs, max);
+  return { jobs: await store.claimDue(nowMs, owner, leaseMs, max), nextWakeAtMs: null };
+}

@@ -1,5 +1,9 @@
+import { mkdtempSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { FileSessionStore } from "@clawtools/sessions";
 import { afterEach, describe, expect, it } from "vitest";
 import { harness } from "../../test/helpers.js";
 import { NO_CHANNEL, NO_DELIVERY_TARGET } from "./executor.js";
@@ -206,5 +210,41 @@ describe("announce delivery", () => {
       deliveryStatus: "failed",
       deliveryError: "no channel announcer configured for delivery to telegram:42",
     });
+  });
+});
+
+describe("system events into a session", () => {
+  it("reads the target session once, not before every event; a session deleted meanwhile is made again and gets the event", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "cron-events-"));
+    const store = new FileSessionStore(path.join(dir, "sessions"));
+    let gets = 0;
+    // the executor's view of the store, counting its reads
+    const sessions = {
+      get: (key: string) => {
+        gets++;
+        return store.get(key);
+      },
+      create: store.create.bind(store),
+      append: store.append.bind(store),
+    };
+    const h = await harness({ dir, executor: { sessions } });
+    stops.push(() => h.service.stop());
+    await h.service.add({
+      name: "tick",
+      schedule: { kind: "every", everyMs: 60_000 },
+      sessionTarget: "main",
+      payload: { kind: "systemEvent", text: "tick" },
+    });
+    for (let i = 0; i < 3; i++) await h.advance(60_000);
+    const events = async () =>
+      (await store.history("agent:main:main")).filter((m) => m.content === "System: tick");
+    expect(await events()).toHaveLength(3);
+    expect(gets).toBe(1);
+    await store.delete("agent:main:main");
+    await h.advance(60_000);
+    expect(await events()).toHaveLength(1);
+    expect(gets).toBe(2);
+    const [job] = await h.store.list();
+    expect((await h.store.readRuns(job!.id)).entries[0]).toMatchObject({ status: "ok" });
   });
 });

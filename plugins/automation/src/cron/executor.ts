@@ -26,7 +26,13 @@ export function runSlot(job: CronJob, runAtMs: number): number {
 }
 
 /** Runs a job's payload through the sessions interfaces and delivers the outcome. */
+/** How many session keys an executor remembers as existing before it starts over. */
+const KNOWN_SESSIONS_MAX = 1_000;
+
 export class CronExecutor {
+  /** Sessions this executor made or saw: an event to one is appended without reading it first. */
+  private readonly knownSessions = new Set<string>();
+
   constructor(private readonly options: ExecutorOptions) {}
 
   private agentOf(job: CronJob): string {
@@ -48,6 +54,30 @@ export class CronExecutor {
     const sessions = this.options.sessions;
     if (!sessions?.get || !sessions.create) return;
     if (!(await sessions.get(key))) await sessions.create({ key, agentId });
+    // a session seen once is taken to exist (no read before each event); `appendEvent` makes it
+    // again if it was deleted since. Bounded: isolated runs each have a session of their own
+    if (this.knownSessions.size >= KNOWN_SESSIONS_MAX) this.knownSessions.clear();
+    this.knownSessions.add(key);
+  }
+
+  /** Appends to a session this executor made or saw; made again (once) when it is gone meanwhile. */
+  private async appendEvent(
+    key: string,
+    agentId: string,
+    message: Parameters<NonNullable<ExecutorOptions["sessions"]>["append"]>[1],
+    options: { idempotencyKey: string } | undefined,
+  ): Promise<void> {
+    const sessions = this.options.sessions!;
+    const known = this.knownSessions.has(key) && sessions.get !== undefined && sessions.create !== undefined;
+    if (!known) await this.ensureSession(key, agentId);
+    try {
+      await sessions.append(key, message, options);
+    } catch (error) {
+      if (!known || !String((error as Error)?.message).startsWith("Session not found")) throw error;
+      this.knownSessions.delete(key);
+      await this.ensureSession(key, agentId);
+      await sessions.append(key, message, options);
+    }
   }
 
   async queueSystemEvent(
@@ -61,9 +91,9 @@ export class CronExecutor {
       throw new Error(
         "no session store configured for system events (pass sessions to the automation plugin)",
       );
-    await this.ensureSession(sessionKey, agentId);
-    await sessions.append(
+    await this.appendEvent(
       sessionKey,
+      agentId,
       [{ role: "user", content: `System: ${text}`, timestamp: this.options.clock.now(), systemEvent: true }],
       idempotencyKey ? { idempotencyKey } : undefined,
     );

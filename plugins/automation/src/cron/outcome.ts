@@ -98,6 +98,11 @@ export function settleRun(
  * line, see recover.ts), then the release that ends the claim with the job's new state.
  */
 export async function recordRun(store: CronStore, owner: string, jobId: string, outcome: RunOutcome) {
+  // a store that writes both at once: the line and the release in one durable write
+  if (store.finishRun && !outcome.remove) {
+    await store.finishRun(outcome.entry, owner, outcome.state, { disable: outcome.disable });
+    return;
+  }
   try {
     if (!outcome.remove) await store.appendRun(outcome.entry);
   } finally {

@@ -1,27 +1,24 @@
 import { randomUUID } from "node:crypto";
-import { CLAIM_BATCH, ClaimQueue } from "./claim-queue.js";
-import type { CronExecutor } from "./executor.js";
-import type { Clock, CronStore, LeaderLease } from "./interfaces.js";
+import { CLAIM_BATCH, ClaimQueue, claimDueJobs } from "./claim-queue.js";
 import { Leadership, type SchedulerRole } from "./leadership.js";
 import { WakeTimer } from "./wake-timer.js";
 import { recordRun, settleRun } from "./outcome.js";
 import { recoverJobs } from "./recover.js";
 import type { CronJob, CronRunStatus } from "./types.js";
 
-/** The timer never sleeps longer than this, so edits made by another process are picked up. */
-export const MAX_TIMER_MS = 60_000;
-/**
- * A leader lease lasts this long unless renewed; the scheduler renews it (and a follower tries to
- * take it) every third of that, so a leader that dies is replaced within about this long.
- */
-export const LEADER_LEASE_MS = 30_000;
-/**
- * A follower tries the leader lease this often (and at once when the leader releases it); a
- * leader with a store that lists orphaned claims sweeps them this often. A leader killed on a
- * store that binds its lease to its connection is replaced within about this long.
- */
-export const LEADER_PROBE_MS = 1_000;
+import {
+  LEADER_LEASE_MS,
+  LEADER_PROBE_MS,
+  MAX_TIMER_MS,
+  type SchedulerOptions,
+} from "./scheduler-options.js";
 
+export {
+  LEADER_LEASE_MS,
+  LEADER_PROBE_MS,
+  MAX_TIMER_MS,
+  type SchedulerOptions,
+} from "./scheduler-options.js";
 export type { SchedulerRole } from "./leadership.js";
 
 /** How a run ended, as the scheduler reports it to whoever waits on it. */
@@ -30,28 +27,6 @@ export interface RunEnd {
   status: CronRunStatus;
   error?: string;
   summary?: string;
-}
-
-export interface SchedulerOptions {
-  store: CronStore;
-  executor: CronExecutor;
-  clock: Clock;
-  owner: string;
-  leaseMs: number;
-  maxConcurrentRuns: number;
-  catchUp: "off" | "once";
-  /** False: jobs are stored and run on request, never by time. */
-  timer: boolean;
-  lease?: LeaderLease;
-  /** How long the leader lease lasts unless renewed (default LEADER_LEASE_MS). */
-  leaderTtlMs?: number;
-  /** How often a follower probes the lease and a leader sweeps orphaned claims (default LEADER_PROBE_MS). */
-  probeMs?: number;
-  /**
-   * At most this many jobs claimed at once by all schedulers on the store together (a store with
-   * `sharedClaims`; ignored otherwise, where the leader alone fires). Unset: no cluster-wide cap.
-   */
-  clusterMaxConcurrentRuns?: number;
 }
 
 /**
@@ -82,6 +57,15 @@ export class CronScheduler {
   private rearmQueued = false;
   /** A claim under the cluster-wide cap came back short: what is still due waits for a release. */
   private capWait = false;
+  /**
+   * Due jobs may wait for a slot (the last claim took all it asked, or every slot was taken when
+   * the timer was armed): a run's end claims at once. Otherwise, with change notices (`notified`),
+   * the timer already stands at the next due job.
+   */
+  private saturated = true;
+  /** The next due time the last claim brought back (`claimDueWithNext`); null: not known. */
+  private nextFromClaim: number | undefined | null = null;
+  private notified = false;
 
   constructor(private readonly o: SchedulerOptions) {
     this.queue = new ClaimQueue({
@@ -186,6 +170,7 @@ export class CronScheduler {
       if (off) this.unsubscribe.push(off);
     };
     await follow(store.onChange?.((_id, nextRunAtMs) => this.onJobChange(nextRunAtMs)));
+    this.notified = this.unsubscribe.length > 0;
     await follow(lease?.onChange?.(() => this.onLeaseChange()));
   }
 
@@ -256,7 +241,7 @@ export class CronScheduler {
   }
 
   /** Sets the one timer to the nearest due job (or 60 s from now); a nearer timer already set stays. */
-  async arm(): Promise<void> {
+  async arm(known: number | undefined | null = null): Promise<void> {
     if (this.stopped || !this.started || !this.o.timer) return;
     const clock = this.o.clock;
     const now = clock.now();
@@ -277,8 +262,9 @@ export class CronScheduler {
             this.o.store.orphans ? this.probeMs : MAX_TIMER_MS,
           )
         : MAX_TIMER_MS);
-    if (this.running.size < this.o.maxConcurrentRuns) {
-      const next = await this.o.store.nextWakeAtMs(now);
+    if (this.running.size >= this.o.maxConcurrentRuns) this.saturated = true;
+    else {
+      const next = known !== null ? known : await this.o.store.nextWakeAtMs(now);
       // jobs the cluster-wide cap held back wait for a change notice (or the next probe), not spin
       if (next !== undefined && next < nearest && !(this.capWait && next <= now)) nearest = next;
     }
@@ -300,10 +286,15 @@ export class CronScheduler {
     })().finally(() => {
       this.ticking = undefined;
     });
-    return this.ticking.then(() => this.track(this.arm()));
+    return this.ticking.then(() => {
+      const known = this.nextFromClaim;
+      this.nextFromClaim = null;
+      return this.track(this.arm(known));
+    });
   }
 
   private async claimAndLaunch(): Promise<void> {
+    this.nextFromClaim = null;
     if (this.stopped || !this.started) return;
     const { lease, owner, leaseMs } = this.o;
     if (lease && this.sharedClaims) {
@@ -336,16 +327,26 @@ export class CronScheduler {
       this.launch(job);
     }
     const capacity = this.o.maxConcurrentRuns - this.running.size;
-    if (capacity <= 0 || this.queue.size > 0) return;
+    if (capacity <= 0 || this.queue.size > 0) {
+      this.saturated = true;
+      return;
+    }
     const now = this.o.clock.now();
     // under a cluster-wide cap, claims waiting in a queue would hold slots other processes could
     // run in: only the free slots are claimed
     const clusterMax = this.sharedClaims ? this.o.clusterMaxConcurrentRuns : undefined;
-    const claimed =
-      clusterMax === undefined
-        ? await this.o.store.claimDue(now, owner, leaseMs, capacity + CLAIM_BATCH)
-        : await this.o.store.claimDue(now, owner, leaseMs, capacity, { clusterMax });
+    const asked = clusterMax === undefined ? capacity + CLAIM_BATCH : capacity;
+    const { jobs: claimed, nextWakeAtMs } = await claimDueJobs(
+      this.o.store,
+      now,
+      owner,
+      leaseMs,
+      asked,
+      clusterMax,
+    );
+    this.nextFromClaim = nextWakeAtMs;
     this.capWait = clusterMax !== undefined && claimed.length < capacity;
+    this.saturated = claimed.length >= asked || this.capWait;
     const start = claimed.slice(0, Math.max(0, this.o.maxConcurrentRuns - this.running.size));
     for (const job of start) this.launch(job);
     const wait = claimed.slice(start.length);
@@ -359,8 +360,9 @@ export class CronScheduler {
     const runId = randomUUID();
     const done = this.execute(job, runId).finally(() => {
       this.running.delete(job.id);
-      // a freed slot goes straight to the next due job
-      if (!this.stopped) void this.track(this.tick());
+      // a freed slot goes straight to the next due job, when one may be waiting for it
+      if (!this.stopped && (this.saturated || this.queue.size > 0 || !this.notified))
+        void this.track(this.tick());
     });
     this.running.set(job.id, done);
     return { runId, done };

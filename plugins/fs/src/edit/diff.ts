@@ -1,6 +1,26 @@
 import { diffLines } from "diff";
 
 /**
+ * jsdiff's `diffLines`, with the whole lines both texts begin with taken out first and given back
+ * as one unchanged part: jsdiff itself matches the common prefix first, as one part, so the result
+ * is the same, and an edit deep in a long file tokenises and compares only what follows its start.
+ * (The common suffix is not taken out: jsdiff may align it differently.)
+ */
+export function linesDiff(oldText: string, newText: string): ReturnType<typeof diffLines> {
+  const n = Math.min(oldText.length, newText.length);
+  let i = 0;
+  while (i < n && oldText.charCodeAt(i) === newText.charCodeAt(i)) i++;
+  if (i === oldText.length && i === newText.length) return diffLines(oldText, newText);
+  const cut = i === 0 ? 0 : oldText.lastIndexOf("\n", i - 1) + 1;
+  if (cut === 0) return diffLines(oldText, newText);
+  const prefix = oldText.slice(0, cut);
+  const rest = diffLines(oldText.slice(cut), newText.slice(cut));
+  let count = 0;
+  for (let at = prefix.indexOf("\n"); at !== -1; at = prefix.indexOf("\n", at + 1)) count++;
+  return [{ value: prefix, count, added: false, removed: false }, ...rest];
+}
+
+/**
  * pi's edit diff, computed with jsdiff (`diffLines`, as pi does): `-N text` for removed lines
  * (old numbering), `+N text` for added lines (new numbering), ` N text` for up to `context`
  * unchanged lines on each side of a change, and a padded `...` where unchanged lines are
@@ -11,7 +31,7 @@ export function generateDiffString(
   newText: string,
   context = 4,
 ): { diff: string; firstChangedLine?: number } {
-  const parts = diffLines(oldText, newText);
+  const parts = linesDiff(oldText, newText);
   const width = String(Math.max(oldText.split("\n").length, newText.split("\n").length)).length;
   const num = (n: number) => String(n).padStart(width, " ");
   const skipped = ` ${"".padStart(width, " ")} ...`;

@@ -1,0 +1,39 @@
+/** The scheduler's options and default periods (re-exported by scheduler.ts). */
+import type { CronExecutor } from "./executor.js";
+import type { Clock, CronStore, LeaderLease } from "./interfaces.js";
+
+/** The timer never sleeps longer than this, so edits made by another process are picked up. */
+export const MAX_TIMER_MS = 60_000;
+/**
+ * A leader lease lasts this long unless renewed; the scheduler renews it (and a follower tries to
+ * take it) every third of that, so a leader that dies is replaced within about this long.
+ */
+export const LEADER_LEASE_MS = 30_000;
+/**
+ * A follower tries the leader lease this often (and at once when the leader releases it); a
+ * leader with a store that lists orphaned claims sweeps them this often. A leader killed on a
+ * store that binds its lease to its connection is replaced within about this long.
+ */
+export const LEADER_PROBE_MS = 1_000;
+
+export interface SchedulerOptions {
+  store: CronStore;
+  executor: CronExecutor;
+  clock: Clock;
+  owner: string;
+  leaseMs: number;
+  maxConcurrentRuns: number;
+  catchUp: "off" | "once";
+  /** False: jobs are stored and run on request, never by time. */
+  timer: boolean;
+  lease?: LeaderLease;
+  /** How long the leader lease lasts unless renewed (default LEADER_LEASE_MS). */
+  leaderTtlMs?: number;
+  /** How often a follower probes the lease and a leader sweeps orphaned claims (default LEADER_PROBE_MS). */
+  probeMs?: number;
+  /**
+   * At most this many jobs claimed at once by all schedulers on the store together (a store with
+   * `sharedClaims`; ignored otherwise, where the leader alone fires). Unset: no cluster-wide cap.
+   */
+  clusterMaxConcurrentRuns?: number;
+}
