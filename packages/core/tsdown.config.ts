@@ -18,6 +18,7 @@ export default defineConfig({
     "src/client/index.ts",
     "src/wrap/index.ts",
     "src/resources/index.ts",
+    "src/prompts/index.ts",
     "src/providers/index.ts",
     "src/contracts/index.ts",
     "src/surface/index.ts",

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { ProtocolErrorCode as ErrorCode, isInitializeRequest } from "@modelcontextprotocol/server";
 import { sendWebResponse, toWebRequest } from "./http-bridge.js";
 import { StatelessClients, statelessClientId } from "./http-clients.js";
+import { HEADER_MISMATCH, paramHeaderRejection } from "./http-param-headers.js";
 import { ClientEventBus } from "./listen-bus.js";
 import { OriginPolicy, originRefusedMessage } from "./http-origin.js";
 import {
@@ -221,13 +222,8 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
   /** A new client: a slot, its toolset, a transport whose session id is known up front. */
   const initialize = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
     const id = (body as { id?: unknown }).id;
-    if (stopping || !sessions.reserve())
-      return sendJson(
-        res,
-        503,
-        rpcError(-32000, tooManySessionsMessage(sessions.maxSessions, sessions.idleMs), id),
-        { "retry-after": "60" },
-      );
+    const full = rpcError(-32000, tooManySessionsMessage(sessions.maxSessions, sessions.idleMs), id);
+    if (stopping || !sessions.reserve()) return sendJson(res, 503, full, { "retry-after": "60" });
     const sessionId = randomUUID();
     let own: SessionToolsetLike | undefined;
     try {
@@ -351,6 +347,9 @@ export async function serveHttp(toolset: McpToolsetLike, options: ServeHttpOptio
       if (!(await isLegacyRequest(request, body))) {
         const own = await clientOf(req, res, body);
         if (own === "refused") return;
+        // SEP-2243: an x-mcp-header parameter's Mcp-Param-* header must say what the body says
+        const bad = paramHeaderRejection((own ?? toolset).tools, body, req.headers);
+        if (bad) return sendJson(res, 400, rpcError(HEADER_MISMATCH, bad.message, bad.id, bad.data));
         const serve = () => modern.fetch(request, { parsedBody: body });
         return sendWebResponse(res, await (own ? clientToolset.run(own, serve) : serve()));
       }

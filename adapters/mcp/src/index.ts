@@ -57,6 +57,8 @@ export {
 } from "./result.js";
 export type { McpRoot, RootsListener } from "./roots.js";
 export { type McpResourcesLike, resourcesCapability } from "./resources-capability.js";
+export { type McpPromptsLike, promptsCapability } from "./prompts-capability.js";
+export { PROMPTS_PAGE_SIZE } from "./prompts.js";
 export {
   type CreateMcpServerOptions,
   createMcpServer,

@@ -34,13 +34,15 @@ export class ClientEventBus implements ServerEventBus {
   }
 
   /**
-   * Forwards `toolset`'s tool and resource changes to the streams of `client` (the toolset
+   * Forwards `toolset`'s tool, prompt and resource changes to the streams of `client` (the toolset
    * itself, or undefined for the shared one); returns the unsubscribe.
    */
   follow(toolset: McpToolsetLike, client: McpToolsetLike | undefined): () => void {
     const stops: Array<() => void> = [];
     if (toolset.onToolsChanged)
       stops.push(toolset.onToolsChanged(() => this.publishFor(client, { kind: "tools_list_changed" })));
+    if (toolset.prompts?.available && toolset.prompts.watch)
+      stops.push(toolset.prompts.watch(() => this.publishFor(client, { kind: "prompts_list_changed" })));
     const watch = toolset.resources?.available ? toolset.resources.watch?.bind(toolset.resources) : undefined;
     if (watch)
       stops.push(

@@ -1,3 +1,4 @@
+import type { CompletionRequest, CompletionValues } from "@clawtools/core/prompts";
 import type {
   ResourceChange,
   ResourceContents,
@@ -15,6 +16,8 @@ export interface McpResourcesLike {
   templates(): Promise<ResourceTemplateInfo[]>;
   read(uri: string): Promise<ResourceContents>;
   watch?(listener: (change: ResourceChange) => void): () => void;
+  /** Values for a variable of one of `templates()` (completion/complete of a `ref/resource`). */
+  complete?(uriTemplate: string, request: CompletionRequest): Promise<CompletionValues>;
 }
 
 /** The `resources` capability of a toolset, or none when it serves no resources. */

@@ -19,6 +19,8 @@ import { CallTrace, errorClassOf, noteUnknownTool, type TraceOfCall } from "./ca
 import { pushChannel } from "./client-push.js";
 import { answersOf, RequestStateError, roundStateOptions, runInRounds } from "./client-rounds.js";
 import { clientApprovalHandler, supportsFormElicitation } from "./elicit-approval.js";
+import { serveCompletions, servePrompts } from "./prompts.js";
+import type { McpPromptsLike } from "./prompts-capability.js";
 import { serveResources } from "./resources.js";
 import type { McpResourcesLike } from "./resources-capability.js";
 import { type ResultLimits, toCallToolResult } from "./result.js";
@@ -49,6 +51,8 @@ export interface McpToolsetLike {
    * the `resources` capability when there are any, and serves them to this client alone.
    */
   resources?: McpResourcesLike;
+  /** Prompts the client may list and get (createToolset's `prompts`), with completion of their arguments. */
+  prompts?: McpPromptsLike;
   /** Why tools were left out (createToolset's): a call of one is traced as a policy deny. */
   diagnostics?: ReadonlyArray<{ toolId: string; reason: string }>;
 }
@@ -146,11 +150,13 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
   const rootsSender = (ctx: ServerContext): SendRootsList | undefined =>
     ctx.mcpReq.envelope ? undefined : (request, opts) => ctx.mcpReq.send(request, opts);
 
-  if (toolset.resources?.available)
-    serveResources(server, toolset.resources, async (ctx) => {
-      requireInitialized(ctx);
-      await roots?.settled(rootsSender(ctx));
-    });
+  const settled = async (ctx: ServerContext) => {
+    requireInitialized(ctx);
+    await roots?.settled(rootsSender(ctx));
+  };
+  if (toolset.resources?.available) serveResources(server, toolset.resources, settled);
+  if (toolset.prompts?.available) servePrompts(server, toolset.prompts, settled);
+  if (serverCapabilitiesOf(toolset).completions) serveCompletions(server, toolset, settled);
 
   const tasks = options.tasks;
   // which client's tasks tasks/list shows: the principal's (stable across processes), else its

@@ -1,6 +1,7 @@
 import type { AnyAgentTool } from "@clawtools/core";
 import type { ToolMeta } from "@clawtools/core/catalog";
 import { isObject, type JsonObject } from "./jsonrpc-shape.js";
+import { type McpPromptsLike, promptsCapability } from "./prompts-capability.js";
 import { type McpResourcesLike, resourcesCapability } from "./resources-capability.js";
 import { toMcpTool } from "./tool-listing.js";
 import { MCP_PACKAGE_VERSION } from "./version.js";
@@ -37,15 +38,16 @@ export const serverInfoOf = (options: ServerIdentity) => ({
   version: options.version ?? MCP_PACKAGE_VERSION,
 });
 
+/** What of a toolset decides the capabilities. */
+type OpeningToolset = { onToolsChanged?: unknown; resources?: McpResourcesLike; prompts?: McpPromptsLike };
+
 /** The server's capabilities (shared with `createMcpServer`). */
-export const serverCapabilitiesOf = (
-  toolset: { onToolsChanged?: unknown; resources?: McpResourcesLike },
-  tasks = false,
-) => ({
+export const serverCapabilitiesOf = (toolset: OpeningToolset, tasks = false) => ({
   tools: toolset.onToolsChanged ? { listChanged: true } : {},
   // a tool's log messages reach the client (ClientChannel.log; deprecated on 2026-07-28, still served)
   logging: {},
   ...resourcesCapability(toolset.resources),
+  ...promptsCapability(toolset.prompts, toolset.resources),
   // tasks: 2025-11-25's capability and 2026-07-28's extension (each era drops the other's)
   ...(tasks
     ? {
@@ -114,11 +116,7 @@ export function frontInitialize(params: unknown): FrontInitialize | undefined {
 }
 
 /** The `initialize` result the SDK server sends for this request. */
-export function initializeResult(
-  requested: string,
-  toolset: { onToolsChanged?: unknown; resources?: McpResourcesLike },
-  options: ServerIdentity,
-) {
+export function initializeResult(requested: string, toolset: OpeningToolset, options: ServerIdentity) {
   const protocolVersion = LEGACY_PROTOCOL_VERSIONS.includes(requested)
     ? requested
     : LEGACY_PROTOCOL_VERSIONS[0]!;

@@ -52,6 +52,7 @@ export function followClientRoots(
     meta: (name) => base.meta?.(name),
     // the resources of the toolset serving now (a root change keeps the session's runtime)
     ...(resources ? { resources: resources.view } : {}),
+    ...(base.prompts ? { prompts: followingPrompts(() => (rooted ?? base).prompts!) } : {}),
     dispose: async () => {
       await Promise.allSettled(built.map((t) => t.dispose()));
       await base.dispose?.();
@@ -100,6 +101,8 @@ function followingResources(current: () => Resources) {
         watchers.delete(listener);
       };
     },
+    complete: (uriTemplate, request) =>
+      current().complete?.(uriTemplate, request) ?? Promise.resolve({ values: [] }),
   };
   const switched = () => {
     for (const [listener, stop] of [...watchers]) {
@@ -109,4 +112,17 @@ function followingResources(current: () => Resources) {
     }
   };
   return { view, switched };
+}
+
+/** Prompts that are always those of `current()`'s toolset. */
+function followingPrompts(current: () => NonNullable<McpToolsetLike["prompts"]>): McpToolsetLike["prompts"] {
+  return {
+    get available() {
+      return current().available;
+    },
+    list: () => current().list(),
+    get: (name, args) => current().get(name, args),
+    complete: (name, request) => current().complete(name, request),
+    watch: (listener) => current().watch?.(listener) ?? (() => {}),
+  };
 }

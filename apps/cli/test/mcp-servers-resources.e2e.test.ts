@@ -13,7 +13,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILD_TIMEOUT_MS, ensureBuilt, fixtures } from "./support/cli.js";
-import { connectCli } from "./support/serve.js";
+import { ENVELOPE, SUBSCRIPTION_ID } from "./support/raw-stdio.js";
+import { connectCli, serveHttp } from "./support/serve.js";
 
 const MOUNT = "clawtools://mcp/docs/";
 type Body = { uri: string; mimeType?: string; text?: string; blob?: string };
@@ -143,4 +144,79 @@ describe("clawtools serve: a mounted MCP server's resources", () => {
       await denied.client.close();
     }
   }, 60_000);
+
+  it("2026-07-28 over --http: a listen stream hears the mounted server's update of a resource it asked for", async () => {
+    const served = await serveHttp(["--workspace", dir, "--config", config], { cwd: dir });
+    const stop = new AbortController();
+    const post = (id: number, method: string, params: object, signal?: AbortSignal) =>
+      fetch(served.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": method,
+          ...(method === "tools/call" ? { "mcp-name": String((params as { name: string }).name) } : {}),
+          ...(method === "resources/read" ? { "mcp-name": String((params as { uri: string }).uri) } : {}),
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: ENVELOPE } }),
+        ...(signal ? { signal } : {}),
+      });
+    try {
+      const uri = `${MOUNT}docs://readme`;
+      const stream = await post(
+        1,
+        "subscriptions/listen",
+        { notifications: { resourceSubscriptions: [uri] } },
+        stop.signal,
+      );
+      const got: Array<Record<string, any>> = [];
+      void (async () => {
+        const decoder = new TextDecoder();
+        const reader = stream.body!.getReader();
+        let buffer = "";
+        try {
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) return;
+            buffer += decoder.decode(value, { stream: true });
+            for (let nl = buffer.indexOf("\n"); nl !== -1; nl = buffer.indexOf("\n")) {
+              const line = buffer.slice(0, nl).trim();
+              buffer = buffer.slice(nl + 1);
+              if (line.startsWith("data:")) got.push(JSON.parse(line.slice(5)));
+            }
+          }
+        } catch {
+          // aborted at the end
+        }
+      })();
+      await expect
+        .poll(() => got.map((n) => n.method), POLL)
+        .toContain("notifications/subscriptions/acknowledged");
+      const id = got[0]?.params?._meta?.[SUBSCRIPTION_ID];
+      // the mount subscribes at its server once a client watches: edit until the update is heard
+      let version = 0;
+      await expect
+        .poll(async () => {
+          version += 1;
+          await (
+            await post(2, "tools/call", { name: "docs__edit_readme", arguments: { text: `http ${version}` } })
+          ).text();
+          return got.some(
+            (n) =>
+              n.method === "notifications/resources/updated" &&
+              n.params?.uri === uri &&
+              n.params?._meta?.[SUBSCRIPTION_ID] === id,
+          );
+        }, POLL)
+        .toBe(true);
+      const read = await (await post(3, "resources/read", { uri })).text();
+      expect(read).toContain(`http ${version}`);
+    } finally {
+      stop.abort();
+      const closed = new Promise((resolve) => served.child.once("close", resolve));
+      served.child.kill("SIGTERM");
+      await closed;
+    }
+  }, 90_000);
 });

@@ -5,6 +5,7 @@ import {
   type ToolContext,
   ToolUnavailableError,
 } from "@clawtools/core";
+import type { PluginPrompts } from "@clawtools/core/prompts";
 import type { PluginResources } from "@clawtools/core/resources";
 import type { RegistrationManifest, SectionManifest } from "./manifest.js";
 
@@ -145,6 +146,7 @@ export function lazySectionPlugin(
       await Promise.all(builds);
     },
     ...(manifest.resources ? { resources: lazyResources(load, whenLoaded, () => real) } : {}),
+    ...(manifest.prompts ? { prompts: lazyPrompts(load, whenLoaded, () => real) } : {}),
     // nothing to release unless the section was loaded
     dispose: async () => {
       const plugin = loading ? await loading.catch(() => undefined) : undefined;
@@ -168,6 +170,8 @@ function lazyResources(
     list: async (ctx) => (await resourcesOf())?.list(ctx) ?? [],
     templates: async (ctx) => (await resourcesOf())?.templates?.(ctx) ?? [],
     read: async (uri, ctx) => (await resourcesOf())?.read(uri, ctx),
+    complete: async (uriTemplate, request, ctx) =>
+      (await resourcesOf())?.complete?.(uriTemplate, request, ctx),
     watch: (ctx, listener) => {
       const now = loaded()?.resources;
       if (now?.watch) return now.watch(ctx, listener);
@@ -175,6 +179,33 @@ function lazyResources(
       let stopped = false;
       void whenLoaded.then((plugin) => {
         if (!stopped) stop = plugin.resources?.watch?.(ctx, listener);
+      });
+      return () => {
+        stopped = true;
+        stop?.();
+      };
+    },
+  };
+}
+
+/** A section's prompts before its code is loaded: listing, getting and completing load it. */
+function lazyPrompts(
+  load: () => Promise<ClawtoolsPlugin>,
+  whenLoaded: Promise<ClawtoolsPlugin>,
+  loaded: () => ClawtoolsPlugin | undefined,
+): PluginPrompts {
+  const promptsOf = async () => (await load()).prompts;
+  return {
+    list: async (ctx) => (await promptsOf())?.list(ctx) ?? [],
+    get: async (name, args, ctx) => (await promptsOf())?.get(name, args, ctx),
+    complete: async (name, request, ctx) => (await promptsOf())?.complete?.(name, request, ctx),
+    watch: (ctx, listener) => {
+      const now = loaded()?.prompts;
+      if (now?.watch) return now.watch(ctx, listener);
+      let stop: (() => void) | undefined;
+      let stopped = false;
+      void whenLoaded.then((plugin) => {
+        if (!stopped) stop = plugin.prompts?.watch?.(ctx, listener);
       });
       return () => {
         stopped = true;

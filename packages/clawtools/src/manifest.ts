@@ -18,6 +18,8 @@ export interface SectionManifest {
   configSchema?: Record<string, unknown>;
   /** The section serves resources (`ClawtoolsPlugin.resources`): its lazy plugin loads it to list them. */
   resources?: true;
+  /** The section serves prompts (`ClawtoolsPlugin.prompts`): its lazy plugin loads it to list them. */
+  prompts?: true;
   registrations: RegistrationManifest[];
 }
 
@@ -84,6 +86,7 @@ export function buildSectionManifest(
     ...(plugin.description ? { description: plugin.description } : {}),
     ...(plugin.configSchema ? { configSchema: json(plugin.configSchema) as Record<string, unknown> } : {}),
     ...(plugin.resources ? { resources: true as const } : {}),
+    ...(plugin.prompts ? { prompts: true as const } : {}),
     registrations,
   };
 }

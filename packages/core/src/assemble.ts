@@ -7,6 +7,7 @@ import { allowEntries, profilePolicy } from "./policy/toolset-policy.js";
 import { applyToolPolicyPipeline, type ToolPolicyPipelineStep } from "./policy/pipeline.js";
 import { toolInputSchema } from "./providers/input-schema.js";
 import { type ToolDiagnostic, ToolRegistry } from "./registry.js";
+import { ToolsetPrompts } from "./prompts/toolset-prompts.js";
 import { ToolsetResources } from "./resources/toolset-resources.js";
 import { resolveStateDir } from "./state-dir.js";
 import type { ToolContext } from "./tool.js";
@@ -173,16 +174,22 @@ export function createToolset(options: CreateToolsetOptions = {}): Toolset {
   }));
   // a plugin's resources are served with its tools: not when the policy left out every one of them
   const servedNames = new Set(tools.map((tool) => normalizeToolName(tool.name)));
+  const kept = registry
+    .plugins()
+    .filter(
+      (plugin) =>
+        plugin.tools.length === 0 ||
+        plugin.tools.some((r) => r.names.some((name) => servedNames.has(normalizeToolName(name)))),
+    );
   const resources = new ToolsetResources(
-    registry
-      .plugins()
-      .filter(
-        (plugin) =>
-          plugin.resources &&
-          (plugin.tools.length === 0 ||
-            plugin.tools.some((r) => r.names.some((name) => servedNames.has(normalizeToolName(name))))),
-      )
-      .map((plugin) => ({ pluginId: plugin.id, resources: plugin.resources! })),
+    kept.flatMap((plugin) =>
+      plugin.resources ? [{ pluginId: plugin.id, resources: plugin.resources }] : [],
+    ),
+    context,
+  );
+  // prompts follow the same rule: a plugin's prompts are served with its tools
+  const prompts = new ToolsetPrompts(
+    kept.flatMap((plugin) => (plugin.prompts ? [{ pluginId: plugin.id, prompts: plugin.prompts }] : [])),
     context,
   );
   return {
@@ -192,6 +199,7 @@ export function createToolset(options: CreateToolsetOptions = {}): Toolset {
     registry,
     meta: (name) => registry.getMeta(normalizeToolName(name)),
     resources,
+    prompts,
     dispose: () => disposer.dispose(),
   };
 }

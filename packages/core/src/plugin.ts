@@ -1,6 +1,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { SectionId, ToolMeta } from "./catalog.js";
 import type { ProvidedCapability } from "./plugin-capability.js";
+import type { PluginPrompts } from "./prompts/types.js";
 import type { PluginResources } from "./resources/types.js";
 import type { AnyAgentTool, ToolContext } from "./tool.js";
 
@@ -55,6 +56,11 @@ export interface ClawtoolsPlugin {
    * keeps one of this plugin's tools (or the plugin has none). See `defineResources`.
    */
   resources?: PluginResources;
+  /**
+   * Prompts a host offers its user (MCP prompts), served like `resources`: only while the policy
+   * keeps one of this plugin's tools (or the plugin has none). See `definePrompts`.
+   */
+  prompts?: PluginPrompts;
 }
 
 export interface PluginToolInput {
@@ -80,6 +86,7 @@ export interface DefinePluginInput {
   /** Declared with `provide(KEY, value)`; a key given twice is an error. */
   capabilities?: ProvidedCapability[];
   resources?: PluginResources;
+  prompts?: PluginPrompts;
 }
 
 function isTool(value: unknown): value is AnyAgentTool {
@@ -126,6 +133,7 @@ export function definePlugin(input: DefinePluginInput): ClawtoolsPlugin {
     ...(input.dispose ? { dispose: serialised(input.dispose) } : {}),
     ...(input.configSchema ? { configSchema: input.configSchema } : {}),
     ...(input.resources ? { resources: input.resources } : {}),
+    ...(input.prompts ? { prompts: input.prompts } : {}),
   };
 }
 

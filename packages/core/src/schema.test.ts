@@ -32,7 +32,7 @@ describe("checkToolSchema", () => {
     ]);
   });
 
-  it("reports unions, null variants and a property named format", () => {
+  it("reports null variants and a property named format; takes unions providers can be given", () => {
     const schema = Type.Object({
       mode: Type.Union([Type.Literal("a"), Type.Literal("b")]),
       maybe: Type.Union([Type.String(), Type.Null()]),
@@ -40,10 +40,7 @@ describe("checkToolSchema", () => {
       typed: { type: ["string", "null"] } as never,
     });
     const issues = checkToolSchema(schema);
-    expect(issues).toContainEqual({
-      path: "/properties/mode",
-      message: "anyOf unions are not allowed; use stringEnum or a flat object",
-    });
+    expect(issues.filter((i) => i.path === "/properties/mode")).toEqual([]);
     expect(issues).toContainEqual({
       path: "/properties/maybe/anyOf/1",
       message: "null variants are not allowed; use Type.Optional instead",
@@ -56,13 +53,48 @@ describe("checkToolSchema", () => {
       path: "/properties/typed",
       message: "null variants are not allowed; use Type.Optional instead",
     });
-    expect(checkToolSchema({ type: "object", properties: {}, oneOf: [] })[0]?.message).toMatch(/^oneOf/);
+    expect(checkToolSchema({ type: "object", properties: {}, oneOf: [] })).toEqual([
+      { path: "", message: "oneOf has no variants: nothing can match" },
+    ]);
   });
 
   it("looks inside arrays and nested objects", () => {
     const schema = Type.Object({
-      edits: Type.Array(Type.Object({ x: Type.Union([Type.String(), Type.Number()]) })),
+      edits: Type.Array(Type.Object({ x: { type: ["string", "null"] } as never })),
     });
     expect(checkToolSchema(schema).map((i) => i.path)).toEqual(["/properties/edits/items/properties/x"]);
+  });
+
+  it("takes JSON Schema 2020-12 composition that folds, and names what cannot", () => {
+    const contact = {
+      type: "object",
+      properties: { phone: { type: "string" }, email: { type: "string" } },
+      allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+      if: { properties: { phone: { const: "" } } },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if / then / else
+      then: { required: ["email"] },
+    };
+    expect(checkToolSchema(contact)).toEqual([]);
+    expect(
+      checkToolSchema({
+        type: "object",
+        properties: { a: { type: "string" } },
+        anyOf: [{ type: "object", properties: { a: { type: "string" } } }, { type: "string" }],
+      }),
+    ).toEqual([
+      {
+        path: "/anyOf/1",
+        message:
+          "this anyOf variant is a string, but a tool's arguments are always an object: make every variant an object",
+      },
+    ]);
+    expect(
+      checkToolSchema({
+        type: "object",
+        properties: { n: { allOf: [{ type: "string" }, { type: "number" }] } },
+      }),
+    ).toEqual([
+      { path: "/properties/n", message: 'allOf joins a "string" and a "number": no value is both' },
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import { type TOptional, type TUnsafe, Type } from "@sinclair/typebox";
+import { lowerComposition, SchemaCompositionError } from "./providers/composition.js";
 import type { JsonSchema } from "./tool.js";
 
 export { type Static, type TObject, type TSchema, Type } from "@sinclair/typebox";
@@ -36,7 +37,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /**
  * Reports every breach of the tool-schema guardrails: the root must be an object with
- * properties; no anyOf / oneOf unions; no null variants; no property named `format`.
+ * properties; no null variants; no property named `format`; and JSON Schema 2020-12 composition
+ * (allOf / anyOf / oneOf, if / then / else) only where it can be folded into what every provider
+ * takes (`lowerComposition`: a root union of non-objects or an allOf of contradicting parts cannot).
  */
 export function checkToolSchema(schema: JsonSchema): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
@@ -44,6 +47,12 @@ export function checkToolSchema(schema: JsonSchema): SchemaIssue[] {
   if (schema.type !== "object") issues.push({ path: "", message: 'root schema must have type "object"' });
   if (!isRecord(schema.properties)) issues.push({ path: "", message: "root schema must have properties" });
   walk(schema, "", issues);
+  try {
+    lowerComposition(schema);
+  } catch (error) {
+    if (!(error instanceof SchemaCompositionError)) throw error;
+    issues.push({ path: error.schemaPath, message: error.message.slice(error.message.indexOf(": ") + 2) });
+  }
   return issues;
 }
 
@@ -53,10 +62,6 @@ function walk(node: unknown, path: string, issues: SchemaIssue[]): void {
     return;
   }
   if (!isRecord(node)) return;
-  for (const key of ["anyOf", "oneOf"] as const) {
-    if (key in node)
-      issues.push({ path, message: `${key} unions are not allowed; use stringEnum or a flat object` });
-  }
   const type = node.type;
   if (type === "null" || (Array.isArray(type) && type.includes("null"))) {
     issues.push({ path, message: "null variants are not allowed; use Type.Optional instead" });

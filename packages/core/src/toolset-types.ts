@@ -2,6 +2,7 @@ import type { ToolMeta } from "./catalog.js";
 import type { ClawtoolsPlugin } from "./plugin.js";
 import type { ToolsetPolicy } from "./policy/toolset-policy.js";
 import type { ToolDiagnostic, ToolRegistry } from "./registry.js";
+import type { ToolsetPrompts } from "./prompts/toolset-prompts.js";
 import type { ToolsetResources } from "./resources/toolset-resources.js";
 import type { AnyAgentTool, ToolContext } from "./tool.js";
 import type { ToolHooks } from "./wrap/hooks.js";
@@ -43,6 +44,8 @@ export interface Toolset {
    * with this toolset's context: what an MCP server lists and reads for its client.
    */
   resources: ToolsetResources;
+  /** The prompts of the same plugins (MCP prompts), filled with this toolset's context. */
+  prompts: ToolsetPrompts;
   /**
    * Releases what this toolset holds: resources its factories registered through
    * `ctx.onDispose`, then the plugins passed in `plugins` (a registry passed in stays the

@@ -7,7 +7,8 @@ import { isGeminiProvider, type NormalizeOptions, normalizeToolParameters } from
 const produced = new WeakMap<object, string>();
 
 function targetKey(options: NormalizeOptions): string {
-  const base = isGeminiProvider(options.provider) ? "gemini" : "json-schema";
+  // hosts (no provider) get 2020-12 composition as written; providers get it folded
+  const base = isGeminiProvider(options.provider) ? "gemini" : options.provider ? "provider" : "json-schema";
   return options.unsupportedKeywords?.length ? `${base}:${options.unsupportedKeywords.join(",")}` : base;
 }
 

@@ -1,4 +1,5 @@
 import type { JsonSchema } from "../tool.js";
+import { hasComposition, lowerComposition } from "./composition.js";
 import { cleanSchemaForGemini } from "./gemini.js";
 
 const isObject = (v: unknown): v is JsonSchema => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -81,15 +82,21 @@ function stripKeywords(schema: unknown, keywords: ReadonlySet<string>): unknown 
   return out;
 }
 
+const hasRootRule = (schema: JsonSchema) => "anyOf" in schema || "oneOf" in schema || "not" in schema;
+
 /**
  * Makes a tool's parameters acceptable to every provider: an object root (an empty `{}` from an
- * MCP no-argument tool included), root unions flattened, then provider-specific cleaning.
+ * MCP no-argument tool included), root unions flattened; for a provider, JSON Schema 2020-12
+ * composition folded (`lowerComposition`: allOf merged, root unions and conditions said in the
+ * description), then provider-specific cleaning.
  * TypeBox's symbol keys are dropped; the input is never mutated.
  */
 export function normalizeToolParameters(parameters: JsonSchema, options: NormalizeOptions = {}): JsonSchema {
   let schema: JsonSchema = isObject(parameters) ? JSON.parse(JSON.stringify(parameters)) : {};
   const union = (schema.anyOf ?? schema.oneOf) as unknown;
-  if (Array.isArray(union) && !schema.allOf) {
+  // a union of whole objects (TypeBox's Union) becomes one object; a union beside the root's own
+  // properties is a rule about them (2020-12), kept as written for hosts and folded for providers
+  if (Array.isArray(union) && !schema.allOf && !isObject(schema.properties)) {
     schema = flattenRootUnion(schema, union);
   } else if (!schema.allOf) {
     if (
@@ -100,6 +107,8 @@ export function normalizeToolParameters(parameters: JsonSchema, options: Normali
     }
     if (schema.type === "object" && !isObject(schema.properties)) schema = { ...schema, properties: {} };
   }
+  // providers refuse composition at the root (and Gemini and strict mode anywhere): it is folded
+  if (options.provider && (hasComposition(schema) || hasRootRule(schema))) schema = lowerComposition(schema);
   if (isGeminiProvider(options.provider)) return cleanSchemaForGemini(schema);
   if (options.unsupportedKeywords?.length) {
     return stripKeywords(schema, new Set(options.unsupportedKeywords)) as JsonSchema;

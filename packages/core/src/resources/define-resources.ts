@@ -1,3 +1,4 @@
+import { type ArgumentCompleter, completionOf } from "../prompts/completion.js";
 import type { ToolContext } from "../tool.js";
 import type { PluginResources, ResourceBody, ResourceInfo, ResourceTemplateInfo } from "./types.js";
 import { matchUriTemplate } from "./uri-template.js";
@@ -14,6 +15,8 @@ export interface TemplateResource extends ResourceTemplateInfo {
     variables: Record<string, string>,
     ctx: ToolContext,
   ): ResourceBody | Promise<ResourceBody>;
+  /** Completers for the template's variables (`completion/complete` of a `ref/resource`), by name. */
+  complete?: Record<string, ArgumentCompleter>;
 }
 
 export interface DefineResourcesInput {
@@ -22,7 +25,11 @@ export interface DefineResourcesInput {
 }
 
 const infoOf = ({ read: _read, ...info }: StaticResource): ResourceInfo => info;
-const templateInfoOf = ({ read: _read, ...info }: TemplateResource): ResourceTemplateInfo => info;
+const templateInfoOf = ({
+  read: _read,
+  complete: _complete,
+  ...info
+}: TemplateResource): ResourceTemplateInfo => info;
 
 /** `PluginResources` from fixed resources and URI templates (a fixed URI wins over a template). */
 export function defineResources(input: DefineResourcesInput): PluginResources {
@@ -44,6 +51,12 @@ export function defineResources(input: DefineResourcesInput): PluginResources {
         return { ...(template.mimeType ? { mimeType: template.mimeType } : {}), body };
       }
       return undefined;
+    },
+    complete: async (uriTemplate, request, ctx) => {
+      const template = templates.find((t) => t.uriTemplate === uriTemplate);
+      const completer = template?.complete?.[request.argument];
+      if (!completer) return undefined;
+      return completionOf(await completer(request.value, request.context ?? {}, ctx));
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { CompletionRequest, CompletionValues } from "../prompts/completion.js";
 import type { ToolContext } from "../tool.js";
 import {
   type PluginResources,
@@ -11,6 +12,7 @@ import {
 /** What serves a toolset's resources, as a server or a view over the toolset sees it. */
 export type ResourceSource = Pick<ToolsetResources, "available" | "list" | "templates" | "read"> & {
   watch?: ToolsetResources["watch"];
+  complete?: ToolsetResources["complete"];
 };
 
 /** One plugin's resources, as a toolset serves them. */
@@ -61,6 +63,19 @@ export class ToolsetResources {
         : { uri, ...mimeType, blob: Buffer.from(found.body).toString("base64") };
     }
     throw new ResourceNotFoundError(uri);
+  }
+
+  /**
+   * Values for a variable of `uriTemplate` from the plugin that lists it (none when it offers no
+   * completer); `ResourceNotFoundError` when no plugin lists the template here.
+   */
+  async complete(uriTemplate: string, request: CompletionRequest): Promise<CompletionValues> {
+    for (const { resources } of this.served) {
+      const templates = (await resources.templates?.(this.ctx)) ?? [];
+      if (!templates.some((t) => t.uriTemplate === uriTemplate)) continue;
+      return (await resources.complete?.(uriTemplate, request, this.ctx)) ?? { values: [] };
+    }
+    throw new ResourceNotFoundError(uriTemplate);
   }
 
   /** Calls `listener` on every change any plugin reports; returns the unsubscribe. */

@@ -1,4 +1,5 @@
 import { ClawtoolsError } from "../clawtools-error.js";
+import type { CompletionRequest, CompletionValues } from "../prompts/completion.js";
 import type { ToolContext } from "../tool.js";
 
 // What a plugin serves beside its tools: resources a host reads by URI (MCP resources).
@@ -58,6 +59,12 @@ export interface PluginResources {
     | Promise<{ mimeType?: string; body: ResourceBody } | undefined>
     | { mimeType?: string; body: ResourceBody }
     | undefined;
+  /** Values for a variable of one of this plugin's templates; undefined: none offered. */
+  complete?(
+    uriTemplate: string,
+    request: CompletionRequest,
+    ctx: ToolContext,
+  ): CompletionValues | undefined | Promise<CompletionValues | undefined>;
   /** Calls `listener` when a resource of this context changes; returns the unsubscribe. */
   watch?(ctx: ToolContext, listener: (change: ResourceChange) => void): () => void;
 }

@@ -1,4 +1,5 @@
 import type { ToolMeta } from "../catalog.js";
+import type { PromptSource } from "../prompts/toolset-prompts.js";
 import type { ResourceSource } from "../resources/toolset-resources.js";
 import type { AnyAgentTool } from "../tool.js";
 import { type CodeSurfaceOptions, createCodeSurface } from "./code-surface.js";
@@ -11,6 +12,7 @@ export type SurfaceableToolset = {
   onToolsChanged?(listener: () => void): () => void;
   dispose?(): Promise<void>;
   resources?: ResourceSource;
+  prompts?: PromptSource;
 };
 
 /**
@@ -27,7 +29,7 @@ export type ToolSurfaceOptions = SearchSurfaceOptions & CodeSurfaceOptions;
  * for `code`, two.
  * The surface is rebuilt when the catalog's array changes, so a tool that comes or goes at run
  * time (a mounted server coming back) is searchable at once, and listeners hear of the change.
- * Only `tools`, `meta`, `onToolsChanged`, `dispose`, `onRoots` and `resources` pass through: the result is a
+ * Only `tools`, `meta`, `onToolsChanged`, `dispose`, `onRoots`, `resources` and `prompts` pass through: the result is a
  * view, not the toolset.
  */
 export function withToolSurface<T extends SurfaceableToolset & { onRoots?: unknown }>(
@@ -56,6 +58,7 @@ export function withToolSurface<T extends SurfaceableToolset & { onRoots?: unkno
     ...(toolset.onRoots !== undefined ? { onRoots: toolset.onRoots } : {}),
     // resources are the toolset's whatever surface shows its tools
     ...(toolset.resources ? { resources: toolset.resources } : {}),
+    ...(toolset.prompts ? { prompts: toolset.prompts } : {}),
   };
   return view as SurfaceView<T>;
 }

@@ -2,7 +2,7 @@ import { inflateSync } from "node:zlib";
 import { createToolset } from "@clawtools/core";
 import { describe, expect, it } from "vitest";
 import { checkPluginContract } from "../contract.js";
-import { CONFORMANCE_ERROR_TEXT, CONFORMANCE_TOOL_NAMES, plugin, STATIC_TEXT } from "./index.js";
+import { ARG1_VALUES, CONFORMANCE_ERROR_TEXT, CONFORMANCE_TOOL_NAMES, plugin, STATIC_TEXT } from "./index.js";
 
 const toolset = () => createToolset({ plugins: [plugin] });
 
@@ -40,6 +40,8 @@ describe("@clawtools/testing/mcp-conformance", () => {
       "test_missing_capability",
       "test_streaming_elicitation",
       "test_tool_with_task",
+      "json_schema_2020_12_tool",
+      "test_header_param",
     ]);
   });
 
@@ -152,5 +154,32 @@ describe("@clawtools/testing/mcp-conformance", () => {
       "image",
       "resource",
     ]);
+  });
+
+  it("serves the suite's fixture prompts, with completion of arg1 and of the template's id", async () => {
+    const { prompts, resources } = toolset();
+    expect((await prompts.list()).map((p) => p.name)).toEqual([
+      "test_simple_prompt",
+      "test_prompt_with_arguments",
+      "test_prompt_with_embedded_resource",
+      "test_prompt_with_image",
+    ]);
+    expect((await prompts.get("test_simple_prompt")).messages).toEqual([
+      { role: "user", content: { type: "text", text: "This is a simple prompt for testing." } },
+    ]);
+    expect(
+      (await prompts.get("test_prompt_with_arguments", { arg1: "hello", arg2: "world" })).messages[0]
+        ?.content,
+    ).toEqual({ type: "text", text: "Prompt with arguments: arg1='hello', arg2='world'" });
+    const embedded = await prompts.get("test_prompt_with_embedded_resource", { resourceUri: "test://x" });
+    expect(embedded.messages[0]?.content).toMatchObject({ type: "resource", resource: { uri: "test://x" } });
+    const [image] = (await prompts.get("test_prompt_with_image")).messages;
+    expect(image?.content).toMatchObject({ type: "image", mimeType: "image/png" });
+    expect(
+      (await prompts.complete("test_prompt_with_arguments", { argument: "arg1", value: "par" })).values,
+    ).toEqual(ARG1_VALUES);
+    expect(
+      (await resources.complete("test://template/{id}/data", { argument: "id", value: "2" })).values,
+    ).toEqual(["2"]);
   });
 });

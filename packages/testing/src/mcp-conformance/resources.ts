@@ -41,6 +41,7 @@ export function conformanceResources(): PluginResources {
         description: "Data for an id, with the id substituted",
         mimeType: "application/json",
         read: (_uri, { id }) => JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }),
+        complete: { id: (value) => ["1", "2", "3"].filter((id) => id.startsWith(value)) },
       },
     ],
   });
