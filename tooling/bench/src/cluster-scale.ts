@@ -139,6 +139,7 @@ export async function runScale(url: string): Promise<BenchSuiteResult> {
   const store = await openPostgresStore({ connectionString: url, maxConnections: 4 });
   try {
     let live = await Promise.all(Array.from({ length: SERVES }, () => start()));
+    const died: string[] = [];
     // 100 sessions for each serve, each with a short transcript, written as that serve writes them
     for (let s = 0; s < SERVES; s++)
       for (let i = 0; i < SESSIONS_EACH; i++) {
@@ -150,9 +151,20 @@ export async function runScale(url: string): Promise<BenchSuiteResult> {
       }
     const leader = async (): Promise<Serve> => {
       for (;;) {
+        // a serve that died unasked is set aside and named (its stderr's end kept for the notes)
         const roles = await Promise.all(
-          live.map(async (s) => ({ s, role: (await s.call("cron", { action: "status" })).role })),
+          live.map(async (s) => ({
+            s,
+            role: await s.call("cron", { action: "status" }).then(
+              (st) => st.role as string,
+              (error: Error) => {
+                died.push(`${s.name}: ${error.message}; stderr: ${s.stderr().slice(-600)}`);
+                return "dead";
+              },
+            ),
+          })),
         );
+        live = live.filter((s) => !roles.some((r) => r.s === s && r.role === "dead"));
         const found = roles.find((r) => r.role === "leader");
         if (found) return found.s;
         await delay(100);
@@ -174,7 +186,7 @@ export async function runScale(url: string): Promise<BenchSuiteResult> {
     );
     sampleCpu();
     const cpuBefore = [...cpu.values()].reduce((a, b) => a + b, 0);
-    const t0 = Date.now() + (SMALL ? 10_000 : 45_000);
+    const t0 = Date.now() + (SMALL ? 10_000 : 100_000);
     const due = new Map<string, number>();
     const addStart = Date.now();
     for (let i = 0; i < JOBS; i += 8)
@@ -251,7 +263,12 @@ export async function runScale(url: string): Promise<BenchSuiteResult> {
     const expected = SERVES * SESSIONS_EACH;
     let readers = 0;
     const reads: string[] = [];
-    for (const s of live) {
+    for (const s of [...live]) {
+      if (!(await s.call("cron", { action: "status" }).catch(() => undefined))) {
+        died.push(`${s.name} (at the end): stderr: ${s.stderr().slice(-600)}`);
+        live = live.filter((x) => x !== s);
+        continue;
+      }
       let seen = 0;
       let cursor: string | undefined;
       do {
@@ -313,6 +330,14 @@ export async function runScale(url: string): Promise<BenchSuiteResult> {
         target: `${live.length}`,
         met: readers === live.length,
         note: reads.join("; "),
+      },
+      {
+        name: "serves that died unasked (not killed by the bench)",
+        value: died.length,
+        unit: "serves",
+        target: "0",
+        met: died.length === 0,
+        ...(died.length ? { note: died.join(" | ").replace(/\s+/g, " ").replace(/\|/g, "/") } : {}),
       },
       {
         name: "database transactions per fire (all processes: adds, claims, events, run lines, probes, status calls)",
