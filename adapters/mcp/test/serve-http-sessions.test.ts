@@ -275,7 +275,9 @@ describe("serveHttp: session limits", () => {
     let otherExpired: () => void = () => {};
     const s = await serve(
       {
-        sessionIdleMs: 100,
+        // long enough that the busy client's call reaches the server before its session could idle
+        // out at load (100 ms failed once beside a build); the idle client's expiry still proves it
+        sessionIdleMs: 1_000,
         log: (line) => {
           const id = /^session (\S+) expired/.exec(line)?.[1];
           if (!id) return;

@@ -15,6 +15,8 @@ export const LEADER_LEASE_MS = 30_000;
  * store that binds its lease to its connection is replaced within about this long.
  */
 export const LEADER_PROBE_MS = 1_000;
+/** After a pass fails on the store (a dropped connection), the scheduler tries again this much later. */
+export const RETRY_AFTER_ERROR_MS = 1_000;
 
 export interface SchedulerOptions {
   store: CronStore;
@@ -36,4 +38,6 @@ export interface SchedulerOptions {
    * `sharedClaims`; ignored otherwise, where the leader alone fires). Unset: no cluster-wide cap.
    */
   clusterMaxConcurrentRuns?: number;
+  /** Told of a pass that failed on the store; the scheduler tries again RETRY_AFTER_ERROR_MS later. */
+  onError?: (error: unknown) => void;
 }

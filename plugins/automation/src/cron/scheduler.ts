@@ -10,6 +10,7 @@ import {
   LEADER_LEASE_MS,
   LEADER_PROBE_MS,
   MAX_TIMER_MS,
+  RETRY_AFTER_ERROR_MS,
   type SchedulerOptions,
 } from "./scheduler-options.js";
 
@@ -286,11 +287,25 @@ export class CronScheduler {
     })().finally(() => {
       this.ticking = undefined;
     });
-    return this.ticking.then(() => {
-      const known = this.nextFromClaim;
-      this.nextFromClaim = null;
-      return this.track(this.arm(known));
-    });
+    return this.ticking.then(
+      () => {
+        const known = this.nextFromClaim;
+        this.nextFromClaim = null;
+        return this.track(this.arm(known)).catch((error: unknown) => this.failed(error));
+      },
+      (error: unknown) => this.failed(error),
+    );
+  }
+
+  /**
+   * A pass that failed on the store (a dropped database connection, say) is reported and tried
+   * again after RETRY_AFTER_ERROR_MS: the timer that fired it is spent, so without this the
+   * scheduler would never wake again, and a rejection nobody handles would end the process.
+   */
+  private failed(error: unknown): void {
+    this.o.onError?.(error);
+    if (this.stopped || !this.started || !this.o.timer) return;
+    this.timer.set(this.o.clock.now() + RETRY_AFTER_ERROR_MS);
   }
 
   private async claimAndLaunch(): Promise<void> {

@@ -49,6 +49,11 @@ export interface CronServiceOptions {
   leaseMs?: number;
   defaultAgentId?: string;
   newId?: () => string;
+  /**
+   * Told of a scheduler pass that failed on the store (a dropped database connection, say); the
+   * scheduler tries again a second later. Default: a process warning on stderr.
+   */
+  onError?: (error: unknown) => void;
 }
 
 /** What `run` answers at once (OpenClaw's `cron.run`): the run's outcome shows in `runs`. */
@@ -76,6 +81,12 @@ export function isUnknownJobError(error: unknown): error is UnknownJobError {
     error !== null &&
     (error as Record<symbol, unknown>)[UNKNOWN_JOB_ERROR] === true
   );
+}
+
+/** One line on stderr, no stack: the scheduler goes on and tries again. */
+function warnSchedulerError(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  process.emitWarning(`cron scheduler: a pass failed on the store (${message}); trying again in 1 s`);
 }
 
 /** The cron tool's actions over a store, with the scheduler (see scheduler.ts) that fires jobs by time. */
@@ -120,6 +131,7 @@ export class CronService {
       ...(options.clusterMaxConcurrentRuns !== undefined
         ? { clusterMaxConcurrentRuns: Math.max(1, options.clusterMaxConcurrentRuns) }
         : {}),
+      onError: options.onError ?? warnSchedulerError,
     });
   }
 
