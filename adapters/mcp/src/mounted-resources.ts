@@ -8,14 +8,6 @@ import type {
 /** The URI prefix a mounted server's resources are served under: `clawtools://mcp/<name>/`. */
 export const mountedResourcePrefix = (name: string): string => `clawtools://mcp/${name}/`;
 
-type Listed = {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-};
 type Template = {
   uriTemplate: string;
   name: string;
@@ -27,7 +19,7 @@ type Contents = { uri: string; mimeType?: string; text?: string; blob?: string }
 
 /** What the mount needs of an MCP client (SDK v2's `Client`, typed structurally). */
 export interface McpResourceClientLike {
-  listResources(params?: { cursor?: string }): Promise<{ resources: Listed[]; nextCursor?: string }>;
+  listResources(params?: { cursor?: string }): Promise<{ resources: ResourceInfo[]; nextCursor?: string }>;
   listResourceTemplates(params?: {
     cursor?: string;
   }): Promise<{ resourceTemplates: Template[]; nextCursor?: string }>;

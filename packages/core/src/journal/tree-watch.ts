@@ -5,20 +5,9 @@
  * no file with a second hard link (a write through a link elsewhere notifies that directory, not
  * this one). Anywhere else it always says "changed", and every scan is a full one.
  */
-import { type FSWatcher, type Stats, statfsSync, watch } from "node:fs";
+import { type FSWatcher, type Stats, watch } from "node:fs";
 import { setImmediate as nextTurn } from "node:timers/promises";
-
-/** Filesystems whose changes inotify reports, whoever makes them (statfs magic numbers). */
-const LOCAL_FILESYSTEMS = new Set([
-  0xef53, // ext2/3/4
-  0x58465342, // xfs
-  0x9123683e, // btrfs
-  0x01021994, // tmpfs
-  0x794c7630, // overlayfs
-  0xf2f52010, // f2fs
-  0x2fc12fc1, // zfs
-  0xca451a4e, // bcachefs
-]);
+import { onLocalFilesystem } from "../safety/local-filesystem.js";
 
 /** Beyond this many directories the watches are not worth their kernel memory: full scans. */
 const MAX_WATCHES = 8192;
@@ -158,13 +147,5 @@ export class TreeWatch implements ScanObserver {
     for (const w of this.watches.values()) w.watcher.close();
     this.watches.clear();
     this.changed = true;
-  }
-}
-
-function onLocalFilesystem(root: string): boolean {
-  try {
-    return LOCAL_FILESYSTEMS.has(statfsSync(root).type);
-  } catch {
-    return false;
   }
 }

@@ -7,8 +7,8 @@ import {
   readlinkSync,
   readSync,
   type Stats,
-  statfsSync,
 } from "node:fs";
+import { onLocalFilesystem } from "./local-filesystem.js";
 import { type Located, locateDirect } from "./workspace-walk.js";
 
 const { O_RDONLY, O_NONBLOCK, O_DIRECTORY } = constants;
@@ -27,28 +27,6 @@ export const DIRECT_READ_MAX = 1024 * 1024;
 /** Directories whose own size is at most this (about a thousand names on ext4) are listed in place. */
 export const SMALL_DIR_BYTES = 64 * 1024;
 
-/** statfs magic numbers of filesystems served by this kernel from local storage or memory. */
-const LOCAL_FILESYSTEMS = new Set([
-  0xef53, // ext2/3/4
-  0x58465342, // xfs
-  0x9123683e, // btrfs
-  0x01021994, // tmpfs
-  0x794c7630, // overlayfs
-  0xf2f52010, // f2fs
-  0x2fc12fc1, // zfs
-  0x858458f6, // ramfs
-  0xca451a4e, // bcachefs
-]);
-
-/** Asked each time (one system call): a device number can come back as another mount. */
-function onLocalDisk(at: string): boolean {
-  try {
-    return LOCAL_FILESYSTEMS.has(Number(statfsSync(at).type));
-  } catch {
-    return false;
-  }
-}
-
 async function locateSmall(
   root: string,
   target: string,
@@ -56,7 +34,7 @@ async function locateSmall(
 ): Promise<Located | null> {
   const found = await locateDirect(root, target);
   if (!found) return null;
-  if (fits(found.stat) && onLocalDisk(`/proc/self/fd/${found.located}`)) return found;
+  if (fits(found.stat) && onLocalFilesystem(`/proc/self/fd/${found.located}`)) return found;
   closeSync(found.located);
   return null;
 }

@@ -1,6 +1,7 @@
 /** The scheduler's options and default periods (re-exported by scheduler.ts). */
 import type { CronExecutor } from "./executor.js";
 import type { Clock, CronStore, LeaderLease } from "./interfaces.js";
+import type { CronRunStatus } from "./types.js";
 
 /** The timer never sleeps longer than this, so edits made by another process are picked up. */
 export const MAX_TIMER_MS = 60_000;
@@ -40,4 +41,12 @@ export interface SchedulerOptions {
   clusterMaxConcurrentRuns?: number;
   /** Told of a pass that failed on the store; the scheduler tries again RETRY_AFTER_ERROR_MS later. */
   onError?: (error: unknown) => void;
+}
+
+/** How a run ended, as the scheduler reports it to whoever waits on it. */
+export interface RunEnd {
+  runId: string;
+  status: CronRunStatus;
+  error?: string;
+  summary?: string;
 }

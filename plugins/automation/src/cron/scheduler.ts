@@ -4,31 +4,19 @@ import { Leadership, type SchedulerRole } from "./leadership.js";
 import { WakeTimer } from "./wake-timer.js";
 import { recordRun, settleRun } from "./outcome.js";
 import { recoverJobs } from "./recover.js";
-import type { CronJob, CronRunStatus } from "./types.js";
+import type { CronJob } from "./types.js";
 
 import {
   LEADER_LEASE_MS,
   LEADER_PROBE_MS,
   MAX_TIMER_MS,
   RETRY_AFTER_ERROR_MS,
+  type RunEnd,
   type SchedulerOptions,
 } from "./scheduler-options.js";
 
-export {
-  LEADER_LEASE_MS,
-  LEADER_PROBE_MS,
-  MAX_TIMER_MS,
-  type SchedulerOptions,
-} from "./scheduler-options.js";
+export * from "./scheduler-options.js";
 export type { SchedulerRole } from "./leadership.js";
-
-/** How a run ended, as the scheduler reports it to whoever waits on it. */
-export interface RunEnd {
-  runId: string;
-  status: CronRunStatus;
-  error?: string;
-  summary?: string;
-}
 
 /**
  * The loop: one timer to the nearest due job (capped at 60 s); due jobs claimed through the
@@ -297,11 +285,7 @@ export class CronScheduler {
     );
   }
 
-  /**
-   * A pass that failed on the store (a dropped database connection, say) is reported and tried
-   * again after RETRY_AFTER_ERROR_MS: the timer that fired it is spent, so without this the
-   * scheduler would never wake again, and a rejection nobody handles would end the process.
-   */
+  /** A pass failed on the store (a dropped connection): reported, tried again (its timer is spent). */
   private failed(error: unknown): void {
     this.o.onError?.(error);
     if (this.stopped || !this.started || !this.o.timer) return;
