@@ -7,6 +7,7 @@ import { BUILD_TIMEOUT_MS, ensureBuilt } from "./support/cli.js";
 import { flakyServerConfig } from "./support/flaky-server.js";
 import { ENVELOPE, SUBSCRIPTION_ID } from "./support/raw-stdio.js";
 import { serveHttp } from "./support/serve.js";
+import { sseMessages } from "./support/sse-messages.js";
 
 // A 2026-07-28 host has no session for serve to push on: it opens a subscriptions/listen stream
 // and hears tools/list_changed there when a mounted MCP server comes back. Raw HTTP, as the
@@ -39,23 +40,6 @@ function post(
   });
 }
 
-/** The JSON-RPC messages of an SSE body as they arrive. */
-async function* messages(body: ReadableStream<Uint8Array>) {
-  const decoder = new TextDecoder();
-  const reader = body.getReader();
-  let buffer = "";
-  for (;;) {
-    const { value: chunk, done } = await reader.read();
-    if (done) return;
-    buffer += decoder.decode(chunk, { stream: true });
-    for (let nl = buffer.indexOf("\n"); nl !== -1; nl = buffer.indexOf("\n")) {
-      const line = buffer.slice(0, nl).trim();
-      buffer = buffer.slice(nl + 1);
-      if (line.startsWith("data:")) yield JSON.parse(line.slice(5)) as Record<string, any>;
-    }
-  }
-}
-
 const toolNames = async (url: string) => {
   const answer = (await (await post(url, 9, "tools/list", {})).json()) as {
     result: { tools: Array<{ name: string }> };
@@ -79,7 +63,7 @@ it("a listening 2026-07-28 host hears tools/list_changed when a mounted server c
     stop.signal,
   );
   expect(stream.headers.get("content-type")).toContain("text/event-stream");
-  const frames = messages(stream.body!);
+  const frames = sseMessages(stream.body!);
   const first = (await frames.next()).value!;
   expect(first.method).toBe("notifications/subscriptions/acknowledged");
   const subscriptionId = first.params._meta[SUBSCRIPTION_ID];

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILD_TIMEOUT_MS, ensureBuilt, fixtures } from "./support/cli.js";
 import { ENVELOPE, SUBSCRIPTION_ID } from "./support/raw-stdio.js";
 import { connectCli, serveHttp } from "./support/serve.js";
+import { collectSseMessages } from "./support/sse-messages.js";
 
 const MOUNT = "clawtools://mcp/docs/";
 type Body = { uri: string; mimeType?: string; text?: string; blob?: string };
@@ -170,26 +171,7 @@ describe("clawtools serve: a mounted MCP server's resources", () => {
         { notifications: { resourceSubscriptions: [uri] } },
         stop.signal,
       );
-      const got: Array<Record<string, any>> = [];
-      void (async () => {
-        const decoder = new TextDecoder();
-        const reader = stream.body!.getReader();
-        let buffer = "";
-        try {
-          for (;;) {
-            const { value, done } = await reader.read();
-            if (done) return;
-            buffer += decoder.decode(value, { stream: true });
-            for (let nl = buffer.indexOf("\n"); nl !== -1; nl = buffer.indexOf("\n")) {
-              const line = buffer.slice(0, nl).trim();
-              buffer = buffer.slice(nl + 1);
-              if (line.startsWith("data:")) got.push(JSON.parse(line.slice(5)));
-            }
-          }
-        } catch {
-          // aborted at the end
-        }
-      })();
+      const got = collectSseMessages(stream.body!);
       await expect
         .poll(() => got.map((n) => n.method), POLL)
         .toContain("notifications/subscriptions/acknowledged");

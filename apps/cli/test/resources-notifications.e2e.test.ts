@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILD_TIMEOUT_MS, ensureBuilt } from "./support/cli.js";
 import { ENVELOPE, type RawStdio, rawStdio, SUBSCRIPTION_ID } from "./support/raw-stdio.js";
 import { connectCli, type HttpServe, serveHttp } from "./support/serve.js";
+import { collectSseMessages } from "./support/sse-messages.js";
 
 const MEMORY = "clawtools://memory/file/MEMORY.md";
 const ADDED = "clawtools://memory/file/memory%2Fadded.md";
@@ -149,26 +150,7 @@ function post(url: string, client: string, id: number, method: string, params: o
 /** Opens a listen stream; collects its notifications until `stop` aborts. */
 async function listenOver(url: string, client: string, filter: object, stop: AbortSignal) {
   const response = await post(url, client, 1, "subscriptions/listen", { notifications: filter }, stop);
-  const got: Array<Record<string, any>> = [];
-  void (async () => {
-    const decoder = new TextDecoder();
-    const reader = response.body!.getReader();
-    let buffer = "";
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += decoder.decode(value, { stream: true });
-        for (let nl = buffer.indexOf("\n"); nl !== -1; nl = buffer.indexOf("\n")) {
-          const line = buffer.slice(0, nl).trim();
-          buffer = buffer.slice(nl + 1);
-          if (line.startsWith("data:")) got.push(JSON.parse(line.slice(5)));
-        }
-      }
-    } catch {
-      // aborted at the end of the test
-    }
-  })();
+  const got = collectSseMessages(response.body!);
   await expect
     .poll(() => got.map((n) => n.method), POLL)
     .toContain("notifications/subscriptions/acknowledged");
