@@ -32,13 +32,19 @@ const pg = createRequire(path.join(root, "backends", "store-postgres", "package.
   };
 };
 
-// CLAWTOOLS_BENCH_SCALE_SMALL=1: 3 serves, 300 jobs over 30 s, a kill every 15 s (to try the run itself)
+// CLAWTOOLS_BENCH_SCALE_SMALL=1: 3 serves, 300 jobs over 30 s, a kill every 15 s (to try the run
+// itself); CLAWTOOLS_BENCH_SCALE_{SERVES,JOBS,SPREAD_S,KILL_EVERY_S} set one figure each (a run
+// sized for a loaded machine, its per-fire counts still comparable)
 const SMALL = process.env.CLAWTOOLS_BENCH_SCALE_SMALL === "1";
-const SERVES = SMALL ? 3 : 10;
+const sized = (name: string, fallback: number) => {
+  const value = Number(process.env[`CLAWTOOLS_BENCH_SCALE_${name}`]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+const SERVES = sized("SERVES", SMALL ? 3 : 10);
 const SESSIONS_EACH = 100;
-const JOBS = SMALL ? 300 : 10_000;
-const SPREAD_MS = SMALL ? 30_000 : 120_000;
-const KILL_EVERY_MS = SMALL ? 15_000 : 60_000;
+const JOBS = sized("JOBS", SMALL ? 300 : 10_000);
+const SPREAD_MS = sized("SPREAD_S", SMALL ? 30 : 120) * 1_000;
+const KILL_EVERY_MS = sized("KILL_EVERY_S", SMALL ? 15 : 60) * 1_000;
 
 interface Serve {
   name: string;
@@ -82,6 +88,53 @@ async function hooks() {
   return { url: `http://127.0.0.1:${port}/hook`, first, keys, hits: () => hits, server };
 }
 
+type Admin = InstanceType<typeof pg.Client>;
+interface DbCounts {
+  commits: number;
+  /** Calls by statement text, when the server loads pg_stat_statements. */
+  calls?: Map<string, number>;
+}
+
+/** The database's commits so far, and each statement's calls when pg_stat_statements is loaded. */
+async function dbCounts(admin: Admin): Promise<DbCounts> {
+  const { rows } = await admin.query(
+    "SELECT xact_commit::bigint AS n FROM pg_stat_database WHERE datname = current_database()",
+  );
+  const commits = Number(rows[0]?.n);
+  try {
+    await admin.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+    const stats = await admin.query(
+      "SELECT query, calls::bigint AS calls FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())",
+    );
+    const calls = new Map<string, number>();
+    for (const row of stats.rows) {
+      const text = String(row.query).replace(/\s+/g, " ").slice(0, 90);
+      calls.set(text, (calls.get(text) ?? 0) + Number(row.calls));
+    }
+    return { commits, calls };
+  } catch {
+    // not preloaded (the default): commits only
+    return { commits };
+  }
+}
+
+/** Commits and statements per fire between two counts, with the statements most called. */
+function perFire(before: DbCounts, after: DbCounts, fires: number) {
+  const n = Math.max(1, fires);
+  const commits = (after.commits - before.commits) / n;
+  if (!after.calls) return { commits };
+  const deltas = [...after.calls]
+    .map(([query, calls]) => [query, calls - (before.calls?.get(query) ?? 0)] as const)
+    .filter(([, d]) => d > 0)
+    .sort((a, b) => b[1] - a[1]);
+  const statements = deltas.reduce((sum, [, d]) => sum + d, 0) / n;
+  const top = deltas
+    .slice(0, 12)
+    .map(([query, d]) => `${(d / n).toFixed(2)} × ${query}`)
+    .join(" / ");
+  return { commits, statements, top };
+}
+
 export async function runScale(url: string): Promise<BenchSuiteResult> {
   const loadStart = loadavg()[0]!;
   const dir = mkdtempSync(path.join(tmpdir(), "clawtools-bench-scale-"));
@@ -105,7 +158,7 @@ export async function runScale(url: string): Promise<BenchSuiteResult> {
     let stderr = "";
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [bin, "serve", "--workspace", dir, "--state-dir", path.join(dir, `.state-${name}`)].concat([
+      args: [...(process.env.CT_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.CT_PROF] : []), bin, "serve", "--workspace", dir, "--state-dir", path.join(dir, `.state-${name}`)].concat([
         "--profile",
         "full",
         "--owner",
@@ -186,7 +239,8 @@ export async function runScale(url: string): Promise<BenchSuiteResult> {
     );
     sampleCpu();
     const cpuBefore = [...cpu.values()].reduce((a, b) => a + b, 0);
-    const t0 = Date.now() + (SMALL ? 10_000 : 100_000);
+    // time to add them all first (10 s a thousand here: 100 s for 10,000)
+    const t0 = Date.now() + Math.max(10_000, JOBS * 10);
     const due = new Map<string, number>();
     const addStart = Date.now();
     for (let i = 0; i < JOBS; i += 8)
@@ -205,6 +259,10 @@ export async function runScale(url: string): Promise<BenchSuiteResult> {
         }),
       );
     const addMs = Date.now() - addStart;
+    // the firing alone (what the serves do from the last add on, idle waiting and kills included)
+    sampleCpu();
+    const cpuFiring = [...cpu.values()].reduce((a, b) => a + b, 0);
+    const firingBefore = await dbCounts(admin);
 
     // the leader killed every minute from the first due time, a fresh serve in its place
     const gaps: number[] = [];
@@ -231,6 +289,8 @@ export async function runScale(url: string): Promise<BenchSuiteResult> {
     sampleCpu();
     const fires = hook.first.size;
     const cpuUsed = [...cpu.values()].reduce((a, b) => a + b, 0) - cpuBefore;
+    const cpuFired = [...cpu.values()].reduce((a, b) => a + b, 0) - cpuFiring;
+    const firing = perFire(firingBefore, await dbCounts(admin), fires);
     const xacts =
       Number(
         (
@@ -347,6 +407,26 @@ export async function runScale(url: string): Promise<BenchSuiteResult> {
       {
         name: "serve CPU per fire (all serves, killed ones up to their last sample)",
         value: (cpuUsed * 1_000) / Math.max(1, fires),
+        unit: "ms",
+      },
+      {
+        name: "database transactions per fire, firing only (from the last job added)",
+        value: firing.commits,
+        unit: "commits",
+      },
+      ...(firing.statements === undefined
+        ? []
+        : [
+            {
+              name: "statements per fire, firing only (pg_stat_statements)",
+              value: firing.statements,
+              unit: "statements",
+              note: firing.top,
+            },
+          ]),
+      {
+        name: "serve CPU per fire, firing only (from the last job added)",
+        value: (cpuFired * 1_000) / Math.max(1, fires),
         unit: "ms",
       },
     ];

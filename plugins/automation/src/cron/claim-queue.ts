@@ -13,11 +13,35 @@ export const CLAIM_BATCH = 32;
  * the jobs. A queue that moves, however slowly (a loaded machine), keeps its claims.
  */
 export const CLAIM_HOLD_MS = 1_000;
+/**
+ * On a store many schedulers claim from, a claim also takes the jobs due within this long, and
+ * its scheduler starts each at its time: the others sleep past them rather than every scheduler
+ * waking at every due time to find the job taken (a claim statement per process per fire).
+ */
+export const CLAIM_AHEAD_MS = 300;
+
+/** A store whose `claimDueWithNext` also takes the jobs due within `aheadMs` (the PostgreSQL store). */
+interface ClaimsAhead {
+  claimsAhead: true;
+  claimDueWithNext(
+    nowMs: number,
+    owner: string,
+    leaseMs: number,
+    max: number,
+    aheadMs: number,
+  ): Promise<{ jobs: CronJob[]; nextWakeAtMs: number | undefined }>;
+}
+
+export function claimsAhead(store: CronStore): store is CronStore & ClaimsAhead {
+  return (store as Partial<ClaimsAhead>).claimsAhead === true;
+}
 
 interface Held {
   job: CronJob;
   /** The `nowMs` of the claim: the store marked the job running at this time. */
   claimedAtMs: number;
+  /** When it is due (a claim made ahead holds it until then). */
+  dueAtMs: number;
 }
 
 export interface ClaimQueueOptions {
@@ -27,12 +51,16 @@ export interface ClaimQueueOptions {
   leaseMs: number;
   /** Keeps a background promise visible to the scheduler's `idle()` and `stop()`. */
   track: <T>(promise: Promise<T>) => Promise<T>;
+  /** The store's change notices reach the scheduler (`noteChange`): an unchanged claim is not read again. */
+  notified: () => boolean;
 }
 
 /**
  * Jobs this scheduler claimed but has not started yet, first claimed first. Each waits under the
- * claim the batch took; when its turn comes it is looked up again and runs only if a claim made
- * at that moment would have taken it (still there, enabled, due, and still under this claim).
+ * claim the batch took, for a run slot, and a job claimed ahead for its due time; when its turn
+ * comes it runs only if a claim made at that moment would have taken it (still there, enabled,
+ * due, and still under this claim): looked up again, unless the store's change notices said
+ * nothing of it since the claim (the notices reach this scheduler).
  * Otherwise the claim is given back unchanged, as it is when the scheduler stops, loses its
  * leadership, or no waiting job has started for CLAIM_HOLD_MS.
  */
@@ -41,6 +69,9 @@ export class ClaimQueue {
   private timer: unknown;
   /** When the queue last moved: claims added, or a waiting job taken to run. */
   private movedAtMs = 0;
+  /** Held jobs a change notice named since their claim (or all, after the notices were cut). */
+  private readonly changed = new Set<string>();
+  private allChanged = false;
 
   constructor(private readonly o: ClaimQueueOptions) {}
 
@@ -53,8 +84,32 @@ export class ClaimQueue {
     return this.held.map((held) => held.job.id);
   }
 
+  /** Whether a held job is due by `nowMs` (one waits for a slot). */
+  hasDue(nowMs: number): boolean {
+    return this.held.some((held) => held.dueAtMs <= nowMs);
+  }
+
+  /** When the first held job is due; undefined when none is held. */
+  nextDueAtMs(): number | undefined {
+    let first: number | undefined;
+    for (const held of this.held) if (first === undefined || held.dueAtMs < first) first = held.dueAtMs;
+    return first;
+  }
+
+  /** A change notice for `id` ("*": the notices were cut, anything may have changed). */
+  noteChange(id: string): void {
+    if (this.held.length === 0) return;
+    if (id === "*") this.allChanged = true;
+    else if (this.held.some((held) => held.job.id === id)) this.changed.add(id);
+  }
+
   add(jobs: CronJob[], claimedAtMs: number): void {
-    for (const job of jobs) this.held.push({ job, claimedAtMs });
+    for (const job of jobs)
+      this.held.push({
+        job,
+        claimedAtMs,
+        dueAtMs: Math.max(claimedAtMs, job.state.nextRunAtMs ?? claimedAtMs),
+      });
     this.movedAtMs = this.o.clock.now();
     this.armHold();
   }
@@ -64,32 +119,37 @@ export class ClaimQueue {
     const i = this.held.findIndex((held) => held.job.id === id);
     if (i < 0) return false;
     this.held.splice(i, 1);
-    if (this.held.length === 0) this.disarmHold();
+    this.emptied();
     return true;
   }
 
-  /** The next waiting job that may run now, as the store has it; claims that may not are given back. */
-  async next(): Promise<CronJob | undefined> {
-    for (let held = this.held.shift(); held; held = this.held.shift()) {
-      if (this.held.length === 0) this.disarmHold();
-      const job = await this.confirm(held);
+  /** The next waiting job due by `nowMs` that may run now, as the store has it; claims that may not are given back. */
+  async next(nowMs: number): Promise<CronJob | undefined> {
+    for (;;) {
+      const i = this.held.findIndex((held) => held.dueAtMs <= nowMs);
+      if (i < 0) return undefined;
+      const [held] = this.held.splice(i, 1) as [Held];
+      // no notice named it since the claim: the job is as the claim read it
+      const unchanged = this.o.notified() && !this.allChanged && !this.changed.has(held.job.id);
+      this.changed.delete(held.job.id);
+      this.emptied();
+      const job = await this.confirm(held, unchanged);
       if (job) {
         this.movedAtMs = this.o.clock.now();
         return job;
       }
     }
-    return undefined;
   }
 
   /** Gives every waiting claim back (the scheduler stops or is no longer the leader). */
   async releaseAll(): Promise<void> {
-    this.disarmHold();
     const all = this.held.splice(0);
+    this.emptied();
     // released together: the store commits changes queued during one write in the next one
     await Promise.all(all.map((held) => this.giveBack(held.job.id)));
   }
 
-  private async confirm(held: Held): Promise<CronJob | undefined> {
+  private async confirm(held: Held, unchanged: boolean): Promise<CronJob | undefined> {
     const { clock, leaseMs, store } = this.o;
     const id = held.job.id;
     const now = clock.now();
@@ -98,7 +158,7 @@ export class ClaimQueue {
       await this.giveBack(id);
       return undefined;
     }
-    const job = await store.get(id);
+    const job = unchanged ? held.job : await store.get(id);
     // removed while waiting: the claim went with the job
     if (!job) return undefined;
     // A claim made now would take the job only if it is enabled and due; an edit that replaced
@@ -128,12 +188,21 @@ export class ClaimQueue {
         this.timer = undefined;
         if (clock.now() - this.movedAtMs >= CLAIM_HOLD_MS) {
           const stale = this.held.splice(0);
+          this.emptied();
           void this.o.track(Promise.all(stale.map((held) => this.giveBack(held.job.id))));
         }
         this.armHold();
       },
       Math.max(0, this.movedAtMs + CLAIM_HOLD_MS - clock.now()),
     );
+  }
+
+  /** With nothing held, the hold timer and the notes of changes go. */
+  private emptied(): void {
+    if (this.held.length > 0) return;
+    this.disarmHold();
+    this.changed.clear();
+    this.allChanged = false;
   }
 
   private disarmHold(): void {
@@ -153,10 +222,12 @@ export async function claimDueJobs(
   owner: string,
   leaseMs: number,
   max: number,
-  clusterMax: number | undefined,
+  limits: { clusterMax?: number; aheadMs?: number },
 ): Promise<{ jobs: CronJob[]; nextWakeAtMs: number | undefined | null }> {
+  const { clusterMax, aheadMs = 0 } = limits;
   if (clusterMax !== undefined)
     return { jobs: await store.claimDue(nowMs, owner, leaseMs, max, { clusterMax }), nextWakeAtMs: null };
+  if (aheadMs > 0 && claimsAhead(store)) return store.claimDueWithNext(nowMs, owner, leaseMs, max, aheadMs);
   if (store.claimDueWithNext) return store.claimDueWithNext(nowMs, owner, leaseMs, max);
   return { jobs: await store.claimDue(nowMs, owner, leaseMs, max), nextWakeAtMs: null };
 }

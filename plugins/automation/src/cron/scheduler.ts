@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { CLAIM_BATCH, ClaimQueue, claimDueJobs } from "./claim-queue.js";
+import { CLAIM_AHEAD_MS, CLAIM_BATCH, ClaimQueue, claimDueJobs } from "./claim-queue.js";
 import { Leadership, type SchedulerRole } from "./leadership.js";
 import { WakeTimer } from "./wake-timer.js";
-import { recordRun, settleRun } from "./outcome.js";
+import { executeRun } from "./execute-run.js";
 import { recoverJobs } from "./recover.js";
 import type { CronJob } from "./types.js";
 
@@ -55,6 +55,11 @@ export class CronScheduler {
   /** The next due time the last claim brought back (`claimDueWithNext`); null: not known. */
   private nextFromClaim: number | undefined | null = null;
   private notified = false;
+  /**
+   * Holding jobs claimed ahead: when the store has an unclaimed job due next, as far as this
+   * scheduler knows (the last claim's answer, lowered by change notices); -Infinity: not known.
+   */
+  private unclaimedAtMs = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly o: SchedulerOptions) {
     this.queue = new ClaimQueue({
@@ -63,6 +68,7 @@ export class CronScheduler {
       owner: o.owner,
       leaseMs: o.leaseMs,
       track: (promise) => this.track(promise),
+      notified: () => this.notified,
     });
     this.timer = new WakeTimer(o.clock, () => void this.tick());
     this.leadership = new Leadership({
@@ -158,7 +164,7 @@ export class CronScheduler {
       const off = await subscribe?.catch(() => undefined);
       if (off) this.unsubscribe.push(off);
     };
-    await follow(store.onChange?.((_id, nextRunAtMs) => this.onJobChange(nextRunAtMs)));
+    await follow(store.onChange?.((id, nextRunAtMs) => this.onJobChange(id, nextRunAtMs)));
     this.notified = this.unsubscribe.length > 0;
     await follow(lease?.onChange?.(() => this.onLeaseChange()));
   }
@@ -168,7 +174,22 @@ export class CronScheduler {
     return this.role !== "follower" || this.sharedClaims;
   }
 
-  private onJobChange(nextRunAtMs?: number | null): void {
+  /**
+   * Claims many schedulers share are also taken ahead of their time: with change notices (a held
+   * claim is read again only when one names it) and without a cluster-wide cap (which counts
+   * claims as runs).
+   */
+  private get aheadMs(): number {
+    return this.sharedClaims && this.notified && this.o.clusterMaxConcurrentRuns === undefined
+      ? CLAIM_AHEAD_MS
+      : 0;
+  }
+
+  private onJobChange(id: string, nextRunAtMs?: number | null): void {
+    this.queue.noteChange(id);
+    // a job released or added unclaimed: the next claim may find it due
+    if (nextRunAtMs !== null)
+      this.unclaimedAtMs = Math.min(this.unclaimedAtMs, nextRunAtMs ?? Number.NEGATIVE_INFINITY);
     if (this.stopped || !this.started || !this.fires || this.rearmQueued) return;
     // the notice says when the job is due next: nothing to fire, or the timer is already nearer
     // (unless the cap held due jobs back: any change may have freed a slot)
@@ -257,6 +278,9 @@ export class CronScheduler {
       // jobs the cluster-wide cap held back wait for a change notice (or the next probe), not spin
       if (next !== undefined && next < nearest && !(this.capWait && next <= now)) nearest = next;
     }
+    // a job claimed ahead starts at its time
+    const held = this.queue.nextDueAtMs();
+    if (held !== undefined && held < nearest) nearest = held;
     if (this.stopped || !this.started) return;
     this.timer.set(nearest);
   }
@@ -315,9 +339,10 @@ export class CronScheduler {
       await this.recover();
     }
     if (this.role !== "follower") await this.sweep();
-    // claimed jobs waiting for a slot go first, each checked against the store as it stands now
-    while (this.running.size < this.o.maxConcurrentRuns && this.queue.size > 0) {
-      const job = await this.queue.next();
+    // claimed jobs waiting for a slot (or claimed ahead and due now) go first, each checked against
+    // the store as it stands now
+    while (this.running.size < this.o.maxConcurrentRuns && this.queue.hasDue(this.o.clock.now())) {
+      const job = await this.queue.next(this.o.clock.now());
       if (!job) break;
       if (this.stopped) {
         this.queue.add([job], job.state.runningAtMs as number);
@@ -326,29 +351,35 @@ export class CronScheduler {
       this.launch(job);
     }
     const capacity = this.o.maxConcurrentRuns - this.running.size;
-    if (capacity <= 0 || this.queue.size > 0) {
+    const now = this.o.clock.now();
+    if (capacity <= 0 || this.queue.hasDue(now)) {
       this.saturated = true;
       return;
     }
-    const now = this.o.clock.now();
+    // holding jobs claimed ahead: the store is asked again once an unclaimed job may be due
+    if (this.queue.size > 0 && this.unclaimedAtMs > now) {
+      this.nextFromClaim = this.unclaimedAtMs === Number.POSITIVE_INFINITY ? undefined : this.unclaimedAtMs;
+      return;
+    }
     // under a cluster-wide cap, claims waiting in a queue would hold slots other processes could
     // run in: only the free slots are claimed
     const clusterMax = this.sharedClaims ? this.o.clusterMaxConcurrentRuns : undefined;
-    const asked = clusterMax === undefined ? capacity + CLAIM_BATCH : capacity;
-    const { jobs: claimed, nextWakeAtMs } = await claimDueJobs(
-      this.o.store,
-      now,
-      owner,
-      leaseMs,
-      asked,
-      clusterMax,
-    );
+    const asked = clusterMax === undefined ? capacity + Math.max(0, CLAIM_BATCH - this.queue.size) : capacity;
+    const aheadMs = this.aheadMs;
+    const { jobs: claimed, nextWakeAtMs } = await claimDueJobs(this.o.store, now, owner, leaseMs, asked, {
+      ...(clusterMax !== undefined ? { clusterMax } : {}),
+      ...(aheadMs > 0 ? { aheadMs } : {}),
+    });
     this.nextFromClaim = nextWakeAtMs;
+    if (nextWakeAtMs !== null)
+      this.unclaimedAtMs = nextWakeAtMs === undefined ? Number.POSITIVE_INFINITY : nextWakeAtMs;
     this.capWait = clusterMax !== undefined && claimed.length < capacity;
     this.saturated = claimed.length >= asked || this.capWait;
-    const start = claimed.slice(0, Math.max(0, this.o.maxConcurrentRuns - this.running.size));
+    // jobs claimed ahead wait for their time in the queue (claims come in due order)
+    const due = claimed.filter((job) => (job.state.nextRunAtMs ?? now) <= now);
+    const start = due.slice(0, Math.max(0, this.o.maxConcurrentRuns - this.running.size));
     for (const job of start) this.launch(job);
-    const wait = claimed.slice(start.length);
+    const wait = claimed.filter((job) => !start.includes(job));
     this.queue.add(wait, now);
     // stopped while the claim was on its way: the jobs not started go back at once
     if (this.stopped) await this.queue.releaseAll();
@@ -360,38 +391,21 @@ export class CronScheduler {
     const done = this.execute(job, runId).finally(() => {
       this.running.delete(job.id);
       // a freed slot goes straight to the next due job, when one may be waiting for it
-      if (!this.stopped && (this.saturated || this.queue.size > 0 || !this.notified))
+      if (!this.stopped && (this.saturated || this.queue.hasDue(this.o.clock.now()) || !this.notified))
         void this.track(this.tick());
     });
     this.running.set(job.id, done);
     return { runId, done };
   }
 
-  private async execute(job: CronJob, runId: string): Promise<RunEnd> {
-    const { clock, executor, store } = this.o;
-    const runAtMs = clock.now();
-    const result = await executor.run(job, runId, runAtMs);
-    const delivery =
-      result.status === "skipped"
-        ? { delivered: false, deliveryStatus: "not-requested" as const }
-        : await executor.deliver(job, result, runAtMs, clock.now() - runAtMs);
-    const outcome = settleRun(job, { runId, runAtMs, endMs: clock.now() }, result, delivery);
-    // Recording does not hold the run's slot: the next due job starts while this one's log line
-    // and state are written. The job keeps its claim until the record is complete, so it cannot
-    // be claimed again before. Then the timer may have to come forward to the job's next time
-    // (known here: no store round trip).
-    const next = outcome.remove || outcome.disable ? undefined : outcome.state.nextRunAtMs;
-    this.track(
-      recordRun(store, this.o.owner, job.id, outcome).then(() => {
+  private execute(job: CronJob, runId: string): Promise<RunEnd> {
+    return executeRun(this.o, job, runId, {
+      track: (promise) => this.track(promise),
+      // the timer may have to come forward to the job's next time
+      recorded: (next) => {
         if (next !== undefined && this.started && !this.stopped && this.o.timer && this.fires)
           this.timer.set(next);
-      }),
-    );
-    return {
-      runId,
-      status: outcome.status,
-      ...(outcome.error ? { error: outcome.error } : {}),
-      ...(outcome.summary !== undefined ? { summary: outcome.summary } : {}),
-    };
+      },
+    });
   }
 }
