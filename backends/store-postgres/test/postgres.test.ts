@@ -8,6 +8,7 @@ import {
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore, type PostgresStore } from "../src/index.js";
+import { claimAheadSuite } from "./claim-ahead.js";
 import { claimerSuite } from "./claimers.js";
 import { type Cluster, HAVE_POSTGRES, SKIP_REASON, startCluster } from "./cluster.js";
 import { clusterCapSuite } from "./cluster-cap.js";
@@ -191,5 +192,6 @@ describe.skipIf(!HAVE_POSTGRES)(
     clusterCapSuite(() => ctx.cluster?.url as string);
     claimerSuite(() => ctx.cluster?.url as string);
     statementPlanSuite(() => ctx.cluster?.url as string);
+    claimAheadSuite(() => ctx.cluster?.url as string);
   },
 );

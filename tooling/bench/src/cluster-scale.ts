@@ -34,7 +34,8 @@ const pg = createRequire(path.join(root, "backends", "store-postgres", "package.
 
 // CLAWTOOLS_BENCH_SCALE_SMALL=1: 3 serves, 300 jobs over 30 s, a kill every 15 s (to try the run
 // itself); CLAWTOOLS_BENCH_SCALE_{SERVES,JOBS,SPREAD_S,KILL_EVERY_S} set one figure each (a run
-// sized for a loaded machine, its per-fire counts still comparable)
+// sized for a loaded machine, its per-fire counts still comparable); CLAWTOOLS_BENCH_SCALE_CPU_PROF=DIR:
+// each serve writes a CPU profile there when it exits (the killed ones do not)
 const SMALL = process.env.CLAWTOOLS_BENCH_SCALE_SMALL === "1";
 const sized = (name: string, fallback: number) => {
   const value = Number(process.env[`CLAWTOOLS_BENCH_SCALE_${name}`]);
@@ -158,13 +159,17 @@ export async function runScale(url: string): Promise<BenchSuiteResult> {
     let stderr = "";
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [...(process.env.CT_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.CT_PROF] : []), bin, "serve", "--workspace", dir, "--state-dir", path.join(dir, `.state-${name}`)].concat([
-        "--profile",
-        "full",
-        "--owner",
-        "--config",
-        config,
-      ]),
+      args: [
+        ...(process.env.CLAWTOOLS_BENCH_SCALE_CPU_PROF
+          ? ["--cpu-prof", "--cpu-prof-dir", process.env.CLAWTOOLS_BENCH_SCALE_CPU_PROF]
+          : []),
+        bin,
+        "serve",
+        "--workspace",
+        dir,
+        "--state-dir",
+        path.join(dir, `.state-${name}`),
+      ].concat(["--profile", "full", "--owner", "--config", config]),
       stderr: "pipe",
     });
     transport.stderr?.on("data", (d) => {

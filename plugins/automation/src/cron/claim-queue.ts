@@ -72,6 +72,11 @@ export class ClaimQueue {
   /** Held jobs a change notice named since their claim (or all, after the notices were cut). */
   private readonly changed = new Set<string>();
   private allChanged = false;
+  /**
+   * When the store has an unclaimed job due next, as far as this scheduler knows (the last
+   * claim's answer, lowered by change notices); -Infinity: not known.
+   */
+  private unclaimedAtMs = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly o: ClaimQueueOptions) {}
 
@@ -96,11 +101,31 @@ export class ClaimQueue {
     return first;
   }
 
-  /** A change notice for `id` ("*": the notices were cut, anything may have changed). */
-  noteChange(id: string): void {
+  /**
+   * A change notice for `id` ("*": the notices were cut, anything may have changed), with the
+   * job's next due time (null: none, or claimed).
+   */
+  noteChange(id: string, nextRunAtMs?: number | null): void {
+    // a job released or added unclaimed: the next claim may find it due
+    if (nextRunAtMs !== null)
+      this.unclaimedAtMs = Math.min(this.unclaimedAtMs, nextRunAtMs ?? Number.NEGATIVE_INFINITY);
     if (this.held.length === 0) return;
     if (id === "*") this.allChanged = true;
     else if (this.held.some((held) => held.job.id === id)) this.changed.add(id);
+  }
+
+  /** A claim's answer: the next due time of what it left (undefined: none; null: not known). */
+  noteClaim(nextWakeAtMs: number | undefined | null): void {
+    if (nextWakeAtMs !== null) this.unclaimedAtMs = nextWakeAtMs ?? Number.POSITIVE_INFINITY;
+  }
+
+  /**
+   * Holding jobs claimed ahead, with no unclaimed job due by `nowMs`: when one is due next
+   * (undefined: none known), for the timer; null when a claim is to be made now.
+   */
+  unclaimedAfter(nowMs: number): number | undefined | null {
+    if (this.held.length === 0 || this.unclaimedAtMs <= nowMs) return null;
+    return this.unclaimedAtMs === Number.POSITIVE_INFINITY ? undefined : this.unclaimedAtMs;
   }
 
   add(jobs: CronJob[], claimedAtMs: number): void {
@@ -217,13 +242,12 @@ export class ClaimQueue {
  * is null when the store did not say.
  */
 export async function claimDueJobs(
-  store: CronStore,
+  claimer: { store: CronStore; owner: string; leaseMs: number },
   nowMs: number,
-  owner: string,
-  leaseMs: number,
   max: number,
-  limits: { clusterMax?: number; aheadMs?: number },
+  limits: { clusterMax?: number | undefined; aheadMs?: number },
 ): Promise<{ jobs: CronJob[]; nextWakeAtMs: number | undefined | null }> {
+  const { store, owner, leaseMs } = claimer;
   const { clusterMax, aheadMs = 0 } = limits;
   if (clusterMax !== undefined)
     return { jobs: await store.claimDue(nowMs, owner, leaseMs, max, { clusterMax }), nextWakeAtMs: null };

@@ -55,11 +55,6 @@ export class CronScheduler {
   /** The next due time the last claim brought back (`claimDueWithNext`); null: not known. */
   private nextFromClaim: number | undefined | null = null;
   private notified = false;
-  /**
-   * Holding jobs claimed ahead: when the store has an unclaimed job due next, as far as this
-   * scheduler knows (the last claim's answer, lowered by change notices); -Infinity: not known.
-   */
-  private unclaimedAtMs = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly o: SchedulerOptions) {
     this.queue = new ClaimQueue({
@@ -186,10 +181,7 @@ export class CronScheduler {
   }
 
   private onJobChange(id: string, nextRunAtMs?: number | null): void {
-    this.queue.noteChange(id);
-    // a job released or added unclaimed: the next claim may find it due
-    if (nextRunAtMs !== null)
-      this.unclaimedAtMs = Math.min(this.unclaimedAtMs, nextRunAtMs ?? Number.NEGATIVE_INFINITY);
+    this.queue.noteChange(id, nextRunAtMs);
     if (this.stopped || !this.started || !this.fires || this.rearmQueued) return;
     // the notice says when the job is due next: nothing to fire, or the timer is already nearer
     // (unless the cap held due jobs back: any change may have freed a slot)
@@ -319,7 +311,7 @@ export class CronScheduler {
   private async claimAndLaunch(): Promise<void> {
     this.nextFromClaim = null;
     if (this.stopped || !this.started) return;
-    const { lease, owner, leaseMs } = this.o;
+    const { lease } = this.o;
     if (lease && this.sharedClaims) {
       // every scheduler fires; the leader sweeps the claims of dead processes. A follower tries
       // the lease once per probe interval, and a new leader sweeps at once: the others were
@@ -357,22 +349,19 @@ export class CronScheduler {
       return;
     }
     // holding jobs claimed ahead: the store is asked again once an unclaimed job may be due
-    if (this.queue.size > 0 && this.unclaimedAtMs > now) {
-      this.nextFromClaim = this.unclaimedAtMs === Number.POSITIVE_INFINITY ? undefined : this.unclaimedAtMs;
+    const unclaimed = this.queue.unclaimedAfter(now);
+    if (unclaimed !== null) {
+      this.nextFromClaim = unclaimed;
       return;
     }
     // under a cluster-wide cap, claims waiting in a queue would hold slots other processes could
     // run in: only the free slots are claimed
     const clusterMax = this.sharedClaims ? this.o.clusterMaxConcurrentRuns : undefined;
     const asked = clusterMax === undefined ? capacity + Math.max(0, CLAIM_BATCH - this.queue.size) : capacity;
-    const aheadMs = this.aheadMs;
-    const { jobs: claimed, nextWakeAtMs } = await claimDueJobs(this.o.store, now, owner, leaseMs, asked, {
-      ...(clusterMax !== undefined ? { clusterMax } : {}),
-      ...(aheadMs > 0 ? { aheadMs } : {}),
-    });
+    const limits = { clusterMax, aheadMs: this.aheadMs };
+    const { jobs: claimed, nextWakeAtMs } = await claimDueJobs(this.o, now, asked, limits);
     this.nextFromClaim = nextWakeAtMs;
-    if (nextWakeAtMs !== null)
-      this.unclaimedAtMs = nextWakeAtMs === undefined ? Number.POSITIVE_INFINITY : nextWakeAtMs;
+    this.queue.noteClaim(nextWakeAtMs);
     this.capWait = clusterMax !== undefined && claimed.length < capacity;
     this.saturated = claimed.length >= asked || this.capWait;
     // jobs claimed ahead wait for their time in the queue (claims come in due order)
