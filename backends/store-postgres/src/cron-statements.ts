@@ -2,23 +2,21 @@ import type { Db } from "./db.js";
 
 /*
  * The cron store's longer statements. Parameters, in order:
- * claimDueNextSql: now, owner, lease ms, max, epoch, look-ahead ms;
+ * claimDueNextSql: now, owner, lease ms, max, epoch;
  * finishRunSql: job id, owner, epoch, the run's line, the released job text (null: not known),
  * enabled, next run, the text the claim read, the notice channel, the notice.
  */
 
 /**
- * The claim (`UPDATE … FROM (SELECT … FOR UPDATE SKIP LOCKED)`) of the jobs due by now plus the
- * look-ahead, and the next due time of what it left (the rows just claimed set aside: the
- * statement reads the table as it stood before its own update), the time on a row of its own
- * (job null).
+ * The claim (`UPDATE … FROM (SELECT … FOR UPDATE SKIP LOCKED)`) and the next due time of what it
+ * left (the rows just claimed set aside: the statement reads the table as it stood before its own
+ * update), the time on a row of its own (job null).
  */
 export function claimDueNextSql(db: Db): string {
   return `WITH claimed AS (UPDATE ${db.t("cron_jobs")} AS c SET lease_owner = $2,
            lease_until = $1::bigint + $3::bigint, running_at = $1, lease_epoch = $5::integer
          FROM (SELECT id FROM ${db.t("cron_jobs")}
-               WHERE enabled AND next_run_at <= $1::bigint + $6::bigint
-                 AND (lease_owner IS NULL OR lease_until <= $1)
+               WHERE enabled AND next_run_at <= $1 AND (lease_owner IS NULL OR lease_until <= $1)
                  AND ${db.selfLive("$5")}
                ORDER BY next_run_at, id LIMIT $4 FOR UPDATE SKIP LOCKED) AS due
          WHERE c.id = due.id RETURNING c.id, c.job, c.running_at)

@@ -1,9 +1,23 @@
 import type { CronJob, CronJobState, CronRunLogEntry, CronStore, Page } from "@clawtools/core/contracts";
 import type { PoolClient } from "pg";
 import { ASYNC_COMMIT, type Db, finite, millis, NOTIFY_CHANNEL, parseRow } from "./db.js";
-import { dueAt, ORDER, type Row, toJob } from "./cron-rows.js";
 import { claimDueNextSql, finishRunSql } from "./cron-statements.js";
 import type { StoreEvents } from "./events.js";
+
+type Row = { job: string; running_at: string | null };
+const ORDER = "ORDER BY next_run_at NULLS LAST, id";
+
+/** The job as stored, its `state.runningAtMs` taken from the claim columns (the lease's truth). */
+function toJob(row: Row): CronJob {
+  const job = parseRow<CronJob>(row.job, "a cron job");
+  const state = { ...job.state };
+  delete state.runningAtMs;
+  if (row.running_at !== null) state.runningAtMs = Number(row.running_at);
+  return { ...job, state };
+}
+
+/** A job's next due time as a notice carries it: none when it is disabled. */
+const dueAt = (enabled: boolean, next: number | null): number | null => (enabled ? next : null);
 
 /**
  * Cron jobs and run logs in PostgreSQL. A claim is one `UPDATE … FROM (SELECT … FOR UPDATE SKIP
@@ -18,8 +32,6 @@ import type { StoreEvents } from "./events.js";
 export class PgCronStore implements CronStore {
   readonly location: string;
   readonly sharedClaims = true;
-  /** `claimDueWithNext` takes a look-ahead: jobs due that much later are claimed too (run when due). */
-  readonly claimsAhead = true;
   /**
    * The job text each claim of this process read, by job id: `release` writes the merged job in
    * one statement when the row still holds that text (no edit came in meanwhile).
@@ -132,7 +144,7 @@ export class PgCronStore implements CronStore {
     const params = [finite("nowMs", nowMs), owner, finite("leaseMs", leaseMs), limit, this.db.epoch];
     const rows =
       limits.clusterMax === undefined
-        ? (await this.claimWithNext([...params, 0])).rows
+        ? (await this.claimWithNext(params)).rows
         : // claimers under the cap take turns (migrations.ts, step 4): one round trip all the same
           await this.db.query<Row>(
             `SELECT claimed_job AS job, claimed_running_at AS running_at
@@ -146,17 +158,11 @@ export class PgCronStore implements CronStore {
     return this.claimed(rows);
   }
 
-  /**
-   * `aheadMs`: jobs due up to that much after `nowMs` are claimed too (marked running from now),
-   * for the claimer to start each at its time: the other schedulers sleep past them instead of
-   * all waking at each due time to find it taken.
-   */
   async claimDueWithNext(
     nowMs: number,
     owner: string,
     leaseMs: number,
     max: number,
-    aheadMs = 0,
   ): Promise<{ jobs: CronJob[]; nextWakeAtMs: number | undefined }> {
     const limit = Math.floor(max);
     if (!(limit > 0)) return { jobs: [], nextWakeAtMs: await this.nextWakeAtMs(nowMs) };
@@ -166,7 +172,6 @@ export class PgCronStore implements CronStore {
       finite("leaseMs", leaseMs),
       limit,
       this.db.epoch,
-      Math.max(0, Math.floor(finite("aheadMs", aheadMs))),
     ]);
     return { jobs: this.claimed(rows), nextWakeAtMs: next };
   }

@@ -8,13 +8,13 @@ import {
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore, type PostgresStore } from "../src/index.js";
-import { claimAheadSuite } from "./claim-ahead.js";
 import { claimerSuite } from "./claimers.js";
 import { type Cluster, HAVE_POSTGRES, SKIP_REASON, startCluster } from "./cluster.js";
 import { clusterCapSuite } from "./cluster-cap.js";
 import { connectionLivenessSuite } from "./connection-liveness.js";
 import { followerSuite } from "./followers.js";
 import { livenessSuite } from "./liveness.js";
+import { queuedClaimSuite } from "./queued-claims.js";
 import { remoteRunsSuite } from "./remote-runs.js";
 import { schedulerSuite } from "./schedulers.js";
 import { statementPlanSuite } from "./statement-plans.js";
@@ -192,6 +192,6 @@ describe.skipIf(!HAVE_POSTGRES)(
     clusterCapSuite(() => ctx.cluster?.url as string);
     claimerSuite(() => ctx.cluster?.url as string);
     statementPlanSuite(() => ctx.cluster?.url as string);
-    claimAheadSuite(() => ctx.cluster?.url as string);
+    queuedClaimSuite(() => ctx.cluster?.url as string);
   },
 );

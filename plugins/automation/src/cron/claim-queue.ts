@@ -13,35 +13,11 @@ export const CLAIM_BATCH = 32;
  * the jobs. A queue that moves, however slowly (a loaded machine), keeps its claims.
  */
 export const CLAIM_HOLD_MS = 1_000;
-/**
- * On a store many schedulers claim from, a claim also takes the jobs due within this long, and
- * its scheduler starts each at its time: the others sleep past them rather than every scheduler
- * waking at every due time to find the job taken (a claim statement per process per fire).
- */
-export const CLAIM_AHEAD_MS = 300;
-
-/** A store whose `claimDueWithNext` also takes the jobs due within `aheadMs` (the PostgreSQL store). */
-interface ClaimsAhead {
-  claimsAhead: true;
-  claimDueWithNext(
-    nowMs: number,
-    owner: string,
-    leaseMs: number,
-    max: number,
-    aheadMs: number,
-  ): Promise<{ jobs: CronJob[]; nextWakeAtMs: number | undefined }>;
-}
-
-export function claimsAhead(store: CronStore): store is CronStore & ClaimsAhead {
-  return (store as Partial<ClaimsAhead>).claimsAhead === true;
-}
 
 interface Held {
   job: CronJob;
   /** The `nowMs` of the claim: the store marked the job running at this time. */
   claimedAtMs: number;
-  /** When it is due (a claim made ahead holds it until then). */
-  dueAtMs: number;
 }
 
 export interface ClaimQueueOptions {
@@ -51,16 +27,16 @@ export interface ClaimQueueOptions {
   leaseMs: number;
   /** Keeps a background promise visible to the scheduler's `idle()` and `stop()`. */
   track: <T>(promise: Promise<T>) => Promise<T>;
-  /** The store's change notices reach the scheduler (`noteChange`): an unchanged claim is not read again. */
+  /** The store's change notices reach the scheduler (`noteChange`): a claim no notice named is not read again. */
   notified: () => boolean;
 }
 
 /**
  * Jobs this scheduler claimed but has not started yet, first claimed first. Each waits under the
- * claim the batch took, for a run slot, and a job claimed ahead for its due time; when its turn
- * comes it runs only if a claim made at that moment would have taken it (still there, enabled,
- * due, and still under this claim): looked up again, unless the store's change notices said
- * nothing of it since the claim (the notices reach this scheduler).
+ * claim the batch took; when its turn comes it runs only if a claim made at that moment would
+ * have taken it (still there, enabled, due, and still under this claim): looked up again, unless
+ * the store's change notices reach this scheduler and none named the job since its claim was
+ * sent (the claim's text is then the job as it stands: a statement a fire saved).
  * Otherwise the claim is given back unchanged, as it is when the scheduler stops, loses its
  * leadership, or no waiting job has started for CLAIM_HOLD_MS.
  */
@@ -69,14 +45,11 @@ export class ClaimQueue {
   private timer: unknown;
   /** When the queue last moved: claims added, or a waiting job taken to run. */
   private movedAtMs = 0;
-  /** Held jobs a change notice named since their claim (or all, after the notices were cut). */
+  /** Jobs a change notice named since their claim was sent (or all, after the notices were cut). */
   private readonly changed = new Set<string>();
   private allChanged = false;
-  /**
-   * When the store has an unclaimed job due next, as far as this scheduler knows (the last
-   * claim's answer, lowered by change notices); -Infinity: not known.
-   */
-  private unclaimedAtMs = Number.NEGATIVE_INFINITY;
+  /** Claims on their way: a notice that comes meanwhile may be about a job one brings back. */
+  private inFlight = 0;
 
   constructor(private readonly o: ClaimQueueOptions) {}
 
@@ -89,52 +62,29 @@ export class ClaimQueue {
     return this.held.map((held) => held.job.id);
   }
 
-  /** Whether a held job is due by `nowMs` (one waits for a slot). */
-  hasDue(nowMs: number): boolean {
-    return this.held.some((held) => held.dueAtMs <= nowMs);
+  /** Runs a claim of this scheduler, noting the change notices that come while it is on its way. */
+  async claiming<T>(claim: () => Promise<T>): Promise<T> {
+    this.inFlight++;
+    try {
+      return await claim();
+    } finally {
+      this.inFlight--;
+    }
   }
 
-  /** When the first held job is due; undefined when none is held. */
-  nextDueAtMs(): number | undefined {
-    let first: number | undefined;
-    for (const held of this.held) if (first === undefined || held.dueAtMs < first) first = held.dueAtMs;
-    return first;
-  }
-
-  /**
-   * A change notice for `id` ("*": the notices were cut, anything may have changed), with the
-   * job's next due time (null: none, or claimed).
-   */
-  noteChange(id: string, nextRunAtMs?: number | null): void {
-    // a job released or added unclaimed: the next claim may find it due
-    if (nextRunAtMs !== null)
-      this.unclaimedAtMs = Math.min(this.unclaimedAtMs, nextRunAtMs ?? Number.NEGATIVE_INFINITY);
-    if (this.held.length === 0) return;
+  /** A change notice for `id` ("*": the notices were cut, anything may have changed). */
+  noteChange(id: string): void {
+    if (this.held.length === 0 && this.inFlight === 0) return;
     if (id === "*") this.allChanged = true;
-    else if (this.held.some((held) => held.job.id === id)) this.changed.add(id);
-  }
-
-  /** A claim's answer: the next due time of what it left (undefined: none; null: not known). */
-  noteClaim(nextWakeAtMs: number | undefined | null): void {
-    if (nextWakeAtMs !== null) this.unclaimedAtMs = nextWakeAtMs ?? Number.POSITIVE_INFINITY;
-  }
-
-  /**
-   * Holding jobs claimed ahead, with no unclaimed job due by `nowMs`: when one is due next
-   * (undefined: none known), for the timer; null when a claim is to be made now.
-   */
-  unclaimedAfter(nowMs: number): number | undefined | null {
-    if (this.held.length === 0 || this.unclaimedAtMs <= nowMs) return null;
-    return this.unclaimedAtMs === Number.POSITIVE_INFINITY ? undefined : this.unclaimedAtMs;
+    else if (this.inFlight > 0 || this.held.some((held) => held.job.id === id)) this.changed.add(id);
   }
 
   add(jobs: CronJob[], claimedAtMs: number): void {
-    for (const job of jobs)
-      this.held.push({
-        job,
-        claimedAtMs,
-        dueAtMs: Math.max(claimedAtMs, job.state.nextRunAtMs ?? claimedAtMs),
-      });
+    for (const job of jobs) this.held.push({ job, claimedAtMs });
+    // the notes kept while a claim was on its way: those of jobs not held are done with
+    if (this.inFlight === 0)
+      for (const id of this.changed)
+        if (!this.held.some((held) => held.job.id === id)) this.changed.delete(id);
     this.movedAtMs = this.o.clock.now();
     this.armHold();
   }
@@ -148,13 +98,10 @@ export class ClaimQueue {
     return true;
   }
 
-  /** The next waiting job due by `nowMs` that may run now, as the store has it; claims that may not are given back. */
-  async next(nowMs: number): Promise<CronJob | undefined> {
-    for (;;) {
-      const i = this.held.findIndex((held) => held.dueAtMs <= nowMs);
-      if (i < 0) return undefined;
-      const [held] = this.held.splice(i, 1) as [Held];
-      // no notice named it since the claim: the job is as the claim read it
+  /** The next waiting job that may run now, as the store has it; claims that may not are given back. */
+  async next(): Promise<CronJob | undefined> {
+    for (let held = this.held.shift(); held; held = this.held.shift()) {
+      // no notice named it since its claim was sent: the job is as the claim read it
       const unchanged = this.o.notified() && !this.allChanged && !this.changed.has(held.job.id);
       this.changed.delete(held.job.id);
       this.emptied();
@@ -164,6 +111,7 @@ export class ClaimQueue {
         return job;
       }
     }
+    return undefined;
   }
 
   /** Gives every waiting claim back (the scheduler stops or is no longer the leader). */
@@ -222,10 +170,11 @@ export class ClaimQueue {
     );
   }
 
-  /** With nothing held, the hold timer and the notes of changes go. */
+  /** With nothing held (and no claim on its way), the hold timer and the notes of changes go. */
   private emptied(): void {
     if (this.held.length > 0) return;
     this.disarmHold();
+    if (this.inFlight > 0) return;
     this.changed.clear();
     this.allChanged = false;
   }
@@ -242,16 +191,15 @@ export class ClaimQueue {
  * is null when the store did not say.
  */
 export async function claimDueJobs(
-  claimer: { store: CronStore; owner: string; leaseMs: number },
+  store: CronStore,
   nowMs: number,
+  owner: string,
+  leaseMs: number,
   max: number,
-  limits: { clusterMax?: number | undefined; aheadMs?: number },
+  clusterMax: number | undefined,
 ): Promise<{ jobs: CronJob[]; nextWakeAtMs: number | undefined | null }> {
-  const { store, owner, leaseMs } = claimer;
-  const { clusterMax, aheadMs = 0 } = limits;
   if (clusterMax !== undefined)
     return { jobs: await store.claimDue(nowMs, owner, leaseMs, max, { clusterMax }), nextWakeAtMs: null };
-  if (aheadMs > 0 && claimsAhead(store)) return store.claimDueWithNext(nowMs, owner, leaseMs, max, aheadMs);
   if (store.claimDueWithNext) return store.claimDueWithNext(nowMs, owner, leaseMs, max);
   return { jobs: await store.claimDue(nowMs, owner, leaseMs, max), nextWakeAtMs: null };
 }

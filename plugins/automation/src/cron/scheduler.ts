@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { CLAIM_AHEAD_MS, CLAIM_BATCH, ClaimQueue, claimDueJobs } from "./claim-queue.js";
+import { CLAIM_BATCH, ClaimQueue, claimDueJobs } from "./claim-queue.js";
 import { Leadership, type SchedulerRole } from "./leadership.js";
 import { WakeTimer } from "./wake-timer.js";
 import { executeRun } from "./execute-run.js";
@@ -169,19 +169,8 @@ export class CronScheduler {
     return this.role !== "follower" || this.sharedClaims;
   }
 
-  /**
-   * Claims many schedulers share are also taken ahead of their time: with change notices (a held
-   * claim is read again only when one names it) and without a cluster-wide cap (which counts
-   * claims as runs).
-   */
-  private get aheadMs(): number {
-    return this.sharedClaims && this.notified && this.o.clusterMaxConcurrentRuns === undefined
-      ? CLAIM_AHEAD_MS
-      : 0;
-  }
-
   private onJobChange(id: string, nextRunAtMs?: number | null): void {
-    this.queue.noteChange(id, nextRunAtMs);
+    this.queue.noteChange(id);
     if (this.stopped || !this.started || !this.fires || this.rearmQueued) return;
     // the notice says when the job is due next: nothing to fire, or the timer is already nearer
     // (unless the cap held due jobs back: any change may have freed a slot)
@@ -270,9 +259,6 @@ export class CronScheduler {
       // jobs the cluster-wide cap held back wait for a change notice (or the next probe), not spin
       if (next !== undefined && next < nearest && !(this.capWait && next <= now)) nearest = next;
     }
-    // a job claimed ahead starts at its time
-    const held = this.queue.nextDueAtMs();
-    if (held !== undefined && held < nearest) nearest = held;
     if (this.stopped || !this.started) return;
     this.timer.set(nearest);
   }
@@ -311,7 +297,7 @@ export class CronScheduler {
   private async claimAndLaunch(): Promise<void> {
     this.nextFromClaim = null;
     if (this.stopped || !this.started) return;
-    const { lease } = this.o;
+    const { lease, owner, leaseMs } = this.o;
     if (lease && this.sharedClaims) {
       // every scheduler fires; the leader sweeps the claims of dead processes. A follower tries
       // the lease once per probe interval, and a new leader sweeps at once: the others were
@@ -331,10 +317,9 @@ export class CronScheduler {
       await this.recover();
     }
     if (this.role !== "follower") await this.sweep();
-    // claimed jobs waiting for a slot (or claimed ahead and due now) go first, each checked against
-    // the store as it stands now
-    while (this.running.size < this.o.maxConcurrentRuns && this.queue.hasDue(this.o.clock.now())) {
-      const job = await this.queue.next(this.o.clock.now());
+    // claimed jobs waiting for a slot go first, each checked against the store as it stands now
+    while (this.running.size < this.o.maxConcurrentRuns && this.queue.size > 0) {
+      const job = await this.queue.next();
       if (!job) break;
       if (this.stopped) {
         this.queue.add([job], job.state.runningAtMs as number);
@@ -343,32 +328,25 @@ export class CronScheduler {
       this.launch(job);
     }
     const capacity = this.o.maxConcurrentRuns - this.running.size;
-    const now = this.o.clock.now();
-    if (capacity <= 0 || this.queue.hasDue(now)) {
+    if (capacity <= 0 || this.queue.size > 0) {
       this.saturated = true;
       return;
     }
-    // holding jobs claimed ahead: the store is asked again once an unclaimed job may be due
-    const unclaimed = this.queue.unclaimedAfter(now);
-    if (unclaimed !== null) {
-      this.nextFromClaim = unclaimed;
-      return;
-    }
+    const now = this.o.clock.now();
     // under a cluster-wide cap, claims waiting in a queue would hold slots other processes could
     // run in: only the free slots are claimed
     const clusterMax = this.sharedClaims ? this.o.clusterMaxConcurrentRuns : undefined;
-    const asked = clusterMax === undefined ? capacity + Math.max(0, CLAIM_BATCH - this.queue.size) : capacity;
-    const limits = { clusterMax, aheadMs: this.aheadMs };
-    const { jobs: claimed, nextWakeAtMs } = await claimDueJobs(this.o, now, asked, limits);
+    const asked = clusterMax === undefined ? capacity + CLAIM_BATCH : capacity;
+    // a change notice that comes while the claim is on its way may be about a job it brings back
+    const { jobs: claimed, nextWakeAtMs } = await this.queue.claiming(() =>
+      claimDueJobs(this.o.store, now, owner, leaseMs, asked, clusterMax),
+    );
     this.nextFromClaim = nextWakeAtMs;
-    this.queue.noteClaim(nextWakeAtMs);
     this.capWait = clusterMax !== undefined && claimed.length < capacity;
     this.saturated = claimed.length >= asked || this.capWait;
-    // jobs claimed ahead wait for their time in the queue (claims come in due order)
-    const due = claimed.filter((job) => (job.state.nextRunAtMs ?? now) <= now);
-    const start = due.slice(0, Math.max(0, this.o.maxConcurrentRuns - this.running.size));
+    const start = claimed.slice(0, Math.max(0, this.o.maxConcurrentRuns - this.running.size));
     for (const job of start) this.launch(job);
-    const wait = claimed.filter((job) => !start.includes(job));
+    const wait = claimed.slice(start.length);
     this.queue.add(wait, now);
     // stopped while the claim was on its way: the jobs not started go back at once
     if (this.stopped) await this.queue.releaseAll();
@@ -380,7 +358,7 @@ export class CronScheduler {
     const done = this.execute(job, runId).finally(() => {
       this.running.delete(job.id);
       // a freed slot goes straight to the next due job, when one may be waiting for it
-      if (!this.stopped && (this.saturated || this.queue.hasDue(this.o.clock.now()) || !this.notified))
+      if (!this.stopped && (this.saturated || this.queue.size > 0 || !this.notified))
         void this.track(this.tick());
     });
     this.running.set(job.id, done);
