@@ -12,19 +12,37 @@ function lineCount(text: string): number {
   return text.endsWith("\n") || text === "" ? count : count + 1;
 }
 
+/** Characters compared at a time by slices (native comparisons), before one by one. */
+const STRIDE = 256;
+
+/** Length of the common prefix of `a` and `b`. */
+function samePrefix(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i + STRIDE <= n && a.slice(i, i + STRIDE) === b.slice(i, i + STRIDE)) i += STRIDE;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/** Length of the common suffix of `a` and `b`, at most `room`. */
+function sameSuffix(a: string, b: string, room: number): number {
+  let j = 0;
+  while (
+    j + STRIDE <= room &&
+    a.slice(a.length - j - STRIDE, a.length - j) === b.slice(b.length - j - STRIDE, b.length - j)
+  )
+    j += STRIDE;
+  while (j < room && a.charCodeAt(a.length - 1 - j) === b.charCodeAt(b.length - 1 - j)) j++;
+  return j;
+}
+
 /**
  * Length of the whole lines both texts end with (beyond `cut`), when taking them out cannot
  * change jsdiff's answer: no line of either middle occurs among them, so no match jsdiff could
  * make there is shifted (verified against jsdiff on random texts with repeated lines); else 0.
  */
 export function commonTail(oldText: string, newText: string, cut: number): number {
-  const room = Math.min(oldText.length, newText.length) - cut;
-  let j = 0;
-  while (
-    j < room &&
-    oldText.charCodeAt(oldText.length - 1 - j) === newText.charCodeAt(newText.length - 1 - j)
-  )
-    j++;
+  let j = sameSuffix(oldText, newText, Math.min(oldText.length, newText.length) - cut);
   // the tail starts a line in both texts
   while (
     j > 0 &&
@@ -32,14 +50,16 @@ export function commonTail(oldText: string, newText: string, cut: number): numbe
   )
     j--;
   if (j === 0) return 0;
-  const tail = `\n${oldText.slice(oldText.length - j)}`;
+  // the tail with the newline before it (there is one: the tail starts a line)
+  const tailFrom = oldText.length - j - 1;
   let lines = 0;
   for (const middle of [oldText.slice(cut, oldText.length - j), newText.slice(cut, newText.length - j)]) {
     // every middle line ends with "\n" (the tail starts a line); "\n" + line is that line whole
     for (let from = 0; from < middle.length; ) {
       const end = middle.indexOf("\n", from) + 1;
       if (end === 0) return 0;
-      if (++lines > MAX_MIDDLE_LINES || tail.includes(`\n${middle.slice(from, end)}`)) return 0;
+      if (++lines > MAX_MIDDLE_LINES || oldText.indexOf(`\n${middle.slice(from, end)}`, tailFrom) !== -1)
+        return 0;
       from = end;
     }
   }
@@ -54,9 +74,7 @@ export function commonTail(oldText: string, newText: string, cut: number): numbe
  * them (`commonTail`), so an edit in a long file compares only its own lines.
  */
 export function linesDiff(oldText: string, newText: string): Part[] {
-  const n = Math.min(oldText.length, newText.length);
-  let i = 0;
-  while (i < n && oldText.charCodeAt(i) === newText.charCodeAt(i)) i++;
+  const i = samePrefix(oldText, newText);
   if (i === oldText.length && i === newText.length) return diffLines(oldText, newText);
   const cut = i === 0 ? 0 : oldText.lastIndexOf("\n", i - 1) + 1;
   const tail = commonTail(oldText, newText, cut);
@@ -81,6 +99,37 @@ export function linesDiff(oldText: string, newText: string): Part[] {
   return [{ value: prefix, count: lineCount(prefix), added: false, removed: false }, ...parts];
 }
 
+/** How many `\n` `text` holds. */
+function newlines(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count++;
+  return count;
+}
+
+/** The first `k` lines of `text` (which has more than `k`), without their endings. */
+function firstLines(text: string, k: number): string[] {
+  const out: string[] = [];
+  for (let from = 0; out.length < k; ) {
+    const end = text.indexOf("\n", from);
+    out.push(text.slice(from, end));
+    from = end + 1;
+  }
+  return out;
+}
+
+/** The last `k` lines of `text` (which has more than `k`), as `split("\n")` without a last empty one gives them. */
+function lastLines(text: string, k: number): string[] {
+  const body = text.endsWith("\n") ? text.slice(0, -1) : text;
+  const out: string[] = [];
+  let end = body.length;
+  while (out.length < k) {
+    const start = body.lastIndexOf("\n", end - 1) + 1;
+    out.unshift(body.slice(start, end));
+    end = start - 1;
+  }
+  return out;
+}
+
 /**
  * pi's edit diff, computed with jsdiff (`diffLines`, as pi does): `-N text` for removed lines
  * (old numbering), `+N text` for added lines (new numbering), ` N text` for up to `context`
@@ -93,7 +142,7 @@ export function generateDiffString(
   context = 4,
 ): { diff: string; firstChangedLine?: number } {
   const parts = linesDiff(oldText, newText);
-  const width = String(Math.max(oldText.split("\n").length, newText.split("\n").length)).length;
+  const width = String(Math.max(newlines(oldText), newlines(newText)) + 1).length;
   const num = (n: number) => String(n).padStart(width, " ");
   const skipped = ` ${"".padStart(width, " ")} ...`;
   const out: string[] = [];
@@ -102,9 +151,32 @@ export function generateDiffString(
   let firstChangedLine: number | undefined;
   let afterChange = false;
   parts.forEach((part, i) => {
+    const next = parts[i + 1];
+    const beforeChange = next !== undefined && (next.added || next.removed);
+    const changed = part.added || part.removed;
+    // a long unchanged part (most of a file) is not split whole: only its count and the
+    // context lines shown are taken from it
+    const breaks = changed ? 0 : newlines(part.value);
+    if (breaks > context * 2 + 1) {
+      const count = part.value.endsWith("\n") ? breaks : breaks + 1;
+      const head = afterChange ? firstLines(part.value, context) : [];
+      const tail = beforeChange ? lastLines(part.value, context) : [];
+      const show = (text: string) => {
+        out.push(` ${num(oldNo++)} ${text}`);
+        newNo++;
+      };
+      head.forEach(show);
+      const gap = count - head.length - tail.length;
+      if (gap > 0 && (afterChange || beforeChange)) out.push(skipped);
+      oldNo += gap;
+      newNo += gap;
+      tail.forEach(show);
+      afterChange = false;
+      return;
+    }
     const lines = part.value.split("\n");
     if (lines.at(-1) === "") lines.pop();
-    if (part.added || part.removed) {
+    if (changed) {
       firstChangedLine ??= newNo;
       for (const line of lines) {
         if (part.added) out.push(`+${num(newNo++)} ${line}`);
@@ -113,8 +185,6 @@ export function generateDiffString(
       afterChange = true;
       return;
     }
-    const next = parts[i + 1];
-    const beforeChange = next !== undefined && (next.added || next.removed);
     if (!afterChange && !beforeChange) {
       oldNo += lines.length;
       newNo += lines.length;
