@@ -99,13 +99,6 @@ export function linesDiff(oldText: string, newText: string): Part[] {
   return [{ value: prefix, count: lineCount(prefix), added: false, removed: false }, ...parts];
 }
 
-/** How many `\n` `text` holds. */
-function newlines(text: string): number {
-  let count = 0;
-  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count++;
-  return count;
-}
-
 /** The first `k` lines of `text` (which has more than `k`), without their endings. */
 function firstLines(text: string, k: number): string[] {
   const out: string[] = [];
@@ -142,7 +135,15 @@ export function generateDiffString(
   context = 4,
 ): { diff: string; firstChangedLine?: number } {
   const parts = linesDiff(oldText, newText);
-  const width = String(Math.max(newlines(oldText), newlines(newText)) + 1).length;
+  // the widest line number: what `split("\n")` would count, from the parts' line counts
+  let [oldLines, newLines] = [0, 0];
+  for (const part of parts) {
+    const count = part.count ?? lineCount(part.value);
+    if (!part.added) oldLines += count;
+    if (!part.removed) newLines += count;
+  }
+  const ends = (text: string) => (text === "" || text.endsWith("\n") ? 1 : 0);
+  const width = String(Math.max(oldLines + ends(oldText), newLines + ends(newText))).length;
   const num = (n: number) => String(n).padStart(width, " ");
   const skipped = ` ${"".padStart(width, " ")} ...`;
   const out: string[] = [];
@@ -156,9 +157,9 @@ export function generateDiffString(
     const changed = part.added || part.removed;
     // a long unchanged part (most of a file) is not split whole: only its count and the
     // context lines shown are taken from it
-    const breaks = changed ? 0 : newlines(part.value);
-    if (breaks > context * 2 + 1) {
-      const count = part.value.endsWith("\n") ? breaks : breaks + 1;
+    // its lines as `split("\n")` without a last empty one gives them
+    const count = changed ? 0 : (part.count ?? lineCount(part.value));
+    if (count > context * 2 + 1) {
       const head = afterChange ? firstLines(part.value, context) : [];
       const tail = beforeChange ? lastLines(part.value, context) : [];
       const show = (text: string) => {
