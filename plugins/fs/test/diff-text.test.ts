@@ -67,7 +67,7 @@ describe("generateDiffString", () => {
         return seed % n;
       };
       // long lines too, so the common ends are compared a stride of characters at a time
-    const words = ["a", "b", "x", "", " ", "a b", "\t", "line\r", "lorem ipsum ".repeat(6)];
+      const words = ["a", "b", "x", "", " ", "a b", "\t", "line\r", "lorem ipsum ".repeat(6)];
       const line = () => `${words[rand(words.length)]!}${rand(5) === 0 ? rand(100) : ""}\n`;
       let long = 0;
       for (let k = 0; k < 3000; k++) {
