@@ -4,6 +4,7 @@ import { serveStdio } from "@clawtools/mcp/stdio";
 import type { CommonOptions } from "../options.js";
 import { installOtel } from "../otel.js";
 import { followClientRoots } from "../roots.js";
+import { startWhenQuiet } from "../start-when-quiet.js";
 import { reserveStdoutForProtocol } from "../stdout-guard.js";
 import { taskHostFor, taskPrincipal } from "../tasks.js";
 import { buildToolset } from "../toolset.js";
@@ -153,8 +154,9 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
     ...(protocolOut ? { output: protocolOut } : {}),
     ...(rooted ? { onRoots: rooted.onRoots } : {}),
   });
-  // the sections with state (cron's scheduler) start once the server answers: listing never waits
-  setImmediate(() => void set.startState());
+  // the sections with state (cron's scheduler) start once the client is quiet: neither the
+  // listing nor the first call waits for them
+  startWhenQuiet(process.stdin, () => void set.startState());
   await serving.done;
   return 0;
 }
