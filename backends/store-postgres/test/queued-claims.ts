@@ -1,7 +1,7 @@
 import { CronExecutor, CronService } from "@clawtools/automation";
 import { FakeClock } from "@clawtools/automation/testing";
 import type pg from "pg";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { openPostgresStore, type PostgresStore } from "../src/index.js";
 
 const MAIN = "agent:main:main";
@@ -49,6 +49,10 @@ export function queuedClaimSuite(url: () => string): void {
         await service.start();
         const start = clock.now();
         const ids = ["q-0", "q-1", "q-2", "q-3"];
+        // the notices of the adds reach the scheduler (listening first) before the claim: a notice
+        // that came while the claim was on its way would rightly have the job read again
+        const noticed = new Set<string>();
+        const off = await sa.cron.onChange((id) => noticed.add(id));
         for (const id of ids)
           await sb.cron.upsert({
             id,
@@ -62,6 +66,8 @@ export function queuedClaimSuite(url: () => string): void {
             payload: { kind: "systemEvent", text: id },
             state: { nextRunAtMs: start + 1_000 },
           });
+        await vi.waitFor(() => expect([...noticed].sort()).toEqual(ids));
+        off();
         await clock.advanceTo(start + 1_000, settle);
         expect(started).toBe(1);
         expect((await service.status()).claims.queued).toEqual(["q-1", "q-2", "q-3"]);
