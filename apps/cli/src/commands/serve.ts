@@ -1,3 +1,4 @@
+import { startProcessGroupReaper } from "@clawtools/core/lifecycle";
 import { redactSecrets, registerSecret } from "@clawtools/core/safety";
 // stdio's entry answers a client's opening before it loads the MCP SDK; HTTP loads it with the adapter
 import { serveStdio } from "@clawtools/mcp/stdio";
@@ -155,8 +156,13 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
     ...(rooted ? { onRoots: rooted.onRoots } : {}),
   });
   // the sections with state (cron's scheduler) start once the client is quiet: neither the
-  // listing nor the first call waits for them
-  startWhenQuiet(process.stdin, () => void set.startState());
+  // listing nor the first call waits for them. So does exec's process-group reaper (a spawn that
+  // blocks until its shell runs), which a first command would otherwise wait for
+  const execServed = served.has("exec");
+  startWhenQuiet(process.stdin, () => {
+    if (execServed) startProcessGroupReaper();
+    void set.startState();
+  });
   await serving.done;
   return 0;
 }
