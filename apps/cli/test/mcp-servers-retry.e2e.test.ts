@@ -3,7 +3,10 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BUILD_TIMEOUT_MS, bin, ensureBuilt, POLL } from "./support/cli.js";
 import { flakyServerConfig } from "./support/flaky-server.js";
@@ -100,6 +103,43 @@ describe("clawtools serve: a config MCP server that fails to start is retried", 
       await expect
         .poll(stderr, POLL)
         .toContain('[clawtools] MCP server "flaky" came back: serving flaky__ping, flaky__crash');
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+
+  it("serves a returning server's resources again: the new connection's, and says the list changed", async () => {
+    const { client, changes, stderr } = await serveWithFlakyServer(0, ["--workspace", tmpdir()], {
+      FLAKY_RESOURCES: "1",
+    });
+    let listChanges = 0;
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      listChanges += 1;
+    });
+    const status = "clawtools://mcp/flaky/flaky://status";
+    const text = async () => {
+      const read = await client.readResource({ uri: status });
+      return (read.contents[0] as { text?: string }).text;
+    };
+    const listed = async () => (await client.listResources()).resources.map((r) => r.uri);
+    try {
+      expect(await listed()).toContain(status);
+      // which start of the fixture this connection is (the count is the fixture's, in its file)
+      const startOf = async () => Number(/^start (\d+)$/.exec(String(await text()))?.[1]);
+      const first = await startOf();
+      expect(first).toBeGreaterThanOrEqual(1);
+      // a watch is what follows the mounts: a subscription starts one
+      await client.subscribeResource({ uri: status });
+      await client.callTool({ name: "flaky__crash", arguments: {} }).catch(() => undefined);
+      await changes(1);
+      await expect.poll(stderr, POLL).toContain('[clawtools] MCP server "flaky" went away');
+      expect(await listed()).not.toContain(status);
+      await changes(2);
+      expect(await listed()).toContain(status);
+      // read from the connection that came back, not the one that went
+      expect(await startOf()).toBeGreaterThan(first);
+      // gone and back: the list changed twice
+      await expect.poll(() => listChanges, POLL).toBeGreaterThanOrEqual(2);
     } finally {
       await client.close();
     }

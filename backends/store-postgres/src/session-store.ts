@@ -8,7 +8,7 @@ import type {
   TranscriptMessage,
 } from "@clawtools/core/contracts";
 import { ASYNC_COMMIT, type Db, hasNul, millis, parseRow, withoutUndefined } from "./db.js";
-import { pageStatement } from "./session-page.js";
+import { pageEntries, pageStatement } from "./session-page.js";
 
 type Row = { entry: string };
 const HISTORY_BATCH = 200;
@@ -46,12 +46,11 @@ export class PgSessionStore implements SessionStore {
       throw new Error("listPage: after must be { updatedAt: number, key: string } from a previous page");
     if (hasNul(query.agentId, after?.key)) return { entries: [] };
     const page = pageStatement(this.db.t("sessions"), query);
-    const rows = await this.db.prepared<Row>(page.name, page.text, page.values);
-    const entries = rows
-      .slice(0, query.limit)
-      .map((row) => parseRow<SessionEntry>(row.entry, "a session entry"));
+    const [row] = await this.db.prepared<{ page: string | null }>(page.name, page.text, page.values);
+    const read = pageEntries(row?.page ?? null);
+    const entries = read.slice(0, query.limit);
     const last = entries.at(-1);
-    return rows.length > query.limit && last
+    return read.length > query.limit && last
       ? { entries, next: { updatedAt: last.updatedAt, key: last.key } }
       : { entries };
   }
@@ -170,6 +169,19 @@ export class PgSessionStore implements SessionStore {
     if (hasNul(key)) throw new Error(`Session not found: ${key}`);
     // the secrets the process knows never land in a transcript
     const texts = messages.map((message) => JSON.stringify(redactValue(message)));
+    if (texts.length === 1 && !options.idempotencyKey) {
+      // the common case, one message and no key: one insert under the session's row lock (no
+      // array to encode and unnest, no idempotency table in the plan); no row: no such session
+      const inserted = await this.db.prepared(
+        "append-one",
+        `INSERT INTO ${this.db.t("transcript")} (session_key, message)
+         SELECT key, $2 FROM ${this.db.t("sessions")} WHERE key = $1 FOR UPDATE
+         RETURNING ${ASYNC_COMMIT}`,
+        [key, texts[0]],
+      );
+      if (inserted.length === 0) throw new Error(`Session not found: ${key}`);
+      return true;
+    }
     // One statement: the session's row lock (ordering appends to one session, keeping a
     // concurrent delete out), the idempotency key, and the messages in their order
     const [row] = await this.db.prepared<{ found: boolean; fresh: boolean }>(

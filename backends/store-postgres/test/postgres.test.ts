@@ -180,6 +180,10 @@ describe.skipIf(!HAVE_POSTGRES)(
       await expect(store.sessions.get(key)).rejects.toThrow(
         `PostgreSQL store: session ${key} is not valid JSON`,
       );
+      // a page (its entries joined into one value) names the torn entry the same way
+      await expect(store.sessions.listPage({ limit: 5 })).rejects.toThrow(
+        "PostgreSQL store: a session entry is not valid JSON",
+      );
     });
 
     twoInstanceSuite(() => ctx.cluster?.url as string);

@@ -1,9 +1,11 @@
+import { startProcessGroupReaper } from "@clawtools/core/lifecycle";
 import { redactSecrets, registerSecret } from "@clawtools/core/safety";
 // stdio's entry answers a client's opening before it loads the MCP SDK; HTTP loads it with the adapter
 import { serveStdio } from "@clawtools/mcp/stdio";
 import type { CommonOptions } from "../options.js";
 import { installOtel } from "../otel.js";
 import { followClientRoots } from "../roots.js";
+import { startWhenQuiet } from "../start-when-quiet.js";
 import { reserveStdoutForProtocol } from "../stdout-guard.js";
 import { taskHostFor, taskPrincipal } from "../tasks.js";
 import { buildToolset } from "../toolset.js";
@@ -153,8 +155,14 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
     ...(protocolOut ? { output: protocolOut } : {}),
     ...(rooted ? { onRoots: rooted.onRoots } : {}),
   });
-  // the sections with state (cron's scheduler) start once the server answers: listing never waits
-  setImmediate(() => void set.startState());
+  // the sections with state (cron's scheduler) start once the client is quiet: neither the
+  // listing nor the first call waits for them. So does exec's process-group reaper (a spawn that
+  // blocks until its shell runs), which a first command would otherwise wait for
+  const execServed = served.has("exec");
+  startWhenQuiet(process.stdin, () => {
+    if (execServed) startProcessGroupReaper();
+    void set.startState();
+  });
   await serving.done;
   return 0;
 }

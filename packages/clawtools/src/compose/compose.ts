@@ -294,7 +294,7 @@ export async function composeBundle(config: BundleConfig, options: ComposeOption
     return createToolset({ registry: own, context: ctx, ...assembly, policy, ...(quiet ? {} : { warn }) })
       .tools;
   };
-  late.start(toolset.tools, lateTools(context), namedPlugins as MountedMcpServer[]);
+  late.start(toolset.tools, lateTools(context), namedPlugins as MountedMcpServer[], toolset.resources);
   const forWorkspace = (workspaceDir: string) => {
     const ctx = { ...context, workspaceDir };
     return late.over(createToolset({ registry, context: ctx, ...assembly }), lateTools(ctx, true));
@@ -360,6 +360,7 @@ export async function composeBundle(config: BundleConfig, options: ComposeOption
     get tools() {
       return late.tools;
     },
+    resources: late.resources ?? toolset.resources,
     onToolsChanged: (listener) => late.onChange(listener),
     context,
     config: resolved,

@@ -1,4 +1,5 @@
 import type { AnyAgentTool, ClawtoolsPlugin } from "@clawtools/core";
+import { type PluginResources, type ServedResources, ToolsetResources } from "@clawtools/core/resources";
 import type { MountedMcpServer } from "./mcp-servers.js";
 
 /** Builds a returning server's tools through the policy, for one toolset's context. */
@@ -16,7 +17,9 @@ export type FollowingLateTools<T> = T & {
  * over it (`over`): its own tools without the gone ones, plus each returning server's tools built
  * for that toolset. A view's array is replaced on each change (the MCP server rebuilds its listing
  * when the array changes) and listeners are told, so connected clients get
- * `notifications/tools/list_changed`.
+ * `notifications/tools/list_changed`. A view's resources follow the same way: a gone server's
+ * leave, a returning server's join where the view serves one of its tools, and watchers hear
+ * `notifications/resources/list_changed`.
  */
 export class LateMcpTools {
   #build: BuildLateTools | undefined;
@@ -26,21 +29,35 @@ export class LateMcpTools {
   #back: MountedMcpServer[] = [];
   /** Tool names of servers that went away: a view leaves its start copies of them out. */
   readonly #gone = new Set<string>();
+  /** The resources of servers that went away: a view leaves its start copies of them out. */
+  readonly #goneResources = new Set<PluginResources>();
   #version = 0;
-  #main: FollowingLateTools<{ tools: AnyAgentTool[] }> | undefined;
+  #main: FollowingLateTools<{ tools: AnyAgentTool[]; resources?: ToolsetResources }> | undefined;
   readonly #listeners = new Set<() => void>();
+  readonly #resourceListeners = new Set<() => void>();
 
   /** The server's own tools: the start toolset's, as servers come and go. */
   get tools(): AnyAgentTool[] {
     return this.#main?.tools ?? [];
   }
 
+  /** The server's own resources (the start toolset's, as servers come and go), once started. */
+  get resources(): ToolsetResources | undefined {
+    return this.#main?.resources;
+  }
+
   /**
-   * Starts serving: `base` are the start toolset's tools, `mounted` the list a returning server
-   * joins (serve's named plugins); servers that came back earlier join now.
+   * Starts serving: `base` are the start toolset's tools (and `resources` its resources),
+   * `mounted` the list a returning server joins (serve's named plugins); servers that came back
+   * earlier join now.
    */
-  start(base: AnyAgentTool[], build: BuildLateTools, mounted: MountedMcpServer[]): void {
-    this.#main = this.over({ tools: base }, build);
+  start(
+    base: AnyAgentTool[],
+    build: BuildLateTools,
+    mounted: MountedMcpServer[],
+    resources?: ToolsetResources,
+  ): void {
+    this.#main = this.over({ tools: base, ...(resources ? { resources } : {}) }, build);
     this.#mounted = mounted;
     this.#build = build;
     const pending = this.#pending;
@@ -54,6 +71,14 @@ export class LateMcpTools {
    */
   over<T extends { tools: AnyAgentTool[] }>(toolset: T, build?: BuildLateTools): FollowingLateTools<T> {
     const built = new WeakMap<MountedMcpServer, AnyAgentTool[]>();
+    const toolsOf = (server: MountedMcpServer): AnyAgentTool[] => {
+      let tools = built.get(server);
+      if (!tools) {
+        tools = (build ?? this.#build)?.(server.plugin) ?? [];
+        built.set(server, tools);
+      }
+      return tools;
+    };
     let cache: { base: AnyAgentTool[]; version: number; tools: AnyAgentTool[] } | undefined;
     const current = (): AnyAgentTool[] => {
       const base = toolset.tools;
@@ -62,11 +87,7 @@ export class LateMcpTools {
       const taken = new Set(kept.map((t) => t.name));
       const added: AnyAgentTool[] = [];
       for (const server of this.#back) {
-        let tools = built.get(server);
-        if (!tools) {
-          tools = (build ?? this.#build)?.(server.plugin) ?? [];
-          built.set(server, tools);
-        }
+        const tools = toolsOf(server);
         for (const tool of tools)
           if (!taken.has(tool.name)) {
             taken.add(tool.name);
@@ -84,8 +105,28 @@ export class LateMcpTools {
       cache = { base, version: this.#version, tools: unchanged ? previous : tools };
       return cache.tools;
     };
+    // a returning server's resources are served where one of its tools is (as at the start)
+    const base = (toolset as { resources?: unknown }).resources;
+    const resources =
+      base instanceof ToolsetResources
+        ? base.derive(
+            (served) => [
+              ...served.filter((s) => !this.#goneResources.has(s.resources)),
+              ...this.#back.flatMap((server): ServedResources[] => {
+                const own = server.plugin.resources;
+                if (!own || (server.tools.length > 0 && toolsOf(server).length === 0)) return [];
+                return [{ pluginId: server.plugin.id, resources: own }];
+              }),
+            ],
+            (listener) => {
+              this.#resourceListeners.add(listener);
+              return () => this.#resourceListeners.delete(listener);
+            },
+          )
+        : undefined;
     return {
       ...toolset,
+      ...(resources ? { resources } : {}),
       get tools() {
         return current();
       },
@@ -102,14 +143,26 @@ export class LateMcpTools {
     this.#mounted.push(mounted);
     this.#back.push(mounted);
     this.#changed();
+    if (mounted.plugin.resources) this.#resourcesChanged();
   }
 
-  /** A server went away: its tools are no longer served (until it comes back and is added again). */
-  remove(names: string[]): void {
+  /**
+   * A server went away: its tools (and `plugin`'s resources) are no longer served, until it comes
+   * back and is added again.
+   */
+  remove(names: string[], plugin?: ClawtoolsPlugin): void {
     const gone = new Set(names);
-    this.#back = this.#back.filter((m) => !m.tools.some((name) => gone.has(name)));
+    this.#back = this.#back.filter((m) => m.plugin !== plugin && !m.tools.some((name) => gone.has(name)));
     for (const name of names) this.#gone.add(name);
     this.#changed();
+    if (plugin?.resources) {
+      this.#goneResources.add(plugin.resources);
+      this.#resourcesChanged();
+    }
+  }
+
+  #resourcesChanged(): void {
+    for (const listener of [...this.#resourceListeners]) listener();
   }
 
   onChange(listener: () => void): () => void {

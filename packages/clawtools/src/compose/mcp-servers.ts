@@ -68,7 +68,7 @@ export type MountedMcpServer = { plugin: ClawtoolsPlugin; spec: string; tools: s
 /** What serves the tools: told when a server comes back and when one goes away. */
 export interface ServedMcpTools {
   add(mounted: MountedMcpServer): void;
-  remove(names: string[]): void;
+  remove(names: string[], plugin?: ClawtoolsPlugin): void;
 }
 
 interface Mount {
@@ -110,7 +110,7 @@ function registerServer(
   void server.closed.then(() => {
     if (stopping) return;
     for (const tool of tools) mount.registry.unregister(tool);
-    mount.served?.remove(tools);
+    mount.served?.remove(tools, plugin);
     mount.warn(
       `[clawtools] MCP server "${name}" went away: its tools are not served until it comes back (retrying)`,
     );

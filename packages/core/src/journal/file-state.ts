@@ -40,16 +40,41 @@ export const sha256 = (data: Uint8Array) => createHash("sha256").update(data).di
  * short is written again by the next put of its content, and one whose bytes do not hash to its
  * name is never restored (`verified`).
  */
+/** Contents up to this size are remembered with their hash by `put(data, true)` (a few at a time). */
+const REMEMBER_MAX = 1024 * 1024;
+const REMEMBERED = 4;
+
 export class BlobStore {
+  /**
+   * Copies of the last few contents a tool passed with their hashes: an edit's bytes before are
+   * most often the previous call's bytes after, and comparing bytes costs far less than hashing.
+   */
+  private recent: Array<{ data: Buffer; hash: string }> = [];
+
   constructor(readonly dir: string) {}
+
+  /** sha256 of `data`, taken from `recent` when the same bytes were hashed lately. */
+  private hashOf(data: Buffer, remember: boolean): string {
+    for (const r of this.recent) if (r.data.length === data.length && r.data.equals(data)) return r.hash;
+    const hash = sha256(data);
+    if (remember && data.length <= REMEMBER_MAX) {
+      // a copy: the caller's buffer may change after this call
+      this.recent.unshift({ data: Buffer.from(data), hash });
+      this.recent.length = Math.min(this.recent.length, REMEMBERED);
+    }
+    return hash;
+  }
 
   pathOf(hash: string): string {
     return path.join(this.dir, hash.slice(0, 2), hash);
   }
 
-  /** Stores `data`; returns its hash and how many bytes were newly written (0 when already kept). */
-  async put(data: Buffer): Promise<{ hash: string; added: number }> {
-    const hash = sha256(data);
+  /**
+   * Stores `data`; returns its hash and how many bytes were newly written (0 when already kept).
+   * `remember`: keep a copy with its hash for the next puts (bytes a tool holds, see captureKnownState).
+   */
+  async put(data: Buffer, remember = false): Promise<{ hash: string; added: number }> {
+    const hash = this.hashOf(data, remember);
     const at = this.pathOf(hash);
     if (statSync(at, { throwIfNoEntry: false })?.size === data.length) return { hash, added: 0 };
     await writeFileAtomically(at, data);
@@ -116,7 +141,7 @@ export async function captureKnownState(
     typeof data === "string" ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   const st = lstatNow(abs);
   if (!st?.isFile() || st.size !== bytes.length) return captureState(abs, blobs);
-  const { hash, added } = await blobs.put(bytes);
+  const { hash, added } = await blobs.put(bytes, true);
   return { state: { type: "file", mode: st.mode & 0o7777, hash, size: st.size }, added };
 }
 

@@ -5,10 +5,10 @@
  * call, refusing (changing nothing) when a file changed outside the journal since; redo puts the
  * undone calls back. Bounded in size: the oldest entries are dropped. Durability: entries-log.ts.
  */
-import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
+import { randomHex } from "../safety/random-hex.js";
 import { writeFileAtomically } from "../state/atomic-write.js";
 import { noteCall } from "../wrap/call-notes.js";
 import { BlobStore, captureKnownState, captureState, type FileState, sameState } from "./file-state.js";
@@ -134,7 +134,7 @@ export class Journal {
         .map((c) => ({ path: this.rel(c.abs), before: c.before, after: c.after }));
       if (files.length === 0) return undefined;
       const entry: JournalEntry = {
-        id: `${Date.now().toString(36)}${randomBytes(3).toString("hex")}`,
+        id: `${Date.now().toString(36)}${randomHex(3)}`,
         tool,
         time: new Date().toISOString(),
         files,

@@ -27,34 +27,55 @@ export interface ServedResources {
  * never lists or reads what another client's toolset holds.
  */
 export class ToolsetResources {
+  /**
+   * `served` may be a function when the set changes while the toolset is served (an MCP server
+   * that comes back); `changes` then tells when it did, so a watch follows it.
+   */
   constructor(
-    private readonly served: readonly ServedResources[],
+    private readonly served: readonly ServedResources[] | (() => readonly ServedResources[]),
     private readonly ctx: ToolContext,
+    private readonly changes?: (listener: () => void) => () => void,
   ) {}
+
+  /** The plugins' resources served now. */
+  private get current(): readonly ServedResources[] {
+    return typeof this.served === "function" ? this.served() : this.served;
+  }
+
+  /**
+   * These resources as `change` makes them of the served set each time they are asked, for the
+   * same context; `changes` tells when `change` would give another set.
+   */
+  derive(
+    change: (served: readonly ServedResources[]) => readonly ServedResources[],
+    changes: (listener: () => void) => () => void,
+  ): ToolsetResources {
+    return new ToolsetResources(() => change(this.current), this.ctx, changes);
+  }
 
   /** Whether any plugin serves resources here (an MCP server declares the capability then). */
   get available(): boolean {
-    return this.served.length > 0;
+    return this.current.length > 0;
   }
 
   /** The plugins that serve resources here. */
   get pluginIds(): string[] {
-    return this.served.map((s) => s.pluginId);
+    return this.current.map((s) => s.pluginId);
   }
 
   async list(): Promise<ResourceInfo[]> {
-    const lists = await Promise.all(this.served.map((s) => s.resources.list(this.ctx)));
+    const lists = await Promise.all(this.current.map((s) => s.resources.list(this.ctx)));
     return lists.flat();
   }
 
   async templates(): Promise<ResourceTemplateInfo[]> {
-    const lists = await Promise.all(this.served.map((s) => s.resources.templates?.(this.ctx) ?? []));
+    const lists = await Promise.all(this.current.map((s) => s.resources.templates?.(this.ctx) ?? []));
     return lists.flat();
   }
 
   /** The contents of `uri`; `ResourceNotFoundError` when no plugin serves it here. */
   async read(uri: string): Promise<ResourceContents> {
-    for (const { resources } of this.served) {
+    for (const { resources } of this.current) {
       const found = await resources.read(uri, this.ctx);
       if (!found) continue;
       const mimeType = found.mimeType ? { mimeType: found.mimeType } : {};
@@ -70,7 +91,7 @@ export class ToolsetResources {
    * completer); `ResourceNotFoundError` when no plugin lists the template here.
    */
   async complete(uriTemplate: string, request: CompletionRequest): Promise<CompletionValues> {
-    for (const { resources } of this.served) {
+    for (const { resources } of this.current) {
       const templates = (await resources.templates?.(this.ctx)) ?? [];
       if (!templates.some((t) => t.uriTemplate === uriTemplate)) continue;
       return (await resources.complete?.(uriTemplate, request, this.ctx)) ?? { values: [] };
@@ -78,13 +99,25 @@ export class ToolsetResources {
     throw new ResourceNotFoundError(uriTemplate);
   }
 
-  /** Calls `listener` on every change any plugin reports; returns the unsubscribe. */
+  /**
+   * Calls `listener` on every change any plugin reports; returns the unsubscribe. When the served
+   * set changes, the watch moves to the new set and `listener` hears that the list changed.
+   */
   watch(listener: (change: ResourceChange) => void): () => void {
-    const stops = this.served.flatMap((s) =>
-      s.resources.watch ? [s.resources.watch(this.ctx, listener)] : [],
-    );
+    const attach = () =>
+      this.current.flatMap((s) => (s.resources.watch ? [s.resources.watch(this.ctx, listener)] : []));
+    let stops = attach();
+    const stopAll = () => {
+      for (const stop of stops.splice(0)) stop();
+    };
+    const off = this.changes?.(() => {
+      stopAll();
+      stops = attach();
+      listener({});
+    });
     return () => {
-      for (const stop of stops) stop();
+      off?.();
+      stopAll();
     };
   }
 }

@@ -24,3 +24,26 @@ export function onLocalFilesystem(at: string): boolean {
     return false;
   }
 }
+
+/** Answers for filesystems on a block device, by device number (see onLocalFilesystemOf). */
+const blockDevices = new Map<number, boolean>();
+
+/**
+ * onLocalFilesystem for an entry whose stat gave `dev`, asked once per block device: a device
+ * number with a major part is a block device (a disk, never a network mount, which like tmpfs,
+ * FUSE and overlayfs gets an anonymous number with major 0 that a later mount may reuse, so
+ * those are asked each time). A disk unmounted and mounted again as another filesystem in the
+ * process's lifetime keeps its first answer.
+ */
+export function onLocalFilesystemOf(at: string, dev: number): boolean {
+  // Linux's encoding: the major number is bits 8-19 (and 32 up, unused by block majors here)
+  const block = Math.floor(dev / 256) % 4096 !== 0;
+  if (!block) return onLocalFilesystem(at);
+  let local = blockDevices.get(dev);
+  if (local === undefined) {
+    local = onLocalFilesystem(at);
+    if (blockDevices.size > 1000) blockDevices.clear();
+    blockDevices.set(dev, local);
+  }
+  return local;
+}

@@ -1,5 +1,5 @@
-import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
+import { randomHex } from "./random-hex.js";
 import { type DirRef, entryPath } from "./workspace-walk.js";
 
 /**
@@ -18,7 +18,7 @@ const swept = new Map<string, number>();
 
 export function tempNameFor(name: string): string {
   const stem = [...name].slice(0, 32).join("");
-  return `.${stem}.${randomBytes(6).toString("hex")}.clawtools-tmp`;
+  return `.${stem}.${randomHex(6)}.clawtools-tmp`;
 }
 
 /** Removes this project's stale temp files from a verified directory (best effort). */

@@ -8,7 +8,7 @@ import {
   readSync,
   type Stats,
 } from "node:fs";
-import { onLocalFilesystem } from "./local-filesystem.js";
+import { onLocalFilesystemOf } from "./local-filesystem.js";
 import { type Located, locateDirect } from "./workspace-walk.js";
 
 const { O_RDONLY, O_NONBLOCK, O_DIRECTORY } = constants;
@@ -34,7 +34,7 @@ async function locateSmall(
 ): Promise<Located | null> {
   const found = await locateDirect(root, target);
   if (!found) return null;
-  if (fits(found.stat) && onLocalFilesystem(`/proc/self/fd/${found.located}`)) return found;
+  if (fits(found.stat) && onLocalFilesystemOf(`/proc/self/fd/${found.located}`, found.stat.dev)) return found;
   closeSync(found.located);
   return null;
 }

@@ -16,6 +16,8 @@ export interface LinedText {
   eols: Eol[];
   /** The most common ending (`\n` for a file with none), for lines with no neighbour to follow. */
   dominant: Eol;
+  /** Every ending is `\n` (no `\r` in the text): joining back is the edited text as it is. */
+  lfOnly?: boolean;
 }
 
 const EOL = /\r\n|\r|\n/g;
@@ -23,6 +25,12 @@ const EOL = /\r\n|\r|\n/g;
 export function splitEndings(raw: string): LinedText {
   const bom = raw.startsWith("\ufeff") ? "\ufeff" : "";
   const body = bom ? raw.slice(1) : raw;
+  // the common case, without a callback per line
+  if (!body.includes("\r")) {
+    let lines = 0;
+    for (let at = body.indexOf("\n"); at !== -1; at = body.indexOf("\n", at + 1)) lines++;
+    return { bom, text: body, eols: new Array<Eol>(lines).fill("\n"), dominant: "\n", lfOnly: true };
+  }
   const eols: Eol[] = [];
   const counts = { "\r\n": 0, "\n": 0, "\r": 0 };
   const text = body.replace(EOL, (m) => {
@@ -44,7 +52,8 @@ const MAX_DIFF_LINES = 20_000;
  */
 export function joinEndings(original: LinedText, updated: string): string {
   const { eols, dominant } = original;
-  if (eols.length === 0 && dominant === "\n") return original.bom + updated;
+  // every line, kept or new, ends with the only ending there is
+  if (original.lfOnly || (eols.length === 0 && dominant === "\n")) return original.bom + updated;
   const before = original.text.split("\n");
   const after = updated.split("\n");
   const [o, n] = [before.length, after.length];

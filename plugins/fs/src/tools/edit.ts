@@ -210,11 +210,13 @@ export function createEditTool(
           }
         }
         const written = joinEndings(lined, updated);
+        // encoded once for the write and the journal
+        const data = Buffer.from(written);
         await env.journalled(
           "edit",
           [abs],
-          () => env.bridge.writeFile({ filePath: abs, data: written }),
-          new Map([[abs, { before: bytes, after: written }]]),
+          () => env.bridge.writeFile({ filePath: abs, data }),
+          new Map([[abs, { before: bytes, after: data }]]),
         );
         env.seen.set(abs, written);
         const { diff, firstChangedLine } = generateDiffString(original, updated);

@@ -56,11 +56,13 @@ export function createWriteTool(
         }
         // the local bridge creates missing parents within its own verified walk
         if (!isNodeBridge(env.bridge)) await env.bridge.mkdirp({ filePath: path.dirname(abs) });
+        // encoded once for the write and the journal
+        const data = Buffer.from(content);
         await env.journalled(
           "write",
           [abs],
-          () => env.bridge.writeFile({ filePath: abs, data: content }),
-          new Map([[abs, { ...(read ? { before: read } : {}), after: content }]]),
+          () => env.bridge.writeFile({ filePath: abs, data }),
+          new Map([[abs, { ...(read ? { before: read } : {}), after: data }]]),
         );
         env.seen.set(abs, content);
         // pi reports the string length (UTF-16 units), kept for notice compatibility
