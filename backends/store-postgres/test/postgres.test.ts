@@ -180,7 +180,7 @@ describe.skipIf(!HAVE_POSTGRES)(
       await expect(store.sessions.get(key)).rejects.toThrow(
         `PostgreSQL store: session ${key} is not valid JSON`,
       );
-      // a page (its entries joined into one value) names the torn entry the same way
+      // a page names the torn entry too
       await expect(store.sessions.listPage({ limit: 5 })).rejects.toThrow(
         "PostgreSQL store: a session entry is not valid JSON",
       );
