@@ -1,5 +1,5 @@
-import type { SessionCursor, SessionEntry } from "@clawtools/core/contracts";
-import { millis, parseRow } from "./db.js";
+import type { SessionCursor } from "@clawtools/core/contracts";
+import { millis } from "./db.js";
 
 export interface PageQuery {
   agentId?: string;
@@ -13,7 +13,7 @@ export interface PageQuery {
  * `sessions_agent_newest`: updated_at DESC, key): the cursor is a range bound of the index scan,
  * the scan stops after the page's rows, and nothing is sorted, offset or counted. Each combination
  * of filters is its own statement (a `$1 IS NULL OR …` test would hide the bounds from the plan),
- * so each is prepared and planned once per connection. One entry more than the page says whether
+ * so each is prepared and planned once per connection. One row more than the page says whether
  * another follows.
  */
 export function pageStatement(
@@ -39,27 +39,8 @@ export function pageStatement(
   const name = `list-page-${query.agentId !== undefined ? "a" : ""}${since !== null ? "s" : ""}${query.after ? "c" : ""}`;
   return {
     name,
-    // the page as one row, its entries joined in scan order: one value to receive and one
-    // JSON.parse instead of a row (and a parse) per entry
-    text: `SELECT string_agg(entry, ',') AS page FROM (SELECT entry FROM ${table}
-      ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
-      ORDER BY updated_at DESC, key LIMIT ${limit}) AS rows`,
+    text: `SELECT entry FROM ${table} ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+      ORDER BY updated_at DESC, key LIMIT ${limit}`,
     values,
   };
-}
-
-const newestFirst = (a: SessionEntry, b: SessionEntry): number =>
-  b.updatedAt - a.updatedAt || Buffer.compare(Buffer.from(a.key), Buffer.from(b.key));
-
-/**
- * The entries of a page's row (`[]` when it had none), newest first, ties by key byte-wise as the
- * index orders them: the aggregate reads its subquery in scan order, and an order it did not keep
- * (no plan here does that) is sorted again rather than trusted.
- */
-export function pageEntries(page: string | null): SessionEntry[] {
-  if (page === null) return [];
-  const entries = parseRow<SessionEntry[]>(`[${page}]`, "a session entry");
-  for (let i = 1; i < entries.length; i++)
-    if (newestFirst(entries[i - 1]!, entries[i]!) > 0) return entries.sort(newestFirst);
-  return entries;
 }

@@ -8,7 +8,7 @@ import type {
   TranscriptMessage,
 } from "@clawtools/core/contracts";
 import { ASYNC_COMMIT, type Db, hasNul, millis, parseRow, withoutUndefined } from "./db.js";
-import { pageEntries, pageStatement } from "./session-page.js";
+import { pageStatement } from "./session-page.js";
 
 type Row = { entry: string };
 const HISTORY_BATCH = 200;
@@ -46,11 +46,12 @@ export class PgSessionStore implements SessionStore {
       throw new Error("listPage: after must be { updatedAt: number, key: string } from a previous page");
     if (hasNul(query.agentId, after?.key)) return { entries: [] };
     const page = pageStatement(this.db.t("sessions"), query);
-    const [row] = await this.db.prepared<{ page: string | null }>(page.name, page.text, page.values);
-    const read = pageEntries(row?.page ?? null);
-    const entries = read.slice(0, query.limit);
+    const rows = await this.db.prepared<Row>(page.name, page.text, page.values);
+    const entries = rows
+      .slice(0, query.limit)
+      .map((row) => parseRow<SessionEntry>(row.entry, "a session entry"));
     const last = entries.at(-1);
-    return read.length > query.limit && last
+    return rows.length > query.limit && last
       ? { entries, next: { updatedAt: last.updatedAt, key: last.key } }
       : { entries };
   }

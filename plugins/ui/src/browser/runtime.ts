@@ -131,19 +131,21 @@ export class BrowserRuntime {
   }
 
   private async launch(): Promise<BrowserContext> {
-    const { chromium } = await import("playwright-core");
-    await sweepStaleUploads(this.stateDir);
+    if (this.profile === USER_PROFILE && !this.config.cdpUrl)
+      throw new ToolInputError(
+        'profile "user" attaches to a Chromium you started with --remote-debugging-port; set browser.cdpUrl in the ui configuration (for example http://127.0.0.1:9222).',
+      );
+    // playwright-core takes the longest to load: the sweep and the egress proxy start beside it
+    const loading = import("playwright-core");
+    const sweep = sweepStaleUploads(this.stateDir);
+    // a failure before they are awaited is reported by what failed first, not as unhandled
+    for (const p of [loading, sweep]) p.catch(() => {});
     let context: BrowserContext;
     if (this.profile === USER_PROFILE) {
-      if (!this.config.cdpUrl)
-        throw new ToolInputError(
-          'profile "user" attaches to a Chromium you started with --remote-debugging-port; set browser.cdpUrl in the ui configuration (for example http://127.0.0.1:9222).',
-        );
-      this.browser = await chromium.connectOverCDP(this.config.cdpUrl);
+      const [{ chromium }] = await Promise.all([loading, sweep]);
+      this.browser = await chromium.connectOverCDP(this.config.cdpUrl!);
       context = this.browser.contexts()[0] ?? (await this.browser.newContext());
     } else {
-      this.executablePath = findChromium(this.config.executablePath);
-      mkdirSync(this.userDataDir, { recursive: true });
       const proxy = new EgressProxy({
         policy: this.policy,
         ...(this.lookup ? { lookup: this.lookup } : {}),
@@ -152,7 +154,17 @@ export class BrowserRuntime {
           if (this.blocks.length > 20) this.blocks.shift();
         },
       });
-      await proxy.start();
+      const started = proxy.start();
+      let chromium: typeof import("playwright-core").chromium;
+      try {
+        this.executablePath = findChromium(this.config.executablePath);
+        mkdirSync(this.userDataDir, { recursive: true });
+        [{ chromium }] = await Promise.all([loading, sweep, started]);
+      } catch (error) {
+        await started.catch(() => {});
+        await proxy.stop();
+        throw error;
+      }
       this.proxy = proxy;
       context = await chromium
         .launchPersistentContext(this.userDataDir, {
@@ -227,7 +239,8 @@ export class BrowserRuntime {
       const info = (await session.send("Target.getTargetInfo")) as { targetInfo: { targetId: string } };
       targetId = info.targetInfo.targetId;
     } finally {
-      await session.detach().catch(() => {});
+      // nothing waits on the detach: the id is known and the session holds nothing
+      void session.detach().catch(() => {});
     }
     const again = this.byPage.get(page);
     if (again) return again;

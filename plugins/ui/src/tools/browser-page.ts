@@ -79,13 +79,16 @@ export async function landedResult(
   result: ActionResult<PageLoad>,
 ): Promise<AgentToolResult<unknown>> {
   if (!result.done) return blocked(kind, result);
-  const { title, url } = await session.page(result.targetId);
-  const snap = await session.snapshot(result.targetId, {
-    refs: "role",
-    interactive: true,
-    compact: true,
-    maxChars: EFFICIENT_MAX_CHARS,
-  });
+  // the title and the snapshot are separate reads of the page: neither waits for the other
+  const [{ title, url }, snap] = await Promise.all([
+    session.page(result.targetId),
+    session.snapshot(result.targetId, {
+      refs: "role",
+      interactive: true,
+      compact: true,
+      maxChars: EFFICIENT_MAX_CHARS,
+    }),
+  ]);
   const dialogs = result.dialogs.length > 0 ? `\n\nDialogs: ${JSON.stringify(result.dialogs)}` : "";
   const body = `Page: ${title}\nURL: ${url}${dialogs}\n\nInteractive elements (action=snapshot for the whole page):\n${snap.text}`;
   return {
