@@ -130,6 +130,36 @@ describe.skipIf(!HAVE_POSTGRES)(
       expect(JSON.stringify(await cron.get("keys"))).toBe(JSON.stringify(job));
     });
 
+    it("an append to an unknown or deleted session is refused and writes nothing, one message or several, keyed or not", async () => {
+      const { sessions } = await fresh();
+      const one = [{ role: "user" as const, content: "one", timestamp: 1 }];
+      const two = [...one, { role: "user" as const, content: "two", timestamp: 2 }];
+      for (const [messages, options] of [
+        [one, {}],
+        [two, {}],
+        [one, { idempotencyKey: "k" }],
+      ] as const) {
+        await expect(sessions.append("agent:main:none", [...messages], options)).rejects.toThrow(
+          "Session not found: agent:main:none",
+        );
+      }
+      // appends racing a delete: each lands before it (and goes with it) or is refused after it
+      await sessions.create({ key: "agent:main:gone", agentId: "main" });
+      const raced = await Promise.allSettled([
+        ...Array.from({ length: 10 }, (_, i) =>
+          sessions.append("agent:main:gone", [{ role: "user", content: `m${i}`, timestamp: i }]),
+        ),
+        sessions.delete("agent:main:gone"),
+        ...Array.from({ length: 10 }, (_, i) =>
+          sessions.append("agent:main:gone", [{ role: "user", content: `n${i}`, timestamp: i }]),
+        ),
+      ]);
+      for (const r of raced)
+        if (r.status === "rejected") expect(String(r.reason)).toContain("Session not found: agent:main:gone");
+      await sessions.create({ key: "agent:main:gone", agentId: "main" });
+      expect(await sessions.history("agent:main:gone")).toEqual([]);
+    });
+
     it("a NUL byte in a session key answers as an unknown session does, never PostgreSQL's encoding error", async () => {
       const { sessions } = await fresh();
       await sessions.create({ key: "agent:main:real", agentId: "main", label: "real" });

@@ -12,6 +12,10 @@ import {
   tooManySymlinksError,
 } from "./workspace-errors.js";
 
+import { below, isInside, type Workspace, workspaceOf } from "./workspace-root.js";
+
+export { below, isInside, type Workspace, workspaceOf };
+
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = constants;
 /** Linux's O_PATH (Node does not name it): a descriptor that locates an entry without opening it. */
 const O_PATH = 0o10000000;
@@ -33,13 +37,6 @@ export function useProcFd(on: boolean): void {
 /** Whether lookups go through `/proc/self/fd` (see useProcFd). */
 export const procFdInUse = () => procFd;
 
-/** A workspace root: as given (for messages), resolved lexically, and its real path. */
-export interface Workspace {
-  root: string;
-  lexical: string;
-  real: string;
-}
-
 /** An opened, verified directory. `via` is the path that reaches it without any lookup by name. */
 export interface DirRef {
   handle: FileHandle;
@@ -48,33 +45,6 @@ export interface DirRef {
   /** Identity, checked again after each lookup where there is no /proc (0 with /proc: unused). */
   dev: number;
   ino: number;
-}
-
-const realRoots = new Map<string, Promise<string>>();
-
-export async function workspaceOf(root: string): Promise<Workspace> {
-  const lexical = path.resolve(root);
-  let real = realRoots.get(lexical);
-  if (!real) {
-    real = fs.realpath(lexical);
-    realRoots.set(lexical, real);
-    real.catch(() => realRoots.delete(lexical));
-  }
-  return { root, lexical, real: await real };
-}
-
-export function isInside(root: string, target: string): boolean {
-  const rel = path.relative(root, target);
-  return rel === "" || (!rel.startsWith(`..${path.sep}`) && rel !== ".." && !path.isAbsolute(rel));
-}
-
-/** Components of `abs` below the root (its lexical or its real spelling), or null when outside. */
-export function below(ws: Workspace, abs: string): string[] | null {
-  let rel: string;
-  if (isInside(ws.lexical, abs)) rel = path.relative(ws.lexical, abs);
-  else if (isInside(ws.real, abs)) rel = path.relative(ws.real, abs);
-  else return null;
-  return rel.split(path.sep).filter((p) => p && p !== ".");
 }
 
 export const entryPath = (dir: Pick<DirRef, "via">, name: string) => `${dir.via}/${name}`;

@@ -249,13 +249,13 @@ export default {
         ] as const) {
           const value = ours - (sync - noSync);
           rows.push({
-            name: `clawtools ${what} minus its fsync (derived: clawtools ${what} − (raw ${what} − the same without fsync))`,
+            name: `clawtools ${what} minus its fsync (derived)`,
             value,
             unit: "ms",
             baseline: `OpenClaw 9.6 ${what}`,
             target: "≤ 1.2×",
             met: value <= 1.2 * theirs,
-            note: "everything but the flush: containment, lock, stale guard, journal, temp file and rename",
+            note: `this run's clawtools ${what} less the fsync row above (raw with fsync − raw without): containment, lock, stale guard, journal, temp file and rename`,
           });
         }
         notes.push(

@@ -40,6 +40,8 @@ interface Backend {
 }
 
 const APPENDS = 1_000;
+/** Appends each backend makes before the timed ones (same count on both). */
+const APPENDS_WARM_UP = 300;
 const HISTORY_MESSAGES = 10_000;
 const DUE_JOBS = 1_000;
 const SOAK_RUNS = 1_000;
@@ -68,8 +70,15 @@ function job(id: string, nextRunAtMs: number): CronJob {
   };
 }
 
-/** Milliseconds per append, `APPENDS` appends one after another to one session. */
+/**
+ * Milliseconds per append, `APPENDS` appends one after another to one session, after the same
+ * number of warm-up appends on each backend (to another session, not timed): the row is the
+ * steady cost, not the first calls' JIT and the client's first statements.
+ */
 async function appendRate(b: Backend): Promise<number> {
+  await b.sessions.create({ key: "agent:main:append-warm-up", agentId: "main" });
+  for (let i = 0; i < APPENDS_WARM_UP; i++)
+    await b.sessions.append("agent:main:append-warm-up", [message(i)]);
   await b.sessions.create({ key: "agent:main:append", agentId: "main" });
   const start = performance.now();
   for (let i = 0; i < APPENDS; i++) await b.sessions.append("agent:main:append", [message(i)]);
@@ -429,7 +438,7 @@ export default {
         `Per operation, PostgreSQL pays at least one loopback round trip (the point-read row: its floor on this machine in this run, two context switches between this process and a server process), where the embedded store answers a page from memory after one stat of its index file and appends with one synchronous write call, in this process. Like with like: neither side flushes to disk in these rows. The embedded append is a plain append (no fsync) and its cron release a journal line (no fsync); the PostgreSQL cluster is the store tests' throwaway one (fsync off), and its append and release commit without waiting for the WAL flush (synchronous_commit off for those statements: what a server crash may lose is what the embedded stores may lose to a machine crash). Append and release are one prepared statement each (a one-message append without an idempotency key, as here: one INSERT … SELECT under the session's row lock; with a key or several messages, the row lock, key and messages together; the release with its fencing check, a lookup of its own epoch's lock, and its notice). The session list page is a keyset page (${PAGE} rows after a cursor from the middle of ${LISTED_SESSIONS.toLocaleString("en")}) read in index order (newest first, ties by key) with no sort, offset or count, one prepared statement per combination of filters, after an ANALYZE of the sessions table (the statistics autovacuum keeps, taken at once rather than at its next pass; without them the planner sorts the agent's sessions, about 0.4 ms more here); timed in 40 turns in rotation. Before this, the page was 27× (it read and sorted the agent's sessions up to the cursor), measured 2026-12-06 at load 40. Cron add and release are ${CRON_OPS} one after another on one store instance.`,
       );
       notes.push(
-        `Each PostgreSQL instance is a store bundle with its own pool of 4 connections on one throwaway cluster on this machine (loopback, fsync off as in the store tests); the embedded rows use the files in a temp directory. The 4 claimers are 4 store instances on one backend (4 FileCronStores on one directory, 4 pools on one schema), as 4 processes would hold them. Appends are one message each, one after another (no group commit across calls). The history tail is the median of 40 turns taken in rotation. Spawn → announce runs sessions_spawn through a toolset with a scripted runner that answers at once, 30 turns in rotation. The soak weighs the heap after a full GC: first the scripted runner alone (start → wait, ${SOAK_RUNS.toLocaleString("en")} runs after 300 warm-up runs; it keeps the newest 256 outcomes and turns), then the whole sessions layer (spawn → announce on the embedded files, ${SOAK_RUNS.toLocaleString("en")} runs after 100), whose growth tracks the store's own data: the file store keeps runs.json and sessions.json in memory, as text and parsed, one run record and one session entry a run (about 0.8 KB of JSON, so about 2.5 KB of heap, is what the row shows; not separated from the rest here). Load average at the end: ${loadavg()[0]!.toFixed(1)} (the machine is shared: absolute times are noisy, ratios less so).`,
+        `Each PostgreSQL instance is a store bundle with its own pool of 4 connections on one throwaway cluster on this machine (loopback, fsync off as in the store tests); the embedded rows use the files in a temp directory. The 4 claimers are 4 store instances on one backend (4 FileCronStores on one directory, 4 pools on one schema), as 4 processes would hold them. Appends are one message each, one after another (no group commit across calls), timed after ${APPENDS_WARM_UP} untimed appends to another session on each backend alike (until 2026-12-07 the timed appends were each backend's first operations, so the row carried the PostgreSQL client's first-statement and JIT warm-up). The history tail is the median of 40 turns taken in rotation. Spawn → announce runs sessions_spawn through a toolset with a scripted runner that answers at once, 30 turns in rotation. The soak weighs the heap after a full GC: first the scripted runner alone (start → wait, ${SOAK_RUNS.toLocaleString("en")} runs after 300 warm-up runs; it keeps the newest 256 outcomes and turns), then the whole sessions layer (spawn → announce on the embedded files, ${SOAK_RUNS.toLocaleString("en")} runs after 100), whose growth tracks the store's own data: the file store keeps runs.json and sessions.json in memory, as text and parsed, one run record and one session entry a run (about 0.8 KB of JSON, so about 2.5 KB of heap, is what the row shows; not separated from the rest here). Load average at the end: ${loadavg()[0]!.toFixed(1)} (the machine is shared: absolute times are noisy, ratios less so).`,
       );
       // the per-operation goal: PostgreSQL within 3× the embedded store, in the same run
       for (const row of rows)
