@@ -255,7 +255,7 @@ export default {
             baseline: `OpenClaw 9.6 ${what}`,
             target: "≤ 1.2×",
             met: value <= 1.2 * theirs,
-            note: `this run's clawtools ${what} less the fsync row above (raw with fsync − raw without): containment, lock, stale guard, journal, temp file and rename`,
+            note: "less the fsync row above: everything but the flush",
           });
         }
         notes.push(
