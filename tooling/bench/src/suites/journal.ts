@@ -254,8 +254,12 @@ export default {
             unit: "ms",
             baseline: `OpenClaw 9.6 ${what}`,
             target: "≤ 1.2×",
-            met: value <= 1.2 * theirs,
-            note: `this run's clawtools ${what} less the fsync row above (raw with fsync − raw without): containment, lock, stale guard, journal, temp file and rename`,
+            // a flush estimate as long as the whole call is a run too noisy to judge
+            ...(value > 0 ? { met: value <= 1.2 * theirs } : {}),
+            note:
+              value > 0
+                ? "less the fsync row above: everything but the flush"
+                : "not judged: this run's fsync estimate is longer than the whole call (a loaded disk)",
           });
         }
         notes.push(
