@@ -8,8 +8,8 @@ function setUp(options: { quietMs?: number; latestMs?: number } = {}) {
   input.resume();
   const clock = new FakeClock();
   let starts = 0;
-  startWhenQuiet(input, () => starts++, { ...options, clock });
-  return { input, clock, starts: () => starts };
+  const watch = startWhenQuiet(input, () => starts++, { ...options, clock });
+  return { input, clock, starts: () => starts, watch };
 }
 
 describe("startWhenQuiet", () => {
@@ -50,5 +50,47 @@ describe("startWhenQuiet", () => {
         resolve();
       }),
     );
+  });
+
+  it("waits while a request is unanswered: a call at work is not a quiet client", () => {
+    const { input, clock, starts, watch } = setUp({ quietMs: 100, latestMs: 10_000 });
+    input.write('{"jsonrpc":"2.0","id":1,"method":"initialize"}\n');
+    clock.advance(50);
+    watch.wrote();
+    input.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    input.write('{"jsonrpc":"2.0","id":2,"method":"tools/call"}\n');
+    // the call takes long: silence both ways, but its answer is still to come
+    clock.advance(900);
+    expect(starts()).toBe(0);
+    watch.wrote();
+    clock.advance(99);
+    expect(starts()).toBe(0);
+    clock.advance(1);
+    expect(starts()).toBe(1);
+  });
+
+  it("a notification alone leaves nothing waiting", () => {
+    const { input, clock, starts } = setUp({ quietMs: 100 });
+    input.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    clock.advance(100);
+    expect(starts()).toBe(1);
+  });
+
+  it("an unanswered request still starts at the latest time", () => {
+    const { input, clock, starts } = setUp({ quietMs: 100, latestMs: 1_000 });
+    input.write('{"jsonrpc":"2.0","id":7,"method":"tools/call"}\n');
+    clock.advance(999);
+    expect(starts()).toBe(0);
+    clock.advance(1);
+    expect(starts()).toBe(1);
+  });
+
+  it("starts nothing once cancelled (serve stopping), not even at the latest time", () => {
+    const { input, clock, starts, watch } = setUp({ quietMs: 100, latestMs: 1_000 });
+    input.write('{"jsonrpc":"2.0","id":7,"method":"tools/call"}\n');
+    watch.cancel();
+    clock.advance(5_000);
+    expect(starts()).toBe(0);
+    expect(input.listenerCount("data")).toBe(0);
   });
 });

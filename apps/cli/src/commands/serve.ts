@@ -6,6 +6,9 @@ import type { CommonOptions } from "../options.js";
 import { installOtel } from "../otel.js";
 import { followClientRoots } from "../roots.js";
 import { startWhenQuiet } from "../start-when-quiet.js";
+
+/** The signals that stop serve (the stdio lifecycle's own). */
+const STOP_SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
 import { reserveStdoutForProtocol } from "../stdout-guard.js";
 import { taskHostFor, taskPrincipal } from "../tasks.js";
 import { buildToolset } from "../toolset.js";
@@ -61,7 +64,9 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
   // a port that is taken fails the start before anything loads or logs (the listen below says it too)
   if (options.http) await probePort(options.http, options.host ?? "127.0.0.1");
   // before any plugin or section loads: what they print must not land between protocol messages
-  const protocolOut = options.http === undefined ? reserveStdoutForProtocol() : undefined;
+  // serve's quiet watch (below) hears each answer written
+  let wrote = () => {};
+  const protocolOut = options.http === undefined ? reserveStdoutForProtocol(() => wrote()) : undefined;
   const early = (line: string) => process.stderr.write(redactSecrets(`[clawtools] ${line}\n`));
   // before the first call: its span goes to the collector
   const stopTraces = options.otel ? await installOtel(early) : undefined;
@@ -159,10 +164,16 @@ export async function serveCommand(options: CommonOptions): Promise<number> {
   // listing nor the first call waits for them. So does exec's process-group reaper (a spawn that
   // blocks until its shell runs), which a first command would otherwise wait for
   const execServed = served.has("exec");
-  startWhenQuiet(process.stdin, () => {
+  const quiet = startWhenQuiet(process.stdin, () => {
     if (execServed) startProcessGroupReaper();
     void set.startState();
   });
+  wrote = () => quiet.wrote();
+  // a stop signal before the quiet moment starts nothing (the toolset is being disposed)
+  const cancelQuiet = () => quiet.cancel();
+  for (const signal of STOP_SIGNALS) process.once(signal, cancelQuiet);
   await serving.done;
+  quiet.cancel();
+  for (const signal of STOP_SIGNALS) process.off(signal, cancelQuiet);
   return 0;
 }

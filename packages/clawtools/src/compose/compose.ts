@@ -324,6 +324,8 @@ export async function composeBundle(config: BundleConfig, options: ComposeOption
     return late.over({ ...session, forWorkspace: sessionIn }, lateTools(ctx, true));
   };
   const startState = async (): Promise<void> => {
+    // closing or closed: nothing starts again
+    if (closing) return;
     // only the sections the bundle serves a tool of: a profile without cron starts no scheduler
     const names = new Set(toolset.tools.map((t) => t.name));
     const served = registry.plugins().filter((p) => p.tools.some((r) => r.names.some((n) => names.has(n))));
