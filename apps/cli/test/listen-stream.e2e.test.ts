@@ -5,7 +5,8 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { BUILD_TIMEOUT_MS, ensureBuilt } from "./support/cli.js";
 import { flakyServerConfig } from "./support/flaky-server.js";
-import { ENVELOPE, SUBSCRIPTION_ID } from "./support/raw-stdio.js";
+import { SUBSCRIPTION_ID } from "./support/raw-stdio.js";
+import { postModern } from "./support/post-modern.js";
 import { serveHttp } from "./support/serve.js";
 import { sseMessages } from "./support/sse-messages.js";
 
@@ -26,18 +27,7 @@ function post(
   params: Record<string, unknown>,
   signal?: AbortSignal,
 ) {
-  return fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": method,
-      ...(method === "tools/call" ? { "mcp-name": String(params.name) } : {}),
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: ENVELOPE } }),
-    ...(signal ? { signal } : {}),
-  });
+  return postModern(url, id, method, params, { signal });
 }
 
 const toolNames = async (url: string) => {

@@ -13,7 +13,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILD_TIMEOUT_MS, ensureBuilt, fixtures } from "./support/cli.js";
-import { ENVELOPE, SUBSCRIPTION_ID } from "./support/raw-stdio.js";
+import { SUBSCRIPTION_ID } from "./support/raw-stdio.js";
+import { postModern } from "./support/post-modern.js";
 import { connectCli, serveHttp } from "./support/serve.js";
 import { collectSseMessages } from "./support/sse-messages.js";
 
@@ -150,19 +151,7 @@ describe("clawtools serve: a mounted MCP server's resources", () => {
     const served = await serveHttp(["--workspace", dir, "--config", config], { cwd: dir });
     const stop = new AbortController();
     const post = (id: number, method: string, params: object, signal?: AbortSignal) =>
-      fetch(served.url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2026-07-28",
-          "mcp-method": method,
-          ...(method === "tools/call" ? { "mcp-name": String((params as { name: string }).name) } : {}),
-          ...(method === "resources/read" ? { "mcp-name": String((params as { uri: string }).uri) } : {}),
-        },
-        body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: ENVELOPE } }),
-        ...(signal ? { signal } : {}),
-      });
+      postModern(served.url, id, method, params, { signal });
     try {
       const uri = `${MOUNT}docs://readme`;
       const stream = await post(

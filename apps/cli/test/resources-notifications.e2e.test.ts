@@ -17,7 +17,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILD_TIMEOUT_MS, ensureBuilt } from "./support/cli.js";
-import { ENVELOPE, type RawStdio, rawStdio, SUBSCRIPTION_ID } from "./support/raw-stdio.js";
+import { type RawStdio, rawStdio, SUBSCRIPTION_ID } from "./support/raw-stdio.js";
+import { postModern } from "./support/post-modern.js";
 import { connectCli, type HttpServe, serveHttp } from "./support/serve.js";
 import { collectSseMessages } from "./support/sse-messages.js";
 
@@ -132,19 +133,7 @@ async function connect(url: string, root?: string) {
 
 /** A 2026-07-28 request over HTTP, as the revision's wire is written; `id` tells stateless clients apart. */
 function post(url: string, client: string, id: number, method: string, params: object, signal?: AbortSignal) {
-  return fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": method,
-      "clawtools-client-id": client,
-      ...(method === "tools/call" ? { "mcp-name": String((params as { name: string }).name) } : {}),
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: ENVELOPE } }),
-    ...(signal ? { signal } : {}),
-  });
+  return postModern(url, id, method, params, { signal, headers: { "clawtools-client-id": client } });
 }
 
 /** Opens a listen stream; collects its notifications until `stop` aborts. */
