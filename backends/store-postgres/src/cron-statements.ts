@@ -2,7 +2,7 @@ import type { Db } from "./db.js";
 
 /*
  * The cron store's longer statements. Parameters, in order:
- * claimDueNextSql: now, owner, lease ms, max, epoch;
+ * claimDueNextSql: now, owner, lease ms, max, epoch, the notice channel, the schema;
  * finishRunSql: job id, owner, epoch, the run's line, the released job text (null: not known),
  * enabled, next run, the text the claim read, the notice channel, the notice.
  */
@@ -10,7 +10,9 @@ import type { Db } from "./db.js";
 /**
  * The claim (`UPDATE … FROM (SELECT … FOR UPDATE SKIP LOCKED)`) and the next due time of what it
  * left (the rows just claimed set aside: the statement reads the table as it stood before its own
- * update), the time on a row of its own (job null).
+ * update), the time on a row of its own (job null). When it took anything, a "claim" notice says
+ * who took it and that next time, so the other schedulers move their timers past what it took
+ * instead of each sending a claim that finds nothing.
  */
 export function claimDueNextSql(db: Db): string {
   return `WITH claimed AS (UPDATE ${db.t("cron_jobs")} AS c SET lease_owner = $2,
@@ -19,11 +21,15 @@ export function claimDueNextSql(db: Db): string {
                WHERE enabled AND next_run_at <= $1 AND (lease_owner IS NULL OR lease_until <= $1)
                  AND ${db.selfLive("$5")}
                ORDER BY next_run_at, id LIMIT $4 FOR UPDATE SKIP LOCKED) AS due
-         WHERE c.id = due.id RETURNING c.id, c.job, c.running_at)
-       SELECT job, running_at, NULL::bigint AS next FROM claimed
+         WHERE c.id = due.id RETURNING c.id, c.job, c.running_at),
+       after AS (SELECT min(next_run_at) AS at FROM ${db.t("cron_jobs")}
+         WHERE enabled AND (lease_owner IS NULL OR lease_until <= $1) AND id NOT IN (SELECT id FROM claimed)),
+       told AS (SELECT pg_notify($6, json_build_object('schema', $7::text, 'kind', 'claim',
+           'id', $2::text, 'at', (SELECT at FROM after))::text)
+         WHERE EXISTS (SELECT 1 FROM claimed))
+       SELECT job, running_at, NULL::bigint AS next, NULL::bigint AS told FROM claimed
        UNION ALL
-       SELECT NULL, NULL, (SELECT min(next_run_at) FROM ${db.t("cron_jobs")}
-         WHERE enabled AND (lease_owner IS NULL OR lease_until <= $1) AND id NOT IN (SELECT id FROM claimed))`;
+       SELECT NULL, NULL, (SELECT at FROM after), (SELECT count(*) FROM told)`;
 }
 
 /**

@@ -181,7 +181,7 @@ export class PgCronStore implements CronStore {
     const rows = await this.db.prepared<Row & { next: string | null }>(
       "cron-claim-due-next",
       claimDueNextSql(this.db),
-      params,
+      [...params, NOTIFY_CHANNEL, this.db.schema],
     );
     const next = rows.find((row) => row.job === null)?.next;
     return { rows: rows.filter((row) => row.job !== null), next: next == null ? undefined : Number(next) };
@@ -395,5 +395,26 @@ export class PgCronStore implements CronStore {
    */
   onChange(listener: (jobId: string, nextRunAtMs?: number | null) => void): Promise<() => void> {
     return this.events.subscribe(this.db.schema, "cron", listener);
+  }
+
+  /**
+   * Calls `listener` with the owner of every claim that took due jobs and the next due time it
+   * left (null: none), from any process; with `"*"` after the listening connection was re-opened.
+   */
+  onClaim(listener: (owner: string, nextWakeAtMs?: number | null) => void): Promise<() => void> {
+    return this.events.subscribe(this.db.schema, "claim", listener);
+  }
+
+  /**
+   * The live processes on this database (their liveness locks, member.ts) and this one's place
+   * among them by epoch: one read of the lock table.
+   */
+  async claimers(): Promise<{ count: number; rank: number }> {
+    const [row] = await this.db.query<{ count: number; rank: number }>(
+      `SELECT count(*)::int AS count, (count(*) FILTER (WHERE live.epoch < $1))::int AS rank
+       FROM ${this.db.live} AS live(epoch)`,
+      [this.db.epoch],
+    );
+    return { count: Math.max(1, row?.count ?? 1), rank: row?.rank ?? 0 };
   }
 }

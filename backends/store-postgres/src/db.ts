@@ -6,7 +6,8 @@ export const NOTIFY_CHANNEL = "clawtools_store";
 
 export interface StoreEvent {
   schema: string;
-  kind: "run" | "cron" | "lease";
+  /** "claim": a cron claim took due jobs (`id` its owner, `at` the next due time it left). */
+  kind: "run" | "cron" | "lease" | "claim";
   id: string;
   /** A cron job's next due time after the change (null: none); absent when not known. */
   at?: number | null;

@@ -19,6 +19,7 @@ import { remoteRunsSuite } from "./remote-runs.js";
 import { schedulerSuite } from "./schedulers.js";
 import { statementPlanSuite } from "./statement-plans.js";
 import { twoInstanceSuite } from "./two-instances.js";
+import { wakeTurnSuite } from "./wake-turns.js";
 
 if (!HAVE_POSTGRES) console.warn(`@clawtools/store-postgres tests skipped: ${SKIP_REASON}`);
 
@@ -227,5 +228,6 @@ describe.skipIf(!HAVE_POSTGRES)(
     claimerSuite(() => ctx.cluster?.url as string);
     statementPlanSuite(() => ctx.cluster?.url as string);
     queuedClaimSuite(() => ctx.cluster?.url as string);
+    wakeTurnSuite(() => ctx.cluster?.url as string);
   },
 );

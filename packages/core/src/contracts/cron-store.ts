@@ -105,6 +105,20 @@ export interface CronStore {
    */
   onChange?(listener: (jobId: string, nextRunAtMs?: number | null) => void): Promise<() => void>;
   /**
+   * Optional, with `sharedClaims`: calls `listener` when a claim by any scheduler took due jobs,
+   * with its owner and what `nextWakeAtMs` answered once its claims were made (null: nothing left
+   * due; absent, with owner `"*"`, when notices may have been missed). A scheduler whose timer
+   * stands at a due time that claim took moves it on instead of sending a claim that finds
+   * nothing. Resolves to the unsubscribe once listening.
+   */
+  onClaim?(listener: (owner: string, nextWakeAtMs?: number | null) => void): Promise<() => void>;
+  /**
+   * Optional, with `sharedClaims`: how many processes are live on this store and this one's place
+   * among them (0-based, one order for all), so the schedulers take turns to wake first at each
+   * due time and the others wait for its claim's notice (`onClaim`) instead of racing it.
+   */
+  claimers?(): Promise<{ count: number; rank: number }>;
+  /**
    * Every scheduler on this store may claim due jobs itself, not only the leader: claims are
    * bound to the claimer's liveness (a dead claimer's claims are listed by `orphans` at once) and
    * its late writes are fenced, so the leader lease only elects who recovers orphaned claims.

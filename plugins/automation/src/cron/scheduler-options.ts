@@ -43,6 +43,14 @@ export interface SchedulerOptions {
   onError?: (error: unknown) => void;
 }
 
+/** The periods a scheduler runs with (`cron status`). */
+export interface SchedulerTimings {
+  leaderLeaseMs: number;
+  claimLeaseMs: number;
+  probeMs: number;
+  clusterMaxConcurrentRuns?: number;
+}
+
 /** How a run ended, as the scheduler reports it to whoever waits on it. */
 export interface RunEnd {
   runId: string;

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { CLAIM_BATCH, ClaimQueue, claimDueJobs } from "./claim-queue.js";
 import { Leadership, type SchedulerRole } from "./leadership.js";
 import { WakeTimer } from "./wake-timer.js";
+import { WakeTurns } from "./wake-turns.js";
 import { executeRun } from "./execute-run.js";
 import { recoverJobs } from "./recover.js";
 import type { CronJob } from "./types.js";
@@ -13,6 +14,7 @@ import {
   RETRY_AFTER_ERROR_MS,
   type RunEnd,
   type SchedulerOptions,
+  type SchedulerTimings,
 } from "./scheduler-options.js";
 
 export * from "./scheduler-options.js";
@@ -26,7 +28,8 @@ export type { SchedulerRole } from "./leadership.js";
  * arming ask the store for the head of its due order, so a burst of n jobs costs n / batch
  * claims, not n scans. With a leader lease, only the leader fires, unless the store has
  * `sharedClaims`: then every scheduler claims due jobs itself (the store keeps each claim to one
- * owner) and the leader only recovers the claims of dead processes.
+ * owner) and the leader only recovers the claims of dead processes; the schedulers then take
+ * turns to wake first at each due time (wake-turns.ts), the others moved on by its claim's notice.
  */
 export class CronScheduler {
   private readonly timer: WakeTimer;
@@ -55,17 +58,18 @@ export class CronScheduler {
   /** The next due time the last claim brought back (`claimDueWithNext`); null: not known. */
   private nextFromClaim: number | undefined | null = null;
   private notified = false;
+  /** Who wakes first at each due time, on a store with shared claims. */
+  private readonly turns: WakeTurns;
+  /** The renewal, probe or sweep the timer wakes for at the latest (the last `arm`). */
+  private capAtMs = Number.POSITIVE_INFINITY;
 
   constructor(private readonly o: SchedulerOptions) {
-    this.queue = new ClaimQueue({
-      store: o.store,
-      clock: o.clock,
-      owner: o.owner,
-      leaseMs: o.leaseMs,
-      track: (promise) => this.track(promise),
-      notified: () => this.notified,
-    });
+    const { store, clock, owner, leaseMs } = o;
+    const track = <T>(promise: Promise<T>) => this.track(promise);
+    this.queue = new ClaimQueue({ store, clock, owner, leaseMs, track, notified: () => this.notified });
     this.timer = new WakeTimer(o.clock, () => void this.tick());
+    const capped = o.clusterMaxConcurrentRuns !== undefined;
+    this.turns = new WakeTurns(store, clock, capped);
     this.leadership = new Leadership({
       lease: o.lease,
       clock: o.clock,
@@ -94,12 +98,7 @@ export class CronScheduler {
     return { running: [...this.running.keys()], queued: this.queue.ids() };
   }
 
-  get timings(): {
-    leaderLeaseMs: number;
-    claimLeaseMs: number;
-    probeMs: number;
-    clusterMaxConcurrentRuns?: number;
-  } {
+  get timings(): SchedulerTimings {
     const cap = this.sharedClaims ? this.o.clusterMaxConcurrentRuns : undefined;
     return {
       leaderLeaseMs: this.leaderTtl,
@@ -145,6 +144,7 @@ export class CronScheduler {
     const lease = this.o.lease;
     await this.listen();
     if (!lease || (await this.leadership.take("acquire"))) await this.track(this.recover());
+    await this.turns.refresh();
     await this.track(this.arm());
   }
 
@@ -161,6 +161,7 @@ export class CronScheduler {
     };
     await follow(store.onChange?.((id, nextRunAtMs) => this.onJobChange(id, nextRunAtMs)));
     this.notified = this.unsubscribe.length > 0;
+    if (this.turns.active) await follow(store.onClaim?.((owner, next) => this.onClaim(owner, next)));
     await follow(lease?.onChange?.(() => this.onLeaseChange()));
   }
 
@@ -186,6 +187,20 @@ export class CronScheduler {
         return this.arm();
       }),
     );
+  }
+
+  /**
+   * Another scheduler's claim took the due time this timer stands at: the timer moves to this
+   * one's turn at the next due time it left (a pass, a re-arm or runs waiting set it themselves).
+   */
+  private onClaim(owner: string, next?: number | null): void {
+    if (owner === this.o.owner || next === undefined || this.stopped || !this.started || !this.fires) return;
+    if (this.ticking || this.rearmQueued || this.saturated || this.capWait || this.queue.size > 0) return;
+    const due = this.timer.dueMs;
+    if (due === undefined || (next !== null && next <= due)) return;
+    const wake = next === null ? this.capAtMs : this.turns.wakeAt(next);
+    if (wake < this.capAtMs) this.timer.move(wake, next ?? undefined);
+    else this.timer.move(this.capAtMs);
   }
 
   private onLeaseChange(): void {
@@ -253,14 +268,18 @@ export class CronScheduler {
             this.o.store.orphans ? this.probeMs : MAX_TIMER_MS,
           )
         : MAX_TIMER_MS);
+    const cap = nearest;
+    let due: number | undefined;
     if (this.running.size >= this.o.maxConcurrentRuns) this.saturated = true;
     else {
       const next = known !== null ? known : await this.o.store.nextWakeAtMs(now);
       // jobs the cluster-wide cap held back wait for a change notice (or the next probe), not spin
-      if (next !== undefined && next < nearest && !(this.capWait && next <= now)) nearest = next;
+      const wake = next === undefined ? nearest : this.turns.wakeAt(next);
+      if (wake < nearest && !(this.capWait && (next as number) <= now)) [nearest, due] = [wake, next];
     }
     if (this.stopped || !this.started) return;
-    this.timer.set(nearest);
+    this.capAtMs = cap;
+    this.timer.set(nearest, due);
   }
 
   /** Claims what is due and starts it; then re-arms. Ticks asked for while one runs share one more pass. */
@@ -298,6 +317,8 @@ export class CronScheduler {
     this.nextFromClaim = null;
     if (this.stopped || !this.started) return;
     const { lease, owner, leaseMs } = this.o;
+    const reading = this.turns.refresh();
+    if (reading) void this.track(reading);
     if (lease && this.sharedClaims) {
       // every scheduler fires; the leader sweeps the claims of dead processes. A follower tries
       // the lease once per probe interval, and a new leader sweeps at once: the others were
@@ -371,7 +392,7 @@ export class CronScheduler {
       // the timer may have to come forward to the job's next time
       recorded: (next) => {
         if (next !== undefined && this.started && !this.stopped && this.o.timer && this.fires)
-          this.timer.set(next);
+          this.timer.set(this.turns.wakeAt(next), next);
       },
     });
   }
