@@ -95,7 +95,8 @@ async function waitReady(socketDir: string, port: number, server: ChildProcess):
   }
 }
 
-export async function startCluster(): Promise<Cluster> {
+/** `statements`: the server loads pg_stat_statements (the bench counts statements per fire with it). */
+export async function startCluster(options: { statements?: boolean } = {}): Promise<Cluster> {
   const dir = mkdtempSync(path.join(tmpdir(), "clawtools-pg-"));
   const data = path.join(dir, "data");
   if (process.getuid?.() === 0) chownSync(dir, NOBODY, NOBODY);
@@ -116,7 +117,7 @@ export async function startCluster(): Promise<Cluster> {
   let failures = "";
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    const started = await startOn(dir, data, port);
+    const started = await startOn(dir, data, port, options.statements === true);
     if (started.ok) return started.cluster;
     failures += `\n--- port ${port}:\n${started.log}`;
     if (
@@ -133,6 +134,7 @@ async function startOn(
   dir: string,
   data: string,
   port: number,
+  statements: boolean,
 ): Promise<{ ok: true; cluster: Cluster } | { ok: false; log: string }> {
   const server = spawn(
     path.join(PG_BIN, "postgres"),
@@ -150,6 +152,7 @@ async function startOn(
       "fsync=off",
       "-c",
       "max_connections=200",
+      ...(statements ? ["-c", "shared_preload_libraries=pg_stat_statements"] : []),
     ],
     { ...asUser(), stdio: ["ignore", "ignore", "pipe"], env: { PATH: process.env.PATH, LANG: "C" } },
   );

@@ -219,7 +219,7 @@ async function standardRun(): Promise<BenchSuiteResult> {
 
 /** The scale run on a fresh cluster, its results in a file of their own. */
 async function scaleRun(): Promise<void> {
-  const cluster = await startCluster();
+  const cluster = await startCluster({ statements: true });
   try {
     const result = await runScale(cluster.url);
     const file = new URL("../../results/cluster-scale.md", import.meta.url);
