@@ -119,6 +119,27 @@ async function dbCounts(admin: Admin): Promise<DbCounts> {
   }
 }
 
+/**
+ * Of the late jobs, how late each was claimed (its run's `runAtMs` against its due time) and how
+ * long its claim waited for the webhook call: whether lateness is in claiming or in running.
+ */
+async function claimSplit(
+  admin: Admin,
+  late: Array<[string, number]>,
+  due: Map<string, number>,
+): Promise<string> {
+  if (late.length === 0) return "";
+  const { rows } = await admin.query(
+    "SELECT job_id, (entry::jsonb->>'runAtMs')::bigint AS run_at FROM clawtools.cron_runs WHERE job_id = ANY($1)",
+    [late.map(([id]) => id)],
+  );
+  const runAt = new Map(rows.map((row) => [String(row.job_id), Number(row.run_at)]));
+  const claimed = late.filter(([id]) => runAt.has(id));
+  const claimLate = claimed.map(([id]) => (runAt.get(id) ?? 0) - (due.get(id) ?? 0));
+  const waited = claimed.map(([id, at]) => at - (runAt.get(id) ?? at));
+  return `; of those, claimed late by p50 ${percentile(claimLate, 50)} ms (p90 ${percentile(claimLate, 90)}), claim to webhook p50 ${percentile(waited, 50)} ms (p90 ${percentile(waited, 90)})`;
+}
+
 /** Commits and statements per fire between two counts, with the statements most called. */
 function perFire(before: DbCounts, after: DbCounts, fires: number) {
   const n = Math.max(1, fires);
@@ -315,7 +336,7 @@ export async function runScale(url: string): Promise<BenchSuiteResult> {
     const lateNote = `${lateIds.length} jobs 1 s late or more, ${lateIds.filter(([id]) => afterKill(id)).length} of them due within 15 s after a kill; p99 of the jobs due elsewhere ${percentile(
       [...hook.first.entries()].filter(([id]) => !afterKill(id)).map(([id, at]) => at - (due.get(id) ?? at)),
       99,
-    )} ms; the latest ${Math.max(...late)} ms`;
+    )} ms; the latest ${Math.max(...late)} ms${await claimSplit(admin, lateIds, due)}`;
     const repeatedKeys = [...hook.keys.values()].filter((k) => k.size > 1).length;
     // one system event per job in the shared main session
     const events = await admin.query(

@@ -354,10 +354,11 @@ export class CronScheduler {
       return;
     }
     const now = this.o.clock.now();
-    // under a cluster-wide cap, claims waiting in a queue would hold slots other processes could
-    // run in: only the free slots are claimed
+    // under a cluster-wide cap, or taking turns (the others hear what is left and claim it at
+    // once), claims waiting in a queue would hold jobs other processes could run now: only the
+    // free slots are claimed
     const clusterMax = this.sharedClaims ? this.o.clusterMaxConcurrentRuns : undefined;
-    const asked = clusterMax === undefined ? capacity + CLAIM_BATCH : capacity;
+    const asked = clusterMax === undefined && !this.turns.active ? capacity + CLAIM_BATCH : capacity;
     // a change notice that comes while the claim is on its way may be about a job it brings back
     const { jobs: claimed, nextWakeAtMs } = await this.queue.claiming(() =>
       claimDueJobs(this.o.store, now, owner, leaseMs, asked, clusterMax),

@@ -25,7 +25,9 @@ export function firstTurn(dueMs: number, count: number): number {
  * claim is sent per due time where every scheduler used to send one and all but one found
  * nothing; the first turns rotate with the due time, so firing stays spread over the processes.
  * Who is live is read from the store once per refresh interval; an order that is stale for that
- * long (a process killed or started) only makes two wake together or a turn go unused.
+ * long (a process killed or started) only makes two wake together or a turn go unused. Taking
+ * turns, a scheduler claims only its free run slots: the rest is announced as still due and the
+ * others claim it at once (a batch queued behind one process's slots made fires seconds late).
  */
 export class WakeTurns {
   private count = 1;
