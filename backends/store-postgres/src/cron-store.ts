@@ -2,6 +2,7 @@ import type { CronJob, CronJobState, CronRunLogEntry, CronStore, Page } from "@c
 import type { PoolClient } from "pg";
 import { ASYNC_COMMIT, type Db, finite, millis, NOTIFY_CHANNEL, parseRow } from "./db.js";
 import { claimDueNextSql, finishRunSql } from "./cron-statements.js";
+import { liveClaimers, readRunsPage } from "./cron-reads.js";
 import type { StoreEvents } from "./events.js";
 
 type Row = { job: string; running_at: string | null };
@@ -367,24 +368,8 @@ export class PgCronStore implements CronStore {
     return rows.map(toJob);
   }
 
-  async readRuns(
-    jobId: string,
-    page: { offset?: number; limit?: number } = {},
-  ): Promise<Page<CronRunLogEntry>> {
-    const offset = Math.max(0, Math.floor(page.offset ?? 0));
-    const limit = Math.max(1, Math.min(200, Math.floor(page.limit ?? 50)));
-    const rows = await this.db.query<{ entry: string }>(
-      `SELECT entry FROM ${this.db.t("cron_runs")} WHERE job_id = $1 ORDER BY seq DESC OFFSET $2 LIMIT $3`,
-      [jobId, offset, limit],
-    );
-    const [count] = await this.db.query<{ n: string }>(
-      `SELECT count(*) AS n FROM ${this.db.t("cron_runs")} WHERE job_id = $1`,
-      [jobId],
-    );
-    const total = Number(count?.n ?? 0);
-    const entries = rows.map((row) => parseRow<CronRunLogEntry>(row.entry, `a run of cron job ${jobId}`));
-    const hasMore = offset + entries.length < total;
-    return { entries, total, offset, limit, hasMore, nextOffset: hasMore ? offset + entries.length : null };
+  readRuns(jobId: string, page: { offset?: number; limit?: number } = {}): Promise<Page<CronRunLogEntry>> {
+    return readRunsPage(this.db, jobId, page);
   }
 
   /**
@@ -405,16 +390,8 @@ export class PgCronStore implements CronStore {
     return this.events.subscribe(this.db.schema, "claim", listener);
   }
 
-  /**
-   * The live processes on this database (their liveness locks, member.ts) and this one's place
-   * among them by epoch: one read of the lock table.
-   */
-  async claimers(): Promise<{ count: number; rank: number }> {
-    const [row] = await this.db.query<{ count: number; rank: number }>(
-      `SELECT count(*)::int AS count, (count(*) FILTER (WHERE live.epoch < $1))::int AS rank
-       FROM ${this.db.live} AS live(epoch)`,
-      [this.db.epoch],
-    );
-    return { count: Math.max(1, row?.count ?? 1), rank: row?.rank ?? 0 };
+  /** The live processes on this database and this one's place among them (cron-reads.ts). */
+  claimers(): Promise<{ count: number; rank: number }> {
+    return liveClaimers(this.db);
   }
 }
