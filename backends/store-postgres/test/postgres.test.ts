@@ -14,6 +14,7 @@ import { clusterCapSuite } from "./cluster-cap.js";
 import { connectionLivenessSuite } from "./connection-liveness.js";
 import { followerSuite } from "./followers.js";
 import { livenessSuite } from "./liveness.js";
+import { pageReadSuite } from "./page-reads.js";
 import { queuedClaimSuite } from "./queued-claims.js";
 import { remoteRunsSuite } from "./remote-runs.js";
 import { schedulerSuite } from "./schedulers.js";
@@ -226,6 +227,7 @@ describe.skipIf(!HAVE_POSTGRES)(
     clusterCapSuite(() => ctx.cluster?.url as string);
     claimerSuite(() => ctx.cluster?.url as string);
     statementPlanSuite(() => ctx.cluster?.url as string);
+    pageReadSuite(() => ctx.cluster?.url as string);
     queuedClaimSuite(() => ctx.cluster?.url as string);
   },
 );
