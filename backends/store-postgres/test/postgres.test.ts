@@ -103,12 +103,13 @@ describe.skipIf(!HAVE_POSTGRES)(
           version: 6,
           name: "session list pages in index order: newest first, ties by key, per agent and overall",
         },
+        { version: 7, name: "the runs a liveness pass judges: running, or their announce pending" },
       ]);
       expect(a.location).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres#racing$/);
       await Promise.all([a.close(), b.close()]);
       // a third start finds everything applied
       const c = await openPostgresStore({ connectionString: url, schema: "racing" });
-      expect((await ctx.pool?.query("SELECT count(*)::int AS n FROM racing.migrations"))?.rows[0].n).toBe(6);
+      expect((await ctx.pool?.query("SELECT count(*)::int AS n FROM racing.migrations"))?.rows[0].n).toBe(7);
       await c.close();
     });
 
