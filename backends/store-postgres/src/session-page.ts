@@ -75,13 +75,16 @@ export interface KnownPage {
   pieces: string[];
 }
 
-/** The texts of the pages this store last received, by statement and values (a few, bounded). */
+/**
+ * The texts of the pages this store last received, by statement and values: the 16 newest, each
+ * up to 64 K characters (about 350 entries; a longer page is read whole every time).
+ */
 export class LastPages {
   private readonly pages = new Map<string, KnownPage>();
 
   constructor(
     private readonly max = 16,
-    private readonly maxChars = 256 * 1024,
+    private readonly maxChars = 64 * 1024,
   ) {}
 
   /** The key of a query: its statement and its values. */
