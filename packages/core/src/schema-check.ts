@@ -237,7 +237,14 @@ function build(schema: unknown): QuickCheck | null {
 }
 
 /** Root keywords an object without keys satisfies whatever their value (they constrain keys it does not have). */
-const KEYED = new Set(["properties", "patternProperties", "additionalProperties", "propertyNames", "maxProperties", "$id"]);
+const KEYED = new Set([
+  "properties",
+  "patternProperties",
+  "additionalProperties",
+  "propertyNames",
+  "maxProperties",
+  "$id",
+]);
 
 const emptyCache = new WeakMap<object, boolean>();
 
