@@ -64,8 +64,11 @@ export function mcpServerConfigProblem(value: unknown): string | undefined {
  * environment plus `env`; or Streamable HTTP) and imports its tools as `<name>__<tool>`.
  * The SDK's client (v2, both protocol eras) loads only here, for apps that mount servers. The
  * protocol is found by probing with `server/discover` (2026-07-28), falling back to `initialize`
- * (2025-11-25 and older). On stdio the SDK probes in a short-lived second process of the same
- * command (its stderr discarded), and a server silent for `probeTimeoutMs` is taken as 2025-era.
+ * (2025-11-25 and older). On stdio the probe goes to the server's one process (the SDK's own
+ * probe would start a second, short-lived copy of the command first, doubling a slow server's
+ * start); a server that answers it with an error gets `initialize` on the same pipe, one silent
+ * for `probeTimeoutMs` is taken as 2025-era, and one that exits on the early request (as servers
+ * that refuse anything before `initialize` do) is started again and gets `initialize` only.
  * `signal` gives up: aborted before the start nothing is started; aborted during it, the
  * connection (a stdio server's process) is closed and the promise rejects with the abort reason.
  */
@@ -77,26 +80,61 @@ export async function connectMcpServer(
   const problem = mcpServerConfigProblem(config);
   if (problem) throw new Error(`MCP server "${name}": ${problem}`);
   const { signal } = options;
-  const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+  // named, not the namespace: the CLI bundles the SDK and keeps only what is used
+  const { Client, StreamableHTTPClientTransport, SdkError, SdkErrorCode, deserializeMessage } = await import(
+    "@modelcontextprotocol/client"
+  );
+  const sdk: Sdk = { Client, StreamableHTTPClientTransport, SdkError, SdkErrorCode, deserializeMessage };
   // checked after the import too: nothing is started once the caller gave up
   signal?.throwIfAborted();
-  // server/discover first: a 2026-07-28 server is used as one, a 2025-era server (no answer, or
-  // an error for the unknown method) gets the initialize handshake
-  const client = new Client(
+  try {
+    return await connectWith(sdk, name, config, "auto", options);
+  } catch (error) {
+    // a stdio server that exited on the early server/discover is a 2025-era one that refuses
+    // anything before initialize: its second (and last) start skips the probe
+    if (signal?.aborted || !("command" in config) || !exitedOnProbe(sdk, error)) throw error;
+    return connectWith(sdk, name, config, "legacy", options);
+  }
+}
+
+type Sdk = Pick<
+  typeof import("@modelcontextprotocol/client"),
+  "Client" | "StreamableHTTPClientTransport" | "SdkError" | "SdkErrorCode" | "deserializeMessage"
+>;
+
+/** What the SDK throws when the connection closed while its in-place probe waited for an answer. */
+function exitedOnProbe(sdk: Sdk, error: unknown): boolean {
+  return (
+    error instanceof sdk.SdkError &&
+    error.code === sdk.SdkErrorCode.EraNegotiationFailed &&
+    /closed during the server\/discover probe/.test(error.message)
+  );
+}
+
+async function connectWith(
+  sdk: Sdk,
+  name: string,
+  config: McpServerConfig,
+  mode: "auto" | "legacy",
+  options: { timeoutMs?: number; probeTimeoutMs?: number; signal?: AbortSignal },
+): Promise<ConnectedMcpServer> {
+  const { signal } = options;
+  // "auto": server/discover first; a 2026-07-28 server is used as one, a 2025-era server (no
+  // answer, or an error for the unknown method) gets the initialize handshake
+  const client = new sdk.Client(
     { name: "clawtools", version: MCP_PACKAGE_VERSION },
     {
-      versionNegotiation: {
-        mode: "auto",
-        probe: { timeoutMs: options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS },
-      },
+      versionNegotiation:
+        mode === "auto"
+          ? { mode, probe: { timeoutMs: options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS } }
+          : { mode },
     },
   );
-  const transport = await openTransport(config, StreamableHTTPClientTransport);
+  const transport = await openTransport(config, sdk);
   // a server that hangs in its handshake is closed (its process ended) when the caller gives up
   const giveUp = () => void client.close().catch(() => {});
   signal?.addEventListener("abort", giveUp, { once: true });
   try {
-    // the signal also ends the SDK's probe (on stdio, a second process of the same command)
     await client.connect(transport, signal ? { signal } : {});
     const resources = client.getServerCapabilities()?.resources
       ? new MountedResources(name, client as unknown as McpResourceClientLike)
@@ -125,28 +163,26 @@ export async function connectMcpServer(
 }
 
 /** The client's transport, not started: the command's process (stdio) or the URL (Streamable HTTP). */
-async function openTransport(
-  config: McpServerConfig,
-  StreamableHTTPClientTransport: typeof import("@modelcontextprotocol/client").StreamableHTTPClientTransport,
-) {
+async function openTransport(config: McpServerConfig, sdk: Sdk) {
   if (!("command" in config))
-    return new StreamableHTTPClientTransport(new URL(config.url), {
+    return new sdk.StreamableHTTPClientTransport(new URL(config.url), {
       ...(config.headers ? { requestInit: { headers: config.headers } } : {}),
     });
   const { StdioClientTransport, getDefaultEnvironment } = await import("@modelcontextprotocol/client/stdio");
-  const { deserializeMessage } = await import("@modelcontextprotocol/client");
-  const transport = new StdioClientTransport({
+  // a subclass of the SDK's transport: the SDK probes on it in place instead of in a second
+  // process of the same command (see connectMcpServer)
+  class OneProcessStdio extends StdioClientTransport {}
+  const transport = new OneProcessStdio({
     command: config.command,
     ...(config.args ? { args: config.args } : {}),
     env: { ...getDefaultEnvironment(), ...config.env },
     ...(config.cwd ? { cwd: config.cwd } : {}),
-    // the probe's short-lived copy of the server (same parameters) reads with this limit too
     maxBufferSize: MOUNTED_MAX_MESSAGE_BYTES,
   });
   // the session's reader: linear in a big answer, and one over the limit fails its call only
   // (the SDK's own drops the connection); kept when a later SDK no longer has the field
   const internal = transport as unknown as { _readBuffer?: { append?: unknown } };
   if (typeof internal._readBuffer?.append === "function")
-    internal._readBuffer = new StdioLineBuffer(MOUNTED_MAX_MESSAGE_BYTES, deserializeMessage) as never;
+    internal._readBuffer = new StdioLineBuffer(MOUNTED_MAX_MESSAGE_BYTES, sdk.deserializeMessage) as never;
   return transport;
 }

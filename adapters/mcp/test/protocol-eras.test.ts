@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createToolset, definePlugin } from "@clawtools/core";
@@ -202,32 +204,60 @@ describe("serveHttp speaks both protocol eras", () => {
 });
 
 describe("connectMcpServer (an SDK v2 client) imports from servers of either era", () => {
+  let scratch: string;
+  beforeAll(() => {
+    scratch = mkdtempSync(path.join(tmpdir(), "eras-"));
+  });
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  /** The fixture started through a shell that writes one line per start to a file of its own. */
+  function counted(fixture: string) {
+    const starts = path.join(scratch, `${fixture}-${Math.random().toString(36).slice(2)}.starts`);
+    const quoted = [process.execPath, ...nodeArgs(fixture)].map((a) => `'${a}'`).join(" ");
+    return {
+      config: { command: "/bin/sh", args: ["-c", `echo started >> '${starts}'; exec ${quoted}`] },
+      starts: () => readFileSync(starts, "utf8").split("\n").filter(Boolean).length,
+    };
+  }
+
   it(
-    "a 1.32 SDK server over stdio: the initialize handshake",
+    "a 1.32 SDK server over stdio: the initialize handshake, in the one process it starts",
     async () => {
-      const server = await connectMcpServer("old", {
-        command: process.execPath,
-        args: nodeArgs("legacy-sdk-server.ts"),
-      });
+      const { config, starts } = counted("legacy-sdk-server.ts");
+      const server = await connectMcpServer("old", config);
       expect(server.tools.map((t) => t.name)).toEqual(["old__shout"]);
       const result = await server.tools[0]!.execute("1", { text: "quiet" });
       expect(text(result)).toBe("QUIET");
       expect(result.details).toEqual({ protocol: "initialized" });
+      // the server/discover probe went to this process too: no short-lived second copy
+      expect(starts()).toBe(1);
       await server.close();
     },
     PROCESS_TIMEOUT_MS,
   );
 
   it(
-    "a clawtools (SDK v2) server over stdio: 2026-07-28",
+    "a clawtools (SDK v2) server over stdio: 2026-07-28, in the one process it starts",
     async () => {
-      const server = await connectMcpServer("new", {
-        command: process.execPath,
-        args: nodeArgs("serve-demo.ts"),
-      });
+      const { config, starts } = counted("serve-demo.ts");
+      const server = await connectMcpServer("new", config);
       expect(server.tools[0]).toMatchObject({ name: "new__echo", label: "Echo text" });
       const result = await server.tools[0]!.execute("1", { text: "abc" });
       expect(result.details).toEqual({ length: 3 });
+      expect(starts()).toBe(1);
+      await server.close();
+    },
+    PROCESS_TIMEOUT_MS,
+  );
+
+  it(
+    "a server that exits on any request before initialize is started once more, without the probe",
+    async () => {
+      const { config, starts } = counted("initialize-first-server.ts");
+      const server = await connectMcpServer("strict", config);
+      expect(server.tools.map((t) => t.name)).toEqual(["strict__ping"]);
+      expect(text(await server.tools[0]!.execute("1", {}))).toBe("pong");
+      expect(starts()).toBe(2);
       await server.close();
     },
     PROCESS_TIMEOUT_MS,

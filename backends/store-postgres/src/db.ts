@@ -59,6 +59,16 @@ export class Db {
     return (await client.query<R>({ name: `${this.schema}.${name}`, text: sql, values: params })).rows;
   }
 
+  /**
+   * `prepared` for a statement that returns no rows (no `RETURNING`): how many rows it changed.
+   * The server then answers with no row description and no row for the client to read.
+   */
+  async preparedCount(name: string, sql: string, params: unknown[]): Promise<number> {
+    return (
+      (await this.pool.query({ name: `${this.schema}.${name}`, text: sql, values: params })).rowCount ?? 0
+    );
+  }
+
   /** Runs `fn` in one transaction on one connection; rolls back when it throws. */
   async tx<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
@@ -104,6 +114,12 @@ export class Db {
  * lost release is restored from the run's log line, which is written durably first).
  */
 export const ASYNC_COMMIT = "set_config('synchronous_commit', 'off', true) AS async_commit";
+
+/**
+ * The same, as a condition that always holds (for a `WHERE` of a statement that returns no rows):
+ * evaluated for the row it lets through, so a statement that writes has set it before it commits.
+ */
+export const ASYNC_COMMIT_WHERE = "set_config('synchronous_commit', 'off', true) IS NOT NULL";
 
 /** `JSON.parse` of a stored row, naming the row when the text is not JSON. */
 export function parseRow<T>(text: string, what: string): T {

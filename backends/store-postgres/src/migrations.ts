@@ -130,6 +130,14 @@ CREATE INDEX sessions_agent_newest ON sessions (agent_id, updated_at DESC, key);
 CREATE INDEX sessions_newest ON sessions (updated_at DESC, key);
 DROP INDEX sessions_updated;`,
   },
+  {
+    version: 7,
+    name: "the runs a liveness pass judges: running, or their announce pending",
+    sql: `
+ALTER TABLE runs ADD COLUMN unsettled boolean NOT NULL DEFAULT true;
+UPDATE runs SET unsettled = coalesce(status = 'running' OR record::jsonb #>> '{announce,status}' = 'pending', true);
+CREATE INDEX runs_unsettled ON runs (created_at, run_id) WHERE unsettled;`,
+  },
 ];
 
 /** A schema name safe to splice into SQL (PostgreSQL refuses names starting with `pg_`). */

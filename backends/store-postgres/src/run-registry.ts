@@ -8,6 +8,10 @@ type Row = { record: string };
 /** The holder's epoch a record carries, for the column the liveness reads use. */
 const epochOf = (run: RunRecord): number | null => millis(run.owner?.epoch);
 
+/** Whether a whole liveness pass still judges the run (RunRegistry.listUnsettled): kept in a column. */
+const unsettledRun = (run: RunRecord): boolean =>
+  run.status === "running" || run.announce?.status === "pending";
+
 /** Why a write to a run is refused: one line naming the run and what happened to it. */
 const refused = (runId: string, why: string) =>
   new Error(`PostgreSQL store: run ${runId} was not recorded: ${why}`);
@@ -40,10 +44,11 @@ export class PgRunRegistry implements RunRegistry {
         throw refused(clean.runId, "this process's connection to the database is down (reconnecting)");
       if (rows[0]?.status === "lost" && clean.status !== "lost") throw refused(clean.runId, "it ended lost");
       await client.query(
-        `INSERT INTO ${this.db.t("runs")} (run_id, requester, created_at, status, record, owner_epoch)
-         VALUES ($1, $2, $3, $4, $5, $6)
+        `INSERT INTO ${this.db.t("runs")} (run_id, requester, created_at, status, record, owner_epoch, unsettled)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (run_id) DO UPDATE SET requester = excluded.requester, created_at = excluded.created_at,
-           status = excluded.status, record = excluded.record, owner_epoch = excluded.owner_epoch`,
+           status = excluded.status, record = excluded.record, owner_epoch = excluded.owner_epoch,
+           unsettled = excluded.unsettled`,
         [
           clean.runId,
           clean.requesterSessionKey,
@@ -51,6 +56,7 @@ export class PgRunRegistry implements RunRegistry {
           clean.status,
           JSON.stringify(clean),
           epochOf(clean),
+          unsettledRun(clean),
         ],
       );
       await this.db.notify(client, "run", clean.runId);
@@ -78,7 +84,8 @@ export class PgRunRegistry implements RunRegistry {
           );
       const next: RunRecord = withoutUndefined({ ...stored, ...patch, runId });
       await client.query(
-        `UPDATE ${this.db.t("runs")} SET requester = $2, created_at = $3, status = $4, record = $5, owner_epoch = $6
+        `UPDATE ${this.db.t("runs")} SET requester = $2, created_at = $3, status = $4, record = $5, owner_epoch = $6,
+           unsettled = $7
          WHERE run_id = $1`,
         [
           runId,
@@ -87,6 +94,7 @@ export class PgRunRegistry implements RunRegistry {
           next.status,
           JSON.stringify(next),
           epochOf(next),
+          unsettledRun(next),
         ],
       );
       await this.db.notify(client, "run", runId);
@@ -142,6 +150,19 @@ export class PgRunRegistry implements RunRegistry {
          SELECT DISTINCT owner_epoch FROM ${this.db.t("runs")} WHERE status = 'running'
            AND owner_epoch IS NOT NULL AND owner_epoch NOT IN ${this.db.live}))
        ORDER BY created_at, run_id`,
+      [],
+    );
+    return rows.map((row) => parseRow<RunRecord>(row.record, "a run"));
+  }
+
+  /**
+   * The runs a whole liveness pass judges (running, or their announce pending), oldest first,
+   * through the partial index runs_unsettled: a pass costs the runs in flight, not the history.
+   */
+  async listUnsettled(): Promise<RunRecord[]> {
+    const rows = await this.db.prepared<Row>(
+      "runs.unsettled",
+      `SELECT record FROM ${this.db.t("runs")} WHERE unsettled ORDER BY created_at, run_id`,
       [],
     );
     return rows.map((row) => parseRow<RunRecord>(row.record, "a run"));

@@ -7,8 +7,17 @@ import type {
   SessionStore,
   TranscriptMessage,
 } from "@clawtools/core/contracts";
-import { ASYNC_COMMIT, type Db, hasNul, millis, parseRow, withoutUndefined } from "./db.js";
-import { pageStatement } from "./session-page.js";
+import {
+  ASYNC_COMMIT,
+  ASYNC_COMMIT_WHERE,
+  type Db,
+  hasNul,
+  millis,
+  parseRow,
+  withoutUndefined,
+} from "./db.js";
+import { ParsedEntries } from "./parsed-entries.js";
+import { LastPages, type PageRow, pageStatement } from "./session-page.js";
 
 type Row = { entry: string };
 const HISTORY_BATCH = 200;
@@ -19,6 +28,11 @@ const HISTORY_BATCH = 200;
  * transcript in append order.
  */
 export class PgSessionStore implements SessionStore {
+  /** Entries parsed before, reused only for the very text the server sends again (parsed-entries.ts). */
+  private readonly parsed = new ParsedEntries();
+  /** The pages last received, whose text a read of the same page sends as known (session-page.ts). */
+  private readonly pages = new LastPages();
+
   constructor(private readonly db: Db) {}
 
   async list(filter: { agentId?: string; updatedSince?: number } = {}): Promise<SessionEntry[]> {
@@ -32,7 +46,10 @@ export class PgSessionStore implements SessionStore {
     return rows.map((row) => parseRow<SessionEntry>(row.entry, "a session entry"));
   }
 
-  /** A keyset page (session-page.ts): the index finds the cursor, the scan stops at the page's end. */
+  /**
+   * A keyset page (session-page.ts): the index finds the cursor, the scan stops at the page's end,
+   * and a page whose rows are, byte for byte, the text last received for it is not sent again.
+   */
   async listPage(query: {
     agentId?: string;
     updatedSince?: number;
@@ -46,12 +63,16 @@ export class PgSessionStore implements SessionStore {
       throw new Error("listPage: after must be { updatedAt: number, key: string } from a previous page");
     if (hasNul(query.agentId, after?.key)) return { entries: [] };
     const page = pageStatement(this.db.t("sessions"), query);
-    const rows = await this.db.prepared<Row>(page.name, page.text, page.values);
-    const entries = rows
-      .slice(0, query.limit)
-      .map((row) => parseRow<SessionEntry>(row.entry, "a session entry"));
+    const key = this.pages.key(page.name, page.values);
+    const known = this.pages.known(key);
+    const [row] = await this.db.prepared<PageRow>(page.name, page.text, [
+      ...page.values,
+      known?.text ?? null,
+    ]);
+    const read = row ? this.pages.entries(key, known, row, this.parsed) : [];
+    const entries = read.slice(0, query.limit);
     const last = entries.at(-1);
-    return rows.length > query.limit && last
+    return read.length > query.limit && last
       ? { entries, next: { updatedAt: last.updatedAt, key: last.key } }
       : { entries };
   }
@@ -63,7 +84,7 @@ export class PgSessionStore implements SessionStore {
       `SELECT entry FROM ${this.db.t("sessions")} WHERE key = $1`,
       [key],
     );
-    return row ? parseRow<SessionEntry>(row.entry, `session ${key}`) : undefined;
+    return row ? this.parsed.parse(row.entry, `session ${key}`) : undefined;
   }
 
   async resolve(ref: {
@@ -85,7 +106,7 @@ export class PgSessionStore implements SessionStore {
          ORDER BY updated_at DESC, key LIMIT 1`,
         [ref.label, ref.agentId ?? null],
       );
-    return row ? parseRow<SessionEntry>(row.entry, "a session entry") : undefined;
+    return row ? this.parsed.parse(row.entry, "a session entry") : undefined;
   }
 
   async create(
@@ -172,15 +193,17 @@ export class PgSessionStore implements SessionStore {
     const texts = messages.map((message) => JSON.stringify(redactValue(message)));
     if (texts.length === 1 && !options.idempotencyKey) {
       // the common case, one message and no key: one insert under the session's row lock (no
-      // array to encode and unnest, no idempotency table in the plan); no row: no such session
-      const inserted = await this.db.prepared(
+      // array to encode and unnest, no idempotency table in the plan), and no RETURNING: the
+      // count of rows written says it all (none: no such session), and a statement that returns
+      // no row costs the server and the client less (the statement alone, measured 2026-12-07 at
+      // load 15: 132 → 105 µs median)
+      const inserted = await this.db.preparedCount(
         "append-one",
         `INSERT INTO ${this.db.t("transcript")} (session_key, message)
-         SELECT key, $2 FROM ${this.db.t("sessions")} WHERE key = $1 FOR UPDATE
-         RETURNING ${ASYNC_COMMIT}`,
+         SELECT key, $2 FROM ${this.db.t("sessions")} WHERE key = $1 AND ${ASYNC_COMMIT_WHERE} FOR UPDATE`,
         [key, texts[0]],
       );
-      if (inserted.length === 0) throw new Error(`Session not found: ${key}`);
+      if (inserted === 0) throw new Error(`Session not found: ${key}`);
       return true;
     }
     // One statement: the session's row lock (ordering appends to one session, keeping a

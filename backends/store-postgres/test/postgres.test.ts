@@ -14,6 +14,7 @@ import { clusterCapSuite } from "./cluster-cap.js";
 import { connectionLivenessSuite } from "./connection-liveness.js";
 import { followerSuite } from "./followers.js";
 import { livenessSuite } from "./liveness.js";
+import { pageReadSuite } from "./page-reads.js";
 import { queuedClaimSuite } from "./queued-claims.js";
 import { remoteRunsSuite } from "./remote-runs.js";
 import { schedulerSuite } from "./schedulers.js";
@@ -103,12 +104,13 @@ describe.skipIf(!HAVE_POSTGRES)(
           version: 6,
           name: "session list pages in index order: newest first, ties by key, per agent and overall",
         },
+        { version: 7, name: "the runs a liveness pass judges: running, or their announce pending" },
       ]);
       expect(a.location).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres#racing$/);
       await Promise.all([a.close(), b.close()]);
       // a third start finds everything applied
       const c = await openPostgresStore({ connectionString: url, schema: "racing" });
-      expect((await ctx.pool?.query("SELECT count(*)::int AS n FROM racing.migrations"))?.rows[0].n).toBe(6);
+      expect((await ctx.pool?.query("SELECT count(*)::int AS n FROM racing.migrations"))?.rows[0].n).toBe(7);
       await c.close();
     });
 
@@ -227,6 +229,7 @@ describe.skipIf(!HAVE_POSTGRES)(
     clusterCapSuite(() => ctx.cluster?.url as string);
     claimerSuite(() => ctx.cluster?.url as string);
     statementPlanSuite(() => ctx.cluster?.url as string);
+    pageReadSuite(() => ctx.cluster?.url as string);
     queuedClaimSuite(() => ctx.cluster?.url as string);
     wakeTurnSuite(() => ctx.cluster?.url as string);
   },

@@ -1,9 +1,9 @@
 import { Type as Type1 } from "typebox";
 import { Compile } from "typebox/compile";
 import { describe, expect, it } from "vitest";
-import { quickCheckFor } from "./schema-check.js";
+import { emptyObjectPasses, quickCheckFor } from "./schema-check.js";
 import { stringEnum, Type } from "./schema.js";
-import { isSchemaCompilerLoaded, validateToolArguments } from "./validate.js";
+import { isSchemaCompilerLoaded, schemaIssues, validateToolArguments } from "./validate.js";
 
 // A read-like schema: what a typical tool declares.
 const readSchema = Type.Object({
@@ -166,5 +166,40 @@ describe("the quick check before the schema compiler", () => {
       }
     }
     expect(agreedTrue).toBeGreaterThan(10);
+  });
+});
+
+describe("an empty object against a schema's root", () => {
+  const nested = Type.Object({
+    exec: Type.Optional(Type.Object({ timeoutSec: Type.Integer({ minimum: 1 }), shell: Type.String() })),
+    limits: Type.Optional(Type.Record(Type.String(), Type.Number())),
+  });
+  it("passes an object schema with nothing required without building a check, as the compiler does", () => {
+    const settled = [
+      nested,
+      Type.Object({}, { additionalProperties: false }),
+      Type1.Object({ a: Type1.Optional(Type1.String()) }),
+      { type: "object", properties: { a: { $ref: "#/$defs/A" } }, required: [], minProperties: 0 },
+    ];
+    for (const schema of settled) {
+      expect(emptyObjectPasses(schema)).toBe(true);
+      expect(Compile(schema as never).Check({})).toBe(true);
+      expect(schemaIssues(schema, {})).toEqual([]);
+    }
+  });
+
+  it("leaves anything that could reject {} to the usual check, which names the problem", () => {
+    const unsure = [
+      Type.Object({ command: Type.String() }),
+      { type: "object", minProperties: 1 },
+      { type: "object", not: { maxProperties: 0 } },
+      { type: "object", const: { a: 1 } },
+      { properties: {} },
+    ];
+    for (const schema of unsure) expect(emptyObjectPasses(schema)).toBe(false);
+    expect(schemaIssues(Type.Object({ command: Type.String() }), {})).toEqual(["  - command: is required"]);
+    expect(schemaIssues(Type.Object({ a: Type.Optional(Type.String()) }), { a: 1 })).toEqual([
+      "  - a: must be string",
+    ]);
   });
 });

@@ -236,6 +236,44 @@ function build(schema: unknown): QuickCheck | null {
   return checks.reduce((both, next) => (v) => both(v) && next(v));
 }
 
+/** Root keywords an object without keys satisfies whatever their value (they constrain keys it does not have). */
+const KEYED = new Set([
+  "properties",
+  "patternProperties",
+  "additionalProperties",
+  "propertyNames",
+  "maxProperties",
+  "$id",
+]);
+
+const emptyCache = new WeakMap<object, boolean>();
+
+/**
+ * Whether `{}` matches `schema` for certain, from its root keywords alone: an object type with
+ * nothing required. A section with no configuration checks `{}` against its whole configuration
+ * schema at start and at each factory; this answers without walking (or compiling) the schema.
+ * False when unsure: the caller checks the usual way.
+ */
+export function emptyObjectPasses(schema: object): boolean {
+  let passes = emptyCache.get(schema);
+  if (passes === undefined) {
+    passes = rootAcceptsEmpty(schema as Record<string, unknown>);
+    emptyCache.set(schema, passes);
+  }
+  return passes;
+}
+
+function rootAcceptsEmpty(schema: Record<string, unknown>): boolean {
+  if (schema.type !== "object") return false;
+  for (const key of Object.keys(schema)) {
+    if (key === "type" || key.startsWith("~") || ANNOTATIONS.has(key) || KEYED.has(key)) continue;
+    if (key === "required" && Array.isArray(schema.required) && schema.required.length === 0) continue;
+    if (key === "minProperties" && schema.minProperties === 0) continue;
+    return false;
+  }
+  return true;
+}
+
 const cache = new WeakMap<object, QuickCheck | null>();
 
 /** The quick check for `schema` (built once per schema object); null when it cannot be checked quickly. */

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { Compile as CompileFn } from "typebox/compile";
 import { ToolInputError } from "./errors.js";
-import { quickCheckFor } from "./schema-check.js";
+import { emptyObjectPasses, quickCheckFor } from "./schema-check.js";
 import type { JsonSchema } from "./tool.js";
 
 type Validator = { Check(value: unknown): boolean; Errors(value: unknown): Iterable<ValidationIssue> };
@@ -201,6 +201,8 @@ function issueMessage(issue: ValidationIssue): string {
  */
 export function schemaIssues(schema: object, value: unknown): string[] {
   if (!isPlainObject(value)) return [`  - root: must be an object`];
+  // an empty object (a section without configuration) is settled by the root keywords alone
+  if (emptyObjectPasses(schema) && Object.keys(value).length === 0) return [];
   // Common schemas are checked without the compiler; a miss (or an unusual schema) asks it.
   if (quickCheckFor(schema)?.(value)) return [];
   const validator = validatorFor(schema);

@@ -76,7 +76,8 @@ export class LostRunReaper {
 
   private async candidates(scope: Scope): Promise<RunRecord[]> {
     const { runs } = this.deps;
-    if (scope === undefined) return runs.list();
+    // the ended runs whose announce went out are past judging: a registry that can, leaves them out
+    if (scope === undefined) return runs.listUnsettled ? runs.listUnsettled() : runs.list();
     if (scope === ORPHANED) return runs.listOrphaned ? runs.listOrphaned() : runs.list();
     return runs.listByRequester(scope);
   }

@@ -1,4 +1,6 @@
 import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type AgentToolResult, type AnyAgentTool, createToolset, type Toolset } from "@clawtools/core";
@@ -138,4 +140,44 @@ describe("canvas in the local Chromium", () => {
       "Only http and https URLs can be opened",
     );
   });
+
+  it("a snapshot right after a present whose load timed out waits for the late page instead of failing", async () => {
+    // a short action timeout: the present gives up while the page's answer is held, and the
+    // answer lands as the snapshot starts (its renderer swap once dropped the capture's session)
+    const held: Array<() => void> = [];
+    let arrived: () => void = () => {};
+    const late = createServer((_req, res) => {
+      held.push(() =>
+        res.writeHead(200, { "content-type": "text/html" }).end("<title>Late</title><h1>late</h1>"),
+      );
+      arrived();
+    });
+    await new Promise<void>((resolve) => late.listen(0, "127.0.0.1", resolve));
+    const quick = createToolset({
+      plugins: [createUiPlugin({ browser: { allowPrivateNetwork: true, actionTimeoutMs: 1_000 } })],
+      context: { workspaceDir: workspace, stateDir: mkdtempSync(path.join(tmpdir(), "canvas-late-")) },
+    });
+    const lateCall = (args: Record<string, unknown>) =>
+      quick.tools.find((t) => t.name === "canvas")!.execute("t", args) as Promise<AgentToolResult<any>>;
+    try {
+      const requested = new Promise<void>((resolve) => {
+        arrived = resolve;
+      });
+      const presented = lateCall({
+        action: "present",
+        url: `http://127.0.0.1:${(late.address() as AddressInfo).port}/late`,
+      });
+      await requested;
+      expect(error(await presented)).toContain("Timeout");
+      const shot = lateCall({ action: "snapshot" });
+      held.shift()!();
+      const result = await shot;
+      expect(error(result)).toBe("");
+      expect(image(result).mimeType).toBe("image/png");
+    } finally {
+      for (const release of held) release();
+      await quick.dispose();
+      await new Promise((resolve) => late.close(resolve));
+    }
+  }, 60_000);
 });

@@ -92,4 +92,10 @@ export interface RunRegistry {
    * `liveness().orphaned` reads, instead of every run the registry holds).
    */
   listOrphaned?(): Promise<RunRecord[]>;
+  /**
+   * Optional: the runs a whole liveness pass judges, oldest first: those still running and those
+   * whose announce is still pending (`status === "running" || announce.status === "pending"`).
+   * Without it a pass reads every run, and a registry's ended runs only grow.
+   */
+  listUnsettled?(): Promise<RunRecord[]>;
 }

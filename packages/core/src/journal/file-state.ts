@@ -3,7 +3,7 @@
  * the content-addressed copy of its bytes), a symlink (its target) or a directory (its mode).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { lstatSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync } from "node:fs";
 import { chmod, mkdir, readFile, readlink, rename, rm, symlink } from "node:fs/promises";
 import path from "node:path";
 import { replaceInDir, writeFileAtomically } from "../state/atomic-write.js";
@@ -31,6 +31,44 @@ const lstatNow = (abs: string) => {
     return null;
   }
 };
+
+/** Files up to this size are read in place (see readSmallNow). */
+const READ_NOW_MAX = 64 * 1024;
+const READ_NOW_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/**
+ * The bytes of a small regular file, read with synchronous calls: a scan's first capture reads
+ * every file of the workspace, and readFile's four thread-pool trips a file (open, fstat, read,
+ * close) cost several times the reads. The path is opened without following a link and without
+ * blocking (a FIFO swapped in since the lstat cannot hold the loop), and the opened file must
+ * be a regular file that fits: null when the path is gone or no longer a regular file (as a
+ * scan a moment later would find it), undefined when the caller should read it the usual way
+ * (a link swapped in, a larger file, anything unexpected).
+ */
+function readSmallNow(abs: string): Buffer | null | undefined {
+  let fd: number;
+  try {
+    fd = openSync(abs, READ_NOW_FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ENOTDIR" ? null : undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return null;
+    if (st.size > READ_NOW_MAX) return undefined;
+    // one byte more than the size: a file that grew since is read the usual way
+    const buffer = Buffer.allocUnsafe(st.size + 1);
+    let filled = 0;
+    for (let n = 1; n > 0 && filled < buffer.length; filled += n)
+      n = readSync(fd, buffer, filled, buffer.length - filled, null);
+    return filled > st.size ? undefined : buffer.subarray(0, filled);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
 
 export const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
 
@@ -115,12 +153,14 @@ export async function captureState(
   if (!st.isSymbolicLink() && !st.isFile()) return { state: null, added: 0 };
   // another process may rename or remove the path between the lstat and the read (a temp file
   // renamed into place): then it is absent, as a scan a moment later would have found it
-  const content = await (st.isSymbolicLink() ? readlink(abs) : readFile(abs)).catch(
-    (error: NodeJS.ErrnoException) => {
+  const now = st.isFile() && st.size <= READ_NOW_MAX ? readSmallNow(abs) : undefined;
+  if (now === null) return { state: null, added: 0 };
+  const content =
+    now ??
+    (await (st.isSymbolicLink() ? readlink(abs) : readFile(abs)).catch((error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
       throw error;
-    },
-  );
+    }));
   if (content === null) return { state: null, added: 0 };
   if (typeof content === "string") return { state: { type: "symlink", target: content }, added: 0 };
   const { hash, added } = await blobs.put(content);

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // page functions handed to Playwright run in the browser, so this file sees the DOM types
-import type { Page } from "playwright-core";
+import type { Frame, Page } from "playwright-core";
 import type { BrowserRuntime } from "../browser/runtime.js";
 import { checkNavigation } from "../url-check.js";
 import { A2uiState, CANVAS_PAGE_STYLE } from "./a2ui.js";
@@ -11,6 +11,43 @@ export type { CanvasHost, CanvasPlacement, CanvasSnapshot };
 
 const pageHtml = (body: string) =>
   `<!doctype html><html><head><meta charset="utf-8"><title>Canvas</title><style>${CANVAS_PAGE_STYLE}</style></head><body>${body}</body></html>`;
+
+// what CDP answers when the page's renderer changed under a session (the page itself is open)
+const SESSION_DROPPED =
+  /Not attached to an active page|has been closed|Session closed|Target closed|detached/i;
+const SWAP_ATTEMPTS = 3;
+// how long a dropped capture waits for the navigation to commit
+const SWAP_WAIT_MS = 5_000;
+
+/** One screenshot through a CDP session of its own. */
+async function capture(page: Page, params: Record<string, unknown>): Promise<string> {
+  const session = await page.context().newCDPSession(page);
+  try {
+    return ((await session.send("Page.captureScreenshot", params)) as { data: string }).data;
+  } finally {
+    await session.detach().catch(() => {});
+  }
+}
+
+/** The main frame's next commit (or the swap wait's end); `stop` lets go of the page. */
+function nextCommit(page: Page): { settled: Promise<void>; stop: () => void } {
+  const timer = new AbortController();
+  let committed!: () => void;
+  const onCommit = (frame: Frame) => {
+    if (frame === page.mainFrame()) committed();
+  };
+  const settled = new Promise<void>((resolve) => {
+    committed = resolve;
+  });
+  page.on("framenavigated", onCommit);
+  return {
+    settled: Promise.race([settled, delay(SWAP_WAIT_MS, { signal: timer.signal }).catch(() => {})]),
+    stop: () => {
+      page.off("framenavigated", onCommit);
+      timer.abort();
+    },
+  };
+}
 
 /** The canvas as a page of the local Chromium (not one of the browser tool's tabs). */
 export class ChromiumCanvasHost implements CanvasHost {
@@ -82,16 +119,24 @@ export class ChromiumCanvasHost implements CanvasHost {
     const scale =
       options.maxWidth && options.maxWidth < viewport.width ? options.maxWidth / viewport.width : 1;
     // CDP scales the capture itself: no image library needed to honour maxWidth.
-    const session = await page.context().newCDPSession(page);
-    try {
-      const { data } = (await session.send("Page.captureScreenshot", {
-        format: options.format,
-        ...(options.format === "jpeg" ? { quality: Math.min(100, Math.max(1, options.quality ?? 85)) } : {}),
-        clip: { x: 0, y: 0, width: viewport.width, height: viewport.height, scale },
-      })) as { data: string };
-      return { format: options.format, base64: data };
-    } finally {
-      await session.detach().catch(() => {});
+    const params = {
+      format: options.format,
+      ...(options.format === "jpeg" ? { quality: Math.min(100, Math.max(1, options.quality ?? 85)) } : {}),
+      clip: { x: 0, y: 0, width: viewport.width, height: viewport.height, scale },
+    };
+    for (let attempt = 1; ; attempt++) {
+      const commit = nextCommit(page);
+      try {
+        return { format: options.format, base64: await capture(page, params) };
+      } catch (error) {
+        // a navigation that commits during the capture (a present whose load timed out, a page
+        // script's redirect) swaps the renderer and drops the session: taken again once it loaded
+        if (attempt >= SWAP_ATTEMPTS || page.isClosed() || !SESSION_DROPPED.test(String(error))) throw error;
+        await commit.settled;
+        await page.waitForLoadState("load").catch(() => {});
+      } finally {
+        commit.stop();
+      }
     }
   }
 
