@@ -3,9 +3,9 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
-import type { CronJob } from "@clawtools/core/contracts";
 import pg from "pg";
 import { describe, expect, it, vi } from "vitest";
+import { oneShot } from "./one-shot-job.js";
 import { openPostgresStore } from "../src/index.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -43,22 +43,6 @@ function startClaimer(url: string, schema: string): Promise<Claimer> {
   });
 }
 
-function oneShot(id: string, atMs: number): CronJob {
-  return {
-    id,
-    name: id,
-    enabled: true,
-    deleteAfterRun: true,
-    createdAtMs: atMs,
-    updatedAtMs: atMs,
-    schedule: { kind: "at", at: new Date(atMs).toISOString() },
-    sessionTarget: "main",
-    wakeMode: "now",
-    payload: { kind: "systemEvent", text: id },
-    state: { nextRunAtMs: atMs },
-  };
-}
-
 const ids = (lines: string[], kind: string) =>
   lines.filter((l) => l.startsWith(`${kind} `)).map((l) => l.slice(kind.length + 1));
 
@@ -81,7 +65,9 @@ export function claimerSuite(url: () => string): void {
         // alone keeps up with a third of them
         const first = Date.now() + 500;
         for (let i = 0; i < JOBS; i++)
-          await seed.cron.upsert(oneShot(`j${String(i).padStart(2, "0")}`, first + 50 * i));
+          await seed.cron.upsert(
+            oneShot(`j${String(i).padStart(2, "0")}`, first + 50 * i, { deleteAfterRun: true }),
+          );
 
         // once a third have fired, the process holding the most claims is killed mid-run
         const fired = () => claimers.flatMap((c) => ids(c.lines, "fired"));

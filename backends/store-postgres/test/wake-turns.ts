@@ -1,25 +1,10 @@
-import type { CronJob } from "@clawtools/core/contracts";
 import { CronExecutor, CronService } from "@clawtools/automation";
 import { FakeClock } from "@clawtools/automation/testing";
 import { describe, expect, it, vi } from "vitest";
+import { oneShot } from "./one-shot-job.js";
 import { openPostgresStore, type PostgresStore } from "../src/index.js";
 
 const MAIN = "agent:main:main";
-
-function oneShot(id: string, atMs: number): CronJob {
-  return {
-    id,
-    name: id,
-    enabled: true,
-    createdAtMs: atMs,
-    updatedAtMs: atMs,
-    schedule: { kind: "at", at: new Date(atMs).toISOString() },
-    sessionTarget: "main",
-    wakeMode: "now",
-    payload: { kind: "systemEvent", text: id },
-    state: { nextRunAtMs: atMs },
-  };
-}
 
 /** Counts a store's claims (those that took jobs, those that found none) and the claim notices it hears. */
 function counted(store: PostgresStore) {
