@@ -56,7 +56,7 @@ export class Db {
     params: unknown[],
     client: Pick<PoolClient, "query"> = this.pool,
   ): Promise<R[]> {
-    return (await client.query<R>({ name: `${this.schema}.${name}`, text: sql, values: params })).rows;
+    return (await this.run<R>(name, sql, params, client)).rows;
   }
 
   /**
@@ -64,9 +64,16 @@ export class Db {
    * The server then answers with no row description and no row for the client to read.
    */
   async preparedCount(name: string, sql: string, params: unknown[]): Promise<number> {
-    return (
-      (await this.pool.query({ name: `${this.schema}.${name}`, text: sql, values: params })).rowCount ?? 0
-    );
+    return (await this.run(name, sql, params, this.pool)).rowCount ?? 0;
+  }
+
+  private run<R extends QueryResultRow>(
+    name: string,
+    sql: string,
+    params: unknown[],
+    client: Pick<PoolClient, "query">,
+  ) {
+    return client.query<R>({ name: `${this.schema}.${name}`, text: sql, values: params });
   }
 
   /** Runs `fn` in one transaction on one connection; rolls back when it throws. */

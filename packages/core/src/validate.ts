@@ -202,7 +202,7 @@ function issueMessage(issue: ValidationIssue): string {
 export function schemaIssues(schema: object, value: unknown): string[] {
   if (!isPlainObject(value)) return [`  - root: must be an object`];
   // an empty object (a section without configuration) is settled by the root keywords alone
-  if (emptyObjectPasses(schema) && Object.keys(value).length === 0) return [];
+  if (Object.keys(value).length === 0 && emptyObjectPasses(schema)) return [];
   // Common schemas are checked without the compiler; a miss (or an unusual schema) asks it.
   if (quickCheckFor(schema)?.(value)) return [];
   const validator = validatorFor(schema);
