@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { gate, tempDir } from "../../test/helpers.js";
 import { FileCronStore } from "../store/file-store.js";
 import { FakeClock } from "../testing.js";
@@ -49,6 +49,7 @@ async function scheduler(
   by: string,
   ran: Ran,
   hold?: Map<string, Promise<void>>,
+  options: { stopGraceMs?: number } = {},
 ) {
   const store = new FileCronStore(path.join(dir, "cron"));
   const sessions = {
@@ -61,7 +62,7 @@ async function scheduler(
   };
   const executor = new CronExecutor({ sessions, defaultAgentId: "main", clock: clock as Clock });
   // the timer is off: each test says when a scheduler looks for due jobs
-  const service = new CronService({ store, executor, clock, owner: by, enabled: false });
+  const service = new CronService({ store, executor, clock, owner: by, enabled: false, ...options });
   await service.start();
   stops.push(() => service.stop());
   return { store, service };
@@ -71,7 +72,7 @@ const claimedBy = async (store: FileCronStore) =>
   (await store.list()).filter((job) => job.state.runningAtMs !== undefined).map((job) => job.id);
 
 describe("claims taken in batches", () => {
-  it("two schedulers, 200 due jobs: each runs once; one stopped mid-batch leaves its unrun claims to the other", async () => {
+  it("two schedulers, 200 due jobs: each runs once; one stopped mid-batch leaves its unrun claims to the other and finishes its run in flight", async () => {
     const dir = tempDir();
     const ids = Array.from({ length: 200 }, (_, i) => `j${String(i).padStart(3, "0")}`);
     writeJobs(dir, dueJobs(ids));
@@ -92,13 +93,18 @@ describe("claims taken in batches", () => {
     expect(ran.filter((r) => r.by === "B").map((r) => r.text)).toEqual(ids.slice(1 + CLAIM_BATCH));
     expect(await claimedBy(b.store)).toEqual(ids.slice(0, 1 + CLAIM_BATCH));
 
-    // A stops mid-batch: its waiting claims are given back at once, its run in flight keeps its own
-    await a.service.stop();
-    expect(await claimedBy(b.store)).toEqual(["j000"]);
+    // A stops mid-batch: its waiting claims are given back at once, and the stop waits for its
+    // run in flight, which keeps its claim until it ends and is recorded
+    let stopped = false;
+    const stopping = a.service.stop().then(() => {
+      stopped = true;
+    });
+    await vi.waitFor(async () => expect(await claimedBy(b.store)).toEqual(["j000"]));
     await b.service.tick();
     await b.service.idle();
+    expect(stopped).toBe(false);
     first.open();
-    await a.service.idle();
+    await stopping;
 
     const texts = ran.map((r) => r.text);
     expect(texts).toHaveLength(200);
@@ -107,6 +113,22 @@ describe("claims taken in batches", () => {
     for (const id of ids) expect((await b.store.readRuns(id)).entries).toHaveLength(1);
     expect(await claimedBy(b.store)).toEqual([]);
     expect((await b.store.list()).every((job) => job.state.lastRunStatus === "ok")).toBe(true);
+  });
+
+  it("a run still going when the stop's grace ends keeps its claim; the others go back and stop returns", async () => {
+    const dir = tempDir();
+    writeJobs(dir, dueJobs(["stuck", "w1", "w2"]));
+    const clock = new FakeClock(T0);
+    const ran: Ran = [];
+    const stuck = gate();
+    const a = await scheduler(dir, clock, "A", ran, new Map([["stuck", stuck.promise]]), { stopGraceMs: 50 });
+    await a.service.tick();
+    expect(await claimedBy(a.store)).toEqual(["stuck", "w1", "w2"]);
+    await a.service.stop();
+    // left to recovery at the next start (recorded as interrupted), never run twice by this one
+    expect(await claimedBy(a.store)).toEqual(["stuck"]);
+    expect(ran.map((r) => r.text)).toEqual(["stuck"]);
+    stuck.open();
   });
 
   it("a job claimed in a batch and removed, disabled, edited or put off before its turn is handled as a claim at its turn would be", async () => {

@@ -16,6 +16,12 @@ export const LEADER_LEASE_MS = 30_000;
  * store that binds its lease to its connection is replaced within about this long.
  */
 export const LEADER_PROBE_MS = 1_000;
+/**
+ * How long `stop()` waits for the runs in flight to end and be recorded. Their work has begun, so
+ * a graceful stop lets them finish rather than leave a claim that the next scheduler would run
+ * again; a run still going after this is left to recovery (recorded as interrupted).
+ */
+export const STOP_GRACE_MS = 10_000;
 /** After a pass fails on the store (a dropped connection), the scheduler tries again this much later. */
 export const RETRY_AFTER_ERROR_MS = 1_000;
 
@@ -39,6 +45,8 @@ export interface SchedulerOptions {
    * `sharedClaims`; ignored otherwise, where the leader alone fires). Unset: no cluster-wide cap.
    */
   clusterMaxConcurrentRuns?: number;
+  /** How long `stop()` waits for the runs in flight (default STOP_GRACE_MS). */
+  stopGraceMs?: number;
   /** Told of a pass that failed on the store; the scheduler tries again RETRY_AFTER_ERROR_MS later. */
   onError?: (error: unknown) => void;
 }

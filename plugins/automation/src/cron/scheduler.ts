@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setTimeout as delay } from "node:timers/promises";
 import { CLAIM_BATCH, ClaimQueue, claimDueJobs } from "./claim-queue.js";
 import { Leadership, type SchedulerRole } from "./leadership.js";
 import { WakeTimer } from "./wake-timer.js";
@@ -13,6 +14,7 @@ import {
   MAX_TIMER_MS,
   RETRY_AFTER_ERROR_MS,
   type RunEnd,
+  STOP_GRACE_MS,
   type SchedulerOptions,
   type SchedulerTimings,
 } from "./scheduler-options.js";
@@ -217,10 +219,25 @@ export class CronScheduler {
     if (this.ticking) await this.ticking.catch(() => {});
     // jobs claimed but not started are given back for another scheduler (or the next start)
     await this.queue.releaseAll();
+    await this.settleRuns();
     // finished runs still being recorded complete before the store's last write
     await Promise.allSettled([...this.pending]);
     await this.o.store.flush?.();
     await this.leadership.release();
+  }
+
+  /**
+   * Waits (up to the grace) for the runs in flight: their work has begun, so they end and are
+   * recorded here rather than leave a claim another scheduler would take for a run never had.
+   */
+  private async settleRuns(): Promise<void> {
+    if (this.running.size === 0) return;
+    const grace = new AbortController();
+    await Promise.race([
+      Promise.allSettled([...this.running.values()]),
+      delay(this.o.stopGraceMs ?? STOP_GRACE_MS, undefined, { signal: grace.signal }).catch(() => {}),
+    ]);
+    grace.abort();
   }
 
   private get leaderTtl(): number {
@@ -366,11 +383,10 @@ export class CronScheduler {
     this.nextFromClaim = nextWakeAtMs;
     this.capWait = clusterMax !== undefined && claimed.length < capacity;
     this.saturated = claimed.length >= asked || this.capWait;
-    const start = claimed.slice(0, Math.max(0, this.o.maxConcurrentRuns - this.running.size));
+    // stopped while the claim was on its way: nothing starts, every job goes back at once
+    const start = this.stopped ? [] : claimed.slice(0, Math.max(0, this.o.maxConcurrentRuns - this.running.size));
     for (const job of start) this.launch(job);
-    const wait = claimed.slice(start.length);
-    this.queue.add(wait, now);
-    // stopped while the claim was on its way: the jobs not started go back at once
+    this.queue.add(claimed.slice(start.length), now);
     if (this.stopped) await this.queue.releaseAll();
   }
 

@@ -44,6 +44,12 @@ export interface CronServiceOptions {
   leaderTtlMs?: number;
   /** How often a follower probes the leader lease and a leader sweeps orphaned claims (default 1 s). */
   probeMs?: number;
+  /**
+   * How long `stop()` waits for the runs in flight to end and be recorded (default 10 s): a
+   * graceful stop neither repeats nor loses them. One still running after it is left to
+   * recovery, which records it as interrupted.
+   */
+  stopGraceMs?: number;
   /** This scheduler's name in leases (default a random id). */
   owner?: string;
   leaseMs?: number;
@@ -128,6 +134,7 @@ export class CronService {
       ...(options.lease ? { lease: options.lease } : {}),
       ...(options.leaderTtlMs !== undefined ? { leaderTtlMs: options.leaderTtlMs } : {}),
       ...(options.probeMs !== undefined ? { probeMs: options.probeMs } : {}),
+      ...(options.stopGraceMs !== undefined ? { stopGraceMs: Math.max(0, options.stopGraceMs) } : {}),
       ...(options.clusterMaxConcurrentRuns !== undefined
         ? { clusterMaxConcurrentRuns: Math.max(1, options.clusterMaxConcurrentRuns) }
         : {}),
