@@ -15,7 +15,11 @@ const pageHtml = (body: string) =>
 // what CDP answers when the page's renderer changed under a session (the page itself is open)
 const SESSION_DROPPED =
   /Not attached to an active page|has been closed|Session closed|Target closed|detached/i;
+// what it answers while a new document has committed but not drawn its first frame
+const NO_FRAME_YET = /Unable to capture screenshot/i;
 const SWAP_ATTEMPTS = 3;
+// how long a capture without a frame waits for one to be drawn
+const FRAME_WAIT_MS = 1_000;
 // how long a dropped capture waits for the navigation to commit
 const SWAP_WAIT_MS = 5_000;
 
@@ -47,6 +51,18 @@ function nextCommit(page: Page): { settled: Promise<void>; stop: () => void } {
       timer.abort();
     },
   };
+}
+
+/** Resolves once the page has drawn a frame (or the frame wait ends, or its document went away). */
+async function nextFrame(page: Page): Promise<void> {
+  const timer = new AbortController();
+  await Promise.race([
+    page
+      .evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())))
+      .catch(() => {}),
+    delay(FRAME_WAIT_MS, { signal: timer.signal }).catch(() => {}),
+  ]);
+  timer.abort();
 }
 
 /** The canvas as a page of the local Chromium (not one of the browser tool's tabs). */
@@ -130,10 +146,14 @@ export class ChromiumCanvasHost implements CanvasHost {
         return { format: options.format, base64: await capture(page, params) };
       } catch (error) {
         // a navigation that commits during the capture (a present whose load timed out, a page
-        // script's redirect) swaps the renderer and drops the session: taken again once it loaded
-        if (attempt >= SWAP_ATTEMPTS || page.isClosed() || !SESSION_DROPPED.test(String(error))) throw error;
-        await commit.settled;
+        // script's redirect) swaps the renderer and drops the session, or leaves a new document
+        // with no frame drawn yet: taken again once it loaded and drew one
+        const dropped = SESSION_DROPPED.test(String(error));
+        if (attempt >= SWAP_ATTEMPTS || page.isClosed() || !(dropped || NO_FRAME_YET.test(String(error))))
+          throw error;
+        if (dropped) await commit.settled;
         await page.waitForLoadState("load").catch(() => {});
+        await nextFrame(page);
       } finally {
         commit.stop();
       }
