@@ -384,7 +384,9 @@ export class CronScheduler {
     this.capWait = clusterMax !== undefined && claimed.length < capacity;
     this.saturated = claimed.length >= asked || this.capWait;
     // stopped while the claim was on its way: nothing starts, every job goes back at once
-    const start = this.stopped ? [] : claimed.slice(0, Math.max(0, this.o.maxConcurrentRuns - this.running.size));
+    const start = this.stopped
+      ? []
+      : claimed.slice(0, Math.max(0, this.o.maxConcurrentRuns - this.running.size));
     for (const job of start) this.launch(job);
     this.queue.add(claimed.slice(start.length), now);
     if (this.stopped) await this.queue.releaseAll();
