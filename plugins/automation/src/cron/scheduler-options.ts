@@ -59,6 +59,17 @@ export interface SchedulerTimings {
   clusterMaxConcurrentRuns?: number;
 }
 
+/** The periods a scheduler with these options runs with; the cap counts only where claims are shared. */
+export function timingsOf(o: SchedulerOptions, sharedClaims: boolean): SchedulerTimings {
+  const cap = sharedClaims ? o.clusterMaxConcurrentRuns : undefined;
+  return {
+    leaderLeaseMs: o.leaderTtlMs ?? LEADER_LEASE_MS,
+    claimLeaseMs: o.leaseMs,
+    probeMs: o.probeMs ?? LEADER_PROBE_MS,
+    ...(cap !== undefined ? { clusterMaxConcurrentRuns: cap } : {}),
+  };
+}
+
 /** How a run ended, as the scheduler reports it to whoever waits on it. */
 export interface RunEnd {
   runId: string;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { setTimeout as delay } from "node:timers/promises";
+import { withTimeout } from "@clawtools/core/time";
 import { CLAIM_BATCH, ClaimQueue, claimDueJobs } from "./claim-queue.js";
 import { Leadership, type SchedulerRole } from "./leadership.js";
 import { WakeTimer } from "./wake-timer.js";
@@ -17,6 +17,7 @@ import {
   STOP_GRACE_MS,
   type SchedulerOptions,
   type SchedulerTimings,
+  timingsOf,
 } from "./scheduler-options.js";
 
 export * from "./scheduler-options.js";
@@ -101,17 +102,7 @@ export class CronScheduler {
   }
 
   get timings(): SchedulerTimings {
-    const cap = this.sharedClaims ? this.o.clusterMaxConcurrentRuns : undefined;
-    return {
-      leaderLeaseMs: this.leaderTtl,
-      claimLeaseMs: this.o.leaseMs,
-      probeMs: this.probeMs,
-      ...(cap !== undefined ? { clusterMaxConcurrentRuns: cap } : {}),
-    };
-  }
-
-  private get probeMs(): number {
-    return this.o.probeMs ?? LEADER_PROBE_MS;
+    return timingsOf(this.o, this.sharedClaims);
   }
 
   isRunning(id: string): boolean {
@@ -219,29 +210,14 @@ export class CronScheduler {
     if (this.ticking) await this.ticking.catch(() => {});
     // jobs claimed but not started are given back for another scheduler (or the next start)
     await this.queue.releaseAll();
-    await this.settleRuns();
+    // runs in flight have begun their work: they end and are recorded here (up to the grace),
+    // not left as a claim that another scheduler would run a second time
+    const runs = Promise.allSettled([...this.running.values()]);
+    await withTimeout(runs, this.o.stopGraceMs ?? STOP_GRACE_MS, { onTimeout: () => [] });
     // finished runs still being recorded complete before the store's last write
     await Promise.allSettled([...this.pending]);
     await this.o.store.flush?.();
     await this.leadership.release();
-  }
-
-  /**
-   * Waits (up to the grace) for the runs in flight: their work has begun, so they end and are
-   * recorded here rather than leave a claim another scheduler would take for a run never had.
-   */
-  private async settleRuns(): Promise<void> {
-    if (this.running.size === 0) return;
-    const grace = new AbortController();
-    await Promise.race([
-      Promise.allSettled([...this.running.values()]),
-      delay(this.o.stopGraceMs ?? STOP_GRACE_MS, undefined, { signal: grace.signal }).catch(() => {}),
-    ]);
-    grace.abort();
-  }
-
-  private get leaderTtl(): number {
-    return this.o.leaderTtlMs ?? LEADER_LEASE_MS;
   }
 
   private recover(jobs?: CronJob[]): Promise<void> {
@@ -258,7 +234,7 @@ export class CronScheduler {
     if (!store.orphans) return;
     const now = clock.now();
     if (now < this.nextSweepAtMs) return;
-    this.nextSweepAtMs = now + this.probeMs;
+    this.nextSweepAtMs = now + this.timings.probeMs;
     const orphans = (await store.orphans(now)).filter((job) => !this.running.has(job.id));
     if (orphans.length > 0) await this.recover(orphans);
   }
@@ -271,7 +247,7 @@ export class CronScheduler {
     // a follower sleeps until its next probe of the lease (or a notice that it was released):
     // what is due is the leader's business, so it never wakes at a job's time (unless it fires too)
     if (!this.fires) {
-      this.timer.set(now + Math.min(this.probeMs, Math.ceil(this.leaderTtl / 3)));
+      this.timer.set(now + Math.min(this.timings.probeMs, Math.ceil(this.timings.leaderLeaseMs / 3)));
       return;
     }
     // with a leader lease, the timer also wakes to renew it (or, firing as a follower, to probe
@@ -281,8 +257,8 @@ export class CronScheduler {
       (this.o.lease
         ? Math.min(
             MAX_TIMER_MS,
-            Math.ceil(this.leaderTtl / 3),
-            this.o.store.orphans ? this.probeMs : MAX_TIMER_MS,
+            Math.ceil(this.timings.leaderLeaseMs / 3),
+            this.o.store.orphans ? this.timings.probeMs : MAX_TIMER_MS,
           )
         : MAX_TIMER_MS);
     const cap = nearest;
@@ -351,7 +327,7 @@ export class CronScheduler {
       await this.queue.releaseAll();
       // a new leader first recovers what the last one left (interrupted and missed runs)
       if (!(await this.leadership.take("acquire"))) return;
-      this.nextSweepAtMs = this.o.clock.now() + this.probeMs;
+      this.nextSweepAtMs = this.o.clock.now() + this.timings.probeMs;
       await this.recover();
     }
     if (this.role !== "follower") await this.sweep();
