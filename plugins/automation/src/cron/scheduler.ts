@@ -9,8 +9,6 @@ import { recoverJobs } from "./recover.js";
 import type { CronJob } from "./types.js";
 
 import {
-  LEADER_LEASE_MS,
-  LEADER_PROBE_MS,
   MAX_TIMER_MS,
   RETRY_AFTER_ERROR_MS,
   type RunEnd,
@@ -65,6 +63,8 @@ export class CronScheduler {
   private readonly turns: WakeTurns;
   /** The renewal, probe or sweep the timer wakes for at the latest (the last `arm`). */
   private capAtMs = Number.POSITIVE_INFINITY;
+  /** The lease, claim and probe periods: fixed by the options, read on every `arm`. */
+  private readonly periods: SchedulerTimings;
 
   constructor(private readonly o: SchedulerOptions) {
     const { store, clock, owner, leaseMs } = o;
@@ -73,12 +73,13 @@ export class CronScheduler {
     this.timer = new WakeTimer(o.clock, () => void this.tick());
     const capped = o.clusterMaxConcurrentRuns !== undefined;
     this.turns = new WakeTurns(store, clock, capped);
+    this.periods = timingsOf(o, store.sharedClaims === true);
     this.leadership = new Leadership({
       lease: o.lease,
       clock: o.clock,
       owner: o.owner,
-      ttlMs: o.leaderTtlMs ?? LEADER_LEASE_MS,
-      probeMs: o.probeMs ?? LEADER_PROBE_MS,
+      ttlMs: this.periods.leaderLeaseMs,
+      probeMs: this.periods.probeMs,
     });
   }
 
@@ -102,7 +103,7 @@ export class CronScheduler {
   }
 
   get timings(): SchedulerTimings {
-    return timingsOf(this.o, this.sharedClaims);
+    return { ...this.periods };
   }
 
   isRunning(id: string): boolean {
@@ -234,7 +235,7 @@ export class CronScheduler {
     if (!store.orphans) return;
     const now = clock.now();
     if (now < this.nextSweepAtMs) return;
-    this.nextSweepAtMs = now + this.timings.probeMs;
+    this.nextSweepAtMs = now + this.periods.probeMs;
     const orphans = (await store.orphans(now)).filter((job) => !this.running.has(job.id));
     if (orphans.length > 0) await this.recover(orphans);
   }
@@ -247,7 +248,7 @@ export class CronScheduler {
     // a follower sleeps until its next probe of the lease (or a notice that it was released):
     // what is due is the leader's business, so it never wakes at a job's time (unless it fires too)
     if (!this.fires) {
-      this.timer.set(now + Math.min(this.timings.probeMs, Math.ceil(this.timings.leaderLeaseMs / 3)));
+      this.timer.set(now + Math.min(this.periods.probeMs, Math.ceil(this.periods.leaderLeaseMs / 3)));
       return;
     }
     // with a leader lease, the timer also wakes to renew it (or, firing as a follower, to probe
@@ -257,8 +258,8 @@ export class CronScheduler {
       (this.o.lease
         ? Math.min(
             MAX_TIMER_MS,
-            Math.ceil(this.timings.leaderLeaseMs / 3),
-            this.o.store.orphans ? this.timings.probeMs : MAX_TIMER_MS,
+            Math.ceil(this.periods.leaderLeaseMs / 3),
+            this.o.store.orphans ? this.periods.probeMs : MAX_TIMER_MS,
           )
         : MAX_TIMER_MS);
     const cap = nearest;
@@ -327,7 +328,7 @@ export class CronScheduler {
       await this.queue.releaseAll();
       // a new leader first recovers what the last one left (interrupted and missed runs)
       if (!(await this.leadership.take("acquire"))) return;
-      this.nextSweepAtMs = this.o.clock.now() + this.timings.probeMs;
+      this.nextSweepAtMs = this.o.clock.now() + this.periods.probeMs;
       await this.recover();
     }
     if (this.role !== "follower") await this.sweep();

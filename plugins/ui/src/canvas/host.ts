@@ -5,7 +5,7 @@ import type { BrowserRuntime } from "../browser/runtime.js";
 import { checkNavigation } from "../url-check.js";
 import { A2uiState, CANVAS_PAGE_STYLE } from "./a2ui.js";
 import type { CanvasHost, CanvasPlacement, CanvasSnapshot } from "./host-types.js";
-import { delay } from "@clawtools/core/time";
+import { delay, withTimeout } from "@clawtools/core/time";
 
 export type { CanvasHost, CanvasPlacement, CanvasSnapshot };
 
@@ -54,15 +54,11 @@ function nextCommit(page: Page): { settled: Promise<void>; stop: () => void } {
 }
 
 /** Resolves once the page has drawn a frame (or the frame wait ends, or its document went away). */
-async function nextFrame(page: Page): Promise<void> {
-  const timer = new AbortController();
-  await Promise.race([
-    page
-      .evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())))
-      .catch(() => {}),
-    delay(FRAME_WAIT_MS, { signal: timer.signal }).catch(() => {}),
-  ]);
-  timer.abort();
+function nextFrame(page: Page): Promise<void> {
+  const drawn = page
+    .evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())))
+    .catch(() => {});
+  return withTimeout(drawn, FRAME_WAIT_MS, { onTimeout: () => {} });
 }
 
 /** The canvas as a page of the local Chromium (not one of the browser tool's tabs). */
@@ -148,8 +144,9 @@ export class ChromiumCanvasHost implements CanvasHost {
         // a navigation that commits during the capture (a present whose load timed out, a page
         // script's redirect) swaps the renderer and drops the session, or leaves a new document
         // with no frame drawn yet: taken again once it loaded and drew one
-        const dropped = SESSION_DROPPED.test(String(error));
-        if (attempt >= SWAP_ATTEMPTS || page.isClosed() || !(dropped || NO_FRAME_YET.test(String(error))))
+        const message = String(error);
+        const dropped = SESSION_DROPPED.test(message);
+        if (attempt >= SWAP_ATTEMPTS || page.isClosed() || !(dropped || NO_FRAME_YET.test(message)))
           throw error;
         if (dropped) await commit.settled;
         await page.waitForLoadState("load").catch(() => {});
