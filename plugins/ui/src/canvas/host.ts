@@ -5,7 +5,7 @@ import type { BrowserRuntime } from "../browser/runtime.js";
 import { checkNavigation } from "../url-check.js";
 import { A2uiState, CANVAS_PAGE_STYLE } from "./a2ui.js";
 import type { CanvasHost, CanvasPlacement, CanvasSnapshot } from "./host-types.js";
-import { delay, withTimeout } from "@clawtools/core/time";
+import { delay, isTimeoutError, withTimeout } from "@clawtools/core/time";
 
 export type { CanvasHost, CanvasPlacement, CanvasSnapshot };
 
@@ -20,16 +20,28 @@ const NO_FRAME_YET = /Unable to capture screenshot/i;
 const SWAP_ATTEMPTS = 3;
 // how long a capture without a frame waits for one to be drawn
 const FRAME_WAIT_MS = 1_000;
+// how long one capture may take before it is given up and taken again
+const CAPTURE_WAIT_MS = 5_000;
 // how long a dropped capture waits for the navigation to commit
 const SWAP_WAIT_MS = 5_000;
 
-/** One screenshot through a CDP session of its own. */
+/**
+ * One screenshot through a CDP session of its own. Chromium may never answer a capture taken as
+ * a late navigation commits (seen through the CLI, about one in five such snapshots): the wait is
+ * bounded, and a capture that ran out is taken again like one that met no frame.
+ */
 async function capture(page: Page, params: Record<string, unknown>): Promise<string> {
   const session = await page.context().newCDPSession(page);
+  let answered = false;
   try {
-    return ((await session.send("Page.captureScreenshot", params)) as { data: string }).data;
+    const shot = session.send("Page.captureScreenshot", params) as Promise<{ data: string }>;
+    const { data } = await withTimeout(shot, CAPTURE_WAIT_MS, { what: "the canvas capture" });
+    answered = true;
+    return data;
   } finally {
-    await session.detach().catch(() => {});
+    // a session whose capture never answered is let go without waiting on it
+    if (answered) await session.detach().catch(() => {});
+    else void session.detach().catch(() => {});
   }
 }
 
@@ -143,11 +155,12 @@ export class ChromiumCanvasHost implements CanvasHost {
       } catch (error) {
         // a navigation that commits during the capture (a present whose load timed out, a page
         // script's redirect) swaps the renderer and drops the session, or leaves a new document
-        // with no frame drawn yet: taken again once it loaded and drew one
+        // with no frame drawn yet, or a capture Chromium never answers: taken again once it
+        // loaded and drew one
         const message = String(error);
         const dropped = SESSION_DROPPED.test(message);
-        if (attempt >= SWAP_ATTEMPTS || page.isClosed() || !(dropped || NO_FRAME_YET.test(message)))
-          throw error;
+        const again = dropped || NO_FRAME_YET.test(message) || isTimeoutError(error);
+        if (attempt >= SWAP_ATTEMPTS || page.isClosed() || !again) throw error;
         if (dropped) await commit.settled;
         await page.waitForLoadState("load").catch(() => {});
         await nextFrame(page);
