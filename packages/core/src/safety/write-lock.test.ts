@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { heldWriteLocks, withWriteLock, withWriteLocks } from "./write-lock.js";
 
 const tick = () => new Promise((r) => setImmediate(r));
+// test files share a worker process: another file's writes may hold locks of their own meanwhile
+const heldOf = (keys: string[]) => heldWriteLocks().filter((key) => keys.includes(key));
 
 describe("write lock", () => {
   it("runs holders of one key one after another and forgets the key afterwards", async () => {
@@ -14,7 +16,7 @@ describe("write lock", () => {
       });
     await Promise.all([job("1"), job("2"), job("3")]);
     expect(log).toEqual(["1 start", "1 end", "2 start", "2 end", "3 start", "3 end"]);
-    expect(heldWriteLocks()).toEqual([]);
+    expect(heldOf(["/w/a.txt"])).toEqual([]);
   });
 
   it("a failing holder releases the lock", async () => {
@@ -32,6 +34,6 @@ describe("write lock", () => {
       ),
     );
     expect(results).toHaveLength(50);
-    expect(heldWriteLocks()).toEqual([]);
+    expect(heldOf(["a", "b", "c"])).toEqual([]);
   });
 });
