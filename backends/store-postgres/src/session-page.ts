@@ -25,15 +25,9 @@ const SEPARATOR = "\u001e";
  * so each is prepared and planned once per connection. One row more than the page says whether
  * another follows.
  *
- * The page's version is its rows' tuple versions in scan order (`ctid:xmin` each): a committed
- * tuple version is never written again, and one that is visible keeps its place until it is
- * updated or deleted, which makes a new one (or none), so two reads that find the same versions
- * in the same order read the same rows with the same text. The last value is the version this
- * process last received for the same query (or null): when the page is still that version, the
- * server says `same` and sends neither text nor version (see `LastPages`). Otherwise it sends the
- * rows joined into one text, in scan order, and the new version. A table rewritten since (VACUUM
- * FULL, CLUSTER) gives new versions of unchanged rows: the page is then sent again, never served
- * stale.
+ * The rows come back joined into one text, in scan order, with their count, and the last value is
+ * the text this process last received for the same query (or null): when the page's text is that
+ * text byte for byte, the server says `same` and sends no text again (see `LastPages`).
  */
 export function pageStatement(
   table: string,
@@ -59,39 +53,31 @@ export function pageStatement(
   const name = `list-page-${query.agentId !== undefined ? "a" : ""}${since !== null ? "s" : ""}${query.after ? "c" : ""}`;
   return {
     name,
-    // the versions are compared before the entries are joined: a page that is the known one
-    // costs the server no text (the scalar subquery runs only when it is asked for)
-    text: `WITH rows AS MATERIALIZED (
-        SELECT entry, ctid::text || ':' || xmin::text AS v FROM ${table}
-          ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
-          ORDER BY updated_at DESC, key LIMIT ${limit}),
-      p AS (SELECT string_agg(v, ',') AS version, count(*)::int AS n FROM rows)
-      SELECT version IS NOT DISTINCT FROM ${known} AS same, n,
-        CASE WHEN version IS NOT DISTINCT FROM ${known} THEN NULL ELSE version END AS version,
-        CASE WHEN version IS NOT DISTINCT FROM ${known} THEN NULL
-          ELSE (SELECT string_agg(entry, E'\\x1e') FROM rows) END AS page
-      FROM p`,
+    text: `SELECT page IS NOT DISTINCT FROM ${known} AS same,
+        CASE WHEN page IS NOT DISTINCT FROM ${known} THEN NULL ELSE page END AS page, n
+      FROM (SELECT string_agg(entry, E'\\x1e') AS page, count(*)::int AS n
+        FROM (SELECT entry FROM ${table} ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+          ORDER BY updated_at DESC, key LIMIT ${limit}) AS rows) AS p`,
     values,
   };
 }
 
-/** What a page statement answers: whether the page is the known version, else its text and version; its row count. */
+/** What a page statement answers: whether the page is the known text, else its text; and its row count. */
 export interface PageRow {
   same: boolean;
   page: string | null;
-  version: string | null;
   n: number;
 }
 
-/** A page as received: its version (sent back as the known one) and the entries' texts in it. */
+/** A page's text as received, and the entries' texts in it. */
 export interface KnownPage {
-  version: string;
+  text: string;
   pieces: string[];
 }
 
 /**
- * The pages this store last received, by statement and values: the 16 newest, each up to 64 K
- * characters of text (about 350 entries; a longer page is read whole every time).
+ * The texts of the pages this store last received, by statement and values: the 16 newest, each
+ * up to 64 K characters (about 350 entries; a longer page is read whole every time).
  */
 export class LastPages {
   private readonly pages = new Map<string, KnownPage>();
@@ -106,14 +92,14 @@ export class LastPages {
     return `${name}\u0000${JSON.stringify(values)}`;
   }
 
-  /** The page last received for `key` (its version is sent back to the server as the known one). */
+  /** The page last received for `key` (its text is sent back to the server as the known page). */
   known(key: string): KnownPage | undefined {
     return this.pages.get(key);
   }
 
   /**
-   * The page's entries, newest first: the server's text when it sent one, else (`same`) the texts
-   * of `sent`, the page sent as known, whose version the server has just found the page's rows at.
+   * The page's entries, newest first: the server's text when it sent one, else (`same`) the text
+   * of `sent`, the page sent as known, which the server has just found equal to the page's rows.
    * Entries come from `parsed`, so an entry whose text was parsed before is copied, not parsed again.
    */
   entries(key: string, sent: KnownPage | undefined, row: PageRow, parsed: ParsedEntries): SessionEntry[] {
@@ -122,7 +108,7 @@ export class LastPages {
       return [];
     }
     if (row.same && sent) return sent.pieces.map((piece) => parsed.parse(piece, "a session entry"));
-    if (row.page === null || row.version === null)
+    if (row.page === null)
       throw new Error("PostgreSQL store: a session list page came back without its text");
     const pieces = row.page.split(SEPARATOR);
     if (pieces.length !== row.n) throw new Error("PostgreSQL store: a session entry is not valid JSON");
@@ -133,7 +119,7 @@ export class LastPages {
     this.pages.delete(key);
     if (row.page.length <= this.maxChars) {
       if (this.pages.size >= this.max) this.pages.delete(this.pages.keys().next().value as string);
-      this.pages.set(key, { version: row.version, pieces });
+      this.pages.set(key, { text: row.page, pieces });
     }
     return entries;
   }

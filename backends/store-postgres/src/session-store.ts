@@ -30,7 +30,7 @@ const HISTORY_BATCH = 200;
 export class PgSessionStore implements SessionStore {
   /** Entries parsed before, reused only for the very text the server sends again (parsed-entries.ts). */
   private readonly parsed = new ParsedEntries();
-  /** The pages last received, whose version a read of the same page sends as known (session-page.ts). */
+  /** The pages last received, whose text a read of the same page sends as known (session-page.ts). */
   private readonly pages = new LastPages();
 
   constructor(private readonly db: Db) {}
@@ -48,7 +48,7 @@ export class PgSessionStore implements SessionStore {
 
   /**
    * A keyset page (session-page.ts): the index finds the cursor, the scan stops at the page's end,
-   * and a page whose rows are the very tuple versions last received for it is not sent again.
+   * and a page whose rows are, byte for byte, the text last received for it is not sent again.
    */
   async listPage(query: {
     agentId?: string;
@@ -67,7 +67,7 @@ export class PgSessionStore implements SessionStore {
     const known = this.pages.known(key);
     const [row] = await this.db.prepared<PageRow>(page.name, page.text, [
       ...page.values,
-      known?.version ?? null,
+      known?.text ?? null,
     ]);
     const read = row ? this.pages.entries(key, known, row, this.parsed) : [];
     const entries = read.slice(0, query.limit);

@@ -4,15 +4,10 @@ import { LastPages } from "../src/session-page.js";
 
 const entry = (key: string, updatedAt: number) =>
   JSON.stringify({ key, sessionId: key, agentId: "main", createdAt: 1, updatedAt });
-const page = (...texts: string[]) => ({
-  same: false,
-  page: texts.join("\u001e"),
-  version: texts.map((_, i) => `(0,${i + 1}):7`).join(","),
-  n: texts.length,
-});
+const page = (...texts: string[]) => ({ same: false, page: texts.join("\u001e"), n: texts.length });
 
 describe("LastPages", () => {
-  it("keeps the version received for a query and answers a `same` from the texts of the page sent as known", () => {
+  it("keeps the text received for a query and answers a `same` from the text that was sent", () => {
     const pages = new LastPages();
     const parsed = new ParsedEntries();
     const key = pages.key("list-page-a", ["main", 3]);
@@ -20,8 +15,8 @@ describe("LastPages", () => {
     const first = pages.entries(key, undefined, page(entry("b", 2), entry("a", 1)), parsed);
     expect(first.map((e) => e.key)).toEqual(["b", "a"]);
     const sent = pages.known(key);
-    expect(sent).toEqual({ version: "(0,1):7,(0,2):7", pieces: [entry("b", 2), entry("a", 1)] });
-    const again = pages.entries(key, sent, { same: true, page: null, version: null, n: 2 }, parsed);
+    expect(sent?.text).toBe(`${entry("b", 2)}\u001e${entry("a", 1)}`);
+    const again = pages.entries(key, sent, { same: true, page: null, n: 2 }, parsed);
     expect(again).toEqual(first);
     expect(again[0]).not.toBe(first[0]);
   });
@@ -31,7 +26,7 @@ describe("LastPages", () => {
     const parsed = new ParsedEntries();
     const key = pages.key("list-page", [3]);
     pages.entries(key, undefined, page(entry("a", 1)), parsed);
-    expect(pages.entries(key, pages.known(key), { same: false, page: null, version: null, n: 0 }, parsed)).toEqual([]);
+    expect(pages.entries(key, pages.known(key), { same: false, page: null, n: 0 }, parsed)).toEqual([]);
     expect(pages.known(key)).toBeUndefined();
     // equal times go by key byte-wise ("B" before "a")
     const sorted = pages.entries(key, undefined, page(entry("a", 1), entry("c", 5), entry("B", 1)), parsed);
@@ -45,7 +40,7 @@ describe("LastPages", () => {
       pages.entries(
         "k",
         undefined,
-        { same: false, page: `${entry("a", 1)}\u001e{}`, version: "(0,1):7", n: 1 },
+        { same: false, page: `${entry("a", 1)}\u001e{}`, n: 1 },
         new ParsedEntries(),
       ),
     ).toThrow("a session entry is not valid JSON");

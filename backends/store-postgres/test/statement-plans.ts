@@ -99,13 +99,11 @@ export function statementPlanSuite(url: () => string): void {
           expect(statement.text).not.toMatch(/OFFSET|OVER\s*\(/i);
           const plan = await explain(admin, statement);
           expect(nodes(plan).map((n) => n["Node Type"])).not.toContain("Sort");
-          // the aggregates (the page's versions and count; its rows joined, when asked for) read
-          // the rows the one LIMIT kept: they count the page, never the table
+          // the one aggregate (the page's rows joined, and their count) sits above the LIMIT: it
+          // counts the page, never the table
           const aggregates = nodes(plan).filter((n) => n["Node Type"] === "Aggregate");
-          expect(aggregates).toHaveLength(2);
-          for (const aggregate of aggregates)
-            expect(nodes(aggregate).map((n) => n["Node Type"])).toEqual(["Aggregate", "CTE Scan"]);
-          expect(nodes(plan).filter((n) => n["Node Type"] === "Limit")).toHaveLength(1);
+          expect(aggregates).toHaveLength(1);
+          expect(nodes(aggregates[0]!).map((n) => n["Node Type"])).toContain("Limit");
           // 51 rows (one more says a next page follows) and the other agent's rows passed over on
           // the way if the planner walks the overall index; never the 300 before the cursor
           expect(visited(plan, "sessions")).toBeLessThanOrEqual(100);

@@ -153,17 +153,31 @@ export default {
         });
         rmSync(path.join(dir, file));
       }
-      makeFile(path.join(dir, "edit.txt"), 10);
-      writeFileSync(path.join(dir, "edit.txt"), "UNIQUE-MARKER-0\n", { flag: "a" });
-      let n = 0;
-      const editNext = (tool: { execute: (id: string, args: never) => Promise<unknown> }) => async () => {
-        await tool.execute("b", {
-          path: "edit.txt",
-          edits: [{ oldText: `UNIQUE-MARKER-${n}`, newText: `UNIQUE-MARKER-${n + 1}` }],
-        } as never);
-        n++;
+      // each side edits a file of its own: a change the other side made would rightly stop
+      // clawtools' stale guard ("changed on disk since this session last read it")
+      const editFiles = { pi: "edit-pi.txt", ours: "edit-ours.txt" };
+      for (const file of Object.values(editFiles)) {
+        makeFile(path.join(dir, file), 10);
+        writeFileSync(path.join(dir, file), "UNIQUE-MARKER-0\n", { flag: "a" });
+      }
+      const editNext = (
+        tool: { execute: (id: string, args: never) => Promise<unknown> },
+        file: string,
+      ): (() => Promise<void>) => {
+        let n = 0;
+        return async () => {
+          await tool.execute("b", {
+            path: file,
+            edits: [{ oldText: `UNIQUE-MARKER-${n}`, newText: `UNIQUE-MARKER-${n + 1}` }],
+          } as never);
+          n++;
+        };
       };
-      const edits = await timeInTurns({ pi: editNext(pi.edit), ours: editNext(ours.edit) }, 10, 1);
+      const edits = await timeInTurns(
+        { pi: editNext(pi.edit, editFiles.pi), ours: editNext(ours.edit, editFiles.ours) },
+        10,
+        1,
+      );
       const piEditMs = edits.pi;
       const ourEditMs = edits.ours;
       rows.push({ name: "pi edit in a 10 MB file", value: piEditMs, unit: "ms" });

@@ -27,6 +27,7 @@ import {
   startCluster,
 } from "../../../../backends/store-postgres/test/cluster.js";
 import { type BenchRow, type BenchSuite, timeInTurns } from "../harness.js";
+import { startLoopbackEcho } from "../loopback-echo.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -48,6 +49,10 @@ const SOAK_RUNS = 1_000;
 const LISTED_SESSIONS = 1_000;
 const PAGE = 50;
 const CRON_OPS = 300;
+/** The machine's floor for any operation that asks another process (see loopback-echo.ts). */
+const LOOPBACK = "loopback";
+const LOOPBACK_ROW =
+  "bare loopback TCP round trip to another process (a Node child echoing 64 bytes): the floor";
 
 const message = (i: number) => ({
   role: "user" as const,
@@ -282,11 +287,16 @@ export default {
       // the planner statistics autovacuum keeps, taken at once rather than at its next pass
       // (within a minute): the embedded store likewise orders its index once per file version
       if (cluster) await analyze(cluster.url, "bench.sessions");
-      // the floor of any PostgreSQL operation here: one indexed point read, one round trip
+      // the floor of any PostgreSQL operation here: one indexed point read, one round trip; and
+      // the machine's own floor beneath it: a bare round trip to another process, in the same turns
+      const echo = await startLoopbackEcho();
       const floor = await timeInTurns(
-        Object.fromEntries(backends.map((b) => [b.name, () => b.sessions.get("agent:main:missing")])),
+        {
+          ...Object.fromEntries(backends.map((b) => [b.name, () => b.sessions.get("agent:main:missing")])),
+          [LOOPBACK]: () => echo.roundTrip(),
+        },
         40,
-      );
+      ).finally(() => echo.stop());
       const floorRow = "session get of an unknown key (one point read)";
       for (const b of backends)
         rows.push({
@@ -295,6 +305,13 @@ export default {
           unit: "ms",
           ...(b === embedded ? {} : { baseline: label(embedded, floorRow) }),
         });
+      // against the embedded append: a PostgreSQL append is a write that must reach the server
+      rows.push({
+        name: LOOPBACK_ROW,
+        value: floor[LOOPBACK]!,
+        unit: "ms",
+        baseline: label(embedded, `append, ${APPENDS} messages one after another`),
+      });
       const pagers = await Promise.all(backends.map(pager));
       const pages = await timeInTurns(Object.fromEntries(backends.map((b, i) => [b.name, pagers[i]!])), 40);
       const pageRow = `session list page (${PAGE} after a cursor, ${LISTED_SESSIONS.toLocaleString("en")} sessions)`;
