@@ -15,6 +15,7 @@ import {
   Server,
   type ServerContext,
 } from "@modelcontextprotocol/server";
+import { prepareCall } from "./prepare-call.js";
 import { CallTrace, errorClassOf, noteUnknownTool, type TraceOfCall } from "./call-trace.js";
 import { pushChannel } from "./client-push.js";
 import { answersOf, RequestStateError, roundStateOptions, runInRounds } from "./client-rounds.js";
@@ -185,6 +186,8 @@ export function createMcpServer(toolset: McpToolsetLike, options: CreateMcpServe
 
   // every call is traced (a no-op until an app installs an OpenTelemetry provider)
   server.setRequestHandler("tools/call", async (request, ctx) => {
+    // what the first call needs loads before the call's context is entered (AgentTool.prepare)
+    await prepareCall(current().byName.get(request.params.name));
     const trace = CallTrace.call({
       tool: request.params.name,
       requestId: ctx.mcpReq.id,

@@ -2,6 +2,7 @@ import { type AnyAgentTool, isToolProtocolError } from "@clawtools/core";
 import { type ClientChannel, isClientCapabilityError, runWithClient } from "@clawtools/core/client";
 import { isAbortError, toolErrorResult } from "@clawtools/core/wrap";
 import type { JSONRPCMessage, JSONRPCRequest } from "@modelcontextprotocol/server";
+import { prepareCall } from "./prepare-call.js";
 import { CallTrace, errorClassOf, type TraceOfCall } from "./call-trace.js";
 import { channelOf } from "./client-channel.js";
 import { isId, isObject } from "./jsonrpc-shape.js";
@@ -65,6 +66,13 @@ export class FrontCalls {
   run(message: JSONRPCRequest, tool: AnyAgentTool): void {
     const controller = new AbortController();
     this.running.set(message.id, controller);
+    // what the first call needs loads before the call's context is entered (AgentTool.prepare)
+    const ready = prepareCall(tool);
+    if (ready) void ready.then(() => this.start(message, tool, controller));
+    else this.start(message, tool, controller);
+  }
+
+  private start(message: JSONRPCRequest, tool: AnyAgentTool, controller: AbortController): void {
     // the same span the SDK path's handler makes (this path never has _meta: no host parent)
     const trace = CallTrace.call({
       tool: (message.params as { name: string }).name,

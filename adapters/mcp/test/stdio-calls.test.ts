@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import { type AnyAgentTool, ToolInputError, ToolProtocolError, Type } from "@clawtools/core";
-import { requireClient } from "@clawtools/core/client";
+import { currentClient, requireClient } from "@clawtools/core/client";
 import { parseJSONRPCMessage } from "@modelcontextprotocol/server";
 import { serveStdio as sdkStdio } from "@modelcontextprotocol/server/stdio";
 import { afterEach, describe, expect, it } from "vitest";
@@ -179,6 +179,51 @@ describe("stdio's front runs a plain client's tools/call itself", () => {
       code: -32021,
       data: { requiredCapabilities: { sampling: {} } },
     });
+  });
+
+  it("a tool's prepare runs before the call's context (no client yet), once; a failing prepare leaves the call its own error", async () => {
+    for (const kind of ["front", "sdk"] as const) {
+      const seen: string[] = [];
+      let loaded = false;
+      const lazy: AnyAgentTool = {
+        name: "lazy",
+        description: "loads on its first call",
+        parameters: Type.Object({}),
+        prepare: () => {
+          if (loaded) return undefined;
+          seen.push(`prepare, client: ${currentClient() ? "yes" : "none"}`);
+          return Promise.resolve().then(() => {
+            loaded = true;
+          });
+        },
+        execute: async () => {
+          seen.push(`execute, loaded: ${loaded}, client: ${currentClient() ? "yes" : "none"}`);
+          return { content: [{ type: "text", text: "ran" }] };
+        },
+      };
+      const failing: AnyAgentTool = {
+        name: "unloadable",
+        description: "cannot load",
+        parameters: Type.Object({}),
+        prepare: () => Promise.reject(new Error("the section is not installed")),
+        execute: async () => {
+          throw new ToolInputError("unloadable: the section is not installed; install it");
+        },
+      };
+      const s = session(kind, { tools: [lazy, failing] });
+      s.send(initialize(), initialized, call(2, "lazy"));
+      expect(JSON.stringify((await s.reply(2)).result)).toContain("ran");
+      s.send(call(3, "lazy"), call(4, "unloadable"));
+      expect(JSON.stringify((await s.reply(3)).result)).toContain("ran");
+      const refused = await s.reply(4);
+      expect((refused.result as { isError?: boolean }).isError).toBe(true);
+      expect(JSON.stringify(refused.result)).toContain("the section is not installed; install it");
+      expect(seen).toEqual([
+        "prepare, client: none",
+        "execute, loaded: true, client: yes",
+        "execute, loaded: true, client: yes",
+      ]);
+    }
   });
 
   it("a cancelled call is aborted and never answered; the calls after it are", async () => {

@@ -95,6 +95,13 @@ export function lazySectionPlugin(
     let resolved: AnyAgentTool | undefined;
     return {
       ...(copyJson(data) as Omit<AnyAgentTool, "execute">),
+      // the section's code and the real tool, loaded before a server enters the call's context
+      prepare: () =>
+        resolved
+          ? undefined
+          : realTool(index, name, ctx).then((tool) => {
+              resolved ??= tool;
+            }),
       execute: async (toolCallId, params, signal, onUpdate) => {
         resolved ??= await realTool(index, name, ctx);
         return resolved.execute(toolCallId, params, signal, onUpdate);

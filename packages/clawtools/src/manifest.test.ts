@@ -77,4 +77,34 @@ describe("lazy sections", () => {
       await lazy.tools.dispose();
     }
   });
+
+  it("a tool's prepare imports its section and builds the real tool once, before any call (through the toolset's wrapping)", async () => {
+    const imported: string[] = [];
+    const lazy = await createClawtools({
+      lazy: true,
+      include: ["fs"],
+      importer: (specifier) => {
+        imported.push(specifier);
+        return import(specifier);
+      },
+    });
+    try {
+      const toolset = createToolset({ registry: lazy.tools, context });
+      const ls = toolset.tools.find((t) => t.name === "ls") as AnyAgentTool;
+      const read = toolset.tools.find((t) => t.name === "read") as AnyAgentTool;
+      const ready = ls.prepare?.();
+      expect(ready).toBeInstanceOf(Promise);
+      await ready;
+      expect(imported).toEqual(["@clawtools/fs"]);
+      // nothing left to load for this tool; another tool of the section still builds its own
+      expect(ls.prepare?.()).toBeUndefined();
+      await read.prepare?.();
+      expect(read.prepare?.()).toBeUndefined();
+      expect(JSON.stringify((await ls.execute("1", { path: "." })).content)).toContain("hello.txt");
+      expect(imported).toEqual(["@clawtools/fs"]);
+      await toolset.dispose();
+    } finally {
+      await lazy.tools.dispose();
+    }
+  });
 });

@@ -83,6 +83,14 @@ export interface AgentTool<TParams extends object = JsonSchema, TDetails = unkno
     signal?: AbortSignal,
     onUpdate?: AgentToolUpdateCallback<TDetails>,
   ) => Promise<AgentToolResult<TDetails>>;
+  /**
+   * Loads what the first call needs (a lazily imported section's code, its real tool) ahead of
+   * the call; undefined once nothing is left to load. A server calls it before it enters the
+   * call's context: on Node 20 the first AsyncLocalStorage run turns on promise hooks for the
+   * process, and a module load inside the call would pay them on every promise it makes.
+   * Optional and harmless to skip: `execute` loads the same on its own.
+   */
+  prepare?: () => Promise<void> | undefined;
 }
 
 /** A tool of any parameter type, with OpenClaw's owner-only flag. */

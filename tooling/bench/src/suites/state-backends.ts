@@ -290,7 +290,7 @@ export default {
       // the floor of any PostgreSQL operation here: one indexed point read, one round trip; and
       // the machine's own floor beneath it: a bare round trip to another process, in the same turns
       const echo = await startLoopbackEcho();
-      const floor = await timeInTurns(
+      const floor: Record<string, number> = await timeInTurns<string>(
         {
           ...Object.fromEntries(backends.map((b) => [b.name, () => b.sessions.get("agent:main:missing")])),
           [LOOPBACK]: () => echo.roundTrip(),
