@@ -1,6 +1,14 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createLocalEmbedder, decayMultiplier, MemoryIndex, noteDate } from "../src/index.js";
+import {
+  createLocalEmbedder,
+  decayMultiplier,
+  type MemoryHit,
+  MemoryIndex,
+  type MmrOptions,
+  mmrRerank,
+  noteDate,
+} from "../src/index.js";
 import { workspace } from "./helpers.js";
 
 const NOW = Date.UTC(2026, 10, 22);
@@ -115,5 +123,81 @@ describe("MMR re-ranking", () => {
     const old = r.hits.find((h) => h.path === "memory/2020-01-01.md");
     expect(old === undefined || old.score < 1e-6).toBe(true);
     index.close();
+  });
+});
+
+// MMR as it was first written (every candidate against every pick, each round): the fast one
+// must pick exactly the same hits in the same order
+function referenceMmr(hits: MemoryHit[], options: MmrOptions): MemoryHit[] {
+  if (!options.enabled || hits.length <= 1) return hits;
+  const lambda = Math.min(1, Math.max(0, options.lambda ?? 0.7));
+  if (lambda === 1) return [...hits].sort((a, b) => b.score - a.score);
+  const words = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  const jaccard = (a: Set<string>, b: Set<string>) => {
+    if (a.size === 0 && b.size === 0) return 1;
+    let shared = 0;
+    for (const t of a) if (b.has(t)) shared++;
+    return shared / (a.size + b.size - shared);
+  };
+  const top = Math.max(...hits.map((h) => h.score));
+  const bottom = Math.min(...hits.map((h) => h.score));
+  const range = top - bottom;
+  const pool = hits.map((hit) => ({
+    hit,
+    words: words(hit.text),
+    relevance: range === 0 ? 1 : (hit.score - bottom) / range,
+  }));
+  const picked: typeof pool = [];
+  while (pool.length > 0) {
+    let best = 0;
+    let bestValue = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < pool.length; i++) {
+      const candidate = pool[i]!;
+      const redundancy = picked.reduce((max, p) => Math.max(max, jaccard(candidate.words, p.words)), 0);
+      const value = lambda * candidate.relevance - (1 - lambda) * redundancy;
+      if (value > bestValue || (value === bestValue && candidate.hit.score > pool[best]!.hit.score)) {
+        bestValue = value;
+        best = i;
+      }
+    }
+    picked.push(pool.splice(best, 1)[0]!);
+  }
+  return picked.map((p) => p.hit);
+}
+
+describe("MMR re-ranking, incremental", () => {
+  const seeded = (seed: number) => {
+    let x = seed;
+    return () => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return (x >>> 0) / 4294967296;
+    };
+  };
+  const WORDS = "alpha beta gamma delta router deploy staging image Backup disk 2026 note".split(" ");
+  const hitsFor = (seed: number, n: number): MemoryHit[] => {
+    const next = seeded(seed);
+    return Array.from({ length: n }, (_, i) => {
+      const length = Math.floor(next() * 8); // some empty texts: both empty overlap fully
+      const text = Array.from({ length }, () => WORDS[Math.floor(next() * WORDS.length)]).join(" ");
+      // scores from a few values, so ties (in score and in MMR value) are common
+      const score = Math.floor(next() * 5) / 4;
+      return { path: `memory/n${i}.md`, startLine: 1, endLine: 2, score, vectorScore: 0, textScore: 0, text };
+    }).sort((a, b) => b.score - a.score);
+  };
+
+  it("picks the same hits in the same order as comparing with every pick each round", () => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const hits = hitsFor(seed, 1 + (seed % 40));
+      for (const lambda of [0, 0.3, 0.5, 0.7, 0.9, 1]) {
+        const options = { enabled: true, lambda };
+        const full = referenceMmr(hits, options);
+        expect(mmrRerank(hits, options)).toEqual(full);
+        // the first `limit` picks are the first `limit` of the full re-rank
+        for (const limit of [0, 1, 3, 6, 100])
+          expect(mmrRerank(hits, options, limit).slice(0, limit)).toEqual(full.slice(0, limit));
+      }
+    }
   });
 });

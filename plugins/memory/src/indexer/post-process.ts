@@ -64,8 +64,10 @@ const tokens = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]+
 
 function jaccard(a: Set<string>, b: Set<string>): number {
   if (a.size === 0 && b.size === 0) return 1;
+  // the shared count is the same from either side: walk the smaller set
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
   let shared = 0;
-  for (const t of a) if (b.has(t)) shared++;
+  for (const t of small) if (large.has(t)) shared++;
   return shared / (a.size + b.size - shared);
 }
 
@@ -73,8 +75,13 @@ function jaccard(a: Set<string>, b: Set<string>): number {
  * Maximal marginal relevance over hits sorted by score: each pick maximises
  * λ·relevance − (1−λ)·(highest word overlap with what was already picked), so near-duplicate
  * snippets from several daily notes do not crowd out everything else.
+ *
+ * With `limit`, only the first `limit` picks are made (returned first; the rest may be left out):
+ * the picks are greedy, so they are the first `limit` of the full re-rank. Each candidate keeps its highest overlap so
+ * far, updated against the latest pick only, so n candidates cost about n·picks word-set
+ * comparisons (not n²·picks).
  */
-export function mmrRerank<T extends MemoryHit>(hits: T[], options: MmrOptions): T[] {
+export function mmrRerank<T extends MemoryHit>(hits: T[], options: MmrOptions, limit?: number): T[] {
   if (!options.enabled || hits.length <= 1) return hits;
   const lambda = Math.min(1, Math.max(0, options.lambda ?? 0.7));
   if (lambda === 1) return [...hits].sort((a, b) => b.score - a.score);
@@ -86,21 +93,27 @@ export function mmrRerank<T extends MemoryHit>(hits: T[], options: MmrOptions): 
     hit,
     words: tokens(hit.text),
     relevance: range === 0 ? 1 : (hit.score - bottom) / range,
+    // the highest overlap with a picked hit: 0 before any pick
+    redundancy: 0,
   }));
+  const picks = limit === undefined ? pool.length : Math.max(0, Math.min(pool.length, Math.floor(limit)));
   const picked: typeof pool = [];
-  while (pool.length > 0) {
+  while (picked.length < picks) {
     let best = 0;
     let bestValue = Number.NEGATIVE_INFINITY;
     for (let i = 0; i < pool.length; i++) {
       const candidate = pool[i]!;
-      const redundancy = picked.reduce((max, p) => Math.max(max, jaccard(candidate.words, p.words)), 0);
-      const value = lambda * candidate.relevance - (1 - lambda) * redundancy;
+      const value = lambda * candidate.relevance - (1 - lambda) * candidate.redundancy;
       if (value > bestValue || (value === bestValue && candidate.hit.score > pool[best]!.hit.score)) {
         bestValue = value;
         best = i;
       }
     }
-    picked.push(pool.splice(best, 1)[0]!);
+    const pick = pool.splice(best, 1)[0]!;
+    picked.push(pick);
+    if (picked.length < picks)
+      for (const candidate of pool)
+        candidate.redundancy = Math.max(candidate.redundancy, jaccard(candidate.words, pick.words));
   }
   return picked.map((p) => p.hit);
 }

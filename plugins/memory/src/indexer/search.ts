@@ -156,7 +156,8 @@ export async function searchIndex(
   );
   const kept = hits.filter((hit) => hit.specificity === 0 && hit.score >= minScore);
   kept.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.startLine - b.startLine);
-  const ranked = [...first, ...mmrRerank(kept, mmr)].map(
+  // only the picks that can make the top K are made (MMR's greedy picks come out in order)
+  const ranked = [...first, ...mmrRerank(kept, mmr, maxResults - first.length)].map(
     ({ specificity: _s, content: _c, rank: _r, ...hit }) => hit,
   );
   return {
