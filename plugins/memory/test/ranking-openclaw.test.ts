@@ -1,7 +1,8 @@
-import { utimesSync } from "node:fs";
+import { utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createLocalEmbedder, decayMultiplier, MemoryIndex } from "../src/index.js";
+import { exactPathMatcher, namedFiles } from "../src/indexer/ranking.js";
 import { workspace } from "./helpers.js";
 
 // OpenClaw 9.6's memory ranking rules beyond dated notes (extensions/memory-core/src/memory:
@@ -90,5 +91,72 @@ describe("memory ranking as OpenClaw 9.6", () => {
     expect(await score("<!-- importance: 10 --> trailing")).toBeCloseTo(1, 10);
     // only the curated root files carry it
     expect(await score("<!-- importance: 10 -->", "memory/vendors.md")).toBeCloseTo(1, 10);
+  });
+});
+
+describe("named files, looked up by name", () => {
+  it("finds the files the matcher names, no more, no fewer", () => {
+    const paths = [
+      "MEMORY.md",
+      "memory.md",
+      "USER.md",
+      "memory/deploy.md",
+      "memory/ops/deploy.md",
+      "memory/ops/Deploy.MD",
+      "memory/2026-11-20.md",
+      "memory/.hidden",
+      "memory/archive.tar.gz",
+      "notes/Café.md",
+      "notes/cafe\u0301.md",
+      "notes/no-extension",
+      "./notes/dot.md",
+    ];
+    const files = new Map(paths.map((p, i) => [p, i]));
+    const queries = [
+      ...paths,
+      "deploy",
+      "DEPLOY.md",
+      " deploy.md ",
+      "memory",
+      "archive",
+      "archive.tar",
+      ".hidden",
+      "café",
+      "cafe\u0301.md",
+      "ops/deploy.md",
+      "notes/dot.md",
+      ".",
+      "",
+      "deployment steps",
+    ];
+    for (const query of queries) {
+      const names = exactPathMatcher(query);
+      expect(namedFiles(query, files).sort(), query).toEqual(paths.filter((p) => names(p) > 0).sort());
+    }
+  });
+
+  it("sees files added after an earlier search, through this index or another on the same file", async () => {
+    const ws = workspace({ "memory/a.md": "# A\n\nalpha\n" });
+    const index = open(ws);
+    const other = open(ws);
+    await index.sync();
+    expect((await index.search("todo.md", { minScore: 0 })).hits.map((h) => h.path)).not.toContain(
+      "memory/todo.md",
+    );
+    expect((await other.search("todo.md", { minScore: 0 })).hits.map((h) => h.path)).not.toContain(
+      "memory/todo.md",
+    );
+    // content that does not match the query: only naming the file ranks it first, with score 1
+    writeFileSync(path.join(ws, "memory/todo.md"), "# Groceries\n\nbuy milk\n");
+    await index.sync();
+    const first = async (side: MemoryIndex) => {
+      const [hit] = (await side.search("todo.md")).hits;
+      return [hit?.path, hit?.score];
+    };
+    expect(await first(index)).toEqual(["memory/todo.md", 1]);
+    // the other connection's cached file list is read again after the commit
+    expect(await first(other)).toEqual(["memory/todo.md", 1]);
+    index.close();
+    other.close();
   });
 });

@@ -27,6 +27,37 @@ export function exactPathMatcher(query: string): (path: string) => number {
   };
 }
 
+const nameIndexes = new WeakMap<ReadonlyMap<string, unknown>, Map<string, string[]>>();
+
+/**
+ * The files (keys of `files`) a query names, as exactPathMatcher judges them. Each file's path,
+ * name and stem are normalised once per map (a store answers the same map until its files
+ * change), so a query looks its name up instead of normalising every path.
+ */
+export function namedFiles(
+  query: string,
+  files: ReadonlyMap<string, unknown>,
+  names: (path: string) => number = exactPathMatcher(query),
+): string[] {
+  let index = nameIndexes.get(files);
+  if (!index) {
+    index = new Map();
+    for (const path of files.keys()) {
+      const normalized = pathId(path);
+      const name = normalized.split("/").at(-1) ?? normalized;
+      const dot = name.lastIndexOf(".");
+      for (const key of new Set([normalized, name, dot > 0 ? name.slice(0, dot) : name])) {
+        const paths = index.get(key);
+        if (paths) paths.push(path);
+        else index.set(key, [path]);
+      }
+    }
+    nameIndexes.set(files, index);
+  }
+  // the matcher has the last word (a query with a `/` names whole paths only)
+  return (index.get(pathId(query)) ?? []).filter((path) => names(path) > 0);
+}
+
 /** The workspace's curated files, whose entries may carry annotations. */
 const CURATED_ROOTS = new Set(["MEMORY.md", "memory.md", "USER.md"]);
 const ANNOTATION = /<!--\s*(trigger|importance|project)\s*:([\s\S]*?)-->/giu;

@@ -12,6 +12,7 @@ import {
   chunkImportance,
   exactPathMatcher,
   importanceMultiplier,
+  namedFiles,
   orderNamedFiles,
   type TierHit,
   writtenAt,
@@ -111,8 +112,8 @@ export async function searchIndex(
   for (const c of keyword) merged.set(c.id, { v: merged.get(c.id)?.v ?? 0, t: c.score });
   // a query that names a file (its path, name or stem) brings that file's chunks, first (9.6)
   const names = exactPathMatcher(query);
-  const files = store.files();
-  const named = [...files.keys()].filter((p) => names(p) > 0);
+  const mtimes = store.fileTimes();
+  const named = namedFiles(query, mtimes, names);
   for (const id of store.chunksOf(named, NAMED_FILE_CHUNKS))
     if (!merged.has(id)) merged.set(id, { v: 0, t: 0 });
   const weight =
@@ -142,7 +143,6 @@ export async function searchIndex(
     hits.push({ ...row, score, vectorScore: s.v, textScore: s.t, specificity, content, rank: 0 });
   }
   // older text weighs less: daily notes by their date, other files outside memory/ by mtime
-  const mtimes = new Map([...files].map(([p, f]) => [p, f.mtime]));
   applyTemporalDecay(hits, decay, options.nowMs, (p) => writtenAt(p, mtimes));
   for (const hit of hits) {
     hit.score *= importanceMultiplier(chunkImportance(hit.path, hit.text));

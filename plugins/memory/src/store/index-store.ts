@@ -45,6 +45,10 @@ export class IndexStore {
   /** Loaded on the first vector search when sqlite-vec is not used; kept current by writes. */
   private vectors: VectorIndex | undefined;
   private readonly statements = new Map<string, SqlStatement>();
+  /** Writes to the files table through this store (SQLite's data_version counts other connections'). */
+  private fileWrites = 0;
+  /** The files' modification times for ranking, and when they were read. */
+  private fileTimesCache: { stamp: string; times: ReadonlyMap<string, number> } | undefined;
 
   constructor(
     readonly dbPath: string,
@@ -75,6 +79,7 @@ export class IndexStore {
   /** Empties the index when the embedding model changed (vectors of two models do not mix). */
   resetForModel(model: string): void {
     if (this.meta("model") === model) return;
+    this.fileWrites++;
     this.db.exec(
       "DELETE FROM chunks; DELETE FROM embeddings; DELETE FROM files; INSERT INTO chunks_fts(chunks_fts) VALUES('rebuild');",
     );
@@ -89,6 +94,21 @@ export class IndexStore {
   files(): Map<string, FileRecord> {
     const rows = this.sql("SELECT path, hash, mtime, size FROM files").all() as FileRecord[];
     return new Map(rows.map((r) => [r.path, r]));
+  }
+
+  /**
+   * Each indexed file's modification time by path, for ranking (every search asks). Read again
+   * only when the files table may have changed since: a write through this store, or a commit
+   * by another connection (PRAGMA data_version); until then the same map is answered.
+   */
+  fileTimes(): ReadonlyMap<string, number> {
+    const { data_version } = this.sql("PRAGMA data_version").get() as { data_version: number };
+    const stamp = `${this.fileWrites}:${data_version}`;
+    if (this.fileTimesCache?.stamp !== stamp) {
+      const rows = this.sql("SELECT path, mtime FROM files").all() as Array<{ path: string; mtime: number }>;
+      this.fileTimesCache = { stamp, times: new Map(rows.map((r) => [r.path, r.mtime])) };
+    }
+    return this.fileTimesCache.times;
   }
 
   private removeFile(path: string): void {
@@ -124,6 +144,7 @@ export class IndexStore {
     );
     const insertFts = this.sql("INSERT INTO chunks_fts(rowid, text) VALUES (?, ?)");
     const upsertFile = this.sql("INSERT OR REPLACE INTO files(path, hash, mtime, size) VALUES (?, ?, ?, ?)");
+    this.fileWrites++;
     this.db.transaction(() => {
       for (const file of touched) touch.run(file.mtime, file.size, file.path);
       for (const path of removed) this.removeFile(path);
