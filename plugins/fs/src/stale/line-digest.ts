@@ -4,6 +4,7 @@
  * one of the whole text, endings included. Enough to tell which lines changed since a read,
  * at 4 bytes a line instead of the file.
  */
+import { isAscii } from "node:buffer";
 import { setImmediate as nextTurn } from "node:timers/promises";
 
 export interface LineDigest {
@@ -16,20 +17,35 @@ export interface LineDigest {
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
-/** Characters hashed between two turns of the event loop (the async form). */
-const SLICE = 1 << 20;
+/** Characters hashed between two turns of the event loop (the async form): about a millisecond. */
+const SLICE = 1 << 18;
 
-/** The digest of `raw`; `pause` is awaited between slices (the async form), never by the sync one. */
-function* digestSteps(raw: string): Generator<void, LineDigest> {
-  const lines: number[] = [];
-  let line = FNV_OFFSET;
-  let whole = FNV_OFFSET;
-  const start = raw.charCodeAt(0) === 0xfeff ? 1 : 0;
-  for (let i = 0; i < raw.length; i++) {
-    if (i % SLICE === SLICE - 1) yield;
+/** A digest under way: the next character to hash and the hashes so far. */
+interface Digesting {
+  at: number;
+  line: number;
+  whole: number;
+  lines: number[];
+}
+
+function begin(first: number): Digesting {
+  // a leading BOM counts in the whole text's hash, not in the first line's
+  return first === 0xfeff
+    ? { at: 1, line: FNV_OFFSET, whole: Math.imul(FNV_OFFSET ^ 0xfeff, FNV_PRIME), lines: [] }
+    : { at: 0, line: FNV_OFFSET, whole: FNV_OFFSET, lines: [] };
+}
+
+/**
+ * Hashes `raw`'s characters from `state.at` up to `end` (a CRLF across `end` is taken whole).
+ * A plain loop, not a generator: V8 runs it about twice as fast.
+ */
+function digestText(raw: string, state: Digesting, end: number): void {
+  let { line, whole } = state;
+  const { lines } = state;
+  let i = state.at;
+  for (; i < end; i++) {
     const c = raw.charCodeAt(i);
     whole = Math.imul(whole ^ c, FNV_PRIME);
-    if (i < start) continue;
     if (c === 10 || c === 13) {
       lines.push(line >>> 0);
       line = FNV_OFFSET;
@@ -40,27 +56,123 @@ function* digestSteps(raw: string): Generator<void, LineDigest> {
       }
     } else line = Math.imul(line ^ c, FNV_PRIME);
   }
-  lines.push(line >>> 0);
-  return { lines: Uint32Array.from(lines), whole: whole >>> 0, length: raw.length };
+  state.at = i;
+  state.line = line;
+  state.whole = whole;
+}
+
+/** The same loop over ASCII bytes, whose values are their characters' codes (no decoding needed). */
+function digestAscii(raw: Uint8Array, state: Digesting, end: number): void {
+  let { line, whole } = state;
+  const { lines } = state;
+  let i = state.at;
+  for (; i < end; i++) {
+    const c = raw[i]!;
+    whole = Math.imul(whole ^ c, FNV_PRIME);
+    if (c === 10 || c === 13) {
+      lines.push(line >>> 0);
+      line = FNV_OFFSET;
+      if (c === 13 && raw[i + 1] === 10) {
+        i++;
+        whole = Math.imul(whole ^ 10, FNV_PRIME);
+      }
+    } else line = Math.imul(line ^ c, FNV_PRIME);
+  }
+  state.at = i;
+  state.line = line;
+  state.whole = whole;
+}
+
+/**
+ * The same hashes for a text whose lines all end in LF (no CR anywhere), from `state.at` (a
+ * line's start) to the end of the line that holds `end - 1`: the line ends are found by the
+ * native indexOf and the loop between them has no branch, which V8 runs about twice as fast.
+ * (Two copies, for strings and for bytes, so that each stays monomorphic.)
+ */
+function digestLfText(raw: string, state: Digesting, end: number): void {
+  let { whole } = state;
+  let from = state.at;
+  while (from < end) {
+    const lf = raw.indexOf("\n", from);
+    const to = lf === -1 ? raw.length : lf;
+    let line = FNV_OFFSET;
+    for (let i = from; i < to; i++) {
+      const c = raw.charCodeAt(i);
+      line = Math.imul(line ^ c, FNV_PRIME);
+      whole = Math.imul(whole ^ c, FNV_PRIME);
+    }
+    from = to;
+    // the last line is left in `state.line` for `finish`
+    if (lf === -1) state.line = line;
+    else {
+      state.lines.push(line >>> 0);
+      whole = Math.imul(whole ^ 10, FNV_PRIME);
+      from++;
+    }
+  }
+  state.at = from;
+  state.whole = whole;
+}
+
+function digestLfBytes(raw: Buffer, state: Digesting, end: number): void {
+  let { whole } = state;
+  let from = state.at;
+  while (from < end) {
+    const lf = raw.indexOf(10, from);
+    const to = lf === -1 ? raw.length : lf;
+    let line = FNV_OFFSET;
+    for (let i = from; i < to; i++) {
+      const c = raw[i]!;
+      line = Math.imul(line ^ c, FNV_PRIME);
+      whole = Math.imul(whole ^ c, FNV_PRIME);
+    }
+    from = to;
+    if (lf === -1) state.line = line;
+    else {
+      state.lines.push(line >>> 0);
+      whole = Math.imul(whole ^ 10, FNV_PRIME);
+      from++;
+    }
+  }
+  state.at = from;
+  state.whole = whole;
+}
+
+function finish(state: Digesting, length: number): LineDigest {
+  state.lines.push(state.line >>> 0);
+  return { lines: Uint32Array.from(state.lines), whole: state.whole >>> 0, length };
 }
 
 /** The digest at once (for text an edit already holds in memory). */
 export function lineDigest(raw: string): LineDigest {
-  const steps = digestSteps(raw);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  const state = begin(raw.charCodeAt(0));
+  if (raw.includes("\r")) digestText(raw, state, raw.length);
+  else digestLfText(raw, state, raw.length);
+  return finish(state, raw.length);
 }
 
-/** The digest in slices, the event loop getting a turn between them (for a file just read in the background). */
-export async function lineDigestAsync(raw: string): Promise<LineDigest> {
-  const steps = digestSteps(raw);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
+/**
+ * The digest of a file's bytes read as UTF-8 (the same digest as `lineDigest` of their text), in
+ * slices with a turn of the event loop before each one, the first included: started in the
+ * background by a read, it never holds up the answer it follows. ASCII bytes are hashed as they
+ * are, without decoding them into a string first.
+ */
+export async function lineDigestOfBytes(data: Buffer): Promise<LineDigest> {
+  const ascii = isAscii(data);
+  const text = ascii ? undefined : data.toString("utf8");
+  const length = text?.length ?? data.length;
+  const lfOnly = text === undefined ? !data.includes(13) : !text.includes("\r");
+  const state = begin(text?.charCodeAt(0) ?? -1);
+  while (state.at < length) {
     await nextTurn();
+    const end = Math.min(state.at + SLICE, length);
+    if (text === undefined) {
+      if (lfOnly) digestLfBytes(data, state, end);
+      else digestAscii(data, state, end);
+    } else if (lfOnly) digestLfText(text, state, end);
+    else digestText(text, state, end);
   }
+  return finish(state, length);
 }
 
 export function sameDigest(a: LineDigest, b: LineDigest): boolean {

@@ -8,7 +8,7 @@ import {
   ToolInputError,
 } from "@clawtools/core";
 import { resolveFsEnv, throwIfAborted } from "../fs-env.js";
-import { lineDigestAsync } from "../stale/line-digest.js";
+import { lineDigestOfBytes } from "../stale/line-digest.js";
 import { MAX_DIGEST_BYTES, MAX_SEEN_BYTES } from "../stale/seen-files.js";
 import { displayPath } from "../paths.js";
 import { detectImageMime, MAX_IMAGE_SIDE, prepareImage } from "./image.js";
@@ -150,7 +150,7 @@ export function createReadTool(
             : await source.readFile({ filePath: abs })
           ).toString("utf8")
         : stat.size <= MAX_DIGEST_BYTES
-          ? env.bridge.readFile({ filePath: abs }).then((data) => lineDigestAsync(data.toString("utf8")))
+          ? env.bridge.readFile({ filePath: abs }).then(lineDigestOfBytes)
           : undefined,
     );
     const start = offset !== undefined ? Math.floor(offset) - 1 : 0;
