@@ -140,8 +140,13 @@ export function createReadTool(
     }
 
     // what the model sees is remembered for the stale guard (read now: a later change is not what it saw)
-    // (a big file: the digest of its lines, taken in the background, the page answers at once)
+    // (a big file: the digest of its lines, taken in the background once the page is read, so
+    // its hashing never runs between the page's own reads; the bytes are still read now)
     // (a file the first chunk already holds whole is not read again)
+    let pageDone = () => {};
+    const paged = new Promise<void>((resolve) => {
+      pageDone = resolve;
+    });
     env.seen.set(
       abs,
       stat.size <= MAX_SEEN_BYTES
@@ -150,7 +155,9 @@ export function createReadTool(
             : await source.readFile({ filePath: abs })
           ).toString("utf8")
         : stat.size <= MAX_DIGEST_BYTES
-          ? env.bridge.readFile({ filePath: abs }).then(lineDigestOfBytes)
+          ? Promise.all([env.bridge.readFile({ filePath: abs }), paged]).then(([data]) =>
+              lineDigestOfBytes(data),
+            )
           : undefined,
     );
     const start = offset !== undefined ? Math.floor(offset) - 1 : 0;
@@ -158,7 +165,9 @@ export function createReadTool(
     // enough lines for what one call can hold: one explicit page, or four joined pages
     const want = wanted !== undefined ? Math.min(wanted, PAGE_LINES) : PAGES_LINES;
     const known = cursor > 0 ? undefined : lineCounts.get(env.bridge, abs, stat);
-    const page = await readLinePage(source, abs, start, want, maxBytes, signal, known, cursor);
+    const page = await readLinePage(source, abs, start, want, maxBytes, signal, known, cursor).finally(
+      pageDone,
+    );
     if (known === undefined) lineCounts.set(env.bridge, abs, stat, page.totalLines);
     throwIfAborted(signal);
     const total = page.totalLines;
