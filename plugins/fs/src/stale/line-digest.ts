@@ -61,33 +61,12 @@ function digestText(raw: string, state: Digesting, end: number): void {
   state.whole = whole;
 }
 
-/** The same loop over ASCII bytes, whose values are their characters' codes (no decoding needed). */
-function digestAscii(raw: Uint8Array, state: Digesting, end: number): void {
-  let { line, whole } = state;
-  const { lines } = state;
-  let i = state.at;
-  for (; i < end; i++) {
-    const c = raw[i]!;
-    whole = Math.imul(whole ^ c, FNV_PRIME);
-    if (c === 10 || c === 13) {
-      lines.push(line >>> 0);
-      line = FNV_OFFSET;
-      if (c === 13 && raw[i + 1] === 10) {
-        i++;
-        whole = Math.imul(whole ^ 10, FNV_PRIME);
-      }
-    } else line = Math.imul(line ^ c, FNV_PRIME);
-  }
-  state.at = i;
-  state.line = line;
-  state.whole = whole;
-}
-
 /**
  * The same hashes for a text whose lines all end in LF (no CR anywhere), from `state.at` (a
  * line's start) to the end of the line that holds `end - 1`: the line ends are found by the
  * native indexOf and the loop between them has no branch, which V8 runs about twice as fast.
- * (Two copies, for strings and for bytes, so that each stays monomorphic.)
+ * (A copy for bytes too, each staying monomorphic: an ASCII file with LF endings, the usual
+ * case, is hashed without making a string of it.)
  */
 function digestLfText(raw: string, state: Digesting, end: number): void {
   let { whole } = state;
@@ -154,23 +133,28 @@ export function lineDigest(raw: string): LineDigest {
 /**
  * The digest of a file's bytes read as UTF-8 (the same digest as `lineDigest` of their text), in
  * slices with a turn of the event loop before each one, the first included: started in the
- * background by a read, it never holds up the answer it follows. ASCII bytes are hashed as they
- * are, without decoding them into a string first.
+ * background by a read, it never holds up the answer it follows. ASCII bytes with LF endings are
+ * hashed as they are; other ASCII is read as Latin-1 (the same characters, no UTF-8 decoding).
  */
 export async function lineDigestOfBytes(data: Buffer): Promise<LineDigest> {
   const ascii = isAscii(data);
-  const text = ascii ? undefined : data.toString("utf8");
-  const length = text?.length ?? data.length;
-  const lfOnly = text === undefined ? !data.includes(13) : !text.includes("\r");
-  const state = begin(text?.charCodeAt(0) ?? -1);
+  if (ascii && !data.includes(13))
+    return slices(data.length, (state, end) => digestLfBytes(data, state, end));
+  const text = data.toString(ascii ? "latin1" : "utf8");
+  const digest = text.includes("\r") ? digestText : digestLfText;
+  return slices(text.length, (state, end) => digest(text, state, end), text.charCodeAt(0));
+}
+
+/** Hashes `length` characters in slices, a turn of the event loop before each one. */
+async function slices(
+  length: number,
+  digest: (state: Digesting, end: number) => void,
+  first = -1,
+): Promise<LineDigest> {
+  const state = begin(first);
   while (state.at < length) {
     await nextTurn();
-    const end = Math.min(state.at + SLICE, length);
-    if (text === undefined) {
-      if (lfOnly) digestLfBytes(data, state, end);
-      else digestAscii(data, state, end);
-    } else if (lfOnly) digestLfText(text, state, end);
-    else digestText(text, state, end);
+    digest(state, Math.min(state.at + SLICE, length));
   }
   return finish(state, length);
 }
