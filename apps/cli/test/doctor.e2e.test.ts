@@ -36,8 +36,8 @@ describe("clawtools doctor", () => {
     expect(lines.find((l) => l.startsWith("served: fs: "))).toContain("read");
     expect(lines.find((l) => l.startsWith("not served: web/web_search: "))).toContain("BRAVE_API_KEY");
     expect(lines.find((l) => l.startsWith("chromium: "))).toBe(
-      existsSync("/usr/bin/chromium")
-        ? "chromium: /usr/bin/chromium (browser, canvas)"
+      existsSync("/usr/lib/chromium/chromium")
+        ? "chromium: /usr/lib/chromium/chromium (browser, canvas)"
         : expect.stringContaining("missing"),
     );
     expect(lines.find((l) => l.startsWith("espeak-ng: "))).toBeDefined();

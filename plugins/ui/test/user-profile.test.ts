@@ -100,4 +100,23 @@ describe("finding Chromium", () => {
     expect(NO_CHROMIUM).toContain("apt-get install chromium");
     expect(findChromium(undefined, {})).toMatch(/chrom/);
   });
+
+  it.runIf(existsSync("/usr/lib/chromium/chromium"))(
+    "starts Debian's Chromium binary itself, not the shell launcher in front of it",
+    async () => {
+      expect(readFileSync("/usr/bin/chromium", "utf8").startsWith("#!/bin/sh")).toBe(true);
+      expect(findChromium(undefined, {})).toBe("/usr/lib/chromium/chromium");
+      // the same Chromium the launcher starts (the launcher adds "built on Debian …")
+      const version = (file: string) =>
+        new Promise<string>((resolve) => {
+          const child = spawn(file, ["--version"]);
+          let out = "";
+          child.stdout.on("data", (d) => {
+            out += d;
+          });
+          child.on("close", () => resolve(/^Chromium [\d.]+/.exec(out)?.[0] ?? out));
+        });
+      expect(await version("/usr/lib/chromium/chromium")).toBe(await version("/usr/bin/chromium"));
+    },
+  );
 });
