@@ -166,6 +166,90 @@ describe("the SQLite under the index", () => {
     reader.close();
   });
 
+  it("the in-memory index sees vectors another connection stored, replaced or removed since it loaded", async () => {
+    const file = path.join(tempDir(), "index.sqlite");
+    const [a, b] = [new IndexStore(file, 3, false), new IndexStore(file, 3, false)];
+    const note = (store: IndexStore, name: string, count: number) =>
+      store.applyChanges(
+        [],
+        [
+          {
+            path: name,
+            hash: name,
+            mtime: 1,
+            size: 1,
+            chunks: Array.from({ length: count }, (_, i) => ({
+              startLine: i + 1,
+              endLine: i + 1,
+              text: `${name} ${i}`,
+              hash: `${name}${i}`,
+            })),
+          },
+        ],
+      );
+    const idsOf = (store: IndexStore, name: string) => store.chunksOf([name], 100);
+    note(a, "a.md", 2);
+    a.storeVectors(idsOf(a, "a.md").map((id, i) => ({ id, vector: unit([1, i, 0]) })));
+    // a's index is loaded here
+    expect((await a.vectorCandidates(unit([0, 0, 1]), 1))[0]!.id).toBe(idsOf(a, "a.md")[0]);
+
+    // b, another connection (another serve on the same index), stores a closer vector
+    note(b, "b.md", 1);
+    const [bId] = idsOf(b, "b.md");
+    b.storeVectors([{ id: bId!, vector: unit([0, 0, 1]) }]);
+    const found = await a.vectorCandidates(unit([0, 0, 1]), 1);
+    expect(found[0]).toEqual({ id: bId, score: expect.closeTo(1, 5) });
+
+    // a's own write after b's keeps nothing stale: b's vector is still there
+    note(a, "c.md", 1);
+    a.storeVectors(idsOf(a, "c.md").map((id) => ({ id, vector: unit([0, 1, 0]) })));
+    expect((await a.vectorCandidates(unit([0, 0, 1]), 1))[0]!.id).toBe(bId);
+    expect((await a.vectorCandidates(unit([0, 1, 0]), 1))[0]!.id).toBe(idsOf(a, "c.md")[0]);
+
+    // b removes its note: a no longer finds it
+    b.applyChanges(["b.md"], []);
+    expect((await a.vectorCandidates(unit([0, 0, 1]), 3)).map((c) => c.id)).not.toContain(bId);
+
+    // b empties the index for another model and writes under the same ids: a scores the new vectors
+    b.resetForModel("other-model");
+    note(b, "d.md", 1);
+    const [dId] = idsOf(b, "d.md");
+    b.storeVectors([{ id: dId!, vector: unit([0, 0, 1]) }]);
+    const after = await a.vectorCandidates(unit([0, 0, 1]), 5);
+    expect(after).toEqual([{ id: dId, score: expect.closeTo(1, 5) }]);
+    a.close();
+    b.close();
+  });
+
+  it("a vector write that fails leaves the in-memory index agreeing with what is stored", async () => {
+    const store = new IndexStore(path.join(tempDir(), "index.sqlite"), 3, false);
+    store.applyChanges(
+      [],
+      [
+        {
+          path: "a.md",
+          hash: "h",
+          mtime: 1,
+          size: 1,
+          chunks: [{ startLine: 1, endLine: 1, text: "a", hash: "a" }],
+        },
+      ],
+    );
+    const [id] = store.chunksOf(["a.md"], 1);
+    store.storeVectors([{ id: id!, vector: unit([1, 0, 0]) }]);
+    expect((await store.vectorCandidates(unit([1, 0, 0]), 1))[0]!.id).toBe(id);
+    // the second row has the wrong dimensions: the whole write is rolled back
+    expect(() =>
+      store.storeVectors([
+        { id: id!, vector: unit([0, 1, 0]) },
+        { id: id! + 1, vector: [1, 0] },
+      ]),
+    ).toThrow();
+    const [best] = await store.vectorCandidates(unit([1, 0, 0]), 1);
+    expect(best).toEqual({ id, score: expect.closeTo(1, 5) });
+    store.close();
+  });
+
   it("refuses SQL's load_extension() once sqlite-vec is in", () => {
     const store = new IndexStore(":memory:", 3, true);
     const db = (store as unknown as { db: ReturnType<typeof openSqlite> }).db;

@@ -3,6 +3,8 @@ import { type Db, fromBlob, type IndexRecovery, openIndexDatabase, toBlob } from
 import type { SqlStatement } from "./sqlite.js";
 import { VectorIndex } from "./vector-index.js";
 
+/** The meta key counting changes of the stored vectors (any connection's). */
+const VECTORS_GENERATION = "vectors_generation";
 /** Stored vectors read per statement when the in-memory index loads. */
 const LOAD_PAGE = 4096;
 
@@ -44,6 +46,8 @@ export class IndexStore {
   private readonly db: Db;
   /** Loaded on the first vector search when sqlite-vec is not used; kept current by writes. */
   private vectors: VectorIndex | undefined;
+  /** The stored vectors' generation the in-memory index holds, and the data_version it was seen at. */
+  private vectorsAt: { generation: number; dataVersion: number } | undefined;
   private readonly statements = new Map<string, SqlStatement>();
   /** Writes to the files table through this store (SQLite's data_version counts other connections'). */
   private fileWrites = 0;
@@ -76,19 +80,62 @@ export class IndexStore {
       ?.value;
   }
 
+  private dataVersion(): number {
+    return (this.sql("PRAGMA data_version").get() as { data_version: number }).data_version;
+  }
+
+  /** How many times the stored vectors were changed, by any connection (meta `vectors_generation`). */
+  private vectorsGeneration(): number {
+    return Number(this.meta(VECTORS_GENERATION) ?? 0);
+  }
+
+  /**
+   * Counts a change of the stored vectors, inside the transaction that makes it, for the other
+   * connections' in-memory indexes. This one's is kept (and updated by the caller) only when no
+   * other connection changed the vectors since it was read.
+   */
+  private vectorsChanged(): void {
+    const before = this.vectorsGeneration();
+    this.sql(
+      "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+    ).run(VECTORS_GENERATION, String(before + 1));
+    if (this.vectorsAt?.generation === before) this.vectorsAt.generation = before + 1;
+    else this.dropVectors();
+  }
+
+  /** A transaction that changes the stored vectors; when it fails, this connection's index is dropped. */
+  private vectorTransaction(work: () => void): void {
+    try {
+      this.db.transaction(() => {
+        this.vectorsChanged();
+        work();
+      });
+    } catch (error) {
+      this.dropVectors();
+      throw error;
+    }
+  }
+
+  private dropVectors(): void {
+    this.vectors = undefined;
+    this.vectorsAt = undefined;
+  }
+
   /** Empties the index when the embedding model changed (vectors of two models do not mix). */
   resetForModel(model: string): void {
     if (this.meta("model") === model) return;
     this.fileWrites++;
-    this.db.exec(
-      "DELETE FROM chunks; DELETE FROM embeddings; DELETE FROM files; INSERT INTO chunks_fts(chunks_fts) VALUES('rebuild');",
+    this.vectorTransaction(() =>
+      this.db.exec(
+        "DELETE FROM chunks; DELETE FROM embeddings; DELETE FROM files; INSERT INTO chunks_fts(chunks_fts) VALUES('rebuild');",
+      ),
     );
     if (this.vec) {
       this.db.exec("DROP TABLE IF EXISTS chunks_vec");
       this.db.exec(`CREATE VIRTUAL TABLE chunks_vec USING vec0(embedding float[${this.dims}])`);
     }
     this.sql("INSERT OR REPLACE INTO meta(key, value) VALUES ('model', ?)").run(model);
-    this.vectors = undefined;
+    this.dropVectors();
   }
 
   files(): Map<string, FileRecord> {
@@ -102,8 +149,7 @@ export class IndexStore {
    * by another connection (PRAGMA data_version); until then the same map is answered.
    */
   fileTimes(): ReadonlyMap<string, number> {
-    const { data_version } = this.sql("PRAGMA data_version").get() as { data_version: number };
-    const stamp = `${this.fileWrites}:${data_version}`;
+    const stamp = `${this.fileWrites}:${this.dataVersion()}`;
     if (this.fileTimesCache?.stamp !== stamp) {
       const rows = this.sql("SELECT path, mtime FROM files").all() as Array<{ path: string; mtime: number }>;
       this.fileTimesCache = { stamp, times: new Map(rows.map((r) => [r.path, r.mtime])) };
@@ -145,9 +191,15 @@ export class IndexStore {
     const insertFts = this.sql("INSERT INTO chunks_fts(rowid, text) VALUES (?, ?)");
     const upsertFile = this.sql("INSERT OR REPLACE INTO files(path, hash, mtime, size) VALUES (?, ?, ?, ?)");
     this.fileWrites++;
-    this.db.transaction(() => {
+    const gone = [...removed];
+    // removed and changed files lose their chunks' vectors; a touch keeps them
+    const transaction =
+      gone.length > 0 || changed.length > 0
+        ? (work: () => void) => this.vectorTransaction(work)
+        : (work: () => void) => this.db.transaction(work);
+    transaction(() => {
       for (const file of touched) touch.run(file.mtime, file.size, file.path);
-      for (const path of removed) this.removeFile(path);
+      for (const path of gone) this.removeFile(path);
       for (const file of changed) {
         this.removeFile(file.path);
         for (const chunk of file.chunks) {
@@ -209,7 +261,7 @@ export class IndexStore {
     const insertVec = this.vec
       ? this.sql("INSERT OR REPLACE INTO chunks_vec(rowid, embedding) VALUES (?, ?)")
       : undefined;
-    this.db.transaction(() => {
+    this.vectorTransaction(() => {
       for (const { id, vector } of rows) {
         const blob = toBlob(vector);
         insert.run(id, blob);
@@ -222,9 +274,22 @@ export class IndexStore {
   /**
    * The in-memory index, loaded on first use from the stored vectors: pages of LOAD_PAGE rows
    * in id order, the event loop free between pages (50,000 vectors take about a second of CPU).
+   * Read again when another connection changed the stored vectors since (a serve beside this
+   * one indexed a note): a commit by another connection moves SQLite's data_version, and one
+   * that changed vectors moves their generation.
    */
   private async loadVectors(): Promise<VectorIndex> {
-    if (this.vectors) return this.vectors;
+    if (this.vectors && this.vectorsAt) {
+      const dataVersion = this.dataVersion();
+      if (dataVersion === this.vectorsAt.dataVersion) return this.vectors;
+      if (this.vectorsGeneration() === this.vectorsAt.generation) {
+        this.vectorsAt.dataVersion = dataVersion;
+        return this.vectors;
+      }
+      this.dropVectors();
+    }
+    // read before the pages: a change committed while they load is seen by the next search
+    const seen = { generation: this.vectorsGeneration(), dataVersion: this.dataVersion() };
     const vectors = new VectorIndex(this.dims);
     vectors.reserve((this.sql("SELECT count(*) AS n FROM embeddings").get() as { n: number }).n);
     const page = this.sql(
@@ -245,6 +310,7 @@ export class IndexStore {
     }
     // calls on one store run one at a time (the backend's queue): no write came in meanwhile
     this.vectors = vectors;
+    this.vectorsAt = seen;
     return vectors;
   }
 
