@@ -206,6 +206,12 @@ describe("the SQLite under the index", () => {
     expect((await a.vectorCandidates(unit([0, 0, 1]), 1))[0]!.id).toBe(bId);
     expect((await a.vectorCandidates(unit([0, 1, 0]), 1))[0]!.id).toBe(idsOf(a, "c.md")[0]);
 
+    // an empty write (a batch whose embedder failed) changes nothing the others must read again
+    const generation = a.meta("vectors_generation");
+    b.storeVectors([]);
+    b.applyChanges([], [], []);
+    expect(a.meta("vectors_generation")).toBe(generation);
+
     // b removes its note: a no longer finds it
     b.applyChanges(["b.md"], []);
     expect((await a.vectorCandidates(unit([0, 0, 1]), 3)).map((c) => c.id)).not.toContain(bId);

@@ -257,6 +257,8 @@ export class IndexStore {
   }
 
   storeVectors(rows: Array<{ id: number; vector: number[] | Float32Array }>): void {
+    // nothing to store (a batch whose embedder failed): no change for other connections to read
+    if (rows.length === 0) return;
     const insert = this.sql("INSERT OR REPLACE INTO embeddings(chunk_id, vector) VALUES (?, ?)");
     const insertVec = this.vec
       ? this.sql("INSERT OR REPLACE INTO chunks_vec(rowid, embedding) VALUES (?, ?)")
