@@ -8,6 +8,13 @@ import { noteDate } from "./post-process.js";
 const pathId = (value: string) =>
   value.trim().replace(/\\/g, "/").replace(/^\.\//, "").normalize("NFC").toLowerCase();
 
+/** A normalised path's file name, and that name without its extension. */
+function nameAndStem(normalized: string): [name: string, stem: string] {
+  const name = normalized.split("/").at(-1) ?? normalized;
+  const dot = name.lastIndexOf(".");
+  return [name, dot > 0 ? name.slice(0, dot) : name];
+}
+
 /**
  * How exactly the whole query names `path`: 3 its path, 2 its file name, 1 its name without the
  * extension, 0 not at all (a query with a `/` only matches a whole path).
@@ -20,10 +27,8 @@ export function exactPathMatcher(query: string): (path: string) => number {
     const normalized = pathId(candidate);
     if (wanted === normalized) return 3;
     if (hasDirectory) return 0;
-    const name = normalized.split("/").at(-1) ?? normalized;
-    if (wanted === name) return 2;
-    const dot = name.lastIndexOf(".");
-    return wanted === (dot > 0 ? name.slice(0, dot) : name) ? 1 : 0;
+    const [name, stem] = nameAndStem(normalized);
+    return wanted === name ? 2 : wanted === stem ? 1 : 0;
   };
 }
 
@@ -44,9 +49,7 @@ export function namedFiles(
     index = new Map();
     for (const path of files.keys()) {
       const normalized = pathId(path);
-      const name = normalized.split("/").at(-1) ?? normalized;
-      const dot = name.lastIndexOf(".");
-      for (const key of new Set([normalized, name, dot > 0 ? name.slice(0, dot) : name])) {
+      for (const key of new Set([normalized, ...nameAndStem(normalized)])) {
         const paths = index.get(key);
         if (paths) paths.push(path);
         else index.set(key, [path]);
