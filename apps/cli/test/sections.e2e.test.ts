@@ -116,8 +116,11 @@ describe("serve --profile full: a canvas snapshot right after a present whose pa
         });
         const presented = call("canvas", { action: "present", url: page });
         await requested;
-        // the present gives up on the held page; its answer is let go as the snapshot starts
-        expect(text(await presented)).toContain("Timeout");
+        // the present gives up on the held page and stops its load; the answer is let go as
+        // the snapshot starts, and lands nowhere
+        expect(text(await presented)).toContain(
+          `The page at ${page} did not finish loading within 1000 ms, so loading was stopped`,
+        );
         const shot = client.callTool({ name: "canvas", arguments: { action: "snapshot" } }, undefined, {
           timeout: 30_000,
         }) as Promise<{ content: Array<{ type: string; mimeType?: string }>; isError?: boolean }>;

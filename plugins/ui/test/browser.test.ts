@@ -402,6 +402,31 @@ describe("dialogs, wrapped page text, navigation results and history", () => {
       "Cannot go forward: no later page in this tab's history.",
     );
   });
+
+  it("a navigation whose server does not answer in time is stopped: one clear line, and the tab answers at once", async () => {
+    const start = pages.url("/to-slow");
+    const slow = pages.url("/slow");
+    const { targetId } = json(await call({ action: "open", targetUrl: start }));
+    const stopped = (what: string) =>
+      `${what} did not finish loading within 5000 ms, so loading was stopped (the page stays at ${start}). Try again, or raise browser.actionTimeoutMs in the ui configuration for slow pages.`;
+    expect(error(await call({ action: "navigate", targetId, targetUrl: slow }))).toBe(
+      stopped(`The page at ${slow}`),
+    );
+    // the tab is not held by the pending navigation: its page reads and runs scripts
+    const link = /- link "Open the slow page" \[ref=(e\d+)\]/.exec(
+      text(await call({ action: "snapshot", targetId })),
+    )![1]!;
+    expect(await evaluate(targetId, "document.title")).toBe("Before slow");
+    // a click on a link to the slow page: Playwright's click waits for that navigation too
+    const clicked = await call({ action: "act", request: { kind: "click", targetId, ref: link } });
+    expect(error(clicked)).toBe(stopped(`The page the click opened (${slow})`));
+    expect(await evaluate(targetId, "document.title")).toBe("Before slow");
+    // both requests reached the server, and its late answers move nothing: the navigations ended
+    expect(pages.answerSlow()).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await evaluate(targetId, "document.title")).toBe("Before slow");
+    expect((await call({ action: "snapshot", targetId })).details.url).toBe(start);
+  }, 60_000);
 });
 
 describe("page text in snapshots", () => {

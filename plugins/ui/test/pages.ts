@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 const PAGES: Record<string, string> = {
@@ -54,17 +54,36 @@ const PAGES: Record<string, string> = {
 <button id="prompt" onclick="document.getElementById('out').textContent = 'name=' + prompt('Name?', 'anon')">Prompt</button>
 <p id="out"></p>`,
   "/confirm-on-load": `<!doctype html><title>Loading</title><script>document.title = confirm("Stay on this page?") ? "stayed" : "left";</script><p>body</p>`,
+  "/to-slow": `<!doctype html><title>Before slow</title><a href="/slow">Open the slow page</a>`,
   "/long": `<!doctype html><title>Long</title>${Array.from({ length: 400 }, (_, i) => `<p><a href="#a${i}">Link number ${i}</a></p>`).join("")}`,
 };
 
-/** A loopback server for the browser tests; one per test file. */
+/**
+ * A loopback server for the browser tests; one per test file. `/slow` answers only when `answerSlow`
+ * is called (or the server closes): a server that holds a navigation.
+ */
 export async function startPages(): Promise<{
   url: (path: string) => string;
   close: () => Promise<void>;
   server: Server;
+  /** Answers the held `/slow` requests with a page titled "Late"; how many there were. */
+  answerSlow: () => number;
 }> {
+  const held: ServerResponse[] = [];
+  const answerSlow = () => {
+    const all = held.splice(0);
+    for (const res of all)
+      res
+        .writeHead(200, { "content-type": "text/html" })
+        .end("<!doctype html><title>Late</title><p>late</p>");
+    return all.length;
+  };
   const server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0]!;
+    if (path === "/slow") {
+      held.push(res);
+      return;
+    }
     const body = PAGES[path];
     if (!body) {
       res.writeHead(404).end("not found");
@@ -77,6 +96,11 @@ export async function startPages(): Promise<{
   return {
     server,
     url: (path) => `http://127.0.0.1:${port}${path}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    answerSlow,
+    close: () =>
+      new Promise((resolve) => {
+        answerSlow();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -21,6 +21,7 @@ import type {
 import { locate, runAct } from "./act.js";
 import { labelledScreenshot } from "./labels.js";
 import type { BrowserRuntime } from "./runtime.js";
+import { isPlaywrightTimeout, navigateWithin, stopNavigation } from "./navigation-timeout.js";
 import { takeAriaNodes, takeSnapshot } from "./snapshot.js";
 import type { Tab } from "./tab.js";
 import { loaded, result } from "./tab-outcome.js";
@@ -95,9 +96,15 @@ export class PlaywrightSession implements BrowserSession {
         `Cannot go ${direction}: no ${direction === "back" ? "earlier" : "later"} page in this tab's history.`,
       );
     const step = () =>
-      direction === "back"
-        ? tab.page.goBack({ waitUntil: "domcontentloaded" })
-        : tab.page.goForward({ waitUntil: "domcontentloaded" });
+      navigateWithin(
+        tab.page,
+        this.runtime.actionTimeoutMs,
+        `The ${direction === "back" ? "previous" : "next"} page`,
+        () =>
+          direction === "back"
+            ? tab.page.goBack({ waitUntil: "domcontentloaded" })
+            : tab.page.goForward({ waitUntil: "domcontentloaded" }),
+      );
     return result(tab, await tab.dialogs.guard(() => loaded(tab, step())));
   }
 
@@ -131,7 +138,17 @@ export class PlaywrightSession implements BrowserSession {
   ): Promise<ActionResult<Record<string, unknown>>> {
     const tab = await this.runtime.tab(targetId);
     const outcome = await tab.dialogs.guard(() =>
-      runAct(tab, request, { evaluateEnabled: this.evaluateEnabled }),
+      runAct(tab, request, { evaluateEnabled: this.evaluateEnabled }).catch(async (error: unknown) => {
+        // the action started a navigation whose server has not answered: Playwright's click
+        // waits for it to commit, and so would everything after it in this tab
+        const pending = tab.pendingNavigation;
+        if (!isPlaywrightTimeout(error) || pending === undefined || tab.page.isClosed()) throw error;
+        throw await stopNavigation(
+          tab.page,
+          this.runtime.actionTimeoutMs,
+          `The page the ${request.kind} opened (${pending})`,
+        );
+      }),
     );
     await tab.cleanup(); // act kind close: its staged uploads go with it
     return result(tab, outcome);

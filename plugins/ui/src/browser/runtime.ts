@@ -9,6 +9,7 @@ import { findChromium } from "./chromium-path.js";
 import { sweepStaleUploads } from "../files.js";
 import { BLOCKED_HEADER, EgressProxy } from "./egress-proxy.js";
 import { Tab } from "./tab.js";
+import { navigateWithin } from "./navigation-timeout.js";
 import { guardContext } from "./url-guard.js";
 
 /** Switches that let Chromium run on a locked-down Linux machine with no network beyond the page. */
@@ -73,6 +74,11 @@ export class BrowserRuntime {
     /** The resolver the URL policy checks with (tests inject names; default: the system's). */
     readonly lookup?: Lookup,
   ) {}
+
+  /** How long an action or a navigation may take (Playwright's default timeout for the context). */
+  get actionTimeoutMs(): number {
+    return this.config.actionTimeoutMs ?? 8_000;
+  }
 
   /** The egress proxy's latest refusals (at most 20), newest last. */
   refused(): string[] {
@@ -193,7 +199,7 @@ export class BrowserRuntime {
           throw error;
         });
     }
-    context.setDefaultTimeout(this.config.actionTimeoutMs ?? 8_000);
+    context.setDefaultTimeout(this.actionTimeoutMs);
     // A Chromium we attach to has no proxy of ours: its requests are checked per request instead.
     if (this.profile === USER_PROFILE) await guardContext(context, this.policy, this.lookup);
     context.on("page", (page) => {
@@ -301,7 +307,9 @@ export class BrowserRuntime {
     const recent = () => this.blocks.filter((b) => b.seq > since);
     let response: Awaited<ReturnType<Page["goto"]>>;
     try {
-      response = await page.goto(url, { waitUntil });
+      response = await navigateWithin(page, this.actionTimeoutMs, `The page at ${url}`, () =>
+        page.goto(url, { waitUntil }),
+      );
     } catch (error) {
       // a refused tunnel: the first refusal since this navigation began is its hop
       const reason = recent()[0]?.message;

@@ -1,5 +1,5 @@
 import { rm } from "node:fs/promises";
-import type { FileChooser, Page } from "playwright-core";
+import type { FileChooser, Page, Request } from "playwright-core";
 import type { ConsoleEntry } from "../driver/types.js";
 import { DialogKeeper } from "./dialogs.js";
 import type { RoleRef } from "./snapshot.js";
@@ -24,6 +24,7 @@ export class Tab {
   // staging directories of this tab's uploads: Chromium reads them lazily, so they live as long as the page
   private readonly staged = new Set<string>();
   private cleaning: Promise<void> | undefined;
+  private navigating: Request | undefined;
 
   constructor(
     readonly targetId: string,
@@ -52,8 +53,24 @@ export class Tab {
     page.on("close", () => void this.cleanup());
     // A navigation makes every ref of the old document stale.
     page.on("framenavigated", (frame) => {
-      if (frame === page.mainFrame()) this.refs = undefined;
+      if (frame !== page.mainFrame()) return;
+      this.refs = undefined;
+      this.navigating = undefined;
     });
+    // the main frame's navigation request that has no answer yet (a click on a link to a slow server)
+    page.on("request", (request) => {
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.navigating = request;
+    });
+    const answered = (request: Request) => {
+      if (request === this.navigating) this.navigating = undefined;
+    };
+    page.on("response", (response) => answered(response.request()));
+    page.on("requestfailed", answered);
+  }
+
+  /** The URL the main frame is loading and has no answer for yet, if any. */
+  get pendingNavigation(): string | undefined {
+    return this.navigating?.url();
   }
 
   /** The next file chooser gets these files (OpenClaw's `upload` action arms it). */
