@@ -427,6 +427,26 @@ describe("dialogs, wrapped page text, navigation results and history", () => {
     expect(await evaluate(targetId, "document.title")).toBe("Before slow");
     expect((await call({ action: "snapshot", targetId })).details.url).toBe(start);
   }, 60_000);
+
+  it("words an action's Playwright failure as OpenClaw does: several matches, an element it cannot reach", async () => {
+    const shop = json(await call({ action: "open", targetUrl: pages.url("/shop") })).targetId;
+    const several = await call({
+      action: "act",
+      request: { kind: "click", targetId: shop, selector: "button" },
+    });
+    expect(error(several)).toBe(
+      'Selector "button" matched 2 elements. Run a new snapshot to get updated refs, or use a different ref.',
+    );
+    const { targetId } = json(await call({ action: "open", targetUrl: pages.url("/covered") }));
+    const ref = /- button "Under the overlay" \[ref=(e\d+)\]/.exec(
+      text(await call({ action: "snapshot", targetId })),
+    )![1]!;
+    const covered = await call({ action: "act", request: { kind: "click", targetId, ref } });
+    expect(error(covered)).toBe(
+      `Element "${ref}" not found or not visible. Run a new snapshot to see current page elements.`,
+    );
+    expect(await evaluate(targetId, "document.title")).toBe("Covered");
+  }, 60_000);
 });
 
 describe("page text in snapshots", () => {

@@ -54,6 +54,8 @@ const PAGES: Record<string, string> = {
 <button id="prompt" onclick="document.getElementById('out').textContent = 'name=' + prompt('Name?', 'anon')">Prompt</button>
 <p id="out"></p>`,
   "/confirm-on-load": `<!doctype html><title>Loading</title><script>document.title = confirm("Stay on this page?") ? "stayed" : "left";</script><p>body</p>`,
+  "/covered": `<!doctype html><title>Covered</title><button onclick="document.title='clicked'">Under the overlay</button>
+<div style="position:fixed;inset:0;background:rgba(0,0,0,0.4)"></div>`,
   "/to-slow": `<!doctype html><title>Before slow</title><a href="/slow">Open the slow page</a>`,
   "/long": `<!doctype html><title>Long</title>${Array.from({ length: 400 }, (_, i) => `<p><a href="#a${i}">Link number ${i}</a></p>`).join("")}`,
 };

@@ -19,6 +19,7 @@ import type {
   UploadRequest,
 } from "../driver/types.js";
 import { locate, runAct } from "./act.js";
+import { actError } from "./act-errors.js";
 import { labelledScreenshot } from "./labels.js";
 import type { BrowserRuntime } from "./runtime.js";
 import { isPlaywrightTimeout, navigateWithin, stopNavigation } from "./navigation-timeout.js";
@@ -142,7 +143,8 @@ export class PlaywrightSession implements BrowserSession {
         // the action started a navigation whose server has not answered: Playwright's click
         // waits for it to commit, and so would everything after it in this tab
         const pending = tab.pendingNavigation;
-        if (!isPlaywrightTimeout(error) || pending === undefined || tab.page.isClosed()) throw error;
+        if (!isPlaywrightTimeout(error) || pending === undefined || tab.page.isClosed())
+          throw actError(error, elementOf(request));
         throw await stopNavigation(
           tab.page,
           this.runtime.actionTimeoutMs,
@@ -223,4 +225,10 @@ export class PlaywrightSession implements BrowserSession {
     tab.dialogs.assertFree();
     return tab;
   }
+}
+
+/** The element an action names (its ref or selector), for its error; none for page-wide kinds. */
+function elementOf(request: ActRequest): string | undefined {
+  if (request.kind === "wait" || request.kind === "evaluate") return undefined;
+  return request.ref ?? request.selector ?? request.startRef ?? request.startSelector;
 }
