@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type AgentToolResult, type AnyAgentTool, createToolset, type Toolset } from "@clawtools/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { staleRef } from "../src/driver/act-request.js";
 import { TRUNCATED_NOTICE } from "../src/driver/limits.js";
 import { createUiPlugin } from "../src/plugin.js";
@@ -426,6 +426,27 @@ describe("dialogs, wrapped page text, navigation results and history", () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await evaluate(targetId, "document.title")).toBe("Before slow");
     expect((await call({ action: "snapshot", targetId })).details.url).toBe(start);
+  }, 60_000);
+
+  it("a snapshot while a navigation the page started has no answer waits for it; one that never answers is stopped", async () => {
+    const start = pages.url("/redirects-late");
+    const slow = pages.url("/slow");
+    const { targetId } = json(await call({ action: "open", targetUrl: start }));
+    const go = /- button "Go later" \[ref=(e\d+)\]/.exec(
+      text(await call({ action: "snapshot", targetId })),
+    )![1]!;
+    // the click returns; the page's script navigates 50 ms later, to a server that holds it
+    expect(error(await call({ action: "act", request: { kind: "click", targetId, ref: go } }))).toBe("");
+    await vi.waitFor(() => expect(pages.slowHeld()).toBe(1), { timeout: 10_000 });
+    expect(error(await call({ action: "snapshot", targetId }))).toBe(
+      `The page at ${slow} did not finish loading within 5000 ms, so loading was stopped (the page stays at ${start}). Try again, or raise browser.actionTimeoutMs in the ui configuration for slow pages.`,
+    );
+    // taken again, the snapshot reads the page as it stands
+    const again = await call({ action: "snapshot", targetId });
+    expect(error(again)).toBe("");
+    expect(again.details.url).toBe(start);
+    expect(text(again)).toContain('button "Go later"');
+    pages.answerSlow();
   }, 60_000);
 
   it("words an action's Playwright failure as OpenClaw does: several matches, an element it cannot reach", async () => {

@@ -56,6 +56,7 @@ const PAGES: Record<string, string> = {
   "/confirm-on-load": `<!doctype html><title>Loading</title><script>document.title = confirm("Stay on this page?") ? "stayed" : "left";</script><p>body</p>`,
   "/covered": `<!doctype html><title>Covered</title><button onclick="document.title='clicked'">Under the overlay</button>
 <div style="position:fixed;inset:0;background:rgba(0,0,0,0.4)"></div>`,
+  "/redirects-late": `<!doctype html><title>Redirects late</title><button onclick="setTimeout(() => { location.href = '/slow'; }, 50)">Go later</button>`,
   "/to-slow": `<!doctype html><title>Before slow</title><a href="/slow">Open the slow page</a>`,
   "/long": `<!doctype html><title>Long</title>${Array.from({ length: 400 }, (_, i) => `<p><a href="#a${i}">Link number ${i}</a></p>`).join("")}`,
 };
@@ -70,6 +71,8 @@ export async function startPages(): Promise<{
   server: Server;
   /** Answers the held `/slow` requests with a page titled "Late"; how many there were. */
   answerSlow: () => number;
+  /** How many `/slow` requests are held now. */
+  slowHeld: () => number;
 }> {
   const held: ServerResponse[] = [];
   const answerSlow = () => {
@@ -99,6 +102,7 @@ export async function startPages(): Promise<{
     server,
     url: (path) => `http://127.0.0.1:${port}${path}`,
     answerSlow,
+    slowHeld: () => held.length,
     close: () =>
       new Promise((resolve) => {
         answerSlow();

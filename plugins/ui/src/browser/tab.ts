@@ -25,6 +25,7 @@ export class Tab {
   private readonly staged = new Set<string>();
   private cleaning: Promise<void> | undefined;
   private navigating: Request | undefined;
+  private readonly onNavigationEnd = new Set<() => void>();
 
   constructor(
     readonly targetId: string,
@@ -55,14 +56,14 @@ export class Tab {
     page.on("framenavigated", (frame) => {
       if (frame !== page.mainFrame()) return;
       this.refs = undefined;
-      this.navigating = undefined;
+      this.navigationEnded();
     });
     // the main frame's navigation request that has no answer yet (a click on a link to a slow server)
     page.on("request", (request) => {
       if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.navigating = request;
     });
     const answered = (request: Request) => {
-      if (request === this.navigating) this.navigating = undefined;
+      if (request === this.navigating) this.navigationEnded();
     };
     page.on("response", (response) => answered(response.request()));
     page.on("requestfailed", answered);
@@ -71,6 +72,29 @@ export class Tab {
   /** The URL the main frame is loading and has no answer for yet, if any. */
   get pendingNavigation(): string | undefined {
     return this.navigating?.url();
+  }
+
+  /**
+   * Resolves once the main frame's pending navigation has its answer (at once when there is
+   * none); false when `timeoutMs` ran out first.
+   */
+  navigationAnswered(timeoutMs: number): Promise<boolean> {
+    if (!this.navigating) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (answered: boolean) => {
+        clearTimeout(timer);
+        this.onNavigationEnd.delete(ended);
+        resolve(answered);
+      };
+      const ended = () => done(true);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.onNavigationEnd.add(ended);
+    });
+  }
+
+  private navigationEnded(): void {
+    this.navigating = undefined;
+    for (const ended of [...this.onNavigationEnd]) ended();
   }
 
   /** The next file chooser gets these files (OpenClaw's `upload` action arms it). */
