@@ -449,6 +449,28 @@ describe("dialogs, wrapped page text, navigation results and history", () => {
     pages.answerSlow();
   }, 60_000);
 
+  it("a page whose script never yields: each call answers within its bound, and closing the tab frees it", async () => {
+    const { targetId } = json(await call({ action: "open", targetUrl: pages.url("/to-slow") }));
+    const spin = "() => { setTimeout(() => { for (;;) {} }, 0); return 'spinning'; }";
+    expect(await evaluate(targetId, spin)).toBe("spinning");
+    // a script, a viewport change (a key press too): none of them has a timeout of its own in Playwright
+    for (const request of [
+      { kind: "evaluate", fn: "() => 1", timeoutMs: 500 },
+      { kind: "resize", width: 640, height: 480, timeoutMs: 500 },
+    ])
+      expect(error(await call({ action: "act", request: { ...request, targetId } }))).toBe(
+        `The page did not answer the ${request.kind} within 11 s: a script in it may be busy (a page script that never yields holds every call to its tab). Close the tab (action=close targetId=${targetId}) and open the page again.`,
+      );
+    // the listing does not wait on it: the busy tab is listed without its title
+    const listed = json(await call({ action: "tabs" })).tabs.find(
+      (t: { targetId: string }) => t.targetId === targetId,
+    );
+    expect(listed).toMatchObject({ targetId, title: "", url: pages.url("/to-slow") });
+    expect(error(await call({ action: "close", targetId }))).toBe("");
+    const fresh = json(await call({ action: "open", targetUrl: pages.url("/to-slow") }));
+    expect(await evaluate(fresh.targetId, "document.title")).toBe("Before slow");
+  }, 90_000);
+
   it("words an action's Playwright failure as OpenClaw does: several matches, an element it cannot reach", async () => {
     const shop = json(await call({ action: "open", targetUrl: pages.url("/shop") })).targetId;
     const several = await call({

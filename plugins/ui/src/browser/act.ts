@@ -5,6 +5,7 @@ import { delay } from "@clawtools/core/time";
 import type { Locator, Page } from "playwright-core";
 import { type ActRequest, EVALUATE_DISABLED, staleRef, validateAct } from "../driver/act-request.js";
 import type { Tab } from "./tab.js";
+import { SLOW_KEY_MS } from "./page-answer.js";
 
 /** The locator of a ref of the tab's latest snapshot, unchecked; undefined when the ref is not one of them. */
 function refLocator(tab: Tab, ref: string): Locator | undefined {
@@ -113,7 +114,7 @@ export async function runAct(
       const el = await locate(tab, req.ref, req.selector);
       if (req.slowly) {
         await el.click(timeout);
-        await el.pressSequentially(req.text!, { delay: 75, ...timeout });
+        await el.pressSequentially(req.text!, { delay: SLOW_KEY_MS, ...timeout });
       } else await el.fill(req.text!, timeout);
       if (req.submit) await el.press("Enter", timeout);
       break;

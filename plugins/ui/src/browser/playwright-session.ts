@@ -2,6 +2,7 @@
 // page functions handed to Playwright run in the browser, so this file sees the DOM types
 import { rm } from "node:fs/promises";
 import { ToolInputError } from "@clawtools/core";
+import { withTimeout } from "@clawtools/core/time";
 import type { ActRequest } from "../driver/act-request.js";
 import type {
   ActionResult,
@@ -20,6 +21,7 @@ import type {
 } from "../driver/types.js";
 import { locate, runAct } from "./act.js";
 import { actError } from "./act-errors.js";
+import { actDeadlineMs, pageNotAnswering, titleOf } from "./page-answer.js";
 import { labelledScreenshot } from "./labels.js";
 import type { BrowserRuntime } from "./runtime.js";
 import { isPlaywrightTimeout, navigateWithin, stopNavigation } from "./navigation-timeout.js";
@@ -55,7 +57,7 @@ export class PlaywrightSession implements BrowserSession {
 
   async page(targetId?: string): Promise<TabInfo> {
     const tab = await this.runtime.tab(targetId);
-    const title = await tab.page.title().catch(() => "");
+    const title = await titleOf(tab.page);
     return { targetId: tab.targetId, title, url: tab.page.url(), type: "page" };
   }
 
@@ -138,7 +140,8 @@ export class PlaywrightSession implements BrowserSession {
     request: ActRequest,
   ): Promise<ActionResult<Record<string, unknown>>> {
     const tab = await this.runtime.tab(targetId);
-    const outcome = await tab.dialogs.guard(() =>
+    const deadline = actDeadlineMs(request, this.runtime.actionTimeoutMs);
+    const acting = tab.dialogs.guard(() =>
       runAct(tab, request, { evaluateEnabled: this.evaluateEnabled }).catch(async (error: unknown) => {
         // the action started a navigation whose server has not answered: Playwright's click
         // waits for it to commit, and so would everything after it in this tab
@@ -152,6 +155,11 @@ export class PlaywrightSession implements BrowserSession {
         );
       }),
     );
+    const outcome = await withTimeout(acting, deadline, {
+      onTimeout: () => {
+        throw pageNotAnswering(request.kind ?? "action", deadline, tab.targetId);
+      },
+    });
     await tab.cleanup(); // act kind close: its staged uploads go with it
     return result(tab, outcome);
   }

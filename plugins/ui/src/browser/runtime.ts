@@ -10,6 +10,7 @@ import { sweepStaleUploads } from "../files.js";
 import { BLOCKED_HEADER, EgressProxy } from "./egress-proxy.js";
 import { Tab } from "./tab.js";
 import { navigateWithin } from "./navigation-timeout.js";
+import { titleOf } from "./page-answer.js";
 import { guardContext } from "./url-guard.js";
 
 /** Switches that let Chromium run on a locked-down Linux machine with no network beyond the page. */
@@ -282,7 +283,7 @@ export class BrowserRuntime {
     return Promise.all(
       [...this.tabs.values()].map(async (tab) => ({
         targetId: tab.targetId,
-        title: await tab.page.title().catch(() => ""),
+        title: await titleOf(tab.page),
         url: tab.page.url(),
         type: "page" as const,
       })),
