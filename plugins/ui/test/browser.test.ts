@@ -461,6 +461,10 @@ describe("dialogs, wrapped page text, navigation results and history", () => {
       expect(error(await call({ action: "act", request: { ...request, targetId } }))).toBe(
         `The page did not answer the ${request.kind} within 11 s: a script in it may be busy (a page script that never yields holds every call to its tab). Close the tab (action=close targetId=${targetId}) and open the page again.`,
       );
+    // a snapshot: Playwright's own timeout, answered the same way
+    expect(error(await call({ action: "snapshot", targetId }))).toBe(
+      `The page did not answer the snapshot within 5 s: a script in it may be busy (a page script that never yields holds every call to its tab). Close the tab (action=close targetId=${targetId}) and open the page again.`,
+    );
     // the listing does not wait on it: the busy tab is listed without its title
     const listed = json(await call({ action: "tabs" })).tabs.find(
       (t: { targetId: string }) => t.targetId === targetId,

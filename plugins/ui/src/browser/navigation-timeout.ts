@@ -39,10 +39,12 @@ export async function stopNavigation(page: Page, timeoutMs: number, target: stri
     () => false,
   );
   const where = page.url() || "about:blank";
+  if (!stopped)
+    return new ToolInputError(
+      `${target} did not finish loading within ${timeoutMs} ms and could not be stopped (the page shows ${where}; a script in it may be busy). Close the tab (action=close) and open the page again.`,
+    );
   return new ToolInputError(
-    `${target} did not finish loading within ${timeoutMs} ms, ${
-      stopped ? "so loading was stopped (the page stays at" : "and is still loading (the page shows"
-    } ${where}). Try again, or raise browser.actionTimeoutMs in the ui configuration for slow pages.`,
+    `${target} did not finish loading within ${timeoutMs} ms, so loading was stopped (the page stays at ${where}). Try again, or raise browser.actionTimeoutMs in the ui configuration for slow pages.`,
   );
 }
 

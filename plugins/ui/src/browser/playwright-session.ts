@@ -2,7 +2,6 @@
 // page functions handed to Playwright run in the browser, so this file sees the DOM types
 import { rm } from "node:fs/promises";
 import { ToolInputError } from "@clawtools/core";
-import { withTimeout } from "@clawtools/core/time";
 import type { ActRequest } from "../driver/act-request.js";
 import type {
   ActionResult,
@@ -21,7 +20,7 @@ import type {
 } from "../driver/types.js";
 import { locate, runAct } from "./act.js";
 import { actError } from "./act-errors.js";
-import { actDeadlineMs, pageNotAnswering, titleOf } from "./page-answer.js";
+import { actDeadlineMs, pageAnswer, SLACK_MS, titleOf } from "./page-answer.js";
 import { labelledScreenshot } from "./labels.js";
 import type { BrowserRuntime } from "./runtime.js";
 import { isPlaywrightTimeout, navigateWithin, stopNavigation } from "./navigation-timeout.js";
@@ -85,6 +84,11 @@ export class PlaywrightSession implements BrowserSession {
   ): Promise<ActionResult<PageLoad>> {
     const tab = await this.runtime.tab(targetId);
     tab.dialogs.assertFree();
+    const ms = 2 * this.runtime.actionTimeoutMs + SLACK_MS;
+    return pageAnswer(this.step(tab, direction), ms, `going ${direction}`, tab.targetId);
+  }
+
+  private async step(tab: Tab, direction: "back" | "forward"): Promise<ActionResult<PageLoad>> {
     const session = await tab.page.context().newCDPSession(tab.page);
     let history: { currentIndex: number; entries: unknown[] };
     try {
@@ -113,6 +117,12 @@ export class PlaywrightSession implements BrowserSession {
 
   async snapshot(targetId: string | undefined, request: SnapshotRequest): Promise<SnapshotValue> {
     const tab = await this.free(targetId);
+    const ms = this.runtime.actionTimeoutMs + (request.labels ? CAPTURE_TIMEOUT_MS : 0) + SLACK_MS;
+    const own = this.runtime.actionTimeoutMs;
+    return pageAnswer(this.snapshotOf(tab, request), ms, "the snapshot", tab.targetId, own);
+  }
+
+  private async snapshotOf(tab: Tab, request: SnapshotRequest): Promise<SnapshotValue> {
     const { labels, ...options } = request;
     const snap = await takeSnapshot(tab.page, { ...options, boxes: labels !== undefined });
     tab.refs = snap.refs;
@@ -131,7 +141,8 @@ export class PlaywrightSession implements BrowserSession {
 
   async aria(targetId: string | undefined, limit: number): Promise<AriaValue> {
     const tab = await this.free(targetId);
-    const nodes = await takeAriaNodes(tab.page, limit);
+    const ms = this.runtime.actionTimeoutMs + SLACK_MS;
+    const nodes = await pageAnswer(takeAriaNodes(tab.page, limit), ms, "the snapshot", tab.targetId);
     return { targetId: tab.targetId, url: tab.page.url(), nodes };
   }
 
@@ -155,11 +166,7 @@ export class PlaywrightSession implements BrowserSession {
         );
       }),
     );
-    const outcome = await withTimeout(acting, deadline, {
-      onTimeout: () => {
-        throw pageNotAnswering(request.kind ?? "action", deadline, tab.targetId);
-      },
-    });
+    const outcome = await pageAnswer(acting, deadline, `the ${request.kind ?? "action"}`, tab.targetId);
     await tab.cleanup(); // act kind close: its staged uploads go with it
     return result(tab, outcome);
   }
@@ -167,21 +174,21 @@ export class PlaywrightSession implements BrowserSession {
   async screenshot(targetId: string | undefined, request: ScreenshotRequest): Promise<Capture> {
     const tab = await this.free(targetId);
     const { type } = request;
-    const bytes = request.ref
-      ? await (await locate(tab, request.ref, undefined)).screenshot({ type })
-      : request.selector
-        ? await tab.page.locator(request.selector).first().screenshot({ type })
-        : await tab.page.screenshot({
-            type,
-            fullPage: request.fullPage === true,
-            timeout: CAPTURE_TIMEOUT_MS,
-          });
+    const capture = async () =>
+      request.ref
+        ? (await locate(tab, request.ref, undefined)).screenshot({ type })
+        : request.selector
+          ? tab.page.locator(request.selector).first().screenshot({ type })
+          : tab.page.screenshot({ type, fullPage: request.fullPage === true, timeout: CAPTURE_TIMEOUT_MS });
+    const ms = CAPTURE_TIMEOUT_MS + SLACK_MS;
+    const bytes = await pageAnswer(capture(), ms, "the screenshot", tab.targetId, CAPTURE_TIMEOUT_MS);
     return { targetId: tab.targetId, url: tab.page.url(), bytes };
   }
 
   async pdf(targetId: string | undefined): Promise<Capture> {
     const tab = await this.free(targetId);
-    const bytes = await tab.page.pdf({ printBackground: true });
+    const printing = tab.page.pdf({ printBackground: true });
+    const bytes = await pageAnswer(printing, CAPTURE_TIMEOUT_MS + SLACK_MS, "the pdf", tab.targetId);
     return { targetId: tab.targetId, url: tab.page.url(), bytes };
   }
 
