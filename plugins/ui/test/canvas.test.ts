@@ -141,6 +141,26 @@ describe("canvas in the local Chromium", () => {
     );
   });
 
+  it("an eval whose script never yields answers within its bound, and the next call gets a fresh canvas", async () => {
+    const quick = createToolset({
+      plugins: [createUiPlugin({ browser: { allowPrivateNetwork: true, actionTimeoutMs: 1_000 } })],
+      context: { workspaceDir: workspace, stateDir: mkdtempSync(path.join(tmpdir(), "canvas-spin-")) },
+    });
+    const quickCall = (args: Record<string, unknown>) =>
+      quick.tools.find((t) => t.name === "canvas")!.execute("t", args) as Promise<AgentToolResult<any>>;
+    try {
+      await quickCall({ action: "present", url: pages.url("/form") });
+      expect(error(await quickCall({ action: "eval", javaScript: "for (;;) {}" }))).toBe(
+        "The canvas did not answer the eval within 6 s: a script in it never yields. The canvas page was closed; present again (action=present) to show something.",
+      );
+      expect(text(await quickCall({ action: "eval", javaScript: "6 * 7" }))).toBe("42");
+      await quickCall({ action: "present", url: pages.url("/form") });
+      expect(text(await quickCall({ action: "eval", javaScript: "document.title" }))).toBe("Form");
+    } finally {
+      await quick.dispose();
+    }
+  }, 60_000);
+
   it("a present whose load timed out is stopped with one clear line; a snapshot right after answers, and the late page never lands", async () => {
     // a short action timeout: the present gives up while the page's answer is held; the answer
     // is sent as the snapshot starts (before the stop, the late commit swapped the renderer

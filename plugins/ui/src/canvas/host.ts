@@ -5,7 +5,9 @@ import type { BrowserRuntime } from "../browser/runtime.js";
 import { checkNavigation } from "../url-check.js";
 import { A2uiState, CANVAS_PAGE_STYLE } from "./a2ui.js";
 import type { CanvasHost, CanvasPlacement, CanvasSnapshot } from "./host-types.js";
+import { ToolInputError } from "@clawtools/core";
 import { delay, isTimeoutError, withTimeout } from "@clawtools/core/time";
+import { SLACK_MS } from "../browser/page-answer.js";
 
 export type { CanvasHost, CanvasPlacement, CanvasSnapshot };
 
@@ -124,9 +126,23 @@ export class ChromiumCanvasHost implements CanvasHost {
     this.showingA2ui = false;
   }
 
+  /**
+   * Runs the script in the canvas page, for at most the action timeout plus slack: a script that
+   * never yields (the model's own loop, or the presented page's) would hold the canvas for ever,
+   * so the page is closed then, and the next call opens a fresh one.
+   */
   async eval(javaScript: string): Promise<unknown> {
     const page = await this.ensurePage();
-    return page.evaluate(javaScript);
+    const ms = this.runtime.actionTimeoutMs + SLACK_MS;
+    return withTimeout(page.evaluate(javaScript), ms, {
+      onTimeout: async () => {
+        await page.close({ runBeforeUnload: false }).catch(() => {});
+        this.visible = false;
+        throw new ToolInputError(
+          `The canvas did not answer the eval within ${Math.round(ms / 1000)} s: a script in it never yields. The canvas page was closed; present again (action=present) to show something.`,
+        );
+      },
+    });
   }
 
   /** A snapshot before any present presents first (an OpenClaw user request), instead of failing. */
