@@ -234,11 +234,11 @@ export class PlaywrightSession implements BrowserSession {
     };
   }
 
-  /** A tab no dialog is waiting on (any page call would hang behind it). */
   /**
-   * The tab, once no dialog holds it and a navigation it has started (a page script's redirect,
-   * a form a key submitted) has its answer: what it reads then is the page that navigation
-   * loads. One that does not answer in time is stopped, as `navigate` stops its own.
+   * The tab, once no dialog holds it (any page call would hang behind one) and a navigation it
+   * has started (a page script's redirect, a form a key submitted) has its answer: what it reads
+   * then is the page that navigation loads. One that does not answer in time is stopped, as
+   * `navigate` stops its own.
    */
   private async free(targetId: string | undefined): Promise<Tab> {
     const tab = await this.runtime.tab(targetId);

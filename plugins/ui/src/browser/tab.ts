@@ -1,5 +1,6 @@
 import { rm } from "node:fs/promises";
-import type { FileChooser, Page, Request } from "playwright-core";
+import { withTimeout } from "@clawtools/core/time";
+import type { FileChooser, Frame, Page, Request } from "playwright-core";
 import type { ConsoleEntry } from "../driver/types.js";
 import { DialogKeeper } from "./dialogs.js";
 import type { RoleRef } from "./snapshot.js";
@@ -60,7 +61,7 @@ export class Tab {
     });
     // the main frame's navigation request that has no answer yet (a click on a link to a slow server)
     page.on("request", (request) => {
-      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.navigating = request;
+      if (request.isNavigationRequest() && frameOf(request) === page.mainFrame()) this.navigating = request;
     });
     const answered = (request: Request) => {
       if (request === this.navigating) this.navigationEnded();
@@ -80,16 +81,14 @@ export class Tab {
    */
   navigationAnswered(timeoutMs: number): Promise<boolean> {
     if (!this.navigating) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const done = (answered: boolean) => {
-        clearTimeout(timer);
-        this.onNavigationEnd.delete(ended);
-        resolve(answered);
-      };
-      const ended = () => done(true);
-      const timer = setTimeout(() => done(false), timeoutMs);
+    let ended!: () => void;
+    const answered = new Promise<boolean>((resolve) => {
+      ended = () => resolve(true);
       this.onNavigationEnd.add(ended);
     });
+    return withTimeout(answered, timeoutMs, { onTimeout: () => false }).finally(() =>
+      this.onNavigationEnd.delete(ended),
+    );
   }
 
   private navigationEnded(): void {
@@ -140,5 +139,14 @@ export class Tab {
         timestamp: new Date().toISOString(),
       });
     }
+  }
+}
+
+/** A request's frame; none for a service worker's own requests (Playwright throws for those). */
+function frameOf(request: Request): Frame | undefined {
+  try {
+    return request.frame();
+  } catch {
+    return undefined;
   }
 }
