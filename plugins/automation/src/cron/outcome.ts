@@ -104,7 +104,7 @@ export function recordRun(
   owner: string,
   jobId: string,
   outcome: RunOutcome,
-): { ended: Promise<void>; done: Promise<void> } {
+): { ended: Promise<unknown>; done: Promise<unknown> } {
   // a store that writes both at once: the line and the release in one durable write
   if (store.finishRun && !outcome.remove) {
     const done = store.finishRun(outcome.entry, owner, outcome.state, { disable: outcome.disable });
