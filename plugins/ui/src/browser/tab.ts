@@ -25,8 +25,11 @@ export class Tab {
   // staging directories of this tab's uploads: Chromium reads them lazily, so they live as long as the page
   private readonly staged = new Set<string>();
   private cleaning: Promise<void> | undefined;
-  private navigating: Request | undefined;
-  private readonly onNavigationEnd = new Set<() => void>();
+  /**
+   * The main frame's navigation request with no answer yet (the latest, when one replaced
+   * another), and what settles once none is pending any more.
+   */
+  private navigation: { request: Request; settled: Promise<void>; settle: () => void } | undefined;
 
   constructor(
     readonly targetId: string,
@@ -61,10 +64,19 @@ export class Tab {
     });
     // the main frame's navigation request that has no answer yet (a click on a link to a slow server)
     page.on("request", (request) => {
-      if (request.isNavigationRequest() && frameOf(request) === page.mainFrame()) this.navigating = request;
+      if (!request.isNavigationRequest() || frameOf(request) !== page.mainFrame()) return;
+      if (this.navigation) {
+        this.navigation.request = request;
+        return;
+      }
+      let settle!: () => void;
+      const settled = new Promise<void>((resolve) => {
+        settle = resolve;
+      });
+      this.navigation = { request, settled, settle };
     });
     const answered = (request: Request) => {
-      if (request === this.navigating) this.navigationEnded();
+      if (request === this.navigation?.request) this.navigationEnded();
     };
     page.on("response", (response) => answered(response.request()));
     page.on("requestfailed", answered);
@@ -72,7 +84,7 @@ export class Tab {
 
   /** The URL the main frame is loading and has no answer for yet, if any. */
   get pendingNavigation(): string | undefined {
-    return this.navigating?.url();
+    return this.navigation?.request.url();
   }
 
   /**
@@ -80,20 +92,17 @@ export class Tab {
    * none); false when `timeoutMs` ran out first.
    */
   navigationAnswered(timeoutMs: number): Promise<boolean> {
-    if (!this.navigating) return Promise.resolve(true);
-    let ended!: () => void;
-    const answered = new Promise<boolean>((resolve) => {
-      ended = () => resolve(true);
-      this.onNavigationEnd.add(ended);
-    });
-    return withTimeout(answered, timeoutMs, { onTimeout: () => false }).finally(() =>
-      this.onNavigationEnd.delete(ended),
+    if (!this.navigation) return Promise.resolve(true);
+    return withTimeout(
+      this.navigation.settled.then(() => true),
+      timeoutMs,
+      { onTimeout: () => false },
     );
   }
 
   private navigationEnded(): void {
-    this.navigating = undefined;
-    for (const ended of [...this.onNavigationEnd]) ended();
+    this.navigation?.settle();
+    this.navigation = undefined;
   }
 
   /** The next file chooser gets these files (OpenClaw's `upload` action arms it). */
