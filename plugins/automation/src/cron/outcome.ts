@@ -96,28 +96,16 @@ export function settleRun(
  * Writes a finished run's record under its claim: the log line first (the durable record of the
  * finish: a store may write the released state lazily, and a restart restores the state from this
  * line, see recover.ts), then the release that ends the claim with the job's new state.
- * `ended` settles once the finish is durable (the line; for a job removed after its run, the
- * release that removes it), `done` once the whole record is written.
  */
-export function recordRun(
-  store: CronStore,
-  owner: string,
-  jobId: string,
-  outcome: RunOutcome,
-): { ended: Promise<unknown>; done: Promise<unknown> } {
+export async function recordRun(store: CronStore, owner: string, jobId: string, outcome: RunOutcome) {
   // a store that writes both at once: the line and the release in one durable write
   if (store.finishRun && !outcome.remove) {
-    const done = store.finishRun(outcome.entry, owner, outcome.state, { disable: outcome.disable });
-    return { ended: done, done };
+    await store.finishRun(outcome.entry, owner, outcome.state, { disable: outcome.disable });
+    return;
   }
-  const release = () =>
-    store.release(jobId, owner, outcome.state, { remove: outcome.remove, disable: outcome.disable });
-  if (outcome.remove) {
-    const done = release();
-    return { ended: done, done };
+  try {
+    if (!outcome.remove) await store.appendRun(outcome.entry);
+  } finally {
+    await store.release(jobId, owner, outcome.state, { remove: outcome.remove, disable: outcome.disable });
   }
-  const ended = store.appendRun(outcome.entry);
-  // released whether or not the line was written (the claim must end); a failed line still fails `done`
-  const done = ended.finally(release);
-  return { ended, done };
 }

@@ -24,10 +24,10 @@ export type { SchedulerRole } from "./leadership.js";
 /**
  * The loop: one timer to the nearest due job (capped at 60 s); due jobs claimed through the
  * store's lease in batches (the free run slots plus CLAIM_BATCH, one store write for the lot),
- * run up to the concurrency limit, the rest waiting in a ClaimQueue; each run's end made durable
- * (its log line) before its slot goes straight to the next claimed job, the job's new state
- * released meanwhile. Claiming and arming ask the store for the head of its due order, so a
- * burst of n jobs costs n / batch claims, not n scans. With a leader lease, only the leader fires, unless the store has
+ * run up to the concurrency limit, the rest waiting in a ClaimQueue; each run's outcome recorded
+ * when it finishes, and its freed slot going straight to the next claimed job. Claiming and
+ * arming ask the store for the head of its due order, so a burst of n jobs costs n / batch
+ * claims, not n scans. With a leader lease, only the leader fires, unless the store has
  * `sharedClaims`: then every scheduler claims due jobs itself (the store keeps each claim to one
  * owner) and the leader only recovers the claims of dead processes; the schedulers then take
  * turns to wake first at each due time (wake-turns.ts), the others moved on by its claim's notice.
