@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
+import Module from "node:module";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -81,6 +82,52 @@ describe("serve --profile full with the browser", () => {
     };
     expect(shot.content.find((c) => c.type === "image")?.mimeType).toBe("image/png");
   }, 90_000);
+
+  // Node 22.1 and later have their own compile cache, and the ui section's steps aside there
+  it.skipIf("enableCompileCache" in Module)(
+    "keeps playwright-core's code cache, and the next serve launches from it unchanged",
+    async () => {
+      const cacheHome = mkdtempSync(path.join(tmpdir(), "cli-code-cache-"));
+      const cacheDir = path.join(cacheHome, "clawtools", "code-cache");
+      const entries = () => {
+        try {
+          return readdirSync(cacheDir)
+            .sort()
+            .map((name) => ({ name, mtimeMs: statSync(path.join(cacheDir, name)).mtimeMs }));
+        } catch {
+          return [];
+        }
+      };
+      const launch = async () => {
+        const { client, call } = await serve(["--profile", "full", "--allow-private-network"], {
+          XDG_CACHE_HOME: cacheHome,
+        });
+        const navigated = text(await call("browser", { action: "navigate", targetUrl: url }));
+        expect(navigated).toContain("Page: Counter");
+        await client.close();
+      };
+      await launch();
+      // written when the browser stops, with the serve
+      await vi.waitFor(() => expect(entries().length).toBeGreaterThan(0), { timeout: 20_000, interval: 100 });
+      const written = entries();
+      expect(written.every((e) => /^[0-9a-f]{16}-[0-9a-f]{24}$/.test(e.name))).toBe(true);
+      // V8 takes every entry: none is compiled over and written again, none is added
+      await launch();
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(entries()).toEqual(written);
+      // and one V8 rejects (damaged here) is written again by the serve that compiled over it
+      const damaged = path.join(cacheDir, written[0]!.name);
+      const garbage = Buffer.alloc(4096, 7);
+      writeFileSync(damaged, garbage);
+      await launch();
+      await vi.waitFor(() => expect(readFileSync(damaged).equals(garbage)).toBe(false), {
+        timeout: 20_000,
+        interval: 100,
+      });
+      expect(entries().map((e) => e.name)).toEqual(written.map((e) => e.name));
+    },
+    120_000,
+  );
 });
 
 describe("serve --profile full: a canvas snapshot right after a present whose page came late", () => {

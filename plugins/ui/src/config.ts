@@ -23,6 +23,11 @@ export const UiConfigSchema = Type.Object(
           allowedHostnames: Type.Optional(Type.Array(Type.String())),
           /** Milliseconds an action waits for its element (default 8,000). */
           actionTimeoutMs: Type.Optional(Type.Integer({ minimum: 100 })),
+          /**
+           * Where the V8 code cache of playwright-core's bundles is kept (default
+           * `$XDG_CACHE_HOME/clawtools/code-cache`); `false` compiles them on every start.
+           */
+          codeCacheDir: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Literal(false)])),
         },
         { additionalProperties: false },
       ),

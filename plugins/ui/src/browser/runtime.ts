@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { ToolInputError } from "@clawtools/core";
+import { backgroundClock, delay } from "@clawtools/core/time";
 import type { Lookup, UrlPolicy } from "@clawtools/core/safety";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { BrowserConfig } from "../config.js";
@@ -12,6 +12,7 @@ import { Tab } from "./tab.js";
 import { navigateWithin } from "./navigation-timeout.js";
 import { titleOf } from "./page-answer.js";
 import { guardContext } from "./url-guard.js";
+import { loadPlaywright, savePlaywrightCodeCache } from "./playwright-load.js";
 
 /** Switches that let Chromium run on a locked-down Linux machine with no network beyond the page. */
 export const CHROMIUM_ARGS = [
@@ -35,6 +36,9 @@ export const proxyArgs = (proxyUrl: string) => [
   "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
   "--webrtc-ip-handling-policy=disable_non_proxied_udp",
 ];
+
+/** When the code cache of playwright-core is written after a launch (or at stop, if sooner). */
+const CODE_CACHE_AFTER_MS = 3_000;
 
 export const DEFAULT_PROFILE = "openclaw";
 export const USER_PROFILE = "user";
@@ -148,7 +152,7 @@ export class BrowserRuntime {
     sweep.catch(() => {});
     let context: BrowserContext;
     if (this.profile === USER_PROFILE) {
-      const { chromium } = loadPlaywright();
+      const { chromium } = loadPlaywright(this.config);
       await sweep;
       this.browser = await chromium.connectOverCDP(this.config.cdpUrl!);
       context = this.browser.contexts()[0] ?? (await this.browser.newContext());
@@ -167,7 +171,7 @@ export class BrowserRuntime {
       try {
         this.executablePath = findChromium(this.config.executablePath);
         mkdirSync(this.userDataDir, { recursive: true });
-        ({ chromium } = loadPlaywright());
+        ({ chromium } = loadPlaywright(this.config));
         await Promise.all([sweep, started]);
       } catch (error) {
         await started.catch(() => {});
@@ -201,6 +205,8 @@ export class BrowserRuntime {
         });
     }
     context.setDefaultTimeout(this.actionTimeoutMs);
+    // by then the first page's work has compiled what it uses, and the entries keep that too
+    void delay(CODE_CACHE_AFTER_MS, { clock: backgroundClock }).then(savePlaywrightCodeCache);
     // A Chromium we attach to has no proxy of ours: its requests are checked per request instead.
     if (this.profile === USER_PROFILE) await guardContext(context, this.policy, this.lookup);
     context.on("page", (page) => {
@@ -274,6 +280,7 @@ export class BrowserRuntime {
     if (this.profile === USER_PROFILE) await browser?.close().catch(() => {});
     else await context?.close().catch(() => {});
     await proxy?.stop();
+    await savePlaywrightCodeCache();
     // an attached browser's pages stay open: their staged files go now all the same
     await Promise.all(tabs.map((tab) => tab.cleanup(true)));
   }
@@ -353,14 +360,6 @@ export class BrowserRuntime {
     await tab.page.close();
     await tab.cleanup();
   }
-}
-
-/**
- * playwright-core on first use, through require: it is CommonJS, and an import() of it costs
- * about a third more CPU (Node scans its bundles for named exports) and 15 MB more memory.
- */
-function loadPlaywright(): typeof import("playwright-core") {
-  return createRequire(import.meta.url)("playwright-core") as typeof import("playwright-core");
 }
 
 /** Proxy switches in extraArgs would route around the egress proxy: they are dropped. */
