@@ -1,4 +1,12 @@
 #!/usr/bin/env node
+import module from "node:module";
+
+// Node 22.1 and later keep compiled code between runs when asked: every module the CLI loads, its
+// sections and playwright-core included (NODE_COMPILE_CACHE names the directory, default under
+// the temp directory; NODE_DISABLE_COMPILE_CACHE=1 turns it off). On Node 20 the ui section keeps
+// playwright-core's itself.
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+
 // `clawtools list | head` closes the pipe early: that is not an error
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);

@@ -83,6 +83,33 @@ describe("serve --profile full with the browser", () => {
     expect(shot.content.find((c) => c.type === "image")?.mimeType).toBe("image/png");
   }, 90_000);
 
+  // Node 22.1 and later: the CLI turns on Node's compile cache, which covers playwright-core too
+  it.runIf("enableCompileCache" in Module)(
+    "keeps the compiled code of what a browser launch loaded in Node's compile cache",
+    async () => {
+      // with no NODE_COMPILE_CACHE (which would turn the cache on by itself) Node keeps it under
+      // the temp directory
+      const temp = mkdtempSync(path.join(tmpdir(), "cli-node-compile-cache-"));
+      const nodeCache = path.join(temp, "node-compile-cache");
+      const { client, call } = await serve(["--profile", "full", "--allow-private-network"], {
+        TMPDIR: temp,
+      });
+      expect(text(await call("browser", { action: "navigate", targetUrl: url }))).toContain("Page: Counter");
+      await client.close();
+      // Node writes its entries as the process exits: one directory per Node build, a file per module
+      const files = () => {
+        try {
+          return readdirSync(nodeCache, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
+            .length;
+        } catch {
+          return 0;
+        }
+      };
+      await vi.waitFor(() => expect(files()).toBeGreaterThan(10), { timeout: 20_000, interval: 100 });
+    },
+    120_000,
+  );
+
   // Node 22.1 and later have their own compile cache, and the ui section's steps aside there
   it.skipIf("enableCompileCache" in Module)(
     "keeps playwright-core's code cache, and the next serve launches from it unchanged",

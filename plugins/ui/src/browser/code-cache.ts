@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { rename, writeFile } from "node:fs/promises";
 import Module from "node:module";
 import os from "node:os";
 import path from "node:path";
 import vm from "node:vm";
+import { writeFileAtomically } from "@clawtools/core/state";
 
 /** The parts of Node's CommonJS loader the cache stands in for (present since Node 0.x, untyped). */
 interface CjsModule {
@@ -123,8 +123,8 @@ export class CodeCache {
   /**
    * Writes the entries of the files compiled without one (once; later calls share the first).
    * Called after the package has done its first work, so the functions that work compiled are in
-   * the entries too. Each entry is written whole under a temporary name and renamed into place, so
-   * a reader (another serve) never sees half of one. Answers how many entries were written.
+   * the entries too. Each entry is written whole or not at all (core's atomic writer), so a reader
+   * (another serve) never sees half of one. Answers how many entries were written.
    */
   save(): Promise<number> {
     this.saving ??= this.write();
@@ -141,14 +141,12 @@ export class CodeCache {
     }
     let written = 0;
     for (const { script, file, stale } of pending) {
-      const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
       try {
-        await writeFile(temp, script.createCachedData(), { mode: 0o600 });
-        await rename(temp, file);
+        await writeFileAtomically(file, script.createCachedData(), { mode: 0o600 });
         for (const old of stale) rmSync(old, { force: true });
         written++;
       } catch {
-        rmSync(temp, { force: true });
+        // the next start compiles this file as usual and tries again
       }
     }
     return written;
