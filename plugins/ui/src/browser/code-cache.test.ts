@@ -25,6 +25,7 @@ interface Loaded {
   written: number;
   loaderRestored: boolean;
   error?: string;
+  stderr: string;
 }
 
 interface Fixture {
@@ -93,10 +94,10 @@ function fixture(): Fixture {
     pkg,
     cacheDir,
     async load(dir = cacheDir) {
-      const { stdout } = await run(process.execPath, ["--import", TSX, script, dir, pkg], {
+      const { stdout, stderr } = await run(process.execPath, ["--import", TSX, script, dir, pkg], {
         timeout: 60_000,
       });
-      return JSON.parse(stdout) as Loaded;
+      return { ...(JSON.parse(stdout) as Omit<Loaded, "stderr">), stderr };
     },
   };
   fixtures.push(f);
@@ -122,6 +123,7 @@ describe.skipIf(nodeCompilesWithCache)("CodeCache", { timeout: 120_000 }, () => 
     expectWorking(first, f.pkg);
     // only the package's two files, not the one outside it
     expect(first.counts).toEqual({ fromCache: 0, compiled: 2 });
+    expect(first.stderr).toBe("");
     expect(first.written).toBe(2);
     expect(statSync(f.cacheDir).mode & 0o777).toBe(0o700);
     const entries = readdirSync(f.cacheDir);
@@ -189,6 +191,35 @@ describe.skipIf(nodeCompilesWithCache)("CodeCache", { timeout: 120_000 }, () => 
       expect(loaded.written).toBe(0);
     },
   );
+
+  it("a directory others can write to is not read from or written to, and a warning says so", async () => {
+    const f = fixture();
+    await f.load();
+    chmodSync(f.cacheDir, 0o777);
+    const before = readdirSync(f.cacheDir).map((e) => statSync(path.join(f.cacheDir, e)).mtimeMs);
+    const loaded = await f.load();
+    expectWorking(loaded, f.pkg);
+    expect(loaded.counts).toEqual({ fromCache: 0, compiled: 0 });
+    expect(loaded.written).toBe(0);
+    expect(loaded.stderr).toContain(
+      `[CLAWTOOLS_CODE_CACHE] Warning: the code cache directory ${f.cacheDir} is writable by other users, so it is not used; make it a directory of yours alone (chmod 700) or set browser.codeCacheDir in the ui configuration`,
+    );
+    expect(readdirSync(f.cacheDir).map((e) => statSync(path.join(f.cacheDir, e)).mtimeMs)).toEqual(before);
+    // made private again, it is used again
+    chmodSync(f.cacheDir, 0o700);
+    expect((await f.load()).counts).toEqual({ fromCache: 2, compiled: 0 });
+  });
+
+  it("a file where the directory would be is not used either", async () => {
+    const f = fixture();
+    writeFileSync(f.cacheDir, "not a directory");
+    const loaded = await f.load();
+    expectWorking(loaded, f.pkg);
+    expect(loaded.counts).toEqual({ fromCache: 0, compiled: 0 });
+    expect(loaded.stderr).toContain(
+      `the code cache directory ${f.cacheDir} is not a directory, so it is not used`,
+    );
+  });
 
   it("two processes writing the same entries at once leave whole entries", async () => {
     const f = fixture();

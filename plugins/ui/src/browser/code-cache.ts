@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import Module from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -66,7 +66,7 @@ export class CodeCache {
    * Synchronous like require: no other code runs while the loader is swapped.
    */
   require<T>(from: NodeJS.Require, id: string, scope: string): T {
-    if (nodeCompilesWithCache) return from(id) as T;
+    if (nodeCompilesWithCache || !this.trusted()) return from(id) as T;
     const original = Loader.prototype._compile;
     const cache = this;
     const prefix = scope.endsWith(path.sep) ? scope : scope + path.sep;
@@ -80,6 +80,27 @@ export class CodeCache {
     } finally {
       Loader.prototype._compile = original;
     }
+  }
+
+  /**
+   * An entry is code this process runs, so the directory must be writable by this user alone: one
+   * others can write to (or owned by another user) is not used, with a warning saying so.
+   */
+  private trusted(): boolean {
+    let stat: ReturnType<typeof statSync>;
+    try {
+      stat = statSync(this.dir);
+    } catch {
+      return true; // made 0700 when the first entry is written
+    }
+    const uid = process.getuid?.();
+    const mine = uid === undefined || stat.uid === uid;
+    if (stat.isDirectory() && mine && (stat.mode & 0o022) === 0) return true;
+    process.emitWarning(
+      `the code cache directory ${this.dir} is ${stat.isDirectory() ? (mine ? "writable by other users" : "owned by another user") : "not a directory"}, so it is not used; make it a directory of yours alone (chmod 700) or set browser.codeCacheDir in the ui configuration`,
+      { code: "CLAWTOOLS_CODE_CACHE" },
+    );
+    return false;
   }
 
   /** Compiles one module from its entry (when V8 accepts it) and runs it as Node's loader would. */
