@@ -139,6 +139,20 @@ async function stop(server: RpcChild): Promise<void> {
 const spawnServer = (s: BrowserServer) =>
   RpcChild.spawn(s.args(), { env: { ...NO_DOWNLOADS, ...s.env?.() } });
 
+/** Milliseconds from spawn through the opening to the first navigate answered; stopped after. */
+async function launchAndNavigate(s: BrowserServer, url: string): Promise<number> {
+  const begin = performance.now();
+  let child: RpcChild | undefined;
+  try {
+    child = spawnServer(s);
+    await within(`${s.name} opening`, 30_000, child.open());
+    await within(`${s.name} navigate`, 60_000, child.call(...s.navigate(url)));
+    return performance.now() - begin;
+  } finally {
+    if (child) await stop(child);
+  }
+}
+
 async function start(s: BrowserServer): Promise<RpcChild> {
   const child = spawnServer(s);
   await within(`${s.name} opening`, 30_000, child.open());
@@ -163,34 +177,19 @@ export async function browserServers(
   const failed = new Set<string>();
   // an untimed launch of each first: the serve's code cache is written, the disk cache is warm
   for (const s of list) {
-    let child: RpcChild | undefined;
-    try {
-      child = spawnServer(s);
-      await within(`${s.name} opening`, 30_000, child.open());
-      await within(`${s.name} navigate`, 60_000, child.call(...s.navigate(pages[0])));
-    } catch {
-      // a server that cannot launch fails again, timed, and is noted there
-    } finally {
-      if (child) await stop(child);
-    }
+    // a server that cannot launch fails again, timed, and is noted there
+    await launchAndNavigate(s, pages[0]).catch(() => {});
   }
   // first launch: spawn → the opening → the first navigate answered, the servers in turns
   for (let round = 0; round < firstRounds; round++) {
     for (let k = 0; k < list.length; k++) {
       const s = list[(round + k) % list.length]!;
       if (failed.has(s.name)) continue;
-      const begin = performance.now();
-      let child: RpcChild | undefined;
       try {
-        child = spawnServer(s);
-        await within(`${s.name} opening`, 30_000, child.open());
-        await within(`${s.name} navigate`, 60_000, child.call(...s.navigate(pages[0])));
-        first.get(s.name)!.push(performance.now() - begin);
+        first.get(s.name)!.push(await launchAndNavigate(s, pages[0]));
       } catch (error) {
         failed.add(s.name);
         notes.push(`Not measured: ${s.name} failed here: ${(error as Error).message.slice(0, 300)}.`);
-      } finally {
-        if (child) await stop(child);
       }
     }
   }

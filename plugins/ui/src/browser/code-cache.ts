@@ -35,9 +35,10 @@ export function defaultCodeCacheDir(env: NodeJS.ProcessEnv = process.env): strin
 
 interface Compiled {
   script: vm.Script;
+  /** The entry's file, `<path hash>-<contents hash>` in the cache directory. */
   file: string;
-  /** The entries of the same source file with other contents, removed when this one is written. */
-  stale: string[];
+  /** The path hash: entries of the same source file with other contents share it. */
+  name: string;
 }
 
 /**
@@ -125,20 +126,17 @@ export class CodeCache {
     if (cachedData && !script.cachedDataRejected) this.counts.fromCache++;
     else {
       this.counts.compiled++;
-      this.fresh.push({ script, file, stale: this.others(name, file) });
+      this.fresh.push({ script, file, name });
     }
     const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
     return wrapper.call(mod.exports, mod.exports, requireOf(mod), mod, filename, path.dirname(filename));
   }
 
+  /** The entries of the same source file with other contents (an older playwright-core). */
   private others(name: string, file: string): string[] {
-    try {
-      return readdirSync(this.dir)
-        .filter((entry) => entry.startsWith(`${name}-`) && path.join(this.dir, entry) !== file)
-        .map((entry) => path.join(this.dir, entry));
-    } catch {
-      return [];
-    }
+    return readdirSync(this.dir)
+      .filter((entry) => entry.startsWith(`${name}-`) && path.join(this.dir, entry) !== file)
+      .map((entry) => path.join(this.dir, entry));
   }
 
   /**
@@ -161,10 +159,10 @@ export class CodeCache {
       return 0;
     }
     let written = 0;
-    for (const { script, file, stale } of pending) {
+    for (const { script, file, name } of pending) {
       try {
         await writeFileAtomically(file, script.createCachedData(), { mode: 0o600 });
-        for (const old of stale) rmSync(old, { force: true });
+        for (const old of this.others(name, file)) rmSync(old, { force: true });
         written++;
       } catch {
         // the next start compiles this file as usual and tries again
